@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ApiConfig {
+  host: string;
+  port: number;
+  /** Origin the API is reached at by browsers; upload URLs and media URLs are built from it. */
+  publicOrigin: string;
+  /** Origin of the files host (downloads, media, upload targets). Defaults to publicOrigin. */
+  filesOrigin: string;
+  /** Browser origins allowed to call with credentials (the shell's, and remotes' in development). */
+  allowedOrigins: string[];
+  databasePath: string;
+  mediaDir: string;
+  /** External broker to publish to; when absent the API embeds one at /mqtt. */
+  brokerUrl: string | null;
+  /** The URL browsers connect to for live updates. */
+  liveUrl: string;
+  cookieSecure: boolean;
+  cookieDomain: string | null;
+  uploadMaxBytes: number;
+  bodyMaxBytes: number;
+  adminToken: string;
+}
+
+const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function positiveInt(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${value}'`);
+  return n;
+}
+
+/**
+ * Reads the environment once; every setting has a default that runs the demo on one machine.
+ * Port 0 picks a free port (tests); publicOrigin is then filled in by the server once it listens.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const host = env.API_HOST ?? '127.0.0.1';
+  const port = positiveInt(env.API_PORT, 4000, 'API_PORT');
+  const publicOrigin = env.API_PUBLIC_ORIGIN ?? `http://localhost:${port}`;
+  const databasePath = resolve(env.DATABASE_PATH ?? join(apiRoot, 'data', 'platform.sqlite'));
+  const dataDir = dirname(databasePath);
+  const liveDefault = `${publicOrigin.replace(/^http/, 'ws')}/mqtt`;
+  return {
+    host,
+    port,
+    publicOrigin,
+    filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
+    allowedOrigins: (env.API_ALLOWED_ORIGINS ?? 'http://localhost:3000')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    databasePath,
+    mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
+    brokerUrl: env.MQTT_BROKER_URL || null,
+    liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
+    cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
+    cookieDomain: env.COOKIE_DOMAIN || null,
+    uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
+    bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
+    adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
+  };
+}
+
+/** The token guarding /internal (the notify command); kept beside the database so the CLI finds it. */
+function readOrCreateAdminToken(dataDir: string): string {
+  const file = join(dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const token = randomBytes(24).toString('hex');
+  writeFileSync(file, token, { mode: 0o600 });
+  return token;
+}

@@ -1,0 +1,64 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
+
+export type ResolvedPath = { ok: true; path: string } | { ok: false; reason: string };
+
+/**
+ * Turns a client-supplied path relative to the media folder into an absolute path inside it,
+ * or a reason to refuse. The value arrives already percent-decoded once, so a '%' left in it
+ * is a second encoding layer and is refused rather than decoded again; '..', '.', empty
+ * segments, backslashes, NUL and absolute paths are refused; symlinks may not lead outside.
+ */
+export function resolveMediaPath(mediaDir: string, relative: string): ResolvedPath {
+  if (!relative) return { ok: false, reason: 'filePath is required' };
+  if (relative.length > 500) return { ok: false, reason: 'filePath is too long' };
+  if (/[\\\0%]/.test(relative) || isAbsolute(relative) || /^[a-zA-Z]:/.test(relative)) {
+    return { ok: false, reason: 'filePath must be a plain relative path' };
+  }
+  const segments = relative.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) {
+    return { ok: false, reason: 'filePath must not leave the media folder' };
+  }
+  const root = resolve(mediaDir);
+  const full = resolve(root, ...segments);
+  if (!full.startsWith(root + sep)) return { ok: false, reason: 'filePath must not leave the media folder' };
+  if (existsSync(full)) {
+    const realRoot = realpathSync(root);
+    if (!realpathSync(full).startsWith(realRoot + sep)) return { ok: false, reason: 'filePath must not leave the media folder' };
+  }
+  return { ok: true, path: full };
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  mp4: 'video/mp4',
+  m3u8: 'application/vnd.apple.mpegurl',
+  ts: 'video/mp2t',
+};
+
+export function contentTypeOf(path: string): string {
+  const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** Leading bytes of each uploadable image type: the declared type must match the file. */
+export function matchesImageType(bytes: Uint8Array, contentType: string): boolean {
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  switch (contentType) {
+    case 'image/png':
+      return bytes[0] === 0x89 && ascii(1, 4) === 'PNG';
+    case 'image/jpeg':
+      return bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+    case 'image/gif':
+      return ascii(0, 4) === 'GIF8';
+    case 'image/webp':
+      return ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP';
+    default:
+      return false;
+  }
+}

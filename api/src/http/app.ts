@@ -1,0 +1,79 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { getCookie } from 'hono/cookie';
+import { registerFileRoutes } from '../files/routes.js';
+import { SESSION_COOKIE, userForToken } from '../auth/sessions.js';
+import { registerAccountRoutes } from '../routes/account.js';
+import { registerAuthRoutes } from '../routes/auth.js';
+import { registerBrowseRoutes } from '../routes/browse.js';
+import { registerCartRoutes } from '../routes/cart.js';
+import { registerChatRoutes } from '../routes/chat.js';
+import { registerNotificationRoutes } from '../routes/notifications.js';
+import { registerOrderRoutes } from '../routes/orders.js';
+import type { Services } from '../services.js';
+import type { AppEnv } from './env.js';
+import { HttpError } from './errors.js';
+import { registerInternalRoutes } from './internal.js';
+import { createRouter } from './route.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function createApp(services: Services): Hono<AppEnv> {
+  const { config, db } = services;
+  const allowed = new Set(config.allowedOrigins);
+  const app = new Hono<AppEnv>();
+
+  // Credentialed CORS for the configured origins only; others get no CORS headers at all.
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => (allowed.has(origin) ? origin : null),
+      credentials: true,
+      allowMethods: ['GET', 'POST', 'PUT', 'OPTIONS'],
+      allowHeaders: ['Content-Type'],
+      maxAge: 600,
+    }),
+  );
+
+  // A state-changing request from a page on a foreign origin is refused (cookie auth makes it CSRF).
+  app.use('*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (!SAFE_METHODS.has(c.req.method) && origin !== undefined && !allowed.has(origin)) {
+      throw new HttpError(403, `Origin ${origin} is not allowed`);
+    }
+    await next();
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('user', userForToken(db, getCookie(c, SESSION_COOKIE)));
+    await next();
+  });
+
+  const limit = bodyLimit({
+    maxSize: config.bodyMaxBytes,
+    onError: (c) => c.json({ error: `The request body is larger than ${config.bodyMaxBytes} bytes` }, 413),
+  });
+  app.use('/v2/*', limit);
+  app.use('/internal/*', limit);
+
+  const router = createRouter(app);
+  registerAuthRoutes(router, services);
+  registerCartRoutes(router, services);
+  registerNotificationRoutes(router, services);
+  registerChatRoutes(router, services);
+  registerBrowseRoutes(router, services);
+  registerAccountRoutes(router, services);
+  registerOrderRoutes(router, services);
+  registerFileRoutes(app, services);
+  registerInternalRoutes(app, services);
+  app.get('/health', (c) => c.json({ ok: true }));
+
+  app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return c.json(err.field ? { error: err.message, field: err.field } : { error: err.message }, err.status);
+    console.error('[api] unexpected error', err);
+    return c.json({ error: 'Internal server error' }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,17 @@
+import type { Role } from '@marketplace/shared/contract';
+
+export interface SessionUser {
+  id: number;
+  profileName: string;
+  username: string;
+  profilePicturePath: string | null;
+  roles: Role[];
+  token: string;
+}
+
+/** Hono context variables set by the session middleware. */
+export interface AppEnv {
+  Variables: {
+    user: SessionUser | null;
+  };
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Aedes, type Client } from 'aedes';
+import { WebSocketServer, createWebSocketStream } from 'ws';
+import { LIVE_TOPICS, LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
+import type { SessionUser } from '../http/env.js';
+import { type LivePublisher, topicFor } from './publisher.js';
+
+interface BrokerOptions {
+  /** Resolves a session cookie value to its user, or null. */
+  authenticate(cookieHeader: string | undefined): SessionUser | null;
+  /** Browser origins allowed to open the websocket (cookie auth makes a foreign origin dangerous). */
+  isAllowedOrigin(origin: string): boolean;
+}
+
+/**
+ * An MQTT broker over websocket on the API's own HTTP server at /mqtt. A connection is
+ * authenticated by the session cookie sent with the websocket upgrade; a client may subscribe
+ * only to its own user's topics and may not publish: only the server publishes.
+ */
+export async function attachBroker(server: Server, options: BrokerOptions): Promise<LivePublisher> {
+  const users = new WeakMap<Client, SessionUser>();
+  const clientsBySession = new Map<string, Set<Client>>();
+  const broker = await Aedes.createBroker({
+    authenticate(client, _username, _password, done) {
+      const user = options.authenticate(client.req?.headers.cookie);
+      if (!user) {
+        done(Object.assign(new Error('Not logged in'), { returnCode: 5 as const }), false);
+        return;
+      }
+      users.set(client, user);
+      const set = clientsBySession.get(user.token) ?? new Set<Client>();
+      set.add(client);
+      clientsBySession.set(user.token, set);
+      done(null, true);
+    },
+    authorizeSubscribe(client, subscription, done) {
+      const user = users.get(client);
+      const own = user ? [LIVE_TOPICS.notifications(user.profileName), LIVE_TOPICS.chatNotifications(user.profileName)] : [];
+      // A null subscription answers SUBACK 0x80 (refused) without dropping the connection.
+      done(null, own.includes(subscription.topic) ? subscription : null);
+    },
+    authorizePublish(client, _packet, done) {
+      done(client ? new Error('Clients may not publish') : null);
+    },
+  });
+  broker.on('clientDisconnect', (client) => {
+    const user = users.get(client);
+    if (user) clientsBySession.get(user.token)?.delete(client);
+  });
+
+  const wss = new WebSocketServer({ noServer: true });
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== LIVE_WEBSOCKET_PATH) {
+      socket.destroy();
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin && !options.isAllowedOrigin(origin)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      broker.handle(createWebSocketStream(ws), req);
+    });
+  };
+  server.on('upgrade', onUpgrade);
+
+  return {
+    publish(kind, profileName, payload) {
+      broker.publish(
+        { cmd: 'publish', topic: topicFor(kind, profileName), payload: Buffer.from(JSON.stringify(payload)), qos: 1, retain: false, dup: false },
+        () => {},
+      );
+    },
+    endSession(token) {
+      for (const client of clientsBySession.get(token) ?? []) client.close();
+      clientsBySession.delete(token);
+    },
+    async close() {
+      server.off('upgrade', onUpgrade);
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    },
+  };
+}

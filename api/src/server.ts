@@ -1,0 +1,50 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { ApiConfig } from './config.js';
+import { parseCookieHeader, SESSION_COOKIE, userForToken } from './auth/sessions.js';
+import { openDatabase } from './db/database.js';
+import { needsSeed, seed } from './db/seed.js';
+import { createApp } from './http/app.js';
+import { attachBroker } from './live/broker.js';
+import { connectExternalBroker } from './live/external.js';
+import type { Services } from './services.js';
+
+export interface RunningApi {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Opens the database (migrating and seeding a new one), then serves HTTP and the broker on one port. */
+export async function startApi(config: ApiConfig): Promise<RunningApi> {
+  const db = openDatabase(config.databasePath);
+  if (needsSeed(db)) seed(db, config.mediaDir);
+
+  let app: ReturnType<typeof createApp> | undefined;
+  const server = createAdaptorServer({ fetch: (req: Request) => (app as ReturnType<typeof createApp>).fetch(req) }) as Server;
+  const live = config.brokerUrl
+    ? connectExternalBroker(config.brokerUrl)
+    : await attachBroker(server, {
+        authenticate: (cookie) => userForToken(db, parseCookieHeader(cookie, SESSION_COOKIE)),
+        isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
+      });
+  const services: Services = { db, config, live };
+  app = createApp(services);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${config.host}:${port}`,
+    services,
+    async close() {
+      await live.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+    },
+  };
+}

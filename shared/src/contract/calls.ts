@@ -1,0 +1,180 @@
+/**
+ * Every call of SPEC.md section 7, plus the calls the spec implies, as one table: how each is
+ * sent (method, path, encoding, credentials) and what it carries (ApiContract). The reference
+ * API registers its routes from this table and the remotes' API client sends from it, so the
+ * contract has one source.
+ */
+import type {
+  CartItem,
+  CartItemType,
+  ChatMessage,
+  ChatWindowEntry,
+  ContactMessage,
+  ContentItem,
+  DiscountCode,
+  EventSummary,
+  MediaPackage,
+  MessageNotification,
+  Notification,
+  OwnProfile,
+  Post,
+  PublicProfile,
+  SearchResult,
+  UserInfo,
+} from './entities.js';
+import type { EventOrderDetails, EventOrderSummary, Target } from './eventOrder.js';
+
+/** How a call's request travels: in the query string, as a urlencoded form, or as multipart. */
+export type Encoding = 'none' | 'query' | 'form' | 'multipart';
+
+export interface CallSpec {
+  method: 'GET' | 'POST';
+  /** Path under the API origin; `:name` segments are filled from the request's fields. */
+  path: string;
+  encoding: Encoding;
+  /** Whether the browser sends cookies (fetch `credentials: 'include'`). */
+  credentials: boolean;
+}
+
+export const API_CALLS = {
+  // SPEC.md section 7
+  getCart: { method: 'GET', path: '/v2/user/cart', encoding: 'none', credentials: true },
+  addCartItem: { method: 'POST', path: '/v2/user/cart/addItem', encoding: 'form', credentials: true },
+  removeCartItem: { method: 'POST', path: '/v2/user/cart/removeItem', encoding: 'form', credentials: true },
+  logout: { method: 'POST', path: '/v2/logout', encoding: 'none', credentials: true },
+  getNotifications: { method: 'GET', path: '/v2/notifications', encoding: 'query', credentials: true },
+  clearNewNotifications: { method: 'POST', path: '/v2/clearNewNotifications', encoding: 'none', credentials: true },
+  updateNotificationStatus: { method: 'POST', path: '/v2/updateNotificationStatus', encoding: 'form', credentials: true },
+  deleteNotification: { method: 'POST', path: '/v2/deleteNotification', encoding: 'form', credentials: true },
+  getMessageNotifications: { method: 'GET', path: '/v2/messageNotifications', encoding: 'query', credentials: true },
+  clearNewMessageNotifications: { method: 'POST', path: '/v2/clearNewMessageNotifications', encoding: 'none', credentials: true },
+  search: { method: 'GET', path: '/v2/search', encoding: 'query', credentials: true },
+  closeChat: { method: 'POST', path: '/v2/closeChat', encoding: 'form', credentials: true },
+  checkAuthentication: { method: 'POST', path: '/v2/checkAuthentication', encoding: 'none', credentials: true },
+  getUserInfo: { method: 'GET', path: '/v2/userInfo', encoding: 'none', credentials: true },
+  updateRoles: { method: 'POST', path: '/v2/updateRoles', encoding: 'multipart', credentials: true },
+  submitContactInfo: { method: 'POST', path: '/v2/submitContactInfo', encoding: 'multipart', credentials: false },
+  getEventOrderDetails: { method: 'GET', path: '/v2/eventorder/:orderId/details', encoding: 'query', credentials: true },
+  addTarget: { method: 'POST', path: '/v2/eventorder/target/add', encoding: 'multipart', credentials: true },
+  changeTargetDescription: { method: 'POST', path: '/v2/eventorder/target/changeDescription', encoding: 'multipart', credentials: true },
+  removeTarget: { method: 'POST', path: '/v2/eventorder/target/remove', encoding: 'multipart', credentials: true },
+  updateEventOrderStatus: { method: 'POST', path: '/v2/eventorder/status', encoding: 'multipart', credentials: true },
+  // Implied by the spec (issue "Reference API", item 2)
+  login: { method: 'POST', path: '/v2/login', encoding: 'form', credentials: true },
+  signup: { method: 'POST', path: '/v2/signup', encoding: 'form', credentials: true },
+  getEvents: { method: 'GET', path: '/v2/events', encoding: 'query', credentials: true },
+  getEvent: { method: 'GET', path: '/v2/events/:eventIdentifier', encoding: 'query', credentials: true },
+  getPosts: { method: 'GET', path: '/v2/posts', encoding: 'query', credentials: true },
+  getProfile: { method: 'GET', path: '/v2/profiles/:profileName', encoding: 'query', credentials: true },
+  getEventOrders: { method: 'GET', path: '/v2/user/eventOrders', encoding: 'none', credentials: true },
+  getMyEvents: { method: 'GET', path: '/v2/user/events', encoding: 'none', credentials: true },
+  getMediaPackages: { method: 'GET', path: '/v2/user/mediaPackages', encoding: 'none', credentials: true },
+  getDiscountCodes: { method: 'GET', path: '/v2/user/discountCodes', encoding: 'none', credentials: true },
+  getOwnProfile: { method: 'GET', path: '/v2/user/profile', encoding: 'none', credentials: true },
+  updateProfile: { method: 'POST', path: '/v2/user/updateProfile', encoding: 'form', credentials: true },
+  getChatMessages: { method: 'GET', path: '/v2/chat/messages', encoding: 'query', credentials: true },
+  sendChatMessage: { method: 'POST', path: '/v2/chat/sendMessage', encoding: 'form', credentials: true },
+  getOpenChats: { method: 'GET', path: '/v2/chat/open', encoding: 'none', credentials: true },
+} as const satisfies Record<string, CallSpec>;
+
+export type CallName = keyof typeof API_CALLS;
+
+type NoFields = Record<string, never>;
+interface Paging {
+  pageNo?: number;
+  limit?: number;
+}
+interface Page {
+  more: boolean;
+}
+
+/** Request and response of every call. Request fields are logical values; the encoding turns them into strings. */
+export interface ApiContract {
+  getCart: { request: NoFields; response: { cart: CartItem[] } };
+  addCartItem: { request: { identifier: string; itemType: CartItemType }; response: { cart: CartItem[] } };
+  removeCartItem: { request: { identifier: string }; response: { cart: CartItem[] } };
+  logout: { request: NoFields; response: { loggedOut: true } };
+  getNotifications: { request: Paging; response: Page & { notifications: Notification[] } };
+  clearNewNotifications: { request: NoFields; response: { updated: number } };
+  updateNotificationStatus: {
+    request: { status: 'READ'; notificationId: number };
+    response: { notification: Notification };
+  };
+  deleteNotification: { request: { notificationId: number }; response: { deleted: number } };
+  getMessageNotifications: { request: Paging; response: Page & { messageNotifications: MessageNotification[] } };
+  clearNewMessageNotifications: { request: NoFields; response: { updated: number } };
+  search: { request: { query: string }; response: { searchResults: SearchResult[] } };
+  closeChat: { request: { profileName: string }; response: { closed: string } };
+  checkAuthentication: { request: NoFields; response: { authenticated: true } };
+  getUserInfo: { request: NoFields; response: UserInfo };
+  updateRoles: { request: { driver: boolean; media: boolean }; response: UserInfo };
+  submitContactInfo: { request: ContactMessage; response: { received: true } };
+  getEventOrderDetails: { request: { orderId: string; sharingId?: string }; response: EventOrderDetails };
+  addTarget: {
+    request: { orderId: string; description: string; fileName: string; contentType: string };
+    response: { uploadUrl: string; targetId: number; targetIdentifier: string };
+  };
+  changeTargetDescription: {
+    request: { orderId: string; targetId: number; description: string };
+    response: { target: Target };
+  };
+  removeTarget: { request: { targetId: number }; response: { removed: number } };
+  updateEventOrderStatus: {
+    request: { orderId: string; status: 'CANCELLED' };
+    response: { orderId: string; status: 'CANCELLED' };
+  };
+  /** `login` is the account's email or profileName. */
+  login: { request: { login: string; password: string }; response: UserInfo };
+  signup: {
+    request: { username: string; profileName: string; email: string; password: string };
+    response: UserInfo;
+  };
+  getEvents: { request: Paging; response: Page & { events: EventSummary[] } };
+  getEvent: { request: { eventIdentifier: string }; response: { event: EventSummary; contentItems: ContentItem[] } };
+  getPosts: { request: Paging; response: Page & { posts: Post[] } };
+  getProfile: {
+    request: { profileName: string };
+    response: { profile: PublicProfile; contentItems: ContentItem[] };
+  };
+  getEventOrders: { request: NoFields; response: { eventOrders: EventOrderSummary[] } };
+  getMyEvents: { request: NoFields; response: { events: EventSummary[] } };
+  getMediaPackages: { request: NoFields; response: { mediaPackages: MediaPackage[] } };
+  getDiscountCodes: { request: NoFields; response: { discountCodes: DiscountCode[] } };
+  getOwnProfile: { request: NoFields; response: OwnProfile };
+  updateProfile: {
+    request: { username?: string; email?: string; bio?: string };
+    response: OwnProfile;
+  };
+  getChatMessages: {
+    request: { profileName: string };
+    response: { contact: ChatWindowEntry; messages: ChatMessage[] };
+  };
+  sendChatMessage: { request: { profileName: string; content: string }; response: { message: ChatMessage } };
+  getOpenChats: { request: NoFields; response: { chats: ChatWindowEntry[] } };
+}
+
+// Compile-time check that the table and the contract name the same calls.
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : never;
+export const contractCoversEveryCall: SameKeys<typeof API_CALLS, ApiContract> = true;
+
+export type ApiRequest<K extends CallName> = ApiContract[K]['request'];
+export type ApiResponse<K extends CallName> = ApiContract[K]['response'];
+
+/** Body of every 4xx/5xx answer: a reason a person can read, and the offending field when there is one. */
+export interface ApiErrorBody {
+  error: string;
+  field?: string;
+}
+
+/** Paths on the files host (not under /v2). */
+export const FILES_PATHS = {
+  download: '/download',
+  media: '/media',
+  upload: '/upload',
+} as const;
+
+/** Query of GET /download (SPEC.md section 7 "Download"). */
+export interface DownloadQuery {
+  filePath: string;
+  fileName: string;
+}

@@ -1,0 +1,151 @@
+/**
+ * Entities of SPEC.md section 3 as they travel over the wire, plus the entities of the calls the
+ * spec implies (events, posts, profiles, orders, chat). Timestamps are ISO 8601 strings in UTC.
+ */
+
+export const ROLES = ['EVENT_ORGANIZER', 'MEDIA', 'DRIVER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const NOTIFICATION_STATUSES = ['NEW', 'UNREAD', 'READ'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** GET /v2/userInfo, and the user part of log in and sign up. */
+export interface UserInfo {
+  roles: Role[];
+  profileName: string;
+  profilePicture: string | null;
+  username: string;
+}
+
+/** The signed-in user's own profile, with the fields settings can change. */
+export interface OwnProfile extends UserInfo {
+  email: string;
+  bio: string;
+  createdAt: string;
+}
+
+export const CART_ITEM_TYPES = ['CONTENT'] as const;
+export type CartItemType = (typeof CART_ITEM_TYPES)[number];
+
+/** Spec: a cart item is its identifier; the rest lets /cart show it without another call. */
+export interface CartItem {
+  identifier: string;
+  itemType: CartItemType;
+  name: string;
+  thumbnailUrl: string | null;
+  eventName: string | null;
+  priceCents: number;
+}
+
+export interface ContentItem {
+  name: string;
+  contentIdentifier: string;
+  /** Image file for photos, HLS playlist (.m3u8) for videos. */
+  contentUrl: string;
+  contentType: string;
+  metadata: { 'Content-Type': string };
+  width: number;
+  height: number;
+  thumbnailUrl: string | null;
+  /** Relative to the files host's media folder; with filename, feeds GET /download. */
+  filePath: string;
+  filename: string;
+  eventName: string | null;
+  eventIdentifier: string | null;
+  photographer: string;
+  profileName: string | null;
+  iconUrl: string | null;
+  canAddToCart: boolean;
+  priceCents: number;
+}
+
+export interface Notification {
+  id: number;
+  status: NotificationStatus;
+  content: string;
+  link: string | null;
+  timestamp: string;
+}
+
+export interface MessageNotification {
+  profileName: string;
+  name: string;
+  profilePicture: string | null;
+  content: string;
+  status: NotificationStatus;
+  timestamp: string;
+}
+
+export interface SearchResult {
+  name: string;
+  iconUrl: string | null;
+  urlLink: string;
+}
+
+export interface ChatWindowEntry {
+  profileName: string;
+  username: string;
+  profilePicture: string | null;
+}
+
+export interface ChatMessage {
+  id: number;
+  fromProfileName: string;
+  toProfileName: string;
+  content: string;
+  timestamp: string;
+}
+
+export interface EventSummary {
+  eventIdentifier: string;
+  name: string;
+  description: string;
+  location: string;
+  startsAt: string;
+  coverUrl: string | null;
+  organizer: string;
+  organizerProfileName: string;
+  itemCount: number;
+}
+
+export interface Post {
+  id: number;
+  author: ChatWindowEntry;
+  text: string;
+  createdAt: string;
+  /** A post may show one content item (photo or video). */
+  contentItem: ContentItem | null;
+}
+
+export interface PublicProfile {
+  profileName: string;
+  username: string;
+  profilePicture: string | null;
+  bio: string;
+  roles: Role[];
+  memberSince: string;
+}
+
+export interface MediaPackage {
+  id: number;
+  name: string;
+  description: string;
+  priceCents: number;
+  photoCount: number;
+  videoMinutes: number;
+}
+
+export interface DiscountCode {
+  id: number;
+  code: string;
+  percentOff: number;
+  expiresAt: string | null;
+  timesUsed: number;
+}
+
+export interface ContactMessage {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}

@@ -1,0 +1,109 @@
+/** Event orders: SPEC.md section 3 "Event order details response", section 4 "Event order status". */
+
+/** Steps of the progress bar, in order. APPROVED and DECLINED are states with no step of their own. */
+export const EVENT_ORDER_STEPS = [
+  'ORDER_REQUEST',
+  'REQUIREMENTS_NEEDED',
+  'AWAITING_APPROVAL',
+  'PENDING_FULFILLMENTS',
+  'DELIVERED',
+] as const;
+export type EventOrderStep = (typeof EVENT_ORDER_STEPS)[number];
+
+export const EVENT_ORDER_STATUSES = [
+  'ORDER_REQUEST',
+  'REQUIREMENTS_NEEDED',
+  'AWAITING_APPROVAL',
+  'APPROVED',
+  'DECLINED',
+  'PENDING_FULFILLMENTS',
+  'DELIVERED',
+] as const;
+export type EventOrderStatus = (typeof EVENT_ORDER_STATUSES)[number];
+
+export const STATUS_TYPES = ['COMPLETED', 'CURRENT', 'LOCKED'] as const;
+export type StatusType = (typeof STATUS_TYPES)[number];
+
+/** Order-info status; absent means AWAITING_APPROVAL. CANCELLED is set by a client's cancel. */
+export const ORDER_INFO_STATUSES = ['AWAITING_APPROVAL', 'SECURED', 'PUBLISHED', 'CANCELLED'] as const;
+export type OrderInfoStatus = (typeof ORDER_INFO_STATUSES)[number];
+
+export const EVENT_ORDER_VIEWS = ['client', 'sharedUser', 'photographer'] as const;
+export type EventOrderView = (typeof EVENT_ORDER_VIEWS)[number];
+
+export interface ProgressStatus {
+  statusName: EventOrderStep;
+  statusType: StatusType;
+}
+
+export interface RequirementInfo {
+  summary: string;
+  items: { label: string; value: string }[];
+}
+
+export interface MediaPayoutInfo {
+  currency: string;
+  totalCents: number;
+  platformFeeCents: number;
+  photographerPayoutCents: number;
+  paidOut: boolean;
+  paidOutAt: string | null;
+}
+
+/** An upload attached to an order (SPEC.md section 3 "Target (upload)"). */
+export interface Target {
+  targetId: number;
+  targetIdentifier: string;
+  /** The uploaded file's name. */
+  target: string;
+  /** Where the uploaded file can be viewed and downloaded. */
+  targetURLs: string[];
+  description: string;
+  contentType: string;
+  uploadedAt: string;
+}
+
+export interface EventOrderInfo {
+  orderId: string;
+  status: OrderInfoStatus | null;
+  publicStatus: EventOrderStatus;
+  eventName: string;
+  eventDate: string;
+  location: string;
+  packageName: string;
+  client: string;
+  photographer: string;
+  photographerProfileName: string;
+  createdAt: string;
+  /** True when this viewer may cancel now: the client view of an order not yet delivered or ended. */
+  canCancel: boolean;
+}
+
+export interface EventOrderDetails {
+  view: EventOrderView;
+  deleted: boolean;
+  /** True when the photographer declined the order. */
+  declined: boolean;
+  backButton: { text: string; link: string };
+  statuses: ProgressStatus[];
+  eventOrderInfo: EventOrderInfo;
+  requirementInfo: RequirementInfo;
+  discountCode: string | null;
+  mediaPayoutInfo: MediaPayoutInfo;
+  targets: Target[];
+  /** Present for the client and the photographer, who may share the order. */
+  sharingId: string | null;
+}
+
+/** One row of /user/orders. */
+export interface EventOrderSummary {
+  orderId: string;
+  view: EventOrderView;
+  eventName: string;
+  eventDate: string;
+  publicStatus: EventOrderStatus;
+  status: OrderInfoStatus | null;
+  deleted: boolean;
+  counterpart: string;
+  createdAt: string;
+}

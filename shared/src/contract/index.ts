@@ -1,0 +1,4 @@
+export * from './calls.js';
+export * from './entities.js';
+export * from './eventOrder.js';
+export * from './live.js';
