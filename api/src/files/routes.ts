@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { FILES_PATHS } from '@marketplace/shared/contract';
 import type { AppEnv } from '../http/env.js';
+import { limitBody } from '../http/limits.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { nowIso } from '../model.js';
 import { findOrderById } from '../routes/orders.js';
@@ -60,10 +60,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
 
   app.put(
     `${FILES_PATHS.upload}/:targetIdentifier`,
-    bodyLimit({
-      maxSize: config.uploadMaxBytes,
-      onError: (c) => c.json({ error: `The file is larger than ${config.uploadMaxBytes} bytes` }, 413),
-    }),
+    limitBody(config.uploadMaxBytes, 'The file'),
     async (c) => {
       const target = db
         .prepare('SELECT id, identifier, order_id, uploader_id, file_name, content_type, upload_token, uploaded_at FROM order_targets WHERE identifier = ?')

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { getCookie } from 'hono/cookie';
 import { registerFileRoutes } from '../files/routes.js';
@@ -15,6 +14,7 @@ import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { HttpError } from './errors.js';
 import { registerInternalRoutes } from './internal.js';
+import { limitBody } from './limits.js';
 import { createRouter } from './route.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -50,10 +50,7 @@ export function createApp(services: Services): Hono<AppEnv> {
     await next();
   });
 
-  const limit = bodyLimit({
-    maxSize: config.bodyMaxBytes,
-    onError: (c) => c.json({ error: `The request body is larger than ${config.bodyMaxBytes} bytes` }, 413),
-  });
+  const limit = limitBody(config.bodyMaxBytes, 'The request body');
   app.use('/v2/*', limit);
   app.use('/internal/*', limit);
 

@@ -40,7 +40,7 @@ export function createRouter(app: Hono<AppEnv>): Router {
       if (needsUser && !user) throw notLoggedIn();
       const raw = await readInput(c, spec.encoding);
       const parsed = schema.safeParse(raw);
-      if (!parsed.success) throw validationError(parsed.error);
+      if (!parsed.success) throw validationError(parsed.error, raw);
       const result = await handler(parsed.data, { c, user });
       return c.json(result);
     });
@@ -78,11 +78,11 @@ async function readInput(c: Context<AppEnv>, encoding: (typeof API_CALLS)[CallNa
   return { ...body, ...params };
 }
 
-function validationError(error: z.ZodError): HttpError {
+function validationError(error: z.ZodError, raw: Record<string, unknown>): HttpError {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join('.') ?? '';
   if (!issue) return new HttpError(400, 'Invalid request');
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  if (issue.path.length === 1 && raw[field] === undefined) {
     return new HttpError(400, `Missing field '${field}'`, field);
   }
   return new HttpError(400, field ? `Invalid field '${field}': ${issue.message}` : issue.message, field || undefined);

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_CALLS, type ApiRequest, type CallName } from '@marketplace/shared/contract';
+import { loadConfig, type ApiConfig } from '../src/config.js';
+import { startApi, type RunningApi } from '../src/server.js';
+
+export const SHELL_ORIGIN = 'http://localhost:3000';
+export const FOREIGN_ORIGIN = 'http://evil.example';
+export const ADMIN_TOKEN = 'test-admin-token';
+export { DEMO_PASSWORD } from '../src/db/seed.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestApi {
+  url: string;
+  config: ApiConfig;
+  api: RunningApi;
+  dir: string;
+  /** A browser-like client with its own cookie jar. */
+  client(): TestClient;
+  /** Logs a demo user in and returns their client. */
+  as(profileName: string): Promise<TestClient>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the real API on 127.0.0.1 with a fresh temporary database (or `dir`, to reuse one). */
+export async function startTestApi(env: Record<string, string> = {}, dir = mkdtempSync(join(tmpdir(), 'api-test-'))): Promise<TestApi> {
+  const port = await freePort();
+  const config = loadConfig({
+    API_PORT: String(port),
+    API_PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    API_ALLOWED_ORIGINS: SHELL_ORIGIN,
+    DATABASE_PATH: join(dir, 'db.sqlite'),
+    ADMIN_TOKEN,
+    ...env,
+  });
+  let api = await startApi(config);
+  const harness: TestApi = {
+    url: api.url,
+    config,
+    get api() {
+      return api;
+    },
+    dir,
+    client: () => new TestClient(api.url),
+    async as(profileName) {
+      const client = new TestClient(api.url);
+      const res = await client.call('login', { login: profileName, password: 'demo-pass-2026' });
+      if (res.status !== 200) throw new Error(`login ${profileName}: ${res.status} ${JSON.stringify(res.body)}`);
+      return client;
+    },
+    async restart() {
+      await api.close();
+      api = await startApi(config);
+    },
+    async close() {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Loose JSON for assertions: the contract types are checked by the compiler, not here. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON
+type Json = any;
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  /** Sends a contract call the way the shared table says (method, path, encoding). */
+  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string } = {}): Promise<Reply<Json>> {
+    const spec = API_CALLS[name];
+    const values: Record<string, unknown> = { ...request };
+    const path = spec.path.replace(/:(\w+)/g, (_m, key: string) => {
+      const v = String(values[key]);
+      delete values[key];
+      return encodeURIComponent(v);
+    });
+    const entries = Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]);
+    let url = `${this.base}${path}`;
+    let body: BodyInit | undefined;
+    if (spec.encoding === 'query' && entries.length) url += `?${new URLSearchParams(entries).toString()}`;
+    if (spec.encoding === 'form') body = new URLSearchParams(entries);
+    if (spec.encoding === 'multipart') {
+      const form = new FormData();
+      for (const [k, v] of entries) form.append(k, v);
+      body = form;
+    }
+    return this.fetch(url, { method: spec.method, body, origin: init.origin, credentials: spec.credentials });
+  }
+
+  async fetch(url: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string; credentials?: boolean } = {}): Promise<Reply<Json>> {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (init.credentials !== false && this.cookies.size) headers.cookie = this.cookieHeader;
+    if (init.origin) headers.origin = init.origin;
+    const res = await fetch(url.startsWith('http') ? url : `${this.base}${url}`, { method: init.method ?? 'GET', body: init.body, headers });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [key, ...rest] = (pair ?? '').split('=');
+      if (!key) continue;
+      const value = rest.join('=');
+      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(key.trim());
+      else this.cookies.set(key.trim(), value);
+    }
+    const type = res.headers.get('content-type') ?? '';
+    const body: Json = type.includes('json') ? await res.json() : await res.text();
+    return { status: res.status, body, headers: res.headers };
+  }
+}

@@ -1,0 +1,187 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gradientPng } from '../src/db/png.js';
+import { startTestApi, type TestApi, type TestClient } from './harness.js';
+
+let t: TestApi;
+let clara: TestClient;
+let mia: TestClient;
+beforeAll(async () => {
+  t = await startTestApi({ UPLOAD_MAX_BYTES: String(200 * 1024) });
+  clara = await t.as('clara');
+  mia = await t.as('mia');
+});
+afterAll(() => t.close());
+
+const statusTypes = (body: { statuses: { statusType: string }[] }) => body.statuses.map((s) => s.statusType).join(' ');
+
+describe('event orders', () => {
+  it("lists the user's orders as client and as photographer", async () => {
+    const asClient = (await clara.call('getEventOrders')).body.eventOrders;
+    expect(asClient).toHaveLength(9);
+    expect(asClient.every((o: { view: string }) => o.view === 'client')).toBe(true);
+    const asPhotographer = (await mia.call('getEventOrders')).body.eventOrders;
+    expect(asPhotographer.every((o: { view: string; counterpart: string }) => o.view === 'photographer' && o.counterpart === 'Clara Client')).toBe(true);
+    expect((await t.client().call('getEventOrders')).status).toBe(401);
+  });
+
+  it.each([
+    ['ord-1001', 'ORDER_REQUEST', null, 'CURRENT LOCKED LOCKED LOCKED LOCKED'],
+    ['ord-1002', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', 'COMPLETED CURRENT LOCKED LOCKED LOCKED'],
+    ['ord-1003', 'AWAITING_APPROVAL', 'AWAITING_APPROVAL', 'COMPLETED COMPLETED CURRENT LOCKED LOCKED'],
+    ['ord-1004', 'APPROVED', 'SECURED', 'COMPLETED COMPLETED COMPLETED CURRENT LOCKED'],
+    ['ord-1005', 'PENDING_FULFILLMENTS', 'SECURED', 'COMPLETED COMPLETED COMPLETED CURRENT LOCKED'],
+    ['ord-1006', 'DELIVERED', 'PUBLISHED', 'COMPLETED COMPLETED COMPLETED COMPLETED COMPLETED'],
+  ])('%s (%s) has its progress bar and order-info status', async (orderId, publicStatus, status, progress) => {
+    const res = await clara.call('getEventOrderDetails', { orderId });
+    expect(res.status).toBe(200);
+    expect(res.body.eventOrderInfo).toMatchObject({ orderId, publicStatus, status });
+    expect(res.body.statuses.map((s: { statusName: string }) => s.statusName)).toEqual([
+      'ORDER_REQUEST',
+      'REQUIREMENTS_NEEDED',
+      'AWAITING_APPROVAL',
+      'PENDING_FULFILLMENTS',
+      'DELIVERED',
+    ]);
+    expect(statusTypes(res.body)).toBe(progress);
+  });
+
+  it('gives the client view the fields of the spec, the back button and the cancel offer', async () => {
+    const { body } = await clara.call('getEventOrderDetails', { orderId: 'ord-1003' });
+    expect(body).toMatchObject({
+      view: 'client',
+      deleted: false,
+      declined: false,
+      backButton: { text: 'Back to orders', link: '/user/orders' },
+      discountCode: null,
+      requirementInfo: { summary: expect.any(String), items: expect.any(Array) },
+      mediaPayoutInfo: { currency: 'USD', totalCents: 35000, platformFeeCents: 5250, photographerPayoutCents: 29750, paidOut: false },
+      targets: [],
+      sharingId: expect.any(String),
+    });
+    expect(body.eventOrderInfo.canCancel).toBe(true);
+  });
+
+  it('shows declined, deleted and cancelled orders as such, with no cancel offer', async () => {
+    const declined = (await clara.call('getEventOrderDetails', { orderId: 'ord-1007' })).body;
+    expect(declined).toMatchObject({ declined: true, deleted: false, eventOrderInfo: { publicStatus: 'DECLINED', canCancel: false } });
+    const deleted = (await clara.call('getEventOrderDetails', { orderId: 'ord-1008' })).body;
+    expect(deleted).toMatchObject({ deleted: true, eventOrderInfo: { canCancel: false } });
+    const cancelled = (await clara.call('getEventOrderDetails', { orderId: 'ord-1009' })).body;
+    expect(cancelled.eventOrderInfo).toMatchObject({ status: 'CANCELLED', canCancel: false });
+  });
+
+  it('gives the photographer its view, without a cancel offer', async () => {
+    const { body } = await mia.call('getEventOrderDetails', { orderId: 'ord-1003' });
+    expect(body.view).toBe('photographer');
+    expect(body.eventOrderInfo.canCancel).toBe(false);
+  });
+
+  it('gives anyone holding the sharing id the sharedUser view, and refuses everyone else', async () => {
+    const { sharingId } = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body;
+    const nora = await t.as('nora');
+    const shared = await nora.call('getEventOrderDetails', { orderId: 'ord-1006', sharingId });
+    expect(shared.status).toBe(200);
+    expect(shared.body).toMatchObject({ view: 'sharedUser', sharingId: null, backButton: { link: '/events' } });
+    expect(shared.body.eventOrderInfo.canCancel).toBe(false);
+    expect((await t.client().call('getEventOrderDetails', { orderId: 'ord-1006', sharingId })).body.view).toBe('sharedUser');
+
+    const refused = await nora.call('getEventOrderDetails', { orderId: 'ord-1006' });
+    expect(refused.status).toBe(403);
+    expect((await nora.call('getEventOrderDetails', { orderId: 'ord-1006', sharingId: 'guess' })).status).toBe(403);
+    expect((await t.client().call('getEventOrderDetails', { orderId: 'ord-1006' })).status).toBe(401);
+    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-9999' })).status).toBe(404);
+  });
+});
+
+describe('cancel', () => {
+  it('lets only the client cancel; the order becomes CANCELLED and the photographer is notified', async () => {
+    const byPhotographer = await mia.call('updateEventOrderStatus', { orderId: 'ord-1002', status: 'CANCELLED' });
+    expect(byPhotographer.status).toBe(403);
+    const nora = await t.as('nora');
+    expect((await nora.call('updateEventOrderStatus', { orderId: 'ord-1002', status: 'CANCELLED' })).status).toBe(403);
+
+    const res = await clara.call('updateEventOrderStatus', { orderId: 'ord-1002', status: 'CANCELLED' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ orderId: 'ord-1002', status: 'CANCELLED' });
+    const after = (await clara.call('getEventOrderDetails', { orderId: 'ord-1002' })).body.eventOrderInfo;
+    expect(after).toMatchObject({ status: 'CANCELLED', canCancel: false });
+    const [latest] = (await mia.call('getNotifications')).body.notifications;
+    expect(latest).toMatchObject({ status: 'NEW', content: expect.stringContaining('ord-1002'), link: '/eventorder/ord-1002' });
+  });
+
+  it('refuses to cancel twice, a delivered order, or another status', async () => {
+    await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' });
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' })).status).toBe(409);
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1006', status: 'CANCELLED' })).status).toBe(409);
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'DELIVERED' })).body.field).toBe('status');
+  });
+});
+
+describe('upload targets', () => {
+  const png = gradientPng(64, 48, 7);
+  const put = (client: TestClient, url: string, body: Uint8Array, contentType = 'image/png') =>
+    client.fetch(url.replace(t.config.filesOrigin, t.url), { method: 'PUT', body: new Blob([new Uint8Array(body)]), headers: { 'content-type': contentType } });
+
+  it('adds a target, takes the file by PUT, and lists it in the order', async () => {
+    const added = await clara.call('addTarget', { orderId: 'ord-1005', description: 'Venue map', fileName: 'venue.png', contentType: 'image/png' });
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({ uploadUrl: expect.stringContaining('/upload/'), targetId: expect.any(Number), targetIdentifier: expect.any(String) });
+    // Not listed until its file arrives.
+    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets).toEqual([]);
+
+    const uploaded = await put(t.client(), added.body.uploadUrl, png);
+    expect(uploaded.status).toBe(200);
+    const [target] = (await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets;
+    expect(target).toMatchObject({ targetId: added.body.targetId, targetIdentifier: added.body.targetIdentifier, target: 'venue.png', description: 'Venue map' });
+    const file = await fetch(target.targetURLs[0].replace(t.config.filesOrigin, t.url));
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    const download = await fetch(target.targetURLs[1].replace(t.config.filesOrigin, t.url));
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="venue.png"/);
+    // The photographer hears about it.
+    expect((await mia.call('getNotifications')).body.notifications[0].content).toMatch(/venue\.png/);
+  });
+
+  it('refuses a bad token, a wrong content type, a non-image, a second upload and an oversized file', async () => {
+    const { body } = await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png', contentType: 'image/png' });
+    const url: string = body.uploadUrl;
+    expect((await put(t.client(), url.replace(/token=[^&]+/, 'token=wrong'), png)).status).toBe(403);
+    expect((await put(t.client(), url, png, 'image/jpeg')).status).toBe(415);
+    const notImage = await put(t.client(), url, Buffer.from('<script>alert(1)</script>'));
+    expect(notImage.status).toBe(400);
+    expect(notImage.body.error).toMatch(/not a image\/png image/);
+    const tooBig = await put(t.client(), url, Buffer.concat([png, Buffer.alloc(300 * 1024)]));
+    expect(tooBig.status).toBe(413);
+    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets).toHaveLength(1);
+    expect((await put(t.client(), url, png)).status).toBe(200);
+    expect((await put(t.client(), url, png)).status).toBe(409);
+  });
+
+  it('accepts images only, from parties to an open order', async () => {
+    const pdf = await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.pdf', contentType: 'application/pdf' });
+    expect(pdf.status).toBe(400);
+    expect(pdf.body.field).toBe('contentType');
+    expect((await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: '../x.png', contentType: 'image/png' })).body.field).toBe('fileName');
+    const nora = await t.as('nora');
+    expect((await nora.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png', contentType: 'image/png' })).status).toBe(403);
+    expect((await clara.call('addTarget', { orderId: 'ord-1007', description: '', fileName: 'a.png', contentType: 'image/png' })).status).toBe(409);
+    expect((await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png' })).body).toEqual({ error: "Missing field 'contentType'", field: 'contentType' });
+  });
+
+  it("changes a target's description and removes a target with its file", async () => {
+    const [first, second] = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
+    const changed = await clara.call('changeTargetDescription', { orderId: 'ord-1006', targetId: first.targetId, description: 'Updated' });
+    expect(changed.body.target).toMatchObject({ targetId: first.targetId, description: 'Updated' });
+    expect((await clara.call('changeTargetDescription', { orderId: 'ord-1005', targetId: first.targetId, description: 'x' })).status).toBe(404);
+
+    const nora = await t.as('nora');
+    expect((await nora.call('removeTarget', { targetId: second.targetId })).status).toBe(403);
+    const filePath = join(t.config.mediaDir, 'uploads', 'ord-1006');
+    expect(existsSync(filePath)).toBe(true);
+    expect((await mia.call('removeTarget', { targetId: second.targetId })).body).toEqual({ removed: second.targetId });
+    const targets = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
+    expect(targets.map((x: { targetId: number }) => x.targetId)).toEqual([first.targetId]);
+    expect((await mia.call('removeTarget', { targetId: second.targetId })).status).toBe(404);
+  });
+});
