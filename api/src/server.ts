@@ -42,8 +42,10 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     services,
     async close() {
       await live.close();
+      // Stop accepting first, then drop kept-alive sockets so clients do not reuse them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       db.close();
     },
   };

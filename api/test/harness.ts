@@ -63,6 +63,8 @@ export async function startTestApi(env: Record<string, string> = {}, dir = mkdte
     },
     async restart() {
       await api.close();
+      // Let fetch's pool see its kept-alive sockets close, as a browser would before reusing them.
+      await new Promise((resolve) => setTimeout(resolve, 100));
       api = await startApi(config);
     },
     async close() {

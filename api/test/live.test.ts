@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import mqtt, { type MqttClient } from 'mqtt';
+import WebSocket from 'ws';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
+import { ADMIN_TOKEN, FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, type TestApi, type TestClient } from './harness.js';
+
+let t: TestApi;
+const open: MqttClient[] = [];
+beforeAll(async () => {
+  t = await startTestApi();
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
+});
+afterAll(() => t.close());
+
+const wsUrl = () => `${t.url.replace('http', 'ws')}${LIVE_WEBSOCKET_PATH}`;
+
+/** A real MQTT client over websocket carrying the browser's cookies and Origin. */
+async function connect(client: TestClient | null, origin = SHELL_ORIGIN): Promise<MqttClient> {
+  const headers: Record<string, string> = { origin };
+  if (client) headers.cookie = client.cookieHeader;
+  const mq = await mqtt.connectAsync(wsUrl(), { reconnectPeriod: 0, connectTimeout: 5000, wsOptions: { headers } });
+  open.push(mq);
+  return mq;
+}
+
+function nextMessage(mq: MqttClient, topic: string, timeoutMs = 5000): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no message on ${topic}`)), timeoutMs);
+    mq.on('message', (received, payload) => {
+      if (received !== topic) return;
+      clearTimeout(timer);
+      resolve(JSON.parse(payload.toString()));
+    });
+  });
+}
+
+const notifyViaAdmin = (profileName: string, content: string) =>
+  t.client().fetch('/internal/notify', {
+    method: 'POST',
+    body: JSON.stringify({ profileName, content, link: '/events' }),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+
+describe('live broker', () => {
+  it('refuses a connection without a session', async () => {
+    await expect(connect(null)).rejects.toThrow(/Not authorized/i);
+  });
+
+  it('refuses a websocket opened from a foreign origin', async () => {
+    const clara = await t.as('clara');
+    const status = (origin: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(wsUrl(), 'mqtt', { headers: { origin, cookie: clara.cookieHeader } });
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once('open', () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.once('error', reject);
+      });
+    expect(await status(FOREIGN_ORIGIN)).toBe(403);
+    expect(await status(SHELL_ORIGIN)).toBe(101);
+  });
+
+  it("grants a user's own topics and refuses another user's", async () => {
+    const clara = await t.as('clara');
+    const mq = await connect(clara);
+    const granted = await mq.subscribeAsync(['notifications/clara', 'chatNotifications/clara'], { qos: 1 });
+    expect(granted.map((g) => [g.topic, g.qos])).toEqual([
+      ['notifications/clara', 1],
+      ['chatNotifications/clara', 1],
+    ]);
+    // mqtt.js rejects a subscribe whose SUBACK holds 0x80 (refused); the code is on the packet.
+    for (const topic of ['notifications/mia', 'chatNotifications/mia', '#', 'notifications/+']) {
+      await expect(mq.subscribeAsync(topic, { qos: 1 }), topic).rejects.toMatchObject({ packet: { granted: [128] } });
+    }
+    expect(mq.connected).toBe(true);
+  });
+
+  it('delivers a published notification to its subscriber in the spec shape, and to nobody else', async () => {
+    const clara = await t.as('clara');
+    const mia = await t.as('mia');
+    const claraMq = await connect(clara);
+    const miaMq = await connect(mia);
+    await claraMq.subscribeAsync('notifications/clara', { qos: 1 });
+    await miaMq.subscribeAsync('notifications/mia', { qos: 1 });
+    await expect(miaMq.subscribeAsync('notifications/clara', { qos: 1 })).rejects.toThrow();
+    let miaGot = 0;
+    miaMq.on('message', () => miaGot++);
+    const arrived = nextMessage(claraMq, 'notifications/clara');
+    const created = await notifyViaAdmin('clara', 'Your photos are ready');
+    expect(created.status).toBe(201);
+    expect(await arrived).toEqual({ id: created.body.id, status: 'NEW', content: 'Your photos are ready', link: '/events', timestamp: expect.any(String) });
+    // The same notification is in the list, so a reload agrees with the live view.
+    expect((await clara.call('getNotifications')).body.notifications[0].id).toBe(created.body.id);
+    expect(miaGot).toBe(0);
+  });
+
+  it('delivers a chat message to its recipient on chatNotifications', async () => {
+    const clara = await t.as('clara');
+    const mia = await t.as('mia');
+    const mq = await connect(clara);
+    await mq.subscribeAsync('chatNotifications/clara', { qos: 1 });
+    const arrived = nextMessage(mq, 'chatNotifications/clara');
+    await mia.call('sendChatMessage', { profileName: 'clara', content: 'See you at 6' });
+    expect(await arrived).toEqual({
+      profileName: 'mia',
+      name: 'Mia Lens',
+      profilePicture: expect.stringMatching(/avatars\/mia\.png$/),
+      content: 'See you at 6',
+      status: 'NEW',
+      timestamp: expect.any(String),
+    });
+  });
+
+  it('publishes an order event: the photographer hears of a cancel', async () => {
+    const clara = await t.as('clara');
+    const mia = await t.as('mia');
+    const mq = await connect(mia);
+    await mq.subscribeAsync('notifications/mia', { qos: 1 });
+    const arrived = nextMessage(mq, 'notifications/mia');
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1004', status: 'CANCELLED' })).status).toBe(200);
+    expect(await arrived).toMatchObject({ status: 'NEW', link: '/eventorder/ord-1004', content: expect.stringContaining('cancelled') });
+  });
+
+  it('does not let clients publish, even to their own topic', async () => {
+    const clara = await t.as('clara');
+    const listener = await connect(clara);
+    await listener.subscribeAsync('notifications/clara', { qos: 1 });
+    let got = 0;
+    listener.on('message', () => got++);
+    const publisher = await connect(clara);
+    const closed = new Promise<void>((resolve) => publisher.once('close', () => resolve()));
+    publisher.publish('notifications/clara', JSON.stringify({ id: 1, status: 'NEW', content: 'forged', link: null, timestamp: '' }), { qos: 0 });
+    await closed;
+    // A real notification still arrives, and it is the only one.
+    const arrived = nextMessage(listener, 'notifications/clara');
+    await notifyViaAdmin('clara', 'genuine');
+    expect(await arrived).toMatchObject({ content: 'genuine' });
+    expect(got).toBe(1);
+  });
+
+  it('closes the live connection at logout', async () => {
+    const clara = await t.as('clara');
+    const mq = await connect(clara);
+    const closed = new Promise<void>((resolve) => mq.once('close', () => resolve()));
+    await clara.call('logout');
+    await closed;
+    expect(mq.connected).toBe(false);
+  });
+
+  it('the notify command creates and publishes a notification', async () => {
+    const clara = await t.as('clara');
+    const mq = await connect(clara);
+    await mq.subscribeAsync('notifications/clara', { qos: 1 });
+    const arrived = nextMessage(mq, 'notifications/clara', 15_000);
+    const tsx = join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx');
+    const { stdout } = await promisify(execFile)(tsx, ['src/cli/notify.ts', 'clara', 'From the command line', '/faq'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, API_URL: t.url, ADMIN_TOKEN, DATABASE_PATH: t.config.databasePath },
+    });
+    expect(stdout).toMatch(/notified clara/);
+    expect(await arrived).toMatchObject({ content: 'From the command line', link: '/faq', status: 'NEW' });
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, type TestApi } from './harness.js';
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await startTestApi();
+});
+afterAll(() => t.close());
+
+const count = (table: string) => (t.api.services.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('CORS', () => {
+  it("allows the shell's configured origin with credentials", async () => {
+    const res = await fetch(`${t.url}/v2/events`, { headers: { origin: SHELL_ORIGIN } });
+    expect(res.headers.get('access-control-allow-origin')).toBe(SHELL_ORIGIN);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
+  it('answers a preflight for a multipart POST and for an upload PUT', async () => {
+    const res = await fetch(`${t.url}/upload/x`, {
+      method: 'OPTIONS',
+      headers: { origin: SHELL_ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe(SHELL_ORIGIN);
+    expect(res.headers.get('access-control-allow-methods')).toContain('PUT');
+  });
+
+  it('gives a foreign origin no CORS headers', async () => {
+    const res = await fetch(`${t.url}/v2/events`, { headers: { origin: FOREIGN_ORIGIN } });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('foreign origins', () => {
+  it('refuses a state-changing call from a foreign origin and changes nothing', async () => {
+    const clara = await t.as('clara');
+    const before = count('cart_items');
+    const res = await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: FOREIGN_ORIGIN });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatch(/not allowed/);
+    expect(count('cart_items')).toBe(before);
+    expect((await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: SHELL_ORIGIN })).status).toBe(200);
+  });
+});
+
+describe('bad bodies', () => {
+  it('answers 413 with a reason for an oversized body and stores nothing', async () => {
+    const before = count('contact_messages');
+    const form = new FormData();
+    form.append('name', 'Big');
+    form.append('email', 'big@example.com');
+    form.append('subject', 'Big');
+    form.append('message', 'x'.repeat(200 * 1024));
+    const res = await t.client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatch(/larger than/);
+    expect(count('contact_messages')).toBe(before);
+  });
+
+  it('answers 400 for a malformed multipart body', async () => {
+    const res = await t.client().fetch('/v2/submitContactInfo', {
+      method: 'POST',
+      body: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nunterminated',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/body|field/i);
+  });
+
+  it('refuses a file where a text field is expected', async () => {
+    const form = new FormData();
+    for (const k of ['name', 'subject', 'message']) form.append(k, 'x');
+    form.append('email', new Blob(['a@b.co']), 'email.txt');
+    const res = await t.client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('email');
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await t.client().fetch('/v2/nope');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatch(/No route/);
+  });
+});
+
+describe('operator endpoint', () => {
+  it('refuses /internal/notify without the admin token', async () => {
+    const res = await t.client().fetch('/internal/notify', {
+      method: 'POST',
+      body: JSON.stringify({ profileName: 'clara', content: 'x' }),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },
+    });
+    expect(res.status).toBe(401);
+  });
+});
