@@ -21,8 +21,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const db = openDatabase(config.databasePath);
   if (needsSeed(db)) seed(db, config.mediaDir);
 
-  let app: ReturnType<typeof createApp> | undefined;
-  const server = createAdaptorServer({ fetch: (req: Request) => (app as ReturnType<typeof createApp>).fetch(req) }) as Server;
+  // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
+  const server = createAdaptorServer({ fetch: (req: Request) => app.fetch(req) }) as Server;
   const live = config.brokerUrl
     ? connectExternalBroker(config.brokerUrl)
     : await attachBroker(server, {
@@ -30,7 +30,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
   const services: Services = { db, config, live };
-  app = createApp(services);
+  const app = createApp(services);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

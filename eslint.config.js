@@ -1,0 +1,28 @@
+// One lint configuration for every package (run from the root: `pnpm lint`).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/coverage/**', 'api/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'mqtt', message: 'Only the live channel owns the MQTT client (shared live module, api/src/live).' }] },
+      ],
+    },
+  },
+  {
+    // The modules that own an MQTT client, and tests that play a browser's client.
+    files: ['api/src/live/**', 'api/test/**', 'shared/src/live/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);

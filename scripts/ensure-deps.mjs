@@ -1,0 +1,40 @@
+// Installs what the workspace needs on a machine that has only Node and npm: pnpm, then the
+// dependencies. Used by `npm start` and `npm test`, so both work on a fresh clone.
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PNPM_VERSION = '12.21.0';
+
+function pnpmVersion() {
+  try {
+    return execFileSync('pnpm', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Native addons (better-sqlite3) build with node-gyp, which would download Node's headers;
+ * this network reaches only package registries, so point it at the headers Node ships with.
+ */
+function nodeHeadersDir() {
+  const prefix = resolve(process.execPath, '..', '..');
+  return existsSync(join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
+}
+
+export function ensureDeps() {
+  if (pnpmVersion() !== PNPM_VERSION) {
+    console.log(`[setup] installing pnpm ${PNPM_VERSION}`);
+    execSync(`npm install -g pnpm@${PNPM_VERSION}`, { stdio: 'inherit' });
+  }
+  const env = { ...process.env };
+  const headers = nodeHeadersDir();
+  if (headers && !env.npm_config_nodedir) env.npm_config_nodedir = headers;
+  // About a second when nothing changed; the first time better-sqlite3 builds from source (~90 s).
+  execSync('pnpm install --frozen-lockfile', { cwd: root, stdio: 'inherit', env });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureDeps();
