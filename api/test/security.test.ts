@@ -94,3 +94,17 @@ describe('operator endpoint', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('cookies over https', () => {
+  it('marks the session and loggedIn cookies Secure when the public origin is https', async () => {
+    const secure = await startTestApi({ API_PUBLIC_ORIGIN: 'https://api.example.com' });
+    try {
+      const res = await secure.client().call('login', { login: 'clara', password: 'demo-pass-2026' });
+      const cookies = res.headers.getSetCookie();
+      expect(cookies.find((c) => c.startsWith('session='))).toMatch(/; Secure/);
+      expect(cookies.find((c) => c.startsWith('loggedIn='))).toMatch(/; Secure/);
+    } finally {
+      await secure.close();
+    }
+  });
+});
