@@ -2,3 +2,4 @@ export * from './calls.js';
 export * from './entities.js';
 export * from './eventOrder.js';
 export * from './live.js';
+export * from './validate.js';

@@ -1,0 +1,74 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, apiCall } from './client.js';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+describe('apiCall', () => {
+  it('sends a form body with credentials to the configured origin', async () => {
+    let seen: { body: string; type: string | null; credentials: RequestCredentials } | null = null;
+    server.use(
+      http.post('http://api.test/v2/user/cart/addItem', async ({ request }) => {
+        seen = { body: await request.text(), type: request.headers.get('content-type'), credentials: request.credentials };
+        return HttpResponse.json({ cart: [] });
+      }),
+    );
+    await apiCall('addCartItem', { identifier: 'ci-1', itemType: 'CONTENT' });
+    expect(seen).toEqual({ body: 'identifier=ci-1&itemType=CONTENT', type: expect.stringContaining('application/x-www-form-urlencoded'), credentials: 'include' });
+  });
+
+  it('sends multipart booleans as text, and the contact form without credentials', async () => {
+    const bodies: Record<string, FormDataEntryValue>[] = [];
+    const credentials: RequestCredentials[] = [];
+    const capture = async ({ request }: { request: Request }) => {
+      bodies.push(Object.fromEntries((await request.formData()).entries()));
+      credentials.push(request.credentials);
+      return HttpResponse.json({});
+    };
+    server.use(http.post('http://api.test/v2/updateRoles', capture), http.post('http://api.test/v2/submitContactInfo', capture));
+    await apiCall('updateRoles', { driver: true, media: false });
+    await apiCall('submitContactInfo', { name: 'A', email: 'a@b.co', subject: 'S', message: 'M' });
+    expect(bodies).toEqual([{ driver: 'true', media: 'false' }, { name: 'A', email: 'a@b.co', subject: 'S', message: 'M' }]);
+    expect(credentials).toEqual(['include', 'omit']);
+  });
+
+  it('fills path parameters and puts the rest in the query', async () => {
+    let url = '';
+    server.use(
+      http.get('http://api.test/v2/eventorder/:orderId/details', ({ request }) => {
+        url = request.url;
+        return HttpResponse.json({});
+      }),
+    );
+    await apiCall('getEventOrderDetails', { orderId: 'ord 1/2', sharingId: 's&1' });
+    expect(url).toBe('http://api.test/v2/eventorder/ord%201%2F2/details?sharingId=s%261');
+  });
+
+  it('sends no paging on a first load', async () => {
+    let url = '';
+    server.use(
+      http.get('http://api.test/v2/notifications', ({ request }) => {
+        url = request.url;
+        return HttpResponse.json({ notifications: [], more: false });
+      }),
+    );
+    await apiCall('getNotifications');
+    expect(url).toBe('http://api.test/v2/notifications');
+  });
+
+  it('turns an HTTP failure into an ApiError with its status, reason and field', async () => {
+    server.use(http.post('http://api.test/v2/signup', () => HttpResponse.json({ error: 'This profile name is taken', field: 'profileName' }, { status: 409 })));
+    const error = await apiCall('signup', { username: 'a', profileName: 'b', email: 'c@d.e', password: 'xxxxxxxx' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, message: 'This profile name is taken', field: 'profileName' });
+  });
+
+  it('reports a network failure as status 0', async () => {
+    server.use(http.post('http://api.test/v2/logout', () => HttpResponse.error()));
+    await expect(apiCall('logout')).rejects.toMatchObject({ status: 0 });
+  });
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { parseRuntimeConfig } from './runtime.js';
+import { TEST_CONFIG } from '../test/setup.js';
+
+describe('parseRuntimeConfig', () => {
+  it('accepts a complete config', () => {
+    expect(parseRuntimeConfig(TEST_CONFIG)).toEqual(TEST_CONFIG);
+  });
+
+  it('names the first missing or non-URL field', () => {
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, apiOrigin: 'nope' })).toThrow('apiOrigin must be a URL');
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, remotes: { ...TEST_CONFIG.remotes, media: 'javascript:alert(1)' } })).toThrow('remotes.media');
+    expect(() => parseRuntimeConfig(null)).toThrow('apiOrigin');
+  });
+});

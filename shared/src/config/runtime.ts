@@ -1,0 +1,58 @@
+/**
+ * The runtime config the shell's server writes from environment variables
+ * (`/runtime-config.json`): the same build runs against any environment.
+ */
+export const REMOTE_NAMES = ['header', 'media', 'eventOrder', 'account'] as const;
+export type RemoteName = (typeof REMOTE_NAMES)[number];
+
+export interface RuntimeConfig {
+  apiOrigin: string;
+  filesOrigin: string;
+  liveUrl: string;
+  /** URL of each remote's mf-manifest.json. */
+  remotes: Record<RemoteName, string>;
+}
+
+export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
+
+let current: RuntimeConfig | null = null;
+
+const isUrl = (v: unknown): v is string => {
+  if (typeof v !== 'string') return false;
+  try {
+    const { protocol } = new URL(v);
+    return ['http:', 'https:', 'ws:', 'wss:'].includes(protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** Validates untrusted JSON into a RuntimeConfig, naming the first bad field. */
+export function parseRuntimeConfig(value: unknown): RuntimeConfig {
+  const v = value as Partial<RuntimeConfig> | null;
+  for (const key of ['apiOrigin', 'filesOrigin', 'liveUrl'] as const) {
+    if (!isUrl(v?.[key])) throw new Error(`runtime config: ${key} must be a URL`);
+  }
+  for (const name of REMOTE_NAMES) {
+    if (!isUrl(v?.remotes?.[name])) throw new Error(`runtime config: remotes.${name} must be a URL`);
+  }
+  return v as RuntimeConfig;
+}
+
+export function setRuntimeConfig(config: RuntimeConfig): void {
+  current = config;
+}
+
+export function getRuntimeConfig(): RuntimeConfig {
+  if (!current) throw new Error('runtime config not loaded: call loadRuntimeConfig() before rendering');
+  return current;
+}
+
+/** Fetches, validates and installs the runtime config; every app's bootstrap calls it first. */
+export async function loadRuntimeConfig(url = RUNTIME_CONFIG_PATH): Promise<RuntimeConfig> {
+  const response = await fetch(url, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`runtime config: ${url} answered ${response.status}`);
+  const config = parseRuntimeConfig(await response.json());
+  setRuntimeConfig(config);
+  return config;
+}

@@ -1,0 +1,42 @@
+/**
+ * The public surface of every remote: the modules it exposes and their props. The shell loads
+ * them by these names; a remote may add modules but never rename or retype these without a
+ * coordinated change here.
+ */
+import type { RemoteName } from './config/runtime.js';
+
+export const LEGAL_DOCUMENTS = ['terms-of-service', 'privacy-policy', 'cookie-policy'] as const;
+export type LegalDocument = (typeof LEGAL_DOCUMENTS)[number];
+
+export interface ExposedModules {
+  header: { Header: Record<string, never> };
+  media: {
+    EventsPage: Record<string, never>;
+    EventPage: Record<string, never>;
+    CommunityPage: Record<string, never>;
+    CreatorPage: Record<string, never>;
+    CartPage: Record<string, never>;
+  };
+  eventOrder: { EventOrderPage: Record<string, never> };
+  account: {
+    LoginPage: Record<string, never>;
+    SignupPage: Record<string, never>;
+    ProfilePage: Record<string, never>;
+    OrdersPage: Record<string, never>;
+    MyEventsPage: Record<string, never>;
+    MediaPackagesPage: Record<string, never>;
+    DiscountCodesPage: Record<string, never>;
+    SettingsPage: Record<string, never>;
+    FaqPage: Record<string, never>;
+    LegalPage: { document: LegalDocument };
+    /** Mandatory: shown by the shell to a logged-in user with zero roles; no way to dismiss. */
+    RoleSelectionModal: Record<string, never>;
+    ContactModal: { onClose: () => void };
+  };
+}
+
+export type ExposedName<R extends RemoteName> = keyof ExposedModules[R] & string;
+export type ExposedProps<R extends RemoteName, M extends ExposedName<R>> = ExposedModules[R][M];
+
+/** Every exposed module is a default-exported React component taking its props. */
+export type ExposedModule<P> = { default: (props: P) => React.ReactNode };

@@ -1,0 +1,19 @@
+/**
+ * The one package every app shares as a Module Federation singleton: import from here only
+ * (not from subpaths), so that there is exactly one store, one live channel and one config.
+ */
+export * from './contract/index.js';
+export * from './constants.js';
+export * from './config/runtime.js';
+export { ApiError, apiCall, statusOf } from './api/client.js';
+export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
+export { diagnostics } from './diagnostics.js';
+export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from './live/index.js';
+export { createSessionStore, sessionStore, useSession, type SessionState, type SessionStore, type AddToCartResult } from './session/store.js';
+export { theme, type Theme } from './ui/theme.js';
+export { Badge, formatBadgeCount } from './ui/Badge.js';
+export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';
+export { Modal, type ModalProps } from './ui/Modal.js';
+export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
+export { useScrollLock } from './ui/useScrollLock.js';
+export * from './exposes.js';

@@ -1,0 +1,123 @@
+import { describe, expect, it, vi } from 'vitest';
+import { LIVE_MAX_PAYLOAD_BYTES } from '../contract/live.js';
+import { LiveChannel, type MqttLike } from './channel.js';
+
+/** A stand-in for mqtt.js at the network edge: records calls, lets the test emit events. */
+class FakeClient implements MqttLike {
+  subscribed: string[] = [];
+  unsubscribed: string[] = [];
+  ended = false;
+  private listeners = new Map<string, ((...args: never[]) => void)[]>();
+  on(event: string, cb: (...args: never[]) => void) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), cb]);
+    return this;
+  }
+  subscribe(topic: string) {
+    this.subscribed.push(topic);
+    return this;
+  }
+  unsubscribe(topic: string) {
+    this.unsubscribed.push(topic);
+    return this;
+  }
+  end() {
+    this.ended = true;
+    return this;
+  }
+  emit(event: string, ...args: unknown[]) {
+    for (const cb of this.listeners.get(event) ?? []) (cb as (...a: unknown[]) => void)(...args);
+  }
+  message(topic: string, value: unknown) {
+    this.emit('message', topic, new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)));
+  }
+}
+
+const notification = { id: 1, status: 'NEW', content: 'hi', link: null, timestamp: '2026-01-01T00:00:00Z' };
+
+function setup() {
+  const clients: FakeClient[] = [];
+  const connect = vi.fn(async () => {
+    const c = new FakeClient();
+    clients.push(c);
+    return c;
+  });
+  return { channel: new LiveChannel(() => 'ws://x/mqtt', connect), connect, clients };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('LiveChannel', () => {
+  it('connects once, on the first subscriber, and subscribes each topic once', async () => {
+    const { channel, connect, clients } = setup();
+    expect(connect).not.toHaveBeenCalled();
+    channel.subscribe('notifications', 'clara', () => {});
+    channel.subscribe('notifications', 'clara', () => {});
+    channel.subscribe('chatNotifications', 'clara', () => {});
+    await flush();
+    expect(connect).toHaveBeenCalledTimes(1);
+    expect(clients[0]?.subscribed).toEqual(['notifications/clara', 'chatNotifications/clara']);
+  });
+
+  it('unsubscribes a topic only when its last handler leaves', async () => {
+    const { channel, clients } = setup();
+    const a = channel.subscribe('notifications', 'clara', () => {});
+    const b = channel.subscribe('notifications', 'clara', () => {});
+    await flush();
+    a();
+    expect(clients[0]?.unsubscribed).toEqual([]);
+    b();
+    expect(clients[0]?.unsubscribed).toEqual(['notifications/clara']);
+  });
+
+  it('delivers valid payloads and drops malformed, mistyped and oversized ones', async () => {
+    const { channel, clients } = setup();
+    const got: unknown[] = [];
+    channel.subscribe('notifications', 'clara', (n) => got.push(n));
+    await flush();
+    const client = clients[0] as FakeClient;
+    client.message('notifications/clara', '{not json');
+    client.message('notifications/clara', { ...notification, status: 'EXPLODED' });
+    client.message('notifications/clara', { ...notification, content: 'x'.repeat(LIVE_MAX_PAYLOAD_BYTES) });
+    client.message('notifications/mia', notification);
+    client.message('notifications/clara', notification);
+    expect(got).toEqual([notification]);
+  });
+
+  it('keeps delivering when one handler throws', async () => {
+    const { channel, clients } = setup();
+    const got: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    channel.subscribe('notifications', 'clara', () => {
+      throw new Error('boom');
+    });
+    channel.subscribe('notifications', 'clara', (n) => got.push(n));
+    await flush();
+    clients[0]?.message('notifications/clara', notification);
+    expect(got).toHaveLength(1);
+    spy.mockRestore();
+  });
+
+  it('resubscribes every topic after a reconnect', async () => {
+    const { channel, clients } = setup();
+    channel.subscribe('notifications', 'clara', () => {});
+    channel.subscribe('chatNotifications', 'clara', () => {});
+    await flush();
+    const client = clients[0] as FakeClient;
+    client.subscribed = [];
+    client.emit('connect');
+    expect(client.subscribed).toEqual(['notifications/clara', 'chatNotifications/clara']);
+  });
+
+  it('ends the connection at close and starts a fresh one for the next login', async () => {
+    const { channel, connect, clients } = setup();
+    channel.subscribe('notifications', 'clara', () => {});
+    await flush();
+    channel.close();
+    expect(clients[0]?.ended).toBe(true);
+    expect(channel.topics).toEqual([]);
+    channel.subscribe('notifications', 'mia', () => {});
+    await flush();
+    expect(connect).toHaveBeenCalledTimes(2);
+    expect(clients[1]?.subscribed).toEqual(['notifications/mia']);
+  });
+});

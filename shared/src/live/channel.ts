@@ -1,0 +1,122 @@
+import { LIVE_MAX_PAYLOAD_BYTES, LIVE_TOPICS, type LivePayloads } from '../contract/live.js';
+import { LIVE_GUARDS } from '../contract/validate.js';
+import { diagnostics } from '../diagnostics.js';
+
+export type LiveKind = keyof LivePayloads;
+
+/** The slice of mqtt.js's client the channel uses; tests pass a fake. */
+export interface MqttLike {
+  on(event: 'message', cb: (topic: string, payload: Uint8Array) => void): unknown;
+  on(event: 'connect' | 'close' | 'error', cb: (arg?: unknown) => void): unknown;
+  subscribe(topic: string, opts: { qos: 0 | 1 }, cb?: (err: Error | null | undefined) => void): unknown;
+  unsubscribe(topic: string): unknown;
+  end(force?: boolean): unknown;
+}
+
+export type Connect = (url: string) => Promise<MqttLike>;
+
+/** Loads mqtt.js only when the first subscriber appears (after login), never on anonymous pages. */
+const connectWithMqtt: Connect = async (url) => {
+  const { default: mqtt } = await import('mqtt');
+  // mqtt.js retries every reconnectPeriod on any failure, host-not-found included (SPEC.md section 7);
+  // the channel resubscribes itself on each connect, so mqtt.js need not.
+  return mqtt.connect(url, { reconnectPeriod: 2000, connectTimeout: 10_000, resubscribe: false, clean: true }) as unknown as MqttLike;
+};
+
+type Handler = (payload: unknown) => void;
+
+/**
+ * The one live connection of the page. Connects on the first subscriber, subscribes each topic
+ * once however many handlers it has, resubscribes after every reconnect, drops malformed or
+ * oversized payloads, and never lets a handler's error escape into mqtt or React.
+ */
+export class LiveChannel {
+  private client: MqttLike | null = null;
+  private connecting: Promise<MqttLike> | null = null;
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly guards = new Map<string, (v: unknown) => boolean>();
+  private generation = 0;
+
+  constructor(
+    private readonly url: () => string,
+    private readonly connect: Connect = connectWithMqtt,
+  ) {}
+
+  /** Subscribes to a user's topic; returns the unsubscribe. */
+  subscribe<K extends LiveKind>(kind: K, profileName: string, handler: (payload: LivePayloads[K]) => void): () => void {
+    const topic = LIVE_TOPICS[kind](profileName);
+    let set = this.handlers.get(topic);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(topic, set);
+      this.guards.set(topic, LIVE_GUARDS[kind]);
+      void this.ensureClient().then((client) => client?.subscribe(topic, { qos: 1 }));
+    }
+    const h = handler as Handler;
+    set.add(h);
+    return () => {
+      const current = this.handlers.get(topic);
+      if (!current?.delete(h) || current.size > 0) return;
+      this.handlers.delete(topic);
+      this.guards.delete(topic);
+      this.client?.unsubscribe(topic);
+    };
+  }
+
+  /** Ends the connection and forgets every subscription (logout). */
+  close(): void {
+    this.generation++;
+    this.handlers.clear();
+    this.guards.clear();
+    this.client?.end(true);
+    this.client = null;
+    this.connecting = null;
+  }
+
+  get topics(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  private ensureClient(): Promise<MqttLike | null> {
+    if (this.client) return Promise.resolve(this.client);
+    if (!this.connecting) {
+      const generation = this.generation;
+      this.connecting = this.connect(this.url()).then((client) => {
+        // Logged out while mqtt.js was loading: do not keep a connection nobody wants.
+        if (generation !== this.generation) {
+          client.end(true);
+          return client;
+        }
+        diagnostics.liveClients++;
+        this.client = client;
+        client.on('message', (topic, payload) => this.dispatch(topic, payload));
+        // After a reconnect the broker has forgotten us (clean session): subscribe again.
+        client.on('connect', () => {
+          for (const topic of this.handlers.keys()) client.subscribe(topic, { qos: 1 });
+        });
+        return client;
+      });
+    }
+    return this.connecting.then((client) => (this.client === client ? client : null));
+  }
+
+  private dispatch(topic: string, payload: Uint8Array): void {
+    const set = this.handlers.get(topic);
+    const guard = this.guards.get(topic);
+    if (!set || !guard || payload.byteLength > LIVE_MAX_PAYLOAD_BYTES) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(payload));
+    } catch {
+      return;
+    }
+    if (!guard(value)) return;
+    for (const handler of set) {
+      try {
+        handler(value);
+      } catch (error) {
+        console.error('[live] a subscriber failed', error);
+      }
+    }
+  }
+}

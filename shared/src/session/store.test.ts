@@ -1,0 +1,77 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CartItem } from '../contract/entities.js';
+import { createSessionStore } from './store.js';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const item = (identifier: string): CartItem => ({ identifier, itemType: 'CONTENT', name: identifier, thumbnailUrl: null, eventName: null, priceCents: 100 });
+const user = { roles: [], profileName: 'clara', profilePicture: null, username: 'Clara' };
+
+describe('session store', () => {
+  it('loads the user only when the loggedIn cookie says so, and the cart always', async () => {
+    server.use(
+      http.get('http://api.test/v2/userInfo', () => HttpResponse.json(user)),
+      http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [item('a')] })),
+    );
+    const visitor = createSessionStore();
+    await visitor.getState().load();
+    expect(visitor.getState()).toMatchObject({ user: null, isLoggedIn: false, cart: [item('a')] });
+
+    document.cookie = 'loggedIn=yes; path=/';
+    const member = createSessionStore();
+    await member.getState().load();
+    expect(member.getState()).toMatchObject({ user, isLoggedIn: true });
+  });
+
+  it('refuses an item already in the cart without calling the API', async () => {
+    let calls = 0;
+    server.use(
+      http.post('http://api.test/v2/user/cart/addItem', () => {
+        calls++;
+        return HttpResponse.json({ cart: [item('a')] });
+      }),
+    );
+    const store = createSessionStore();
+    expect(await store.getState().addToCart('a')).toBe('added');
+    expect(store.getState().cart).toEqual([item('a')]);
+    expect(await store.getState().addToCart('a')).toBe('alreadyInCart');
+    expect(calls).toBe(1);
+  });
+
+  it('swallows a failed removal and keeps the cart', async () => {
+    server.use(http.post('http://api.test/v2/user/cart/removeItem', () => HttpResponse.json({ error: 'x' }, { status: 500 })));
+    const store = createSessionStore();
+    store.setState({ cart: [item('a')] });
+    await expect(store.getState().removeFromCart('a')).resolves.toBeUndefined();
+    expect(store.getState().cart).toEqual([item('a')]);
+  });
+
+  it.each([
+    ['200', () => HttpResponse.json({ loggedOut: true })],
+    ['401', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })],
+    ['status 0', () => HttpResponse.error()],
+  ])('counts logout answered %s as success: cookie no, user and cart cleared', async (_label, answer) => {
+    server.use(http.post('http://api.test/v2/logout', answer));
+    document.cookie = 'loggedIn=yes; path=/';
+    const store = createSessionStore();
+    store.setState({ user, cart: [item('a')] });
+    await store.getState().logout();
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, cart: [] });
+    expect(document.cookie).toContain('loggedIn=no');
+  });
+
+  it('keeps the session when logout fails otherwise', async () => {
+    server.use(http.post('http://api.test/v2/logout', () => HttpResponse.json({ error: 'down' }, { status: 500 })));
+    document.cookie = 'loggedIn=yes; path=/';
+    const store = createSessionStore();
+    store.setState({ user });
+    await expect(store.getState().logout()).rejects.toMatchObject({ status: 500 });
+    expect(store.getState().user).toEqual(user);
+    expect(document.cookie).toContain('loggedIn=yes');
+  });
+});

@@ -1,0 +1,100 @@
+import { createStore, useStore, type StoreApi } from 'zustand';
+import { apiCall, statusOf } from '../api/client.js';
+import type { CartItem, CartItemType, UserInfo } from '../contract/entities.js';
+import { isLoggedInCookie, setLoggedInCookie } from '../cookies.js';
+import { diagnostics } from '../diagnostics.js';
+import { live } from '../live/index.js';
+
+export type AddToCartResult = 'added' | 'alreadyInCart';
+
+export interface SessionState {
+  /** Who is logged in; null for a visitor or before userInfo has loaded. */
+  user: UserInfo | null;
+  /** SPEC.md section 5: true only while the loggedIn cookie equals 'yes'. */
+  isLoggedIn: boolean;
+  cart: CartItem[];
+  /** Reads userInfo (when the cookie says logged in) and the cart. */
+  load(): Promise<void>;
+  /** After log in or sign up: the user, the cookie's state and the (merged) cart. */
+  signedIn(user: UserInfo): Promise<void>;
+  setUser(user: UserInfo): void;
+  /** Refuses an item already in the cart locally (SPEC.md section 4 "Cart"). */
+  addToCart(identifier: string, itemType?: CartItemType): Promise<AddToCartResult>;
+  /** Removal errors are swallowed (SPEC.md section 8). */
+  removeFromCart(identifier: string): Promise<void>;
+  /** SPEC.md section 4 "Logout": 200, 401 and status 0 all count as success. Rethrows anything else. */
+  logout(): Promise<void>;
+  /** Forgets the user locally after the session check failed. */
+  expire(): void;
+}
+
+export type SessionStore = StoreApi<SessionState>;
+
+export function createSessionStore(): SessionStore {
+  diagnostics.sessionStores++;
+  return createStore<SessionState>()((set, get) => ({
+    user: null,
+    isLoggedIn: isLoggedInCookie(),
+    cart: [],
+
+    async load() {
+      const isLoggedIn = isLoggedInCookie();
+      set({ isLoggedIn });
+      const [user, cart] = await Promise.all([
+        isLoggedIn ? apiCall('getUserInfo').catch(() => null) : Promise.resolve(null),
+        apiCall('getCart').then((r) => r.cart).catch(() => get().cart),
+      ]);
+      set({ user, cart });
+    },
+
+    async signedIn(user) {
+      set({ user, isLoggedIn: isLoggedInCookie() });
+      const cart = await apiCall('getCart').then((r) => r.cart).catch(() => get().cart);
+      set({ cart });
+    },
+
+    setUser(user) {
+      set({ user });
+    },
+
+    async addToCart(identifier, itemType = 'CONTENT') {
+      if (get().cart.some((item) => item.identifier === identifier)) return 'alreadyInCart';
+      const { cart } = await apiCall('addCartItem', { identifier, itemType });
+      set({ cart });
+      return 'added';
+    },
+
+    async removeFromCart(identifier) {
+      try {
+        const { cart } = await apiCall('removeCartItem', { identifier });
+        set({ cart });
+      } catch {
+        // SPEC.md section 8: a failed removal is swallowed.
+      }
+    },
+
+    async logout() {
+      try {
+        await apiCall('logout');
+      } catch (error) {
+        const status = statusOf(error);
+        if (status !== 401 && status !== 0) throw error;
+      }
+      setLoggedInCookie('no', 'logout');
+      live.close();
+      set({ user: null, isLoggedIn: false, cart: [] });
+    },
+
+    expire() {
+      live.close();
+      set({ user: null, isLoggedIn: false });
+    },
+  }));
+}
+
+/** The page's one session store: every remote reads it through the shared singleton package. */
+export const sessionStore = createSessionStore();
+
+export function useSession<T>(selector: (state: SessionState) => T): T {
+  return useStore(sessionStore, selector);
+}

@@ -1,0 +1,26 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { setRuntimeConfig } from '../config/runtime.js';
+
+/** The origins unit tests talk to; MSW answers for them at the network edge. */
+export const TEST_CONFIG = {
+  apiOrigin: 'http://api.test',
+  filesOrigin: 'http://files.test',
+  liveUrl: 'ws://api.test/mqtt',
+  remotes: {
+    header: 'http://header.test/mf-manifest.json',
+    media: 'http://media.test/mf-manifest.json',
+    eventOrder: 'http://order.test/mf-manifest.json',
+    account: 'http://account.test/mf-manifest.json',
+  },
+};
+setRuntimeConfig(TEST_CONFIG);
+
+afterEach(() => {
+  cleanup();
+  for (const c of document.cookie.split(';')) {
+    const name = c.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+});

@@ -1,0 +1,68 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import styled from 'styled-components';
+import { theme } from './theme.js';
+
+const Wrap = styled.div`
+  position: relative;
+  display: inline-block;
+`;
+
+const Menu = styled.div`
+  position: absolute;
+  right: 0;
+  top: calc(100% + 6px);
+  min-width: 220px;
+  background: ${theme.colors.background};
+  border: 1px solid ${theme.colors.border};
+  border-radius: ${theme.radius};
+  box-shadow: 0 8px 24px rgba(0, 0, 0, 0.12);
+  z-index: 900;
+`;
+
+export interface DropdownProps {
+  /** The toggle's accessible name. */
+  label: string;
+  /** What the toggle shows (an icon, a picture). */
+  trigger: ReactNode;
+  onOpen?: () => void;
+  /** The menu's content; `close` closes it (after following an item). */
+  children: (close: () => void) => ReactNode;
+}
+
+/** A toggle with a menu: Escape and a click elsewhere close it; the toggle says whether it is open. */
+export function Dropdown({ label, trigger, onOpen, children }: DropdownProps) {
+  const [open, setOpen] = useState(false);
+  const wrap = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+
+  const toggle = () => {
+    if (!open) onOpen?.();
+    setOpen(!open);
+  };
+
+  return (
+    <Wrap
+      ref={wrap}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          setOpen(false);
+          wrap.current?.querySelector<HTMLButtonElement>('button')?.focus();
+        }
+      }}
+    >
+      <button type="button" aria-label={label} aria-haspopup="true" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
+        {trigger}
+      </button>
+      {open && <Menu id={menuId}>{children(() => setOpen(false))}</Menu>}
+    </Wrap>
+  );
+}

@@ -1,0 +1,80 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import styled from 'styled-components';
+import { theme } from './theme.js';
+import { useScrollLock } from './useScrollLock.js';
+
+const Backdrop = styled.div`
+  position: fixed;
+  inset: 0;
+  background: ${theme.colors.backdrop};
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  z-index: 1000;
+`;
+
+const Panel = styled.div<{ $width: number }>`
+  background: ${theme.colors.background};
+  border-radius: ${theme.radius};
+  padding: 24px;
+  width: min(${(p) => p.$width}px, calc(100vw - 32px));
+  max-height: calc(100vh - 32px);
+  overflow: auto;
+  font-family: ${theme.font};
+`;
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+export interface ModalProps {
+  title: string;
+  /** Omit for a mandatory modal: no Escape, no backdrop click. */
+  onClose?: () => void;
+  width?: number;
+  children: ReactNode;
+}
+
+/**
+ * A dialog that locks page scrolling while open (SPEC.md section 2), moves focus in, keeps Tab
+ * inside, and returns focus where it was when it closes.
+ */
+export function Modal({ title, onClose, width = 500, children }: ModalProps) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  useScrollLock();
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    const first = panel.current?.querySelector<HTMLElement>(FOCUSABLE);
+    (first ?? panel.current)?.focus();
+    return () => previous?.focus?.();
+  }, []);
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key === 'Escape' && onClose) {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab' || !panel.current) return;
+    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <Backdrop onMouseDown={(e) => e.target === e.currentTarget && onClose?.()}>
+      <Panel ref={panel} $width={width} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown}>
+        <h2 id={titleId}>{title}</h2>
+        {children}
+      </Panel>
+    </Backdrop>
+  );
+}
