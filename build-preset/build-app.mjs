@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// `build-app`: production build of the app in the current folder, from its webpack.config.mjs.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import webpack from 'webpack';
+
+const { default: configFor } = await import(pathToFileURL(join(process.cwd(), 'webpack.config.mjs')).href);
+const config = configFor({}, { mode: process.argv.includes('--development') ? 'development' : 'production' });
+
+webpack(config, (error, stats) => {
+  if (error || !stats) {
+    console.error(error);
+    process.exit(1);
+  }
+  console.log(stats.toString({ colors: process.stdout.isTTY, modules: false, children: false, chunks: false, chunkModules: false, entrypoints: false }));
+  process.exit(stats.hasErrors() ? 1 : 0);
+});

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
+import HtmlWebpackPlugin from 'html-webpack-plugin';
+import TerserPlugin from 'terser-webpack-plugin';
+import { appFor, runtimeConfigFromEnv } from './apps.mjs';
+import { sharedConfig } from './shared-deps.mjs';
+
+// Loaders are the preset's dependencies, not the apps': resolve them from here.
+const require = createRequire(import.meta.url);
+
+export { APPS, runtimeConfigFromEnv } from './apps.mjs';
+export { SINGLETONS, sharedConfig } from './shared-deps.mjs';
+
+/** @type {NonNullable<import('webpack-dev-server').Configuration['setupMiddlewares']>} */
+const setupMiddlewares = (middlewares, server) => {
+  // In development too, the app reads its runtime config from the environment.
+  server.app?.get('/runtime-config.json', (_req, res) => {
+    res.json(runtimeConfigFromEnv());
+  });
+  return middlewares;
+};
+
+/**
+ * The webpack config of one app of the platform, from its folder and what it exposes.
+ * Everything else (federation name, port, shared singletons, loaders, output naming) is
+ * decided here once, so no app copies another's config.
+ *
+ * @param {string} dir the app's folder (import.meta.dirname of its webpack.config.mjs)
+ * @param {{ exposes?: Record<string, string>, title?: string }} options
+ */
+export function federatedApp(dir, { exposes = {}, title } = {}) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const { federationName, port } = appFor(pkg.name);
+  const isRemote = Object.keys(exposes).length > 0;
+
+  /**
+   * @param {unknown} _env
+   * @param {{ mode?: string }} argv
+   * @returns {import('webpack').Configuration & { devServer: import('webpack-dev-server').Configuration }}
+   */
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      mode: production ? 'production' : 'development',
+      context: dir,
+      entry: { main: './src/index.ts' },
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: join(dir, 'dist'),
+        // Remotes load from wherever their manifest was found.
+        publicPath: 'auto',
+        // Entry names stay fixed (the federation runtime cannot hash them); async chunks are hashed and immutable.
+        filename: '[name].js',
+        chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+        uniqueName: federationName,
+        clean: true,
+      },
+      resolve: {
+        extensions: ['.tsx', '.ts', '.mjs', '.js'],
+        // Sources import './x.js' (TypeScript's ESM convention) for './x.ts(x)'.
+        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      },
+      module: {
+        rules: [
+          {
+            test: /\.[cm]?[jt]sx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: require.resolve('swc-loader'),
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: !production } },
+                  target: 'es2022',
+                },
+              },
+            },
+          },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name: federationName,
+          ...(isRemote ? { filename: 'remoteEntry.js', exposes } : {}),
+          shared: sharedConfig(),
+          // The default (version-first) fetches every remote at start-up, so one remote down breaks the page.
+          shareStrategy: 'loaded-first',
+          manifest: { fileName: 'mf-manifest.json' },
+          // Type hints cannot reach remotes registered at run time.
+          dts: false,
+        }),
+        new HtmlWebpackPlugin({
+          template: join(import.meta.dirname, 'index.html'),
+          title: title ?? pkg.description ?? pkg.name,
+          chunks: ['main'],
+        }),
+      ],
+      optimization: {
+        // Named chunks make the network log and the byte budgets readable (react-dom is visible by name).
+        chunkIds: 'named',
+        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false })],
+      },
+      performance: { hints: false },
+      devServer: {
+        port,
+        host: 'localhost',
+        historyApiFallback: true,
+        hot: false,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        setupMiddlewares,
+      },
+    };
+  };
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Serves one built app (its dist/) on its own origin, as production would:
+// - CORS for everyone: the shell fetches remotes' mf-manifest.json with fetch();
+// - hashed chunks cached for a year (immutable); fixed names (index.html, main.js,
+//   remoteEntry.js, mf-manifest.json) revalidated on every load (no-cache + ETag), so a
+//   redeployed remote is picked up on reload;
+// - /runtime-config.json written from environment variables;
+// - gzip for text assets; unknown extension-less paths fall back to index.html (client routes).
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { appFor, runtimeConfigFromEnv } from './apps.mjs';
+
+/** @type {Record<string, string>} */
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.json', '.css', '.map', '.svg', '.txt']);
+const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
+
+/**
+ * @param {{ dir: string, port: number, host?: string, env?: NodeJS.ProcessEnv, log?: boolean }} options
+ * @returns {Promise<import('node:http').Server>}
+ */
+export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true }) {
+  const root = resolve(dir);
+  const gzipCache = new Map();
+
+  const server = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': '*' }).end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    let pathname;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('Bad path');
+      return;
+    }
+    if (pathname === '/runtime-config.json') {
+      res.writeHead(200, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-store' });
+      res.end(JSON.stringify(runtimeConfigFromEnv(env)));
+      return;
+    }
+    let file = resolve(root, `.${normalize(pathname)}`);
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(400).end('Bad path');
+      return;
+    }
+    if (!existsSync(file) || statSync(file).isDirectory()) {
+      // Client-side routes (no extension) get the app's page; a missing asset is a 404.
+      if (extname(pathname) || !existsSync(join(root, 'index.html'))) {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+        return;
+      }
+      file = join(root, 'index.html');
+    }
+    const stat = statSync(file);
+    const ext = extname(file);
+    const etag = `W/"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
+    const headers = {
+      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Cache-Control': HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ETag: etag,
+      Vary: 'Accept-Encoding',
+    };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    if (gzip) {
+      let cached = gzipCache.get(file);
+      if (!cached || cached.etag !== etag) {
+        cached = { etag, body: gzipSync(readFileSync(file)) };
+        gzipCache.set(file, cached);
+      }
+      res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': cached.body.length });
+      res.end(req.method === 'HEAD' ? undefined : cached.body);
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': stat.size });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: bound } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      if (log) console.log(`[serve] ${dir} on http://localhost:${bound}`);
+      resolvePromise(server);
+    });
+  });
+}
+
+// As the `serve-app` command: serves ./dist of the app whose folder it runs in.
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/serve-app')) {
+  const cwd = process.cwd();
+  const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
+  const dist = join(cwd, 'dist');
+  if (!existsSync(join(dist, 'index.html')) && !existsSync(join(dist, 'mf-manifest.json'))) {
+    console.error(`[serve] ${dist} has no build: run the app's build first`);
+    process.exit(1);
+  }
+  await serveApp({ dir: dist, port: Number(process.env.PORT || appFor(pkg.name).port), host: process.env.HOST || '127.0.0.1' });
+}

@@ -1,0 +1,4 @@
+import type { UserConfig } from 'vitest/config';
+
+/** The component-test config of every UI app: jsdom, jest-dom matchers, shared's test setup. */
+export function uiTestConfig(): UserConfig;

@@ -1,0 +1,51 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { apiCall, sessionStore, takeLoginRedirect } from '@marketplace/shared';
+import { Form, PageBox, formFields } from '../ui.js';
+
+/** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */
+export function LoginPage() {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { login, password } = formFields(event.currentTarget, ['login', 'password'] as const);
+    if (!login || !password) {
+      setError('Enter your email or profile name, and your password.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const user = await apiCall('login', { login, password });
+      await sessionStore.getState().signedIn(user);
+      navigate(takeLoginRedirect() ?? '/');
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Log in failed');
+      setBusy(false);
+    }
+  };
+  return (
+    <PageBox>
+      <h1>Log in</h1>
+      <Form onSubmit={(e) => void submit(e)} noValidate>
+        <label>
+          Email or profile name
+          <input name="login" autoComplete="username" required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        {error && <p role="alert">{error}</p>}
+        <button type="submit" disabled={busy}>
+          Log in
+        </button>
+        <p>
+          New here? <Link to="/user/signup">Sign up</Link>
+        </p>
+      </Form>
+    </PageBox>
+  );
+}

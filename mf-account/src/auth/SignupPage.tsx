@@ -1,0 +1,70 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { ApiError, apiCall, sessionStore, takeLoginRedirect } from '@marketplace/shared';
+import { Form, PageBox, formFields } from '../ui.js';
+
+const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
+
+/** Checks the fields the API would refuse, so the user sees every problem before sending. */
+export function validateSignup(v: Record<(typeof FIELDS)[number], string>): string | null {
+  if (!v.username) return 'Enter your name.';
+  if (!/^[a-z0-9][a-z0-9_-]{1,29}$/.test(v.profileName)) return 'Profile name: 2-30 lowercase letters, digits, - or _.';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email)) return 'Email is invalid';
+  if (v.password.length < 8) return 'Password: at least 8 characters.';
+  return null;
+}
+
+export function SignupPage() {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values = formFields(event.currentTarget, FIELDS);
+    const problem = validateSignup(values);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const user = await apiCall('signup', values);
+      await sessionStore.getState().signedIn(user);
+      navigate(takeLoginRedirect() ?? '/');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Sign up failed');
+      setBusy(false);
+    }
+  };
+  return (
+    <PageBox>
+      <h1>Sign up</h1>
+      <Form onSubmit={(e) => void submit(e)} noValidate>
+        <label>
+          Name
+          <input name="username" autoComplete="name" required />
+        </label>
+        <label>
+          Profile name
+          <input name="profileName" autoComplete="off" required />
+        </label>
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="email" required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="new-password" minLength={8} required />
+        </label>
+        {error && <p role="alert">{error}</p>}
+        <button type="submit" disabled={busy}>
+          Sign up
+        </button>
+        <p>
+          Have an account? <Link to="/user/login">Log in</Link>
+        </p>
+      </Form>
+    </PageBox>
+  );
+}

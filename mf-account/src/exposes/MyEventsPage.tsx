@@ -1,0 +1,6 @@
+import { MyEventsPage as Inner } from '../profile/AccountPages.js';
+
+/** Remote `account/MyEventsPage`. */
+export default function MyEventsPage() {
+  return <Inner />;
+}

@@ -1,0 +1,6 @@
+import { SettingsPage as Inner } from '../profile/SettingsPage.js';
+
+/** Remote `account/SettingsPage`. */
+export default function SettingsPage() {
+  return <Inner />;
+}

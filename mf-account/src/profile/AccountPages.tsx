@@ -1,0 +1,122 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Avatar, useSession } from '@marketplace/shared';
+import { PageBox } from '../ui.js';
+import { useAccountQuery } from './queries.js';
+
+const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** A page that needs a session: visitors are pointed to log in; failures show the API's reason (e.g. the role a page needs). */
+function AccountPage({ title, state, children }: { title: string; state: { isLoading: boolean; error: unknown }; children: ReactNode }) {
+  const isLoggedIn = useSession((s) => s.isLoggedIn);
+  let body = children;
+  if (!isLoggedIn)
+    body = (
+      <p>
+        Please <Link to="/user/login">log in</Link> to see this page.
+      </p>
+    );
+  else if (state.isLoading) body = <p role="status">Loading…</p>;
+  else if (state.error) body = <p role="alert">{state.error instanceof Error ? state.error.message : 'This could not be loaded.'}</p>;
+  return (
+    <PageBox>
+      <h1>{title}</h1>
+      {body}
+    </PageBox>
+  );
+}
+
+export function ProfilePage() {
+  const q = useAccountQuery('getOwnProfile');
+  return (
+    <AccountPage title="Profile" state={q}>
+      {q.data && (
+        <div style={{ display: 'flex', gap: 16, alignItems: 'center' }}>
+          <Avatar src={q.data.profilePicture} name={q.data.username} size={72} />
+          <dl>
+            <dt>Name</dt>
+            <dd>{q.data.username}</dd>
+            <dt>Profile name</dt>
+            <dd>
+              <Link to={`/user/${encodeURIComponent(q.data.profileName)}`}>{q.data.profileName}</Link>
+            </dd>
+            <dt>Email</dt>
+            <dd>{q.data.email}</dd>
+            <dt>Roles</dt>
+            <dd>{q.data.roles.join(', ') || 'none yet'}</dd>
+            <dt>About</dt>
+            <dd>{q.data.bio || '—'}</dd>
+          </dl>
+        </div>
+      )}
+    </AccountPage>
+  );
+}
+
+export function OrdersPage() {
+  const q = useAccountQuery('getEventOrders');
+  const orders = q.data?.eventOrders ?? [];
+  return (
+    <AccountPage title="Orders" state={q}>
+      {orders.length === 0 ? (
+        <p>No orders yet.</p>
+      ) : (
+        <ul aria-label="Event orders">
+          {orders.map((o) => (
+            <li key={o.orderId}>
+              <Link to={`/eventorder/${encodeURIComponent(o.orderId)}`}>
+                {o.eventName} ({o.orderId})
+              </Link>{' '}
+              · {o.view === 'client' ? `with ${o.counterpart}` : `for ${o.counterpart}`} · {o.deleted ? 'deleted' : (o.status ?? o.publicStatus)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </AccountPage>
+  );
+}
+
+export function MyEventsPage() {
+  const q = useAccountQuery('getMyEvents');
+  return (
+    <AccountPage title="Your events" state={q}>
+      <ul>
+        {q.data?.events.map((e) => (
+          <li key={e.eventIdentifier}>
+            <Link to={`/event/${encodeURIComponent(e.eventIdentifier)}`}>{e.name}</Link> · {new Date(e.startsAt).toLocaleDateString()}
+          </li>
+        ))}
+      </ul>
+    </AccountPage>
+  );
+}
+
+export function MediaPackagesPage() {
+  const q = useAccountQuery('getMediaPackages');
+  return (
+    <AccountPage title="Media packages" state={q}>
+      <ul>
+        {q.data?.mediaPackages.map((p) => (
+          <li key={p.id}>
+            <strong>{p.name}</strong> · {money(p.priceCents)} · {p.photoCount} photos{p.videoMinutes ? `, ${p.videoMinutes} min video` : ''} — {p.description}
+          </li>
+        ))}
+      </ul>
+    </AccountPage>
+  );
+}
+
+export function DiscountCodesPage() {
+  const q = useAccountQuery('getDiscountCodes');
+  return (
+    <AccountPage title="Discount codes" state={q}>
+      <ul>
+        {q.data?.discountCodes.map((d) => (
+          <li key={d.id}>
+            <code>{d.code}</code> · {d.percentOff}% off · used {d.timesUsed} times{d.expiresAt ? ` · until ${new Date(d.expiresAt).toLocaleDateString()}` : ''}
+          </li>
+        ))}
+      </ul>
+    </AccountPage>
+  );
+}

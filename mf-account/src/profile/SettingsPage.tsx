@@ -1,0 +1,47 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { apiCall, sessionStore } from '@marketplace/shared';
+import { Form, PageBox, formFields } from '../ui.js';
+import { useAccountQuery } from './queries.js';
+
+/** The profile fields the API lets a user change: name, email, about. */
+export function SettingsPage() {
+  const q = useAccountQuery('getOwnProfile');
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const { username, email, bio } = formFields(event.currentTarget, ['username', 'email', 'bio'] as const);
+    try {
+      const profile = await apiCall('updateProfile', { username, email, bio });
+      queryClient.setQueryData(['account', 'getOwnProfile'], profile);
+      const { user } = sessionStore.getState();
+      if (user) sessionStore.getState().setUser({ ...user, username: profile.username });
+      setStatus({ ok: true, text: 'Saved' });
+    } catch (e) {
+      setStatus({ ok: false, text: e instanceof Error ? e.message : 'Saving failed' });
+    }
+  };
+  if (!q.data) return <PageBox>{q.error ? <p role="alert">Please log in to change your settings.</p> : <p role="status">Loading…</p>}</PageBox>;
+  return (
+    <PageBox>
+      <h1>Settings</h1>
+      <Form onSubmit={(e) => void submit(e)}>
+        <label>
+          Name
+          <input name="username" defaultValue={q.data.username} required maxLength={60} />
+        </label>
+        <label>
+          Email
+          <input name="email" type="email" defaultValue={q.data.email} required />
+        </label>
+        <label>
+          About you
+          <textarea name="bio" defaultValue={q.data.bio} maxLength={500} rows={4} />
+        </label>
+        {status && <p role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
+        <button type="submit">Save</button>
+      </Form>
+    </PageBox>
+  );
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiCall, DATA_CACHE_TIME_MS } from '@marketplace/shared';
+
+/** SPEC.md section 7: sharingId as a query; no retry; no refetch on window focus; cached 5 minutes. */
+export function useOrderDetails(orderId: string, sharingId: string | undefined) {
+  return useQuery({
+    queryKey: ['eventOrder', orderId, sharingId ?? null],
+    queryFn: () => apiCall('getEventOrderDetails', { orderId, sharingId }),
+    retry: false,
+    refetchOnWindowFocus: false,
+    gcTime: DATA_CACHE_TIME_MS,
+    staleTime: DATA_CACHE_TIME_MS,
+  });
+}

@@ -1,0 +1,28 @@
+import { useParams } from 'react-router-dom';
+import { Avatar } from '@marketplace/shared';
+import { ContentGrid } from './ContentGrid.js';
+import { useCreator } from './queries.js';
+import { PageBox, QueryState } from './ui.js';
+
+export function CreatorPage() {
+  const { profileName = '' } = useParams();
+  const { data, isLoading, error } = useCreator(profileName);
+  return (
+    <PageBox>
+      <QueryState isLoading={isLoading} error={error} empty={false} emptyText="">
+        {data && (
+          <>
+            <header style={{ display: 'flex', gap: 16, alignItems: 'center' }}>
+              <Avatar src={data.profile.profilePicture} name={data.profile.username} size={64} />
+              <div>
+                <h1>{data.profile.username}</h1>
+                <p>{data.profile.bio}</p>
+              </div>
+            </header>
+            {data.contentItems.length === 0 ? <p>No content yet.</p> : <ContentGrid items={data.contentItems} />}
+          </>
+        )}
+      </QueryState>
+    </PageBox>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import styled from 'styled-components';
+import { theme } from '@marketplace/shared';
+
+export const PageBox = styled.section`
+  max-width: 1100px;
+  margin: 0 auto;
+  padding: 24px;
+`;
+
+export const Grid = styled.ul`
+  list-style: none;
+  padding: 0;
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(220px, 1fr));
+  gap: 16px;
+  li {
+    border: 1px solid ${theme.colors.border};
+    border-radius: ${theme.radius};
+    overflow: hidden;
+    padding-bottom: 8px;
+  }
+  img {
+    width: 100%;
+    aspect-ratio: 3 / 2;
+    object-fit: cover;
+    display: block;
+    background: ${theme.colors.surface};
+  }
+  h3,
+  p {
+    margin: 8px 12px 0;
+  }
+`;
+
+/** Loading, error and empty states every browse page shares. */
+export function QueryState({ isLoading, error, empty, emptyText, children }: { isLoading: boolean; error: unknown; empty: boolean; emptyText: string; children: ReactNode }) {
+  if (isLoading) return <p role="status">Loading…</p>;
+  if (error) return <p role="alert">This could not be loaded. Please try again.</p>;
+  if (empty) return <p>{emptyText}</p>;
+  return <>{children}</>;
+}

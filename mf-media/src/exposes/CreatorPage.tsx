@@ -1,0 +1,6 @@
+import { CreatorPage as Page } from '../browse/CreatorPage.js';
+
+/** Remote `media/CreatorPage`. */
+export default function CreatorPage() {
+  return <Page />;
+}

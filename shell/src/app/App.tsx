@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { Link, Route, Routes } from 'react-router-dom';
+import styled from 'styled-components';
+import { useSession } from '@marketplace/shared';
+import { BetaMark } from '../layout/BetaMark.js';
+import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
+import { Footer } from '../layout/Footer.js';
+import { RemoteSlot } from '../remotes/RemoteSlot.js';
+import { useSessionCheck } from '../session/useSessionCheck.js';
+import { ROUTES, routeElement } from './routes.js';
+
+const Page = styled.div`
+  min-height: 100vh;
+  display: flex;
+  flex-direction: column;
+`;
+
+const Main = styled.main`
+  flex: 1;
+`;
+
+function NotFound() {
+  return (
+    <section style={{ padding: 24 }}>
+      <h1>Page not found</h1>
+      <p>
+        <Link to="/">Go to the home page</Link>
+      </p>
+    </section>
+  );
+}
+
+/** The shell's layout: header slot, the route's slot, footer, Beta mark and global overlays. */
+export function App() {
+  useSessionCheck();
+  const [contactOpen, setContactOpen] = useState(false);
+  // SPEC.md section 5: the role modal shows only to a logged-in user with zero roles.
+  const needsRole = useSession((s) => s.isLoggedIn && s.user !== null && s.user.roles.length === 0);
+
+  if (SITE_IS_DOWN) return <DownPage />;
+  return (
+    <Page>
+      <RemoteSlot remote="header" module="Header" label="The header" props={{}} />
+      <Main>
+        <Routes>
+          {ROUTES.map((entry) => (
+            <Route key={entry.path} path={entry.path} element={routeElement(entry)} />
+          ))}
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Main>
+      <Footer onContact={() => setContactOpen(true)} />
+      <BetaMark />
+      {needsRole && <RemoteSlot remote="account" module="RoleSelectionModal" label="Role selection" props={{}} />}
+      {contactOpen && <RemoteSlot remote="account" module="ContactModal" label="The contact form" props={{ onClose: () => setContactOpen(false) }} />}
+    </Page>
+  );
+}

@@ -1,0 +1,41 @@
+import { Link, useLocation } from 'react-router-dom';
+import styled from 'styled-components';
+import { theme } from '@marketplace/shared';
+
+const Bar = styled.footer<{ $signup: boolean }>`
+  display: flex;
+  gap: 24px;
+  justify-content: center;
+  padding: 24px;
+  border-top: 1px solid ${theme.colors.border};
+  background: ${(p) => (p.$signup ? theme.colors.background : theme.colors.surface)};
+  font-size: 14px;
+  ${(p) => (p.$signup ? 'border-top: none; color: ' + theme.colors.muted + ';' : '')}
+  button {
+    background: none;
+    border: none;
+    padding: 0;
+    font: inherit;
+    color: ${theme.colors.primary};
+    cursor: pointer;
+    text-decoration: underline;
+  }
+`;
+
+/**
+ * The shared footer (SPEC.md section 1): Contact Us and Question? (/faq). /user/signup has its
+ * own lighter style; a path containing /receipt has no footer.
+ */
+export function Footer({ onContact }: { onContact: () => void }) {
+  const { pathname } = useLocation();
+  if (pathname.includes('/receipt')) return null;
+  const signup = pathname === '/user/signup';
+  return (
+    <Bar $signup={signup} data-variant={signup ? 'signup' : 'default'}>
+      <button type="button" onClick={onContact}>
+        Contact Us
+      </button>
+      <Link to="/faq">Question?</Link>
+    </Bar>
+  );
+}

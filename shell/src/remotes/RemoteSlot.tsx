@@ -1,0 +1,115 @@
+import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+import styled from 'styled-components';
+import { theme, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
+import { loadExposed, type Loader } from './registry.js';
+
+const Box = styled.div`
+  margin: 12px;
+  padding: 12px 16px;
+  border: 1px dashed ${theme.colors.border};
+  border-radius: ${theme.radius};
+  color: ${theme.colors.muted};
+  font-size: 14px;
+  display: flex;
+  gap: 12px;
+  align-items: center;
+`;
+
+function Fallback({ label, remote, onRetry }: { label: string; remote: RemoteName; onRetry: () => void }) {
+  return (
+    <Box role="alert" data-testid={`slot-fallback-${remote}`}>
+      <span>{label} is unavailable right now.</span>
+      <button type="button" onClick={onRetry}>
+        Retry
+      </button>
+    </Box>
+  );
+}
+
+function Loading({ label, remote }: { label: string; remote: RemoteName }) {
+  return (
+    <Box role="status" aria-live="polite" data-testid={`slot-loading-${remote}`}>
+      Loading {label}…
+    </Box>
+  );
+}
+
+interface BoundaryProps {
+  resetKey: string;
+  fallback: ReactNode;
+  children: ReactNode;
+}
+
+/** Catches a remote that throws while rendering; a new resetKey (navigation, Retry) tries again. */
+class SlotBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+  componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.warn('[shell] a remote failed while rendering', error, info.componentStack);
+  }
+  componentDidUpdate(prev: BoundaryProps): void {
+    if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
+  }
+  render(): ReactNode {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+type SlotState = { status: 'loading' } | { status: 'ready'; Component: (props: never) => ReactNode } | { status: 'failed' };
+
+export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>> {
+  remote: R;
+  module: M;
+  /** What the slot holds, for its loading and fallback text ("The header", "This page"). */
+  label: string;
+  props: ExposedProps<R, M>;
+  /** Injected by tests; the registry's loader otherwise. */
+  loader?: Loader;
+}
+
+/**
+ * One remote module in the page: loading state, load timeout, error boundary, and a small
+ * fallback with Retry. A failed slot also retries by itself when the user navigates, so a
+ * remote that comes back is picked up without a full reload. Nothing outside the slot fails.
+ */
+export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ remote, module, label, props, loader = loadExposed }: RemoteSlotProps<R, M>) {
+  const location = useLocation();
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<SlotState>({ status: 'loading' });
+  const lastLocation = useRef(location.key);
+
+  useEffect(() => {
+    let cancelled = false;
+    setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
+    loader(remote, module).then(
+      (mod) => !cancelled && setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode }),
+      () => !cancelled && setState({ status: 'failed' }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [remote, module, attempt, loader]);
+
+  // A load that failed is tried again when the user navigates: the remote may be back.
+  useEffect(() => {
+    if (lastLocation.current === location.key) return;
+    lastLocation.current = location.key;
+    if (state.status === 'failed') setAttempt((n) => n + 1);
+  }, [location.key, state.status]);
+
+  const retry = () => setAttempt((n) => n + 1);
+  const fallback = <Fallback label={label} remote={remote} onRetry={retry} />;
+  if (state.status === 'loading') return <Loading label={label} remote={remote} />;
+  if (state.status === 'failed') return fallback;
+  const Loaded = state.Component as (p: object) => ReactNode;
+  return (
+    <SlotBoundary resetKey={`${location.key}:${attempt}`} fallback={fallback}>
+      <Suspense fallback={<Loading label={label} remote={remote} />}>
+        <Loaded {...(props as object)} />
+      </Suspense>
+    </SlotBoundary>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { apiCall, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, statusOf } from '@marketplace/shared';
+
+/**
+ * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
+ * the session is still valid. A 500 changes nothing; any other failure sets loggedIn=no for
+ * 30 days, remembers where the user was, and sends them to /user/login.
+ */
+export function useSessionCheck(): void {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!isLoggedInCookie()) return;
+    let cancelled = false;
+    apiCall('checkAuthentication').catch((error: unknown) => {
+      if (cancelled || statusOf(error) === 500) return;
+      setLoggedInCookie('no', 'authFailure');
+      setLoginRedirect(`${location.pathname}${location.search}`);
+      sessionStore.getState().expire();
+      navigate('/user/login');
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [location.pathname, location.search, navigate]);
+}
