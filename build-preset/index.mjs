@@ -95,6 +95,8 @@ export function federatedApp(dir, { exposes = {}, title } = {}) {
           template: join(import.meta.dirname, 'index.html'),
           title: title ?? pkg.description ?? pkg.name,
           chunks: ['main'],
+          // The page is served for every client route (/user/login…): its script must not be relative.
+          publicPath: '/',
         }),
       ],
       optimization: {

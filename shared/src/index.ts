@@ -19,3 +19,4 @@ export { useScrollLock } from './ui/useScrollLock.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { safeHref } from './safeHref.js';
+export { BellIcon, CartIcon, ChatIcon } from './ui/icons.js';

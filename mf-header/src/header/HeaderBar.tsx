@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Badge, setLoginRedirect, theme, useSession } from '@marketplace/shared';
+import { Badge, CartIcon, setLoginRedirect, theme, useSession } from '@marketplace/shared';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';
 import { ProfileMenu } from '../profile/ProfileMenu.js';
@@ -64,7 +64,7 @@ export function HeaderBar() {
       {isLoggedIn && <MessagesMenu />}
       {isLoggedIn && <NotificationsMenu />}
       <IconLink to="/cart" aria-label={`Cart, ${cartCount} items`}>
-        <span aria-hidden="true">🛒</span>
+        <CartIcon />
         <Badge count={cartCount} label="items in cart" />
       </IconLink>
       {isLoggedIn ? (

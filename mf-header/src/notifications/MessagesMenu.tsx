@@ -1,4 +1,4 @@
-import { Avatar, Badge, Dropdown, useSession } from '@marketplace/shared';
+import { Avatar, Badge, ChatIcon, Dropdown, useSession } from '@marketplace/shared';
 import { Icon, List } from './NotificationsMenu.js';
 import { useMessageNotifications } from './useNotifications.js';
 
@@ -16,7 +16,7 @@ function Messages({ profileName }: { profileName: string }) {
       onOpen={() => void clearNew()}
       trigger={
         <Icon>
-          <span aria-hidden="true">💬</span>
+          <ChatIcon />
           <Badge count={newCount} label="new messages" />
         </Icon>
       }

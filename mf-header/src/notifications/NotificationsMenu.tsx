@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Badge, Dropdown, safeHref, theme, useSession } from '@marketplace/shared';
+import { Badge, BellIcon, Dropdown, safeHref, theme, useSession } from '@marketplace/shared';
 import { useNotifications } from './useNotifications.js';
 
 export const List = styled.ul`
@@ -43,7 +43,7 @@ function Notifications({ profileName }: { profileName: string }) {
       onOpen={() => void clearNew()}
       trigger={
         <Icon>
-          <span aria-hidden="true">🔔</span>
+          <BellIcon />
           <Badge count={newCount} label="new notifications" />
         </Icon>
       }

@@ -7,10 +7,20 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly field?: string,
+    /** The page was being left: the browser cancelled the request; it says nothing about the server. */
+    readonly aborted = false,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+// Leaving the page cancels its requests, which then fail like a network error (status 0).
+let unloading = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', () => (unloading = true));
+  window.addEventListener('pagehide', () => (unloading = true));
+  window.addEventListener('pageshow', () => (unloading = false));
 }
 
 function encode(value: unknown): string {
@@ -47,7 +57,7 @@ export async function apiCall<K extends CallName>(name: K, ...args: Record<strin
   try {
     response = await fetch(url, { method: spec.method, body, credentials: spec.credentials ? 'include' : 'omit' });
   } catch (error) {
-    throw new ApiError(0, error instanceof Error ? error.message : 'Network error');
+    throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
   }
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {

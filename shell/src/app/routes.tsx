@@ -42,5 +42,6 @@ export const ROUTES: readonly RouteEntry[] = [
 ];
 
 export function routeElement(entry: RouteEntry): ReactNode {
-  return <RemoteSlot remote={entry.remote} module={entry.module as never} label="This page" props={(entry.props ?? {}) as never} />;
+  // One slot instance per route: a page that failed must not be reused for the next route's module.
+  return <RemoteSlot key={entry.path} remote={entry.remote} module={entry.module as never} label="This page" props={(entry.props ?? {}) as never} />;
 }

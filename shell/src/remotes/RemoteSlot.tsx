@@ -2,7 +2,7 @@ import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type 
 import { useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { theme, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
-import { loadExposed, type Loader } from './registry.js';
+import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
   margin: 12px;
@@ -68,6 +68,7 @@ export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>>
   props: ExposedProps<R, M>;
   /** Injected by tests; the registry's loader otherwise. */
   loader?: Loader;
+  timeoutMs?: number;
 }
 
 /**
@@ -75,7 +76,7 @@ export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>>
  * fallback with Retry. A failed slot also retries by itself when the user navigates, so a
  * remote that comes back is picked up without a full reload. Nothing outside the slot fails.
  */
-export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ remote, module, label, props, loader = loadExposed }: RemoteSlotProps<R, M>) {
+export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ remote, module, label, props, loader = loadExposed, timeoutMs = REMOTE_LOAD_TIMEOUT_MS }: RemoteSlotProps<R, M>) {
   const location = useLocation();
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<SlotState>({ status: 'loading' });
@@ -83,15 +84,16 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
 
   useEffect(() => {
     let cancelled = false;
-    setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
-    loader(remote, module).then(
+    setState({ status: 'loading' });
+    const id = `${remote}/${module}`;
+    withTimeout(loader(remote, module), timeoutMs, () => new RemoteLoadError(id, `${id} did not load within ${timeoutMs} ms`)).then(
       (mod) => !cancelled && setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode }),
       () => !cancelled && setState({ status: 'failed' }),
     );
     return () => {
       cancelled = true;
     };
-  }, [remote, module, attempt, loader]);
+  }, [remote, module, attempt, loader, timeoutMs]);
 
   // A load that failed is tried again when the user navigates: the remote may be back.
   useEffect(() => {

@@ -32,7 +32,18 @@ export class RemoteLoadError extends Error {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+/** Loads an exposed component, or rejects: failed, or not a component. */
+export async function loadExposed<R extends RemoteName, M extends ExposedName<R>>(remote: R, module: M): Promise<ExposedModule<ExposedProps<R, M>>> {
+  const id = `${remote}/${module}`;
+  const loaded = await loadRemote<ExposedModule<ExposedProps<R, M>>>(id);
+  if (!loaded || typeof loaded.default !== 'function') throw new RemoteLoadError(id, `${id} is not a component`);
+  return loaded;
+}
+
+export type Loader = typeof loadExposed;
+
+/** Rejects with `onTimeout()` when `promise` has not settled within `ms` (it may still settle later). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), ms);
     promise.then(
@@ -47,17 +58,3 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
     );
   });
 }
-
-/** Loads an exposed component, or rejects: not loaded in time, failed, or not a component. */
-export async function loadExposed<R extends RemoteName, M extends ExposedName<R>>(remote: R, module: M): Promise<ExposedModule<ExposedProps<R, M>>> {
-  const id = `${remote}/${module}`;
-  const loaded = await withTimeout(
-    loadRemote<ExposedModule<ExposedProps<R, M>>>(id),
-    REMOTE_LOAD_TIMEOUT_MS,
-    () => new RemoteLoadError(id, `${id} did not load within ${REMOTE_LOAD_TIMEOUT_MS} ms`),
-  );
-  if (!loaded || typeof loaded.default !== 'function') throw new RemoteLoadError(id, `${id} is not a component`);
-  return loaded;
-}
-
-export type Loader = typeof loadExposed;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { apiCall, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, statusOf } from '@marketplace/shared';
+import { ApiError, apiCall, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, statusOf } from '@marketplace/shared';
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
@@ -14,7 +14,8 @@ export function useSessionCheck(): void {
     if (!isLoggedInCookie()) return;
     let cancelled = false;
     apiCall('checkAuthentication').catch((error: unknown) => {
-      if (cancelled || statusOf(error) === 500) return;
+      // A check cancelled by leaving the page proves nothing about the session.
+      if (cancelled || statusOf(error) === 500 || (error instanceof ApiError && error.aborted)) return;
       setLoggedInCookie('no', 'authFailure');
       setLoginRedirect(`${location.pathname}${location.search}`);
       sessionStore.getState().expire();

@@ -1,0 +1,59 @@
+import { defineConfig, devices } from '@playwright/test';
+import { ADMIN_TOKEN, API, DATA_DIR, EXTRA_SHELL_PORTS, PORTS, ROOT, SHELL, runtimeEnv } from './env.js';
+
+process.env.E2E_DATA_DIR = DATA_DIR;
+
+const serve = (dir: string, port: number) => ({
+  command: `node ${ROOT}/build-preset/serve.mjs`,
+  cwd: `${ROOT}/${dir}`,
+  url: `http://127.0.0.1:${port}/runtime-config.json`,
+  env: { PORT: String(port), ...runtimeEnv() },
+  reuseExistingServer: false,
+  timeout: 30_000,
+});
+
+/**
+ * The production builds of every app, each on its own origin, with the real API and its
+ * broker on a fresh database. Run `pnpm build` first (the root test command does).
+ */
+export default defineConfig({
+  testDir: './tests',
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/report.json' }]] : [['list']],
+  use: {
+    baseURL: SHELL,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
+  webServer: [
+    {
+      command: `${ROOT}/api/node_modules/.bin/tsx ${ROOT}/api/src/main.ts`,
+      url: `${API}/health`,
+      env: {
+        API_PORT: String(PORTS.api),
+        API_HOST: '127.0.0.1',
+        API_PUBLIC_ORIGIN: API,
+        API_ALLOWED_ORIGINS: [PORTS.shell, ...EXTRA_SHELL_PORTS].map((p) => `http://localhost:${p}`).join(','),
+        DATABASE_PATH: `${DATA_DIR}/db.sqlite`,
+        ADMIN_TOKEN,
+      },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    serve('shell', PORTS.shell),
+    serve('mf-header', PORTS.header),
+    serve('mf-media', PORTS.media),
+    serve('mf-event-order', PORTS.eventOrder),
+    serve('mf-account', PORTS.account),
+  ],
+});

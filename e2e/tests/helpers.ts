@@ -1,0 +1,37 @@
+import { expect, type Page } from '@playwright/test';
+import { ADMIN_TOKEN, API, DEMO_PASSWORD } from '../env.js';
+
+/** Logs in through the account remote's form, as a person would. */
+export async function logIn(page: Page, profileName: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/user/login');
+  await page.getByLabel('Email or profile name').fill(profileName);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+}
+
+/** Creates a notification for a user through the API's operator endpoint; it is published live. */
+export async function notify(profileName: string, content: string, link: string | null = null): Promise<{ id: number }> {
+  const res = await fetch(`${API}/internal/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ profileName, content, link }),
+  });
+  if (res.status !== 201) throw new Error(`notify: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: number };
+}
+
+/** The page's diagnostics counters (shared/src/diagnostics.ts). */
+export function diagnostics(page: Page): Promise<{ sessionStores: number; liveClients: number }> {
+  return page.evaluate(() => (globalThis as unknown as { __MARKETPLACE_DIAGNOSTICS__: { sessionStores: number; liveClients: number } }).__MARKETPLACE_DIAGNOSTICS__);
+}
+
+/** Fails the test on any uncaught page error or console error, except the ones a test expects. */
+export function watchConsole(page: Page, allowed: RegExp[] = []): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !allowed.some((re) => re.test(m.text()))) problems.push(`console: ${m.text()}`);
+  });
+  return problems;
+}

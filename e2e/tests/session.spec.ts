@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { API } from '../env.js';
+import { logIn, notify } from './helpers.js';
+
+test('header -> account: log in from a page reached through the header and come back to it, without a reload', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Posts' }).click();
+  await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/user\/login$/);
+  // The compact header on the login page: logo and name only.
+  await expect(page.getByRole('link', { name: 'Posts' })).toHaveCount(0);
+  await page.getByLabel('Email or profile name').fill('leo');
+  await page.getByLabel('Password').fill('demo-pass-2026');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/community$/);
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Log in' })).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
+  expect((await page.context().cookies()).find((c) => c.name === 'loginRedirect')).toBeUndefined();
+});
+
+test('header: the profile menu shows role entries, and Logout ends the session and the live connection', async ({ page }) => {
+  let closed = false;
+  page.on('websocket', (ws) => ws.on('close', () => (closed = true)));
+  await logIn(page, 'max');
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  for (const name of ['Profile', 'Events', 'Orders', 'Media packages', 'Discount codes', 'Settings']) {
+    await expect(page.getByRole('link', { name, exact: true }).last()).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  expect((await page.context().cookies()).find((c) => c.name === 'loggedIn')?.value).toBe('no');
+  await expect.poll(() => closed).toBe(true);
+});
+
+test('shell: a session that ended elsewhere sends the user to log in on the next route change', async ({ page }) => {
+  await logIn(page, 'dave');
+  await page.goto('/events');
+  // The session ends on the server (as if logged out on another device).
+  const res = await page.context().request.post(`${API}/v2/logout`);
+  expect(res.status()).toBe(200);
+  await page.context().addCookies([{ name: 'loggedIn', value: 'yes', url: 'http://localhost:13000' }]);
+  await page.getByRole('link', { name: 'Posts' }).click();
+  await expect(page).toHaveURL(/\/user\/login$/);
+  const cookies = await page.context().cookies();
+  expect(cookies.find((c) => c.name === 'loggedIn')?.value).toBe('no');
+  expect(decodeURIComponent(cookies.find((c) => c.name === 'loginRedirect')?.value ?? '')).toBe('/community');
+});
+
+test('api -> header: a notification published live appears in the badge and the list', async ({ page }) => {
+  await logIn(page, 'olga');
+  const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
+  await expect(bell).toHaveAccessibleName('Notifications, 1 new');
+  await notify('olga', 'Your event has a new photographer', '/events');
+  await expect(bell).toHaveAccessibleName('Notifications, 2 new');
+  await bell.click();
+  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toHaveText('Your event has a new photographer');
+});
