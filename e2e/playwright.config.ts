@@ -23,7 +23,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/report.json' }]] : [['list']],
+  reporter: 'list',
   use: {
     baseURL: SHELL,
     trace: 'retain-on-failure',

@@ -1,5 +1,5 @@
 // Installs what the workspace needs on a machine that has only Node and npm: pnpm, then the
-// dependencies. Used by `npm start` and `npm test`, so both work on a fresh clone.
+// dependencies; and, for the browser tests, Debian's Chromium. Used by `npm start` and `npm test`.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM_VERSION = '12.21.0';
+export const CHROMIUM = '/usr/bin/chromium';
 
 function pnpmVersion() {
   try {
@@ -35,6 +36,24 @@ export function ensureDeps() {
   if (headers && !env.npm_config_nodedir) env.npm_config_nodedir = headers;
   // About a second when nothing changed; the first time better-sqlite3 builds from source (~90 s).
   execSync('pnpm install --frozen-lockfile', { cwd: root, stdio: 'inherit', env });
+}
+
+/** Installs a Debian package when `path` is missing (Playwright cannot download browsers here). */
+export function ensureDebianPackage(pkg, path) {
+  if (existsSync(path)) return true;
+  console.log(`[setup] installing Debian's ${pkg}`);
+  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+  try {
+    execSync(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`, { stdio: 'inherit' });
+  } catch {
+    console.error(`[setup] could not install ${pkg}`);
+  }
+  return existsSync(path);
+}
+
+/** Production builds of the shell and every remote, two at a time (the machine has 2 cores). */
+export function buildApps() {
+  execSync('pnpm -r --workspace-concurrency=2 --filter shell --filter "mf-*" build', { cwd: root, stdio: 'inherit' });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureDeps();

@@ -1,41 +1,75 @@
-// The README's test command: type checking, lint, then every package's tests, each with its
-// runner's own summary, ending with one line that sums all suites.
+// The README's test command: type checking, lint, every package's unit tests, the production
+// builds, the docker-compose file, and the Playwright suite against those builds. Each runner
+// prints its own summary; the last line sums every suite: "N passed, N failed".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDeps, root } from './ensure-deps.mjs';
+import { buildApps, CHROMIUM, ensureDebianPackage, ensureDeps, root } from './ensure-deps.mjs';
 
 ensureDeps();
 
-const run = (cmd, args, cwd = root) => spawnSync(cmd, args, { cwd, stdio: 'inherit', env: process.env }).status === 0;
-
-const checks = [
-  ['typecheck', run('pnpm', ['-r', '--if-present', 'typecheck'])],
-  ['lint', run('pnpm', ['lint'])],
-];
-
-const workspace = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
-const packages = [...workspace.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]);
+const run = (cmd, args, cwd = root, env = process.env) => spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;
 const out = mkdtempSync(join(tmpdir(), 'test-all-'));
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+
+const checks = [];
+const check = (name, ok) => checks.push([name, ok]);
 const suites = [];
+
+check('typecheck', run('pnpm', ['-r', '--if-present', 'typecheck']));
+check('lint', run('pnpm', ['lint']));
+
+// Unit and component tests (vitest) of every package but e2e.
+const workspace = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
+const packages = [...workspace.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]).filter((dir) => dir !== 'e2e');
 for (const dir of packages) {
   const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
   if (!pkg.scripts?.test) continue;
   const report = join(out, `${dir}.json`);
   console.log(`\n=== ${dir}: tests ===`);
   const ok = run('pnpm', ['test', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], join(root, dir));
-  // No report, or a run that failed with nothing counted (a file that did not load), is one failure.
-  const json = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null;
+  const json = readJson(report);
   const passed = json?.numPassedTests ?? 0;
+  // Skipped and todo tests count as failures: a test that does not run proves nothing.
   const counted = json ? json.numFailedTests + (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) : 0;
-  const failed = counted === 0 && !ok ? 1 : counted;
-  suites.push({ dir, passed, failed });
+  suites.push({ name: dir, passed, failed: counted === 0 && !ok ? 1 : counted });
+}
+
+console.log('\n=== production builds ===');
+let built = true;
+try {
+  buildApps();
+} catch {
+  built = false;
+}
+check('build', built);
+
+console.log('\n=== docker-compose.yml ===');
+if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
+  check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']));
+} else {
+  console.log('docker-compose is not available: the file was not validated');
+}
+
+console.log('\n=== e2e (Playwright, Chromium) ===');
+if (!built) {
+  suites.push({ name: 'e2e', passed: 0, failed: 1 });
+} else if (!ensureDebianPackage('chromium', CHROMIUM)) {
+  console.error('Chromium is missing and could not be installed: the e2e suite cannot run');
+  suites.push({ name: 'e2e', passed: 0, failed: 1 });
+} else {
+  const report = join(out, 'e2e.json');
+  const ok = run('pnpm', ['exec', 'playwright', 'test', '--reporter=list,json'], join(root, 'e2e'), { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: report });
+  const stats = readJson(report)?.stats;
+  const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  const counted = (stats?.unexpected ?? 0) + (stats?.skipped ?? 0);
+  suites.push({ name: 'e2e', passed, failed: counted === 0 && !ok ? 1 : counted });
 }
 
 console.log('\n=== summary ===');
 for (const [name, ok] of checks) console.log(`${name}: ${ok ? 'ok' : 'FAILED'}`);
-for (const s of suites) console.log(`${s.dir}: ${s.passed} passed, ${s.failed} failed`);
+for (const s of suites) console.log(`${s.name}: ${s.passed} passed, ${s.failed} failed`);
 const passed = suites.reduce((n, s) => n + s.passed, 0);
 const failed = suites.reduce((n, s) => n + s.failed, 0) + checks.filter(([, ok]) => !ok).length;
 console.log(`${passed} passed, ${failed} failed`);

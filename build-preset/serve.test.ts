@@ -1,0 +1,76 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveApp } from './serve.mjs';
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'serve-test-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+  writeFileSync(join(dir, 'main.js'), 'console.log("main")');
+  writeFileSync(join(dir, 'mf-manifest.json'), '{"id":"x"}');
+  writeFileSync(join(dir, 'chunk.0123abcd.js'), 'x'.repeat(5000));
+  server = await serveApp({ dir, port: 0, log: false, env: { API_ORIGIN: 'https://api.example.com', MEDIA_MANIFEST_URL: 'https://media.example.com/mf-manifest.json' } });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('serve-app', () => {
+  it('serves the manifest and fixed-name entries no-cache, with CORS and an ETag', async () => {
+    const res = await fetch(`${base}/mf-manifest.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const etag = res.headers.get('etag') as string;
+    expect((await fetch(`${base}/mf-manifest.json`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(`${base}/main.js`)).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('serves hashed chunks immutable for a year, gzipped when asked', async () => {
+    // node:http, because fetch would decompress the body before we see it.
+    const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      get(`${base}/chunk.0123abcd.js`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+      }).on('error', reject);
+    });
+    expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(headers['content-encoding']).toBe('gzip');
+    expect(body.length).toBeLessThan(200);
+    expect(gunzipSync(body).toString()).toBe('x'.repeat(5000));
+  });
+
+  it('writes runtime-config.json from the environment, with defaults for the rest', async () => {
+    const res = await fetch(`${base}/runtime-config.json`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      apiOrigin: 'https://api.example.com',
+      filesOrigin: 'https://api.example.com',
+      liveUrl: 'wss://api.example.com/mqtt',
+      remotes: {
+        header: 'http://localhost:3001/mf-manifest.json',
+        media: 'https://media.example.com/mf-manifest.json',
+        eventOrder: 'http://localhost:3003/mf-manifest.json',
+        account: 'http://localhost:3004/mf-manifest.json',
+      },
+    });
+  });
+
+  it('answers client routes with the page, and a missing asset or traversal with an error', async () => {
+    const page = await fetch(`${base}/user/login`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>app</title>');
+    expect((await fetch(`${base}/missing.js`)).status).toBe(404);
+    // An encoded '..' cannot climb out: it resolves inside the folder, to the app's page at most.
+    const climb = await (await fetch(`${base}/..%2F..%2Fetc%2Fpasswd`)).text();
+    expect(climb).not.toContain('root:');
+    expect(climb).toContain('<title>app</title>');
+    expect((await fetch(`${base}/main.js`, { method: 'POST' })).status).toBe(405);
+  });
+});
