@@ -4,13 +4,14 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as shared from '@marketplace/shared';
 import { sessionStore, type Role } from '@marketplace/shared';
 import { renderWithQuery } from '@marketplace/shared/test-utils';
 import { HeaderBar } from './HeaderBar.js';
 
 // The live channel is the network edge: no broker in component tests.
 vi.mock('@marketplace/shared', async (original) => ({
-  ...(await original<typeof import('@marketplace/shared')>()),
+  ...(await original<typeof shared>()),
   live: { subscribe: () => () => {}, close: () => {} },
 }));
 
