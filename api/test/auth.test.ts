@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
 describe('log in', () => {
   it('sets an HttpOnly SameSite=Lax session cookie and a readable loggedIn=yes cookie', async () => {
-    const client = t.client();
+    const client = t().client();
     const res = await client.call('login', { login: 'clara', password: 'demo-pass-2026' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ profileName: 'clara', username: 'Clara Client', roles: ['DRIVER'] });
@@ -24,20 +20,20 @@ describe('log in', () => {
   });
 
   it('accepts the email as well as the profile name', async () => {
-    const res = await t.client().call('login', { login: 'Mia@Example.com', password: 'demo-pass-2026' });
+    const res = await t().client().call('login', { login: 'Mia@Example.com', password: 'demo-pass-2026' });
     expect(res.status).toBe(200);
     expect(res.body.profileName).toBe('mia');
   });
 
   it('refuses a wrong password with 401 and a reason, setting no cookie', async () => {
-    const res = await t.client().call('login', { login: 'clara', password: 'wrong' });
+    const res = await t().client().call('login', { login: 'clara', password: 'wrong' });
     expect(res.status).toBe(401);
     expect(res.body.error).toMatch(/wrong/i);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
   it('answers 400 naming a missing field', async () => {
-    const res = await t.client().call('login', { login: 'clara' });
+    const res = await t().client().call('login', { login: 'clara' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Missing field 'password'", field: 'password' });
   });
@@ -45,7 +41,7 @@ describe('log in', () => {
 
 describe('sign up', () => {
   it('creates a user with no roles, logged in at once', async () => {
-    const client = t.client();
+    const client = t().client();
     const res = await client.call('signup', { username: 'Nina New', profileName: 'nina', email: 'nina@example.com', password: 'long-enough' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ roles: [], profileName: 'nina', profilePicture: null, username: 'Nina New' });
@@ -54,10 +50,10 @@ describe('sign up', () => {
   });
 
   it('refuses a taken profile name or email with 409', async () => {
-    const taken = await t.client().call('signup', { username: 'X', profileName: 'mia', email: 'x@example.com', password: 'long-enough' });
+    const taken = await t().client().call('signup', { username: 'X', profileName: 'mia', email: 'x@example.com', password: 'long-enough' });
     expect(taken.status).toBe(409);
     expect(taken.body.field).toBe('profileName');
-    const email = await t.client().call('signup', { username: 'X', profileName: 'xavier', email: 'mia@example.com', password: 'long-enough' });
+    const email = await t().client().call('signup', { username: 'X', profileName: 'xavier', email: 'mia@example.com', password: 'long-enough' });
     expect(email.status).toBe(409);
     expect(email.body.field).toBe('email');
   });
@@ -67,7 +63,7 @@ describe('sign up', () => {
     [{ username: 'A', profileName: 'ann', email: 'ann@example.com', password: 'short' }, 'password', /at least 8/],
     [{ username: 'A', profileName: 'Ann Upper', email: 'ann@example.com', password: 'long-enough' }, 'profileName', /lowercase/],
   ])('validates %j', async (body, field, message) => {
-    const res = await t.client().call('signup', body);
+    const res = await t().client().call('signup', body);
     expect(res.status).toBe(400);
     expect(res.body.field).toBe(field);
     expect(res.body.error).toMatch(message);
@@ -76,42 +72,42 @@ describe('sign up', () => {
 
 describe('session', () => {
   it('checkAuthentication answers 401 without a session and 200 with one', async () => {
-    expect((await t.client().call('checkAuthentication')).status).toBe(401);
-    const clara = await t.as('clara');
+    expect((await t().client().call('checkAuthentication')).status).toBe(401);
+    const clara = await t().as('clara');
     const res = await clara.call('checkAuthentication');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ authenticated: true });
   });
 
   it('checkAuthentication answers 401 for a forged session cookie', async () => {
-    const client = t.client();
+    const client = t().client();
     client.cookies.set('session', 'forged');
     expect((await client.call('checkAuthentication')).status).toBe(401);
   });
 
   it('userInfo returns roles, profileName, profilePicture and username', async () => {
-    const max = await t.as('max');
+    const max = await t().as('max');
     const res = await max.call('getUserInfo');
     expect(res.status).toBe(200);
     expect(res.body.roles).toEqual(['DRIVER', 'EVENT_ORGANIZER', 'MEDIA']);
     expect(res.body.profilePicture).toMatch(/\/media\/avatars\/max\.png$/);
-    expect((await t.client().call('getUserInfo')).status).toBe(401);
+    expect((await t().client().call('getUserInfo')).status).toBe(401);
   });
 
   it('logout ends the session and sets loggedIn=no', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     const stolen = clara.cookieHeader;
     const res = await clara.call('logout');
     expect(res.status).toBe(200);
     expect(clara.cookies.get('loggedIn')).toBe('no');
     expect(clara.cookies.has('session')).toBe(false);
     // The old cookie no longer works anywhere, even if someone kept it.
-    const replay = await t.client().fetch('/v2/checkAuthentication', { method: 'POST', headers: { cookie: stolen } });
+    const replay = await t().client().fetch('/v2/checkAuthentication', { method: 'POST', headers: { cookie: stolen } });
     expect(replay.status).toBe(401);
   });
 
   it('logout without a session answers 401 (the browser counts it as success)', async () => {
-    const res = await t.client().call('logout');
+    const res = await t().client().call('logout');
     expect(res.status).toBe(401);
     expect(res.headers.getSetCookie().some((c) => c.startsWith('loggedIn=no'))).toBe(true);
   });
@@ -119,17 +115,17 @@ describe('session', () => {
 
 describe('updateRoles', () => {
   it('sets MEDIA and/or DRIVER from a multipart body and keeps EVENT_ORGANIZER', async () => {
-    const nora = await t.as('nora');
+    const nora = await t().as('nora');
     const res = await nora.call('updateRoles', { driver: true, media: true });
     expect(res.status).toBe(200);
     expect(res.body.roles).toEqual(['DRIVER', 'MEDIA']);
     expect((await nora.call('updateRoles', { driver: false, media: true })).body.roles).toEqual(['MEDIA']);
-    const olga = await t.as('olga');
+    const olga = await t().as('olga');
     expect((await olga.call('updateRoles', { driver: true, media: false })).body.roles).toEqual(['DRIVER', 'EVENT_ORGANIZER']);
   });
 
   it('refuses no role at all, a non-boolean, and a form-encoded body', async () => {
-    const dave = await t.as('dave');
+    const dave = await t().as('dave');
     expect((await dave.call('updateRoles', { driver: false, media: false })).status).toBe(400);
     const bad = await dave.call('updateRoles', { driver: 'yes', media: 'false' });
     expect(bad.status).toBe(400);
@@ -141,6 +137,6 @@ describe('updateRoles', () => {
   });
 
   it('requires a session', async () => {
-    expect((await t.client().call('updateRoles', { driver: true, media: true })).status).toBe(401);
+    expect((await t().client().call('updateRoles', { driver: true, media: true })).status).toBe(401);
   });
 });

@@ -1,26 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
 describe('events', () => {
   it('lists events newest first with paging', async () => {
-    const res = await t.client().call('getEvents', { pageNo: 0, limit: 3 });
+    const res = await t().client().call('getEvents', { pageNo: 0, limit: 3 });
     expect(res.status).toBe(200);
     expect(res.body.events).toHaveLength(3);
     expect(res.body.more).toBe(true);
     expect(res.body.events[0]).toMatchObject({ eventIdentifier: 'winter-gala-2026', organizerProfileName: 'olga', itemCount: 0 });
-    const rest = await t.client().call('getEvents', { pageNo: 1, limit: 3 });
+    const rest = await t().client().call('getEvents', { pageNo: 1, limit: 3 });
     expect(rest.body).toMatchObject({ more: false });
     expect(rest.body.events).toHaveLength(1);
   });
 
   it("returns one event with its photos and videos in the spec's content-item shape", async () => {
-    const res = await t.client().call('getEvent', { eventIdentifier: 'summer-jazz-night-2026' });
+    const res = await t().client().call('getEvent', { eventIdentifier: 'summer-jazz-night-2026' });
     expect(res.status).toBe(200);
     expect(res.body.event.name).toBe('Summer Jazz Night');
     const items = res.body.contentItems;
@@ -29,19 +25,19 @@ describe('events', () => {
     expect(photo).toEqual({
       name: 'Stage lights',
       contentIdentifier: 'ci-photo-001',
-      contentUrl: `${t.config.filesOrigin}/media/events/summer-jazz-night-2026/photo-001.png`,
+      contentUrl: `${t().config.filesOrigin}/media/events/summer-jazz-night-2026/photo-001.png`,
       contentType: 'image/png',
       metadata: { 'Content-Type': 'image/png' },
       width: 1200,
       height: 800,
-      thumbnailUrl: `${t.config.filesOrigin}/media/events/summer-jazz-night-2026/photo-001-thumb.png`,
+      thumbnailUrl: `${t().config.filesOrigin}/media/events/summer-jazz-night-2026/photo-001-thumb.png`,
       filePath: 'events/summer-jazz-night-2026/photo-001.png',
       filename: 'photo-001.png',
       eventName: 'Summer Jazz Night',
       eventIdentifier: 'summer-jazz-night-2026',
       photographer: 'Mia Lens',
       profileName: 'mia',
-      iconUrl: `${t.config.filesOrigin}/media/avatars/mia.png`,
+      iconUrl: `${t().config.filesOrigin}/media/avatars/mia.png`,
       canAddToCart: true,
       priceCents: 1500,
     });
@@ -53,28 +49,28 @@ describe('events', () => {
   });
 
   it("marks the viewer's own items as not addable to the cart", async () => {
-    const mia = await t.as('mia');
+    const mia = await t().as('mia');
     const items = (await mia.call('getEvent', { eventIdentifier: 'summer-jazz-night-2026' })).body.contentItems;
     expect(items.filter((i: { profileName: string }) => i.profileName === 'mia').every((i: { canAddToCart: boolean }) => !i.canAddToCart)).toBe(true);
   });
 
   it('answers 404 for an unknown event', async () => {
-    const res = await t.client().call('getEvent', { eventIdentifier: 'no-such-event' });
+    const res = await t().client().call('getEvent', { eventIdentifier: 'no-such-event' });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('Event not found');
   });
 
   it('serves every image and the HLS stream the event refers to', async () => {
-    const items = (await t.client().call('getEvent', { eventIdentifier: 'city-marathon-2026' })).body.contentItems;
+    const items = (await t().client().call('getEvent', { eventIdentifier: 'city-marathon-2026' })).body.contentItems;
     for (const item of items) {
-      const res = await fetch(item.contentUrl.replace(t.config.filesOrigin, t.url));
+      const res = await fetch(item.contentUrl.replace(t().config.filesOrigin, t().url));
       expect(res.status, item.contentUrl).toBe(200);
     }
     const video = items.find((i: { contentType: string }) => i.contentType.startsWith('video/'));
-    const playlist = await (await fetch(video.contentUrl.replace(t.config.filesOrigin, t.url))).text();
+    const playlist = await (await fetch(video.contentUrl.replace(t().config.filesOrigin, t().url))).text();
     const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
     expect(segments.length).toBeGreaterThanOrEqual(2);
-    const segment = await fetch(video.contentUrl.replace(t.config.filesOrigin, t.url).replace('playlist.m3u8', segments[0] as string));
+    const segment = await fetch(video.contentUrl.replace(t().config.filesOrigin, t().url).replace('playlist.m3u8', segments[0] as string));
     expect(segment.headers.get('content-type')).toBe('video/mp2t');
     expect((await segment.arrayBuffer()).byteLength).toBeGreaterThan(1000);
   });
@@ -82,7 +78,7 @@ describe('events', () => {
 
 describe('posts and profiles', () => {
   it('lists community posts with their author and optional content item', async () => {
-    const res = await t.client().call('getPosts');
+    const res = await t().client().call('getPosts');
     expect(res.body.posts).toHaveLength(8);
     expect(res.body.more).toBe(false);
     expect(res.body.posts[0]).toMatchObject({ author: { profileName: 'mia', username: 'Mia Lens' }, contentItem: { name: 'Encore' } });
@@ -90,17 +86,17 @@ describe('posts and profiles', () => {
   });
 
   it("returns a creator's public profile and content by profileName", async () => {
-    const res = await t.client().call('getProfile', { profileName: 'leo' });
+    const res = await t().client().call('getProfile', { profileName: 'leo' });
     expect(res.body.profile).toMatchObject({ profileName: 'leo', username: 'Leo Frames', roles: ['MEDIA'] });
     expect(res.body.profile).not.toHaveProperty('email');
     expect(res.body.contentItems.map((i: { name: string }) => i.name)).toEqual(['Backstage', 'Q&A']);
-    expect((await t.client().call('getProfile', { profileName: 'ghost' })).status).toBe(404);
+    expect((await t().client().call('getProfile', { profileName: 'ghost' })).status).toBe(404);
   });
 });
 
 describe('search', () => {
   it('finds people and events with a name, icon and link', async () => {
-    const res = await t.client().call('search', { query: 'ma' });
+    const res = await t().client().call('search', { query: 'ma' });
     const links = res.body.searchResults.map((r: { urlLink: string }) => r.urlLink);
     expect(links).toContain('/user/max');
     expect(links).toContain('/event/city-marathon-2026');
@@ -108,8 +104,8 @@ describe('search', () => {
   });
 
   it('answers nothing for an empty query and matches wildcards literally', async () => {
-    expect((await t.client().call('search', { query: '  ' })).body.searchResults).toEqual([]);
-    expect((await t.client().call('search', { query: '%' })).body.searchResults).toEqual([]);
-    expect((await t.client().call('search', {})).body.field).toBe('query');
+    expect((await t().client().call('search', { query: '  ' })).body.searchResults).toEqual([]);
+    expect((await t().client().call('search', { query: '%' })).body.searchResults).toEqual([]);
+    expect((await t().client().call('search', {})).body.field).toBe('query');
   });
 });

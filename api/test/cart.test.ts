@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
 describe('cart', () => {
   it('adds an item from a form body and returns the cart with what /cart shows', async () => {
-    const dave = await t.as('dave');
+    const dave = await t().as('dave');
     expect((await dave.call('getCart')).body).toEqual({ cart: [] });
     const res = await dave.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' });
     expect(res.status).toBe(200);
@@ -20,7 +16,7 @@ describe('cart', () => {
   });
 
   it('refuses an item already in the cart with 409 "Item already in cart"', async () => {
-    const sam = await t.as('sam');
+    const sam = await t().as('sam');
     await sam.call('addCartItem', { identifier: 'ci-photo-002', itemType: 'CONTENT' });
     const again = await sam.call('addCartItem', { identifier: 'ci-photo-002', itemType: 'CONTENT' });
     expect(again.status).toBe(409);
@@ -29,19 +25,19 @@ describe('cart', () => {
   });
 
   it('refuses unknown items, items not for sale, your own items and unknown item types', async () => {
-    const tom = await t.as('tom');
+    const tom = await t().as('tom');
     expect((await tom.call('addCartItem', { identifier: 'ci-nope', itemType: 'CONTENT' })).status).toBe(404);
     // Every fifth seeded photo is not for sale.
     expect((await tom.call('addCartItem', { identifier: 'ci-photo-005', itemType: 'CONTENT' })).status).toBe(400);
     expect((await tom.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'TICKET' })).body.field).toBe('itemType');
-    const mia = await t.as('mia');
+    const mia = await t().as('mia');
     const own = await mia.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' });
     expect(own.status).toBe(400);
     expect(own.body.error).toMatch(/own item/);
   });
 
   it('removes an item, and answers 404 for one that is not there', async () => {
-    const ben = await t.as('ben');
+    const ben = await t().as('ben');
     await ben.call('addCartItem', { identifier: 'ci-photo-003', itemType: 'CONTENT' });
     const res = await ben.call('removeCartItem', { identifier: 'ci-photo-003' });
     expect(res.status).toBe(200);
@@ -50,7 +46,7 @@ describe('cart', () => {
   });
 
   it('takes the form encoding only', async () => {
-    const ana = await t.as('ana');
+    const ana = await t().as('ana');
     const form = new FormData();
     form.append('identifier', 'ci-photo-001');
     form.append('itemType', 'CONTENT');
@@ -60,7 +56,7 @@ describe('cart', () => {
   });
 
   it("keeps a visitor's cart under a guest cookie and moves it into the account at log in", async () => {
-    const visitor = t.client();
+    const visitor = t().client();
     const added = await visitor.call('addCartItem', { identifier: 'ci-photo-004', itemType: 'CONTENT' });
     expect(added.status).toBe(200);
     expect(visitor.cookies.has('guestCart')).toBe(true);

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
 describe('message notifications', () => {
   it('pages from pageNo=0: one entry per conversation partner, more than ten in all', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     const first = await clara.call('getMessageNotifications', { pageNo: 0, limit: 10 });
     expect(first.body.messageNotifications).toHaveLength(10);
     expect(first.body.more).toBe(true);
@@ -28,7 +24,7 @@ describe('message notifications', () => {
   });
 
   it('clearNewMessageNotifications turns NEW into UNREAD', async () => {
-    const max = await t.as('max');
+    const max = await t().as('max');
     expect((await max.call('clearNewMessageNotifications')).body).toEqual({ updated: 1 });
     const [entry] = (await max.call('getMessageNotifications', { pageNo: 0 })).body.messageNotifications;
     expect(entry).toMatchObject({ profileName: 'mia', status: 'UNREAD' });
@@ -37,7 +33,7 @@ describe('message notifications', () => {
 
 describe('chat', () => {
   it('opening a conversation returns it, marks it READ and opens the window', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     const res = await clara.call('getChatMessages', { profileName: 'mia' });
     expect(res.status).toBe(200);
     expect(res.body.contact).toMatchObject({ profileName: 'mia', username: 'Mia Lens' });
@@ -48,7 +44,7 @@ describe('chat', () => {
   });
 
   it('closeChat removes the window', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     await clara.call('getChatMessages', { profileName: 'leo' });
     expect((await clara.call('closeChat', { profileName: 'leo' })).body).toEqual({ closed: 'leo' });
     const open = (await clara.call('getOpenChats')).body.chats.map((c: { profileName: string }) => c.profileName);
@@ -56,11 +52,11 @@ describe('chat', () => {
   });
 
   it("sending replaces the recipient's older entry from the same sender with a NEW one", async () => {
-    const mia = await t.as('mia');
+    const mia = await t().as('mia');
     const sent = await mia.call('sendChatMessage', { profileName: 'clara', content: 'Photos are ready!' });
     expect(sent.status).toBe(200);
     expect(sent.body.message).toMatchObject({ fromProfileName: 'mia', toProfileName: 'clara', content: 'Photos are ready!' });
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     const list = (await clara.call('getMessageNotifications', { pageNo: 0, limit: 50 })).body.messageNotifications;
     const fromMia = list.filter((m: { profileName: string }) => m.profileName === 'mia');
     expect(fromMia).toHaveLength(1);
@@ -69,11 +65,11 @@ describe('chat', () => {
   });
 
   it('refuses yourself, unknown profiles and empty messages', async () => {
-    const dave = await t.as('dave');
+    const dave = await t().as('dave');
     expect((await dave.call('sendChatMessage', { profileName: 'dave', content: 'hi' })).status).toBe(400);
     expect((await dave.call('sendChatMessage', { profileName: 'ghost', content: 'hi' })).status).toBe(404);
     expect((await dave.call('sendChatMessage', { profileName: 'mia', content: '   ' })).body.field).toBe('content');
     expect((await dave.call('closeChat', { profileName: 'ghost' })).status).toBe(404);
-    expect((await t.client().call('getChatMessages', { profileName: 'mia' })).status).toBe(401);
+    expect((await t().client().call('getChatMessages', { profileName: 'mia' })).status).toBe(401);
   });
 });

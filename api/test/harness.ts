@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { API_CALLS, type ApiRequest, type CallName } from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
@@ -33,6 +34,22 @@ export interface TestApi {
   as(profileName: string): Promise<TestClient>;
   restart(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * One real API for the test file: started before its tests on a fresh database, stopped after.
+ * Returns a getter, since the server exists only once the file's tests begin.
+ */
+export function useTestApi(env: Record<string, string> = {}): () => TestApi {
+  let api: TestApi | undefined;
+  beforeAll(async () => {
+    api = await startTestApi(env);
+  });
+  afterAll(() => api?.close());
+  return () => {
+    if (!api) throw new Error('useTestApi: the API starts in beforeAll; call the getter inside a test');
+    return api;
+  };
 }
 
 /** Starts the real API on 127.0.0.1 with a fresh temporary database (or `dir`, to reuse one). */

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
 describe('notifications', () => {
   it('pages newest first: the first load (no paging) has 10 and more, page 1 the rest', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     const first = await clara.call('getNotifications');
     expect(first.status).toBe(200);
     expect(first.body.notifications).toHaveLength(10);
@@ -24,14 +20,14 @@ describe('notifications', () => {
   });
 
   it('validates paging', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     expect((await clara.call('getNotifications', { pageNo: -1 })).body.field).toBe('pageNo');
     expect((await clara.call('getNotifications', { limit: 0 })).body.field).toBe('limit');
     expect((await clara.call('getNotifications', { limit: 'ten' })).status).toBe(400);
   });
 
   it('clearNewNotifications turns every NEW into UNREAD', async () => {
-    const mia = await t.as('mia');
+    const mia = await t().as('mia');
     const before = (await mia.call('getNotifications')).body.notifications.filter((n: { status: string }) => n.status === 'NEW');
     expect(before.length).toBeGreaterThan(0);
     const res = await mia.call('clearNewNotifications');
@@ -41,19 +37,19 @@ describe('notifications', () => {
   });
 
   it('updateNotificationStatus marks one READ; another user cannot touch it', async () => {
-    const max = await t.as('max');
+    const max = await t().as('max');
     const [first] = (await max.call('getNotifications')).body.notifications;
     const res = await max.call('updateNotificationStatus', { status: 'READ', notificationId: first.id });
     expect(res.status).toBe(200);
     expect(res.body.notification).toMatchObject({ id: first.id, status: 'READ' });
-    const olga = await t.as('olga');
+    const olga = await t().as('olga');
     expect((await olga.call('updateNotificationStatus', { status: 'READ', notificationId: first.id })).status).toBe(404);
     expect((await max.call('updateNotificationStatus', { status: 'NEW', notificationId: first.id })).body.field).toBe('status');
     expect((await max.call('updateNotificationStatus', { status: 'READ', notificationId: 'abc' })).body.field).toBe('notificationId');
   });
 
   it('deleteNotification removes it for good', async () => {
-    const dave = await t.as('dave');
+    const dave = await t().as('dave');
     const list = (await dave.call('getNotifications')).body.notifications;
     const res = await dave.call('deleteNotification', { notificationId: list[0].id });
     expect(res.body).toEqual({ deleted: list[0].id });
@@ -63,7 +59,7 @@ describe('notifications', () => {
   });
 
   it('needs a session', async () => {
-    expect((await t.client().call('getNotifications')).status).toBe(401);
-    expect((await t.client().call('clearNewNotifications')).status).toBe(401);
+    expect((await t().client().call('getNotifications')).status).toBe(401);
+    expect((await t().client().call('clearNewNotifications')).status).toBe(401);
   });
 });

@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, schemaVersion } from '../src/db/database.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
-import { startTestApi, type TestApi } from './harness.js';
+import { useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
 describe('persistence', () => {
   it('keeps what users changed across a restart, without seeding again', async () => {
-    const users = () => (t.api.services.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
-    const signup = await t.client().call('signup', { username: 'Rita Restart', profileName: 'rita', email: 'rita@example.com', password: 'long-enough' });
+    const users = () => (t().api.services.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+    const signup = await t().client().call('signup', { username: 'Rita Restart', profileName: 'rita', email: 'rita@example.com', password: 'long-enough' });
     expect(signup.status).toBe(201);
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     await clara.call('addCartItem', { identifier: 'ci-photo-006', itemType: 'CONTENT' });
     const [first] = (await clara.call('getNotifications')).body.notifications;
     await clara.call('updateNotificationStatus', { status: 'READ', notificationId: first.id });
     await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'CANCELLED' });
     const countBefore = users();
 
-    await t.restart();
+    await t().restart();
 
     expect(users()).toBe(countBefore);
     // The session survives too: the same cookie still works.
@@ -30,12 +26,12 @@ describe('persistence', () => {
     const after = (await clara.call('getNotifications')).body.notifications.find((n: { id: number }) => n.id === first.id);
     expect(after.status).toBe('READ');
     expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1003' })).body.eventOrderInfo.status).toBe('CANCELLED');
-    expect((await t.client().call('login', { login: 'rita', password: 'long-enough' })).status).toBe(200);
+    expect((await t().client().call('login', { login: 'rita', password: 'long-enough' })).status).toBe(200);
   });
 
   it('records every migration once, and reopening applies none again', () => {
-    expect(schemaVersion(t.api.services.db)).toBe(MIGRATIONS.length);
-    const again = openDatabase(t.config.databasePath);
+    expect(schemaVersion(t().api.services.db)).toBe(MIGRATIONS.length);
+    const again = openDatabase(t().config.databasePath);
     const rows = again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
     expect(rows.n).toBe(MIGRATIONS.length);
     again.close();

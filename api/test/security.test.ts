@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, type TestApi } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, useTestApi } from './harness.js';
 
-let t: TestApi;
-beforeAll(async () => {
-  t = await startTestApi();
-});
-afterAll(() => t.close());
+const t = useTestApi();
 
-const count = (table: string) => (t.api.services.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => (t().api.services.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe('CORS', () => {
   it("allows the shell's configured origin with credentials", async () => {
-    const res = await fetch(`${t.url}/v2/events`, { headers: { origin: SHELL_ORIGIN } });
+    const res = await fetch(`${t().url}/v2/events`, { headers: { origin: SHELL_ORIGIN } });
     expect(res.headers.get('access-control-allow-origin')).toBe(SHELL_ORIGIN);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
   });
 
   it('answers a preflight for a multipart POST and for an upload PUT', async () => {
-    const res = await fetch(`${t.url}/upload/x`, {
+    const res = await fetch(`${t().url}/upload/x`, {
       method: 'OPTIONS',
       headers: { origin: SHELL_ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
     });
@@ -27,14 +23,14 @@ describe('CORS', () => {
   });
 
   it('gives a foreign origin no CORS headers', async () => {
-    const res = await fetch(`${t.url}/v2/events`, { headers: { origin: FOREIGN_ORIGIN } });
+    const res = await fetch(`${t().url}/v2/events`, { headers: { origin: FOREIGN_ORIGIN } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 
 describe('foreign origins', () => {
   it('refuses a state-changing call from a foreign origin and changes nothing', async () => {
-    const clara = await t.as('clara');
+    const clara = await t().as('clara');
     const before = count('cart_items');
     const res = await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: FOREIGN_ORIGIN });
     expect(res.status).toBe(403);
@@ -52,14 +48,14 @@ describe('bad bodies', () => {
     form.append('email', 'big@example.com');
     form.append('subject', 'Big');
     form.append('message', 'x'.repeat(200 * 1024));
-    const res = await t.client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
+    const res = await t().client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
     expect(res.status).toBe(413);
     expect(res.body.error).toMatch(/larger than/);
     expect(count('contact_messages')).toBe(before);
   });
 
   it('answers 400 for a malformed multipart body', async () => {
-    const res = await t.client().fetch('/v2/submitContactInfo', {
+    const res = await t().client().fetch('/v2/submitContactInfo', {
       method: 'POST',
       body: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nunterminated',
       headers: { 'content-type': 'multipart/form-data; boundary=b' },
@@ -72,13 +68,13 @@ describe('bad bodies', () => {
     const form = new FormData();
     for (const k of ['name', 'subject', 'message']) form.append(k, 'x');
     form.append('email', new Blob(['a@b.co']), 'email.txt');
-    const res = await t.client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
+    const res = await t().client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('email');
   });
 
   it('answers unknown routes with a JSON 404', async () => {
-    const res = await t.client().fetch('/v2/nope');
+    const res = await t().client().fetch('/v2/nope');
     expect(res.status).toBe(404);
     expect(res.body.error).toMatch(/No route/);
   });
@@ -86,7 +82,7 @@ describe('bad bodies', () => {
 
 describe('operator endpoint', () => {
   it('refuses /internal/notify without the admin token', async () => {
-    const res = await t.client().fetch('/internal/notify', {
+    const res = await t().client().fetch('/internal/notify', {
       method: 'POST',
       body: JSON.stringify({ profileName: 'clara', content: 'x' }),
       headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },

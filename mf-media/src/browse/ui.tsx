@@ -22,6 +22,8 @@ export const Grid = styled.ul`
   }
   img {
     width: 100%;
+    /* width/height attributes reserve the space; the card crops to 3:2. */
+    height: auto;
     aspect-ratio: 3 / 2;
     object-fit: cover;
     display: block;
