@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApi } from './harness.js';
+import { present, useTestApi } from './harness.js';
 
 const t = useTestApi();
 
@@ -41,7 +41,7 @@ describe('events', () => {
       canAddToCart: true,
       priceCents: 1500,
     });
-    const video = items.find((i: { contentType: string }) => i.contentType === 'video/mp4');
+    const video = present(items.find((i) => i.contentType === 'video/mp4'), 'a video item');
     expect(video.contentUrl).toMatch(/\/playlist\.m3u8$/);
     expect(video.filePath).toMatch(/\.mp4$/);
     const sizes = new Set(items.map((i: { width: number; height: number }) => `${i.width}x${i.height}`));
@@ -51,7 +51,7 @@ describe('events', () => {
   it("marks the viewer's own items as not addable to the cart", async () => {
     const mia = await t().as('mia');
     const items = (await mia.call('getEvent', { eventIdentifier: 'summer-jazz-night-2026' })).body.contentItems;
-    expect(items.filter((i: { profileName: string }) => i.profileName === 'mia').every((i: { canAddToCart: boolean }) => !i.canAddToCart)).toBe(true);
+    expect(items.filter((i) => i.profileName === 'mia').every((i) => !i.canAddToCart)).toBe(true);
   });
 
   it('answers 404 for an unknown event', async () => {
@@ -66,7 +66,7 @@ describe('events', () => {
       const res = await fetch(item.contentUrl.replace(t().config.filesOrigin, t().url));
       expect(res.status, item.contentUrl).toBe(200);
     }
-    const video = items.find((i: { contentType: string }) => i.contentType.startsWith('video/'));
+    const video = present(items.find((i) => i.contentType.startsWith('video/')), 'a video item');
     const playlist = await (await fetch(video.contentUrl.replace(t().config.filesOrigin, t().url))).text();
     const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
     expect(segments.length).toBeGreaterThanOrEqual(2);

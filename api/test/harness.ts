@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { API_CALLS, type ApiRequest, type CallName } from '@marketplace/shared/contract';
+import { API_CALLS, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 
@@ -98,9 +98,16 @@ export interface Reply<T = unknown> {
   headers: Headers;
 }
 
-/** Loose JSON for assertions: the contract types are checked by the compiler, not here. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON
-type Json = any;
+/** A reply's JSON: the call's contract response, or on failure the error body. */
+export type CallBody<K extends CallName> = ApiResponse<K> & Partial<ApiErrorBody>;
+/** JSON from a path outside the contract (files host, operator endpoint). */
+export type RawBody = Partial<ApiErrorBody> & Record<string, unknown>;
+
+/** The value, or a failed test naming what was missing (list lookups under noUncheckedIndexedAccess). */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new Error(`expected ${what}`);
+  return value;
+}
 
 export class TestClient {
   readonly cookies = new Map<string, string>();
@@ -111,7 +118,7 @@ export class TestClient {
   }
 
   /** Sends a contract call the way the shared table says (method, path, encoding). */
-  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string } = {}): Promise<Reply<Json>> {
+  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string } = {}): Promise<Reply<CallBody<K>>> {
     const spec = API_CALLS[name];
     const values: Record<string, unknown> = { ...request };
     const path = spec.path.replace(/:(\w+)/g, (_m, key: string) => {
@@ -129,10 +136,10 @@ export class TestClient {
       for (const [k, v] of entries) form.append(k, v);
       body = form;
     }
-    return this.fetch(url, { method: spec.method, body, origin: init.origin, credentials: spec.credentials });
+    return this.fetch<CallBody<K>>(url, { method: spec.method, body, origin: init.origin, credentials: spec.credentials });
   }
 
-  async fetch(url: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string; credentials?: boolean } = {}): Promise<Reply<Json>> {
+  async fetch<B = RawBody>(url: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string; credentials?: boolean } = {}): Promise<Reply<B>> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (init.credentials !== false && this.cookies.size) headers.cookie = this.cookieHeader;
     if (init.origin) headers.origin = init.origin;
@@ -146,7 +153,8 @@ export class TestClient {
       else this.cookies.set(key.trim(), value);
     }
     const type = res.headers.get('content-type') ?? '';
-    const body: Json = type.includes('json') ? await res.json() : await res.text();
+    // The one place JSON from the wire becomes a typed body, as in the browser's API client.
+    const body = (type.includes('json') ? await res.json() : { text: await res.text() }) as B;
     return { status: res.status, body, headers: res.headers };
   }
 }

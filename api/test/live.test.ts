@@ -5,7 +5,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
-import { ADMIN_TOKEN, FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { ADMIN_TOKEN, FOREIGN_ORIGIN, SHELL_ORIGIN, present, startTestApi, type TestApi, type TestClient } from './harness.js';
 
 let t: TestApi;
 const open: MqttClient[] = [];
@@ -97,7 +97,7 @@ describe('live broker', () => {
     expect(created.status).toBe(201);
     expect(await arrived).toEqual({ id: created.body.id, status: 'NEW', content: 'Your photos are ready', link: '/events', timestamp: expect.any(String) });
     // The same notification is in the list, so a reload agrees with the live view.
-    expect((await clara.call('getNotifications')).body.notifications[0].id).toBe(created.body.id);
+    expect(present((await clara.call('getNotifications')).body.notifications[0], 'a notification').id).toBe(created.body.id);
     expect(miaGot).toBe(0);
   });
 

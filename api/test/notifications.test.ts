@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApi } from './harness.js';
+import { present, useTestApi } from './harness.js';
 
 const t = useTestApi();
 
@@ -38,7 +38,7 @@ describe('notifications', () => {
 
   it('updateNotificationStatus marks one READ; another user cannot touch it', async () => {
     const max = await t().as('max');
-    const [first] = (await max.call('getNotifications')).body.notifications;
+    const first = present((await max.call('getNotifications')).body.notifications[0], 'a notification');
     const res = await max.call('updateNotificationStatus', { status: 'READ', notificationId: first.id });
     expect(res.status).toBe(200);
     expect(res.body.notification).toMatchObject({ id: first.id, status: 'READ' });
@@ -51,11 +51,12 @@ describe('notifications', () => {
   it('deleteNotification removes it for good', async () => {
     const dave = await t().as('dave');
     const list = (await dave.call('getNotifications')).body.notifications;
-    const res = await dave.call('deleteNotification', { notificationId: list[0].id });
-    expect(res.body).toEqual({ deleted: list[0].id });
+    const head = present(list[0], 'a notification');
+    const res = await dave.call('deleteNotification', { notificationId: head.id });
+    expect(res.body).toEqual({ deleted: head.id });
     const after = (await dave.call('getNotifications')).body.notifications;
     expect(after).toHaveLength(list.length - 1);
-    expect((await dave.call('deleteNotification', { notificationId: list[0].id })).status).toBe(404);
+    expect((await dave.call('deleteNotification', { notificationId: head.id })).status).toBe(404);
   });
 
   it('needs a session', async () => {

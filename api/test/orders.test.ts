@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradientPng } from '../src/db/png.js';
-import { startTestApi, type TestApi, type TestClient } from './harness.js';
+import { present, startTestApi, type TestApi, type TestClient } from './harness.js';
 
 let t: TestApi;
 let clara: TestClient;
@@ -133,14 +133,15 @@ describe('upload targets', () => {
 
     const uploaded = await put(t.client(), added.body.uploadUrl, png);
     expect(uploaded.status).toBe(200);
-    const [target] = (await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets;
+    const target = present((await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets[0], 'the uploaded target');
     expect(target).toMatchObject({ targetId: added.body.targetId, targetIdentifier: added.body.targetIdentifier, target: 'venue.png', description: 'Venue map' });
-    const file = await fetch(target.targetURLs[0].replace(t.config.filesOrigin, t.url));
+    const [viewUrl = '', downloadUrl = ''] = target.targetURLs;
+    const file = await fetch(viewUrl.replace(t.config.filesOrigin, t.url));
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
-    const download = await fetch(target.targetURLs[1].replace(t.config.filesOrigin, t.url));
+    const download = await fetch(downloadUrl.replace(t.config.filesOrigin, t.url));
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="venue.png"/);
     // The photographer hears about it.
-    expect((await mia.call('getNotifications')).body.notifications[0].content).toMatch(/venue\.png/);
+    expect(present((await mia.call('getNotifications')).body.notifications[0], 'a notification').content).toMatch(/venue\.png/);
   });
 
   it('refuses a bad token, a wrong content type, a non-image, a second upload and an oversized file', async () => {
@@ -170,7 +171,9 @@ describe('upload targets', () => {
   });
 
   it("changes a target's description and removes a target with its file", async () => {
-    const [first, second] = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
+    const targets = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
+    const first = present(targets[0], 'a first target');
+    const second = present(targets[1], 'a second target');
     const changed = await clara.call('changeTargetDescription', { orderId: 'ord-1006', targetId: first.targetId, description: 'Updated' });
     expect(changed.body.target).toMatchObject({ targetId: first.targetId, description: 'Updated' });
     expect((await clara.call('changeTargetDescription', { orderId: 'ord-1005', targetId: first.targetId, description: 'x' })).status).toBe(404);
@@ -180,8 +183,8 @@ describe('upload targets', () => {
     const filePath = join(t.config.mediaDir, 'uploads', 'ord-1006');
     expect(existsSync(filePath)).toBe(true);
     expect((await mia.call('removeTarget', { targetId: second.targetId })).body).toEqual({ removed: second.targetId });
-    const targets = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
-    expect(targets.map((x: { targetId: number }) => x.targetId)).toEqual([first.targetId]);
+    const remaining = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
+    expect(remaining.map((x) => x.targetId)).toEqual([first.targetId]);
     expect((await mia.call('removeTarget', { targetId: second.targetId })).status).toBe(404);
   });
 });

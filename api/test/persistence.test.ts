@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, schemaVersion } from '../src/db/database.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
-import { useTestApi } from './harness.js';
+import { present, useTestApi } from './harness.js';
 
 const t = useTestApi();
 
@@ -12,7 +12,7 @@ describe('persistence', () => {
     expect(signup.status).toBe(201);
     const clara = await t().as('clara');
     await clara.call('addCartItem', { identifier: 'ci-photo-006', itemType: 'CONTENT' });
-    const [first] = (await clara.call('getNotifications')).body.notifications;
+    const first = present((await clara.call('getNotifications')).body.notifications[0], 'a notification');
     await clara.call('updateNotificationStatus', { status: 'READ', notificationId: first.id });
     await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'CANCELLED' });
     const countBefore = users();
@@ -23,7 +23,7 @@ describe('persistence', () => {
     // The session survives too: the same cookie still works.
     expect((await clara.call('checkAuthentication')).status).toBe(200);
     expect((await clara.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual(['ci-photo-006']);
-    const after = (await clara.call('getNotifications')).body.notifications.find((n: { id: number }) => n.id === first.id);
+    const after = present((await clara.call('getNotifications')).body.notifications.find((n) => n.id === first.id), 'the same notification');
     expect(after.status).toBe('READ');
     expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1003' })).body.eventOrderInfo.status).toBe('CANCELLED');
     expect((await t().client().call('login', { login: 'rita', password: 'long-enough' })).status).toBe(200);
