@@ -40,6 +40,23 @@ describe('RoleSelectionModal', () => {
   });
 });
 
+describe('RoleSelectionModal while saving', () => {
+  it('keeps Continue disabled until the answer arrives, and shows a failure', async () => {
+    let answer!: () => void;
+    server.use(
+      http.post('http://api.test/v2/updateRoles', () => new Promise<Response>((resolve) => (answer = () => resolve(HttpResponse.json({ error: 'Try again' }, { status: 500 }))))),
+    );
+    render(<RoleSelectionModal />);
+    await userEvent.click(screen.getByLabelText('Driver'));
+    const next = screen.getByRole('button', { name: 'Continue' });
+    await userEvent.click(next);
+    expect(next).toBeDisabled();
+    answer();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try again');
+    expect(next).toBeEnabled();
+  });
+});
+
 describe('ContactModal', () => {
   const fill = async () => {
     await userEvent.type(screen.getByLabelText('Name'), 'Pat');
@@ -48,14 +65,21 @@ describe('ContactModal', () => {
     await userEvent.type(screen.getByLabelText('Message'), 'Question');
   };
 
-  it("requires every field, then thanks the sender: 'We have received your message, thank you'", async () => {
-    server.use(http.post('http://api.test/v2/submitContactInfo', () => HttpResponse.json({ received: true })));
+  it("requires every field, sends without credentials, then thanks the sender: 'We have received your message, thank you'", async () => {
+    let credentials: RequestCredentials | null = null;
+    server.use(
+      http.post('http://api.test/v2/submitContactInfo', ({ request }) => {
+        credentials = request.credentials;
+        return HttpResponse.json({ received: true });
+      }),
+    );
     render(<ContactModal onClose={() => {}} />);
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Please fill in every field.');
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('We have received your message, thank you')).toBeInTheDocument();
+    expect(credentials).toBe('omit');
   });
 
   it("says 'Email is invalid' when the call fails", async () => {

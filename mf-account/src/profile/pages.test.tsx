@@ -1,0 +1,126 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { MemoryRouter } from 'react-router-dom';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LEGAL_DOCUMENTS, sessionStore, type OwnProfile } from '@marketplace/shared';
+import { renderWithQuery } from '@marketplace/shared/test-utils';
+import { LegalPage } from '../content/LegalPage.js';
+import { DiscountCodesPage, MediaPackagesPage, MyEventsPage, OrdersPage, ProfilePage } from './AccountPages.js';
+import { SettingsPage } from './SettingsPage.js';
+
+const profile: OwnProfile = {
+  roles: ['DRIVER'],
+  profileName: 'clara',
+  profilePicture: null,
+  username: 'Clara Client',
+  email: 'clara@example.com',
+  bio: 'Orders event coverage.',
+  createdAt: '2025-01-01T00:00:00Z',
+};
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeEach(() => sessionStore.setState({ isLoggedIn: true, user: { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara Client' } }));
+afterEach(() => {
+  server.resetHandlers();
+  sessionStore.setState({ isLoggedIn: false, user: null });
+});
+afterAll(() => server.close());
+
+const renderPage = (page: React.ReactNode) => renderWithQuery(<MemoryRouter>{page}</MemoryRouter>);
+
+describe('account pages', () => {
+  it('shows the profile from the API', async () => {
+    server.use(http.get('http://api.test/v2/user/profile', () => HttpResponse.json(profile)));
+    renderPage(<ProfilePage />);
+    expect(await screen.findByText('clara@example.com')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'clara' })).toHaveAttribute('href', '/user/clara');
+    expect(screen.getByText('DRIVER')).toBeInTheDocument();
+  });
+
+  it('links each order to its event order page', async () => {
+    server.use(
+      http.get('http://api.test/v2/user/eventOrders', () =>
+        HttpResponse.json({
+          eventOrders: [
+            { orderId: 'ord-1006', view: 'client', eventName: 'Annual awards', eventDate: '', publicStatus: 'DELIVERED', status: 'PUBLISHED', deleted: false, counterpart: 'Mia Lens', createdAt: '' },
+          ],
+        }),
+      ),
+    );
+    renderPage(<OrdersPage />);
+    expect(await screen.findByRole('link', { name: 'Annual awards (ord-1006)' })).toHaveAttribute('href', '/eventorder/ord-1006');
+  });
+
+  it.each([
+    ['Your events', <MyEventsPage key="e" />, '/v2/user/events', 'Events are for users with the EVENT_ORGANIZER role'],
+    ['Media packages', <MediaPackagesPage key="m" />, '/v2/user/mediaPackages', 'Media packages are for users with the MEDIA role'],
+    ['Discount codes', <DiscountCodesPage key="d" />, '/v2/user/discountCodes', 'Discount codes are for users with the MEDIA role'],
+  ])('%s refuses a user without the role with the reason', async (_title, page, path, reason) => {
+    server.use(http.get(`http://api.test${path}`, () => HttpResponse.json({ error: reason }, { status: 403 })));
+    renderPage(page);
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+  });
+
+  it('lists media packages for a MEDIA user', async () => {
+    server.use(
+      http.get('http://api.test/v2/user/mediaPackages', () =>
+        HttpResponse.json({ mediaPackages: [{ id: 1, name: 'Essentials', description: 'Two hours', priceCents: 25000, photoCount: 50, videoMinutes: 0 }] }),
+      ),
+    );
+    renderPage(<MediaPackagesPage />);
+    expect(await screen.findByText('Essentials')).toBeInTheDocument();
+    expect(screen.getByText(/\$250\.00/)).toBeInTheDocument();
+  });
+
+  it('points a visitor to log in instead of calling the API', () => {
+    sessionStore.setState({ isLoggedIn: false, user: null });
+    server.use(http.get('http://api.test/v2/user/eventOrders', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })));
+    renderPage(<OrdersPage />);
+    expect(screen.getByRole('link', { name: 'log in' })).toHaveAttribute('href', '/user/login');
+  });
+});
+
+describe('SettingsPage', () => {
+  it('saves name, email and about, and the shared user takes the new name', async () => {
+    let sent: Record<string, string> = {};
+    server.use(
+      http.get('http://api.test/v2/user/profile', () => HttpResponse.json(profile)),
+      http.post('http://api.test/v2/user/updateProfile', async ({ request }) => {
+        sent = Object.fromEntries(new URLSearchParams(await request.text()));
+        return HttpResponse.json({ ...profile, username: sent.username, bio: sent.bio });
+      }),
+    );
+    renderPage(<SettingsPage />);
+    const name = await screen.findByLabelText('Name');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Clara C.');
+    await userEvent.clear(screen.getByLabelText('About you'));
+    await userEvent.type(screen.getByLabelText('About you'), 'New bio');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved');
+    expect(sent).toEqual({ username: 'Clara C.', email: 'clara@example.com', bio: 'New bio' });
+    expect(sessionStore.getState().user?.username).toBe('Clara C.');
+  });
+
+  it("announces the API's reason when saving fails", async () => {
+    server.use(
+      http.get('http://api.test/v2/user/profile', () => HttpResponse.json(profile)),
+      http.post('http://api.test/v2/user/updateProfile', () => HttpResponse.json({ error: 'An account with this email exists', field: 'email' }, { status: 409 })),
+    );
+    renderPage(<SettingsPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('An account with this email exists');
+  });
+});
+
+describe('LegalPage', () => {
+  it.each(LEGAL_DOCUMENTS.map((d) => [d]))('%s has a title and sections of real text', (document) => {
+    renderPage(<LegalPage document={document} />);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/Terms of Service|Privacy Policy|Cookie Policy/);
+    const sections = screen.getAllByRole('heading', { level: 2 });
+    expect(sections.length).toBeGreaterThanOrEqual(3);
+  });
+});
