@@ -5,7 +5,7 @@
 export * from './contract/index.js';
 export * from './constants.js';
 export * from './config/runtime.js';
-export { ApiError, apiCall, statusOf } from './api/client.js';
+export { ApiError, apiCall, putUpload, statusOf } from './api/client.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
 export { diagnostics } from './diagnostics.js';
 export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from './live/index.js';

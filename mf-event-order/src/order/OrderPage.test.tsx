@@ -1,50 +1,18 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EventOrderDetails } from '@marketplace/shared';
+import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
 import { renderWithQuery } from '@marketplace/shared/test-utils';
+import { orderDetails } from './fixtures.js';
 import { OrderPage, stepLabel } from './OrderPage.js';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
-
-const details = (over: Partial<EventOrderDetails> = {}): EventOrderDetails => ({
-  view: 'client',
-  deleted: false,
-  declined: false,
-  backButton: { text: 'Back to orders', link: '/user/orders' },
-  statuses: [
-    { statusName: 'ORDER_REQUEST', statusType: 'COMPLETED' },
-    { statusName: 'REQUIREMENTS_NEEDED', statusType: 'CURRENT' },
-    { statusName: 'AWAITING_APPROVAL', statusType: 'LOCKED' },
-    { statusName: 'PENDING_FULFILLMENTS', statusType: 'LOCKED' },
-    { statusName: 'DELIVERED', statusType: 'LOCKED' },
-  ],
-  eventOrderInfo: {
-    orderId: 'ord-1',
-    status: null,
-    publicStatus: 'REQUIREMENTS_NEEDED',
-    eventName: 'Product launch',
-    eventDate: '2026-12-01T18:00:00Z',
-    location: 'Hall',
-    packageName: 'Essentials',
-    client: 'Clara',
-    photographer: 'Mia',
-    photographerProfileName: 'mia',
-    createdAt: '2026-11-01T10:00:00Z',
-    canCancel: true,
-  },
-  requirementInfo: { summary: 's', items: [] },
-  discountCode: null,
-  mediaPayoutInfo: { currency: 'USD', totalCents: 1, platformFeeCents: 0, photographerPayoutCents: 1, paidOut: false, paidOutAt: null },
-  targets: [],
-  sharingId: 'share',
-  ...over,
-});
 
 function renderAt(path: string) {
   return renderWithQuery(
@@ -54,6 +22,13 @@ function renderAt(path: string) {
       </Routes>
     </MemoryRouter>,
   );
+}
+
+/** Serves the given details, or a sequence of them (one per fetch, the last repeating). */
+function serve(...answers: EventOrderDetails[]) {
+  let calls = 0;
+  server.use(http.get('http://api.test/v2/eventorder/:orderId/details', () => HttpResponse.json(answers[Math.min(calls++, answers.length - 1)])));
+  return () => calls;
 }
 
 describe('stepLabel', () => {
@@ -68,17 +43,17 @@ describe('stepLabel', () => {
   });
 });
 
-describe('OrderPage', () => {
+describe('details', () => {
   it('fetches with sharingId as a query, once (no retry), and shows the back button from the response', async () => {
     const urls: string[] = [];
     server.use(
       http.get('http://api.test/v2/eventorder/:orderId/details', ({ request }) => {
         urls.push(request.url);
-        return HttpResponse.json(details());
+        return HttpResponse.json(orderDetails());
       }),
     );
     renderAt('/eventorder/ord-1?sharingId=share');
-    expect(await screen.findByRole('heading', { name: 'Product launch' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Team offsite' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to orders' })).toHaveAttribute('href', '/user/orders');
     expect(urls).toEqual(['http://api.test/v2/eventorder/ord-1/details?sharingId=share']);
   });
@@ -92,15 +67,130 @@ describe('OrderPage', () => {
   });
 
   it.each([{ declined: true }, { deleted: true }])('shows a %j order as declined/cancelled with the back button', async (over) => {
-    server.use(http.get('http://api.test/v2/eventorder/:orderId/details', () => HttpResponse.json(details(over))));
+    serve(orderDetails(over));
     renderAt('/eventorder/ord-1');
     expect(await screen.findByText('This order has been declined/cancelled')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to orders' })).toBeInTheDocument();
   });
 
   it('never follows a javascript: back link from the server', async () => {
-    server.use(http.get('http://api.test/v2/eventorder/:orderId/details', () => HttpResponse.json(details({ backButton: { text: 'Back', link: 'javascript:alert(1)' } }))));
+    serve(orderDetails({ backButton: { text: 'Back', link: 'javascript:alert(1)' } }));
     renderAt('/eventorder/ord-1');
     expect(await screen.findByRole('link', { name: 'Back' })).toHaveAttribute('href', '/');
+  });
+
+  it('renders server text as text, never as HTML', async () => {
+    serve(orderDetails({ requirementInfo: { summary: '<img src=x onerror="window.hacked=1">', items: [] } }));
+    renderAt('/eventorder/ord-1');
+    expect(await screen.findByText('<img src=x onerror="window.hacked=1">')).toBeInTheDocument();
+    expect(document.querySelector('img[src="x"]')).toBeNull();
+  });
+});
+
+describe('progress bar', () => {
+  it('colours COMPLETED green with a check, CURRENT orange and bold, LOCKED grey; a connector takes the next step colour', async () => {
+    serve(orderDetails());
+    renderAt('/eventorder/ord-1');
+    const bar = await screen.findByRole('list', { name: 'Order progress' });
+    const steps = within(bar).getAllByRole('listitem').filter((li) => li.hasAttribute('data-status-type'));
+    expect(steps.map((s) => s.textContent)).toEqual(['✓Order Placed', '✓Requirements Needed', '3Awaiting Approval', '4Pending Fulfillments', '5Delivered']);
+    expect(steps[0]).toHaveStyle({ color: 'rgb(30, 142, 62)', fontWeight: '400' });
+    expect(steps[2]).toHaveStyle({ color: 'rgb(232, 113, 10)', fontWeight: '700' });
+    expect(steps[2]).toHaveAttribute('aria-current', 'step');
+    expect(steps[3]).toHaveStyle({ color: 'rgb(154, 160, 166)' });
+    const connectors = screen.getAllByTestId('connector');
+    expect(connectors.map((c) => getComputedStyle(c).backgroundColor)).toEqual(['rgb(30, 142, 62)', 'rgb(232, 113, 10)', 'rgb(154, 160, 166)', 'rgb(154, 160, 166)']);
+  });
+});
+
+describe('views', () => {
+  const view = async (v: EventOrderView, over: Partial<EventOrderDetails['eventOrderInfo']> = {}) => {
+    const base = orderDetails();
+    serve(orderDetails({ view: v, eventOrderInfo: { ...base.eventOrderInfo, ...over } }));
+    renderAt('/eventorder/ord-1');
+    await screen.findByRole('heading', { name: 'Team offsite' });
+  };
+
+  it('client: may cancel when offered, download, and manage uploads', async () => {
+    await view('client');
+    expect(screen.getByRole('button', { name: 'Cancel order' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('href', expect.stringContaining('/download?'));
+    expect(screen.getByLabelText('Add images')).toBeInTheDocument();
+    expect(screen.getByText('Awaiting Approval', { selector: 'strong' })).toBeInTheDocument();
+  });
+
+  it('client: no cancel action when the server does not offer it', async () => {
+    await view('client', { canCancel: false });
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+  });
+
+  it('sharedUser: may download, cannot cancel or change uploads', async () => {
+    await view('sharedUser', { canCancel: true });
+    expect(screen.getByRole('link', { name: 'Download' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    expect(screen.queryByLabelText('Add images')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Remove/ })).toBeNull();
+  });
+
+  it('photographer: sees Pending Requirements, cannot cancel or download', async () => {
+    const base = orderDetails();
+    serve(orderDetails({ view: 'photographer', statuses: [{ statusName: 'REQUIREMENTS_NEEDED', statusType: 'CURRENT' }], eventOrderInfo: { ...base.eventOrderInfo, canCancel: true } }));
+    renderAt('/eventorder/ord-1');
+    expect(await screen.findByText('Pending Requirements')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
+  });
+});
+
+describe('cancel flow', () => {
+  it('asks first; No keeps the order; Yes sends status=CANCELLED as multipart and shows the refetched status', async () => {
+    const base = orderDetails();
+    const calls = serve(base, orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED', canCancel: false } }));
+    let sent: Record<string, FormDataEntryValue> = {};
+    server.use(
+      http.post('http://api.test/v2/eventorder/status', async ({ request }) => {
+        sent = Object.fromEntries((await request.formData()).entries());
+        return HttpResponse.json({ orderId: 'ord-1', status: 'CANCELLED' });
+      }),
+    );
+    renderAt('/eventorder/ord-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    expect(screen.getByRole('dialog', { name: 'Are you sure you want to cancel this order?' })).toBeInTheDocument();
+    expect(document.body.style.overflow).toBe('hidden');
+    await userEvent.click(screen.getByRole('button', { name: 'No, do not cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.body.style.overflow).toBe('');
+    expect(sent).toEqual({});
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel order' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, cancel the order' }));
+    expect(await screen.findByText('Order has been cancelled')).toBeInTheDocument();
+    expect(sent).toEqual({ orderId: 'ord-1', status: 'CANCELLED' });
+    expect(calls()).toBe(2);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+  });
+});
+
+describe('targets', () => {
+  it('changes a description and removes a target with their calls, then refetches', async () => {
+    const calls = serve(orderDetails());
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    const capture = async ({ request }: { request: Request }) => {
+      sent.push(Object.fromEntries((await request.formData()).entries()));
+      return HttpResponse.json({});
+    };
+    server.use(http.post('http://api.test/v2/eventorder/target/changeDescription', capture), http.post('http://api.test/v2/eventorder/target/remove', capture));
+    renderAt('/eventorder/ord-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Change the description of venue.png' }));
+    const input = screen.getByLabelText('Description of venue.png');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Floor plan');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove venue.png' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent).toEqual([{ orderId: 'ord-1', targetId: '7', description: 'Floor plan' }, { targetId: '7' }]);
+    await waitFor(() => expect(calls()).toBe(3));
   });
 });

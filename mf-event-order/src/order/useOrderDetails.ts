@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall, DATA_CACHE_TIME_MS } from '@marketplace/shared';
 
 /** SPEC.md section 7: sharingId as a query; no retry; no refetch on window focus; cached 5 minutes. */
-export function useOrderDetails(orderId: string, sharingId: string | undefined) {
-  return useQuery({
+export function orderDetailsQuery(orderId: string, sharingId: string | undefined) {
+  return queryOptions({
     queryKey: ['eventOrder', orderId, sharingId ?? null],
     queryFn: () => apiCall('getEventOrderDetails', { orderId, sharingId }),
     retry: false,
@@ -11,4 +11,8 @@ export function useOrderDetails(orderId: string, sharingId: string | undefined) 
     gcTime: DATA_CACHE_TIME_MS,
     staleTime: DATA_CACHE_TIME_MS,
   });
+}
+
+export function useOrderDetails(orderId: string, sharingId: string | undefined) {
+  return useQuery(orderDetailsQuery(orderId, sharingId));
 }

@@ -71,3 +71,20 @@ export async function apiCall<K extends CallName>(name: K, ...args: Record<strin
 export function statusOf(error: unknown): number {
   return error instanceof ApiError ? error.status : 0;
 }
+
+/**
+ * Sends a file to an upload URL the API handed out (`addTarget`): a PUT of the bytes with their
+ * type, no cookies (the URL carries its own permission). Fails like apiCall does.
+ */
+export async function putUpload(uploadUrl: string, file: Blob, contentType: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(uploadUrl, { method: 'PUT', body: file, headers: { 'Content-Type': contentType }, credentials: 'omit' });
+  } catch (error) {
+    throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
+  }
+  if (!response.ok) {
+    const reason = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
+    throw new ApiError(response.status, reason?.error ?? `HTTP ${response.status}`);
+  }
+}

@@ -1,0 +1,63 @@
+import { expect, test, type Page } from '@playwright/test';
+import { gradientPng } from '../../api/src/db/png.js';
+import { API } from '../env.js';
+import { logIn } from './helpers.js';
+
+const png = (name: string, seed: number) => ({ name, mimeType: 'image/png', buffer: gradientPng(800, 600, seed) });
+
+async function openFromOrders(page: Page, eventName: string) {
+  await page.goto('/user/orders');
+  await page.getByRole('link', { name: new RegExp(eventName) }).click();
+  await expect(page.getByRole('heading', { name: eventName })).toBeVisible();
+}
+
+test('account -> event order: upload two images one at a time and see them listed; compression loads only then', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  await logIn(page, 'clara');
+  await openFromOrders(page, 'Charity run');
+  const uploads = page.getByRole('list', { name: 'Uploaded files' });
+  await expect(page.getByText('No uploads yet.')).toBeVisible();
+  expect(scripts.filter((u) => /browser-image-compression/.test(u))).toEqual([]);
+
+  await page.getByLabel('Add images').setInputFiles([png('stage.png', 1), png('doors.png', 2)]);
+  // Compression re-encodes each image on the main thread: allow for a loaded 2-core machine.
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 2/2', { timeout: 30_000 });
+  await expect(uploads.getByRole('listitem')).toHaveCount(2);
+  await expect(uploads).toContainText('stage.png');
+  await expect(uploads).toContainText('doors.png');
+  expect(scripts.filter((u) => /browser-image-compression/.test(u))).toHaveLength(1);
+});
+
+test('account -> event order: the client cancels, and the page shows the refetched status', async ({ page }) => {
+  await logIn(page, 'clara');
+  await openFromOrders(page, 'Team offsite');
+  await page.getByRole('button', { name: 'Cancel order' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Are you sure you want to cancel this order?' });
+  await expect(dialog).toBeVisible();
+  expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
+  await dialog.getByRole('button', { name: 'Yes, cancel the order' }).click();
+  await expect(page.getByTestId('order-status')).toHaveText('Order has been cancelled');
+  await expect(page.getByRole('button', { name: 'Cancel order' })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('order-status')).toHaveText('Order has been cancelled');
+});
+
+test('event order: a sharing link opens the sharedUser view; without it another user is unauthorized', async ({ page, browser }) => {
+  await logIn(page, 'clara');
+  const details = await (await page.context().request.get(`${API}/v2/eventorder/ord-1006/details`)).json();
+  const sharingId: string = details.sharingId;
+
+  const other = await browser.newPage();
+  await logIn(other, 'tom');
+  await other.goto(`/eventorder/ord-1006?sharingId=${encodeURIComponent(sharingId)}`);
+  await expect(other.getByRole('heading', { name: 'Annual awards' })).toBeVisible();
+  await expect(other.getByRole('link', { name: 'Download' }).first()).toBeVisible();
+  await expect(other.getByRole('button', { name: 'Cancel order' })).toHaveCount(0);
+  await expect(other.getByLabel('Add images')).toHaveCount(0);
+  await expect(other.getByRole('link', { name: 'Back to events' })).toBeVisible();
+
+  await other.goto('/eventorder/ord-1006');
+  await expect(other.getByText('You are unauthorized to view this page')).toBeVisible();
+  await other.close();
+});

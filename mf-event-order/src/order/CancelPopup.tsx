@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import { Modal } from '@marketplace/shared';
+
+/** SPEC.md section 4 "Cancel flow": a confirmation popup; page scrolling is locked while it is open. */
+export function CancelPopup({ onConfirm, onClose }: { onConfirm: () => Promise<void>; onClose: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Modal title="Are you sure you want to cancel this order?" onClose={busy ? undefined : onClose} width={440}>
+      {error && <p role="alert">{error}</p>}
+      <div style={{ display: 'flex', gap: 12 }}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            onConfirm().then(onClose, (e: unknown) => {
+              setError(e instanceof Error ? e.message : 'The order could not be cancelled');
+              setBusy(false);
+            });
+          }}
+        >
+          Yes, cancel the order
+        </button>
+        <button type="button" disabled={busy} onClick={onClose}>
+          No, do not cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}

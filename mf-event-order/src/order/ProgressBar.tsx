@@ -1,0 +1,70 @@
+import styled from 'styled-components';
+import { theme, type EventOrderView, type ProgressStatus, type StatusType } from '@marketplace/shared';
+import { stepLabel } from './labels.js';
+
+export const STATUS_COLORS: Record<StatusType, string> = {
+  COMPLETED: theme.colors.success,
+  CURRENT: theme.colors.warning,
+  LOCKED: theme.colors.locked,
+};
+
+const Bar = styled.ol`
+  display: flex;
+  align-items: center;
+  list-style: none;
+  padding: 0;
+  margin: 24px 0;
+  overflow-x: auto;
+`;
+
+const Step = styled.li<{ $type: StatusType }>`
+  display: flex;
+  align-items: center;
+  gap: 6px;
+  white-space: nowrap;
+  color: ${(p) => STATUS_COLORS[p.$type]};
+  font-weight: ${(p) => (p.$type === 'CURRENT' ? 700 : 400)};
+`;
+
+const Dot = styled.span<{ $type: StatusType }>`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 22px;
+  height: 22px;
+  border-radius: 50%;
+  color: #fff;
+  font-size: 13px;
+  background: ${(p) => STATUS_COLORS[p.$type]};
+`;
+
+const Connector = styled.li<{ $type: StatusType }>`
+  flex: 1;
+  min-width: 24px;
+  height: 3px;
+  margin: 0 8px;
+  background: ${(p) => STATUS_COLORS[p.$type]};
+`;
+
+/**
+ * The horizontal status bar (SPEC.md section 4): COMPLETED green with a check mark, CURRENT orange
+ * and bold, LOCKED grey; each connector takes the colour of the step after it.
+ */
+export function ProgressBar({ statuses, view }: { statuses: ProgressStatus[]; view: EventOrderView }) {
+  return (
+    <Bar aria-label="Order progress">
+      {statuses.flatMap((s, i) => {
+        const step = (
+          <Step key={s.statusName} $type={s.statusType} data-status-type={s.statusType} aria-current={s.statusType === 'CURRENT' ? 'step' : undefined}>
+            <Dot $type={s.statusType} aria-hidden="true">
+              {s.statusType === 'COMPLETED' ? '✓' : i + 1}
+            </Dot>
+            {stepLabel(s.statusName, view)}
+          </Step>
+        );
+        const next = statuses[i + 1];
+        return next ? [step, <Connector key={`${s.statusName}-to-next`} $type={next.statusType} data-testid="connector" aria-hidden="true" />] : [step];
+      })}
+    </Bar>
+  );
+}

@@ -1,0 +1,111 @@
+import { useState, type ChangeEvent } from 'react';
+import { safeHref, type EventOrderDetails, type Target } from '@marketplace/shared';
+import type { OrderActions } from './useOrderActions.js';
+import { formatDate, money } from './labels.js';
+import { Panel } from './ui.js';
+
+function TargetRow({ target, canDownload, canEdit, actions }: { target: Target; canDownload: boolean; canEdit: boolean; actions: OrderActions }) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(target.description);
+  const [viewUrl, downloadUrl] = target.targetURLs.map((u) => safeHref(u));
+  return (
+    <li style={{ display: 'flex', gap: 12, alignItems: 'center', marginBottom: 8 }}>
+      {viewUrl && <img src={viewUrl} alt={target.target} width={64} height={48} loading="lazy" style={{ objectFit: 'cover' }} />}
+      <div style={{ flex: 1 }}>
+        <div>{target.target}</div>
+        {editing ? (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void actions.changeDescription(target.targetId, text).then(() => setEditing(false));
+            }}
+          >
+            <label>
+              Description of {target.target}
+              <input value={text} maxLength={500} onChange={(e) => setText(e.target.value)} />
+            </label>
+            <button type="submit">Save</button>
+          </form>
+        ) : (
+          <small>{target.description || 'No description'} · {formatDate(target.uploadedAt)}</small>
+        )}
+      </div>
+      {canDownload && downloadUrl && <a href={downloadUrl}>Download</a>}
+      {canEdit && !editing && (
+        <>
+          <button type="button" onClick={() => setEditing(true)} aria-label={`Change the description of ${target.target}`}>
+            Edit
+          </button>
+          <button type="button" onClick={() => void actions.remove(target.targetId)} aria-label={`Remove ${target.target}`}>
+            Remove
+          </button>
+        </>
+      )}
+    </li>
+  );
+}
+
+/** The right panel: requirements, uploads (targets) and media payout details. */
+export function RightPanel({ details, actions }: { details: EventOrderDetails; actions: OrderActions }) {
+  const { requirementInfo: req, mediaPayoutInfo: pay, view } = details;
+  // SPEC.md section 6: client and sharedUser may download; the parties (client, photographer) manage uploads.
+  const canDownload = view === 'client' || view === 'sharedUser';
+  const canEdit = view !== 'sharedUser' && details.eventOrderInfo.status !== 'CANCELLED';
+  const onFiles = (e: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = '';
+    if (files.length) void actions.upload(files);
+  };
+  return (
+    <div style={{ display: 'grid', gap: 16 }}>
+      <Panel aria-labelledby="requirements">
+        <h2 id="requirements">Requirements</h2>
+        <p>{req.summary}</p>
+        <dl>
+          {req.items.map((item) => (
+            <div key={item.label}>
+              <dt>{item.label}</dt>
+              <dd>{item.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </Panel>
+      <Panel aria-labelledby="uploads">
+        <h2 id="uploads">Uploads</h2>
+        {details.targets.length === 0 ? (
+          <p>No uploads yet.</p>
+        ) : (
+          <ul aria-label="Uploaded files" style={{ listStyle: 'none', padding: 0 }}>
+            {details.targets.map((t) => (
+              <TargetRow key={t.targetId} target={t} canDownload={canDownload} canEdit={canEdit} actions={actions} />
+            ))}
+          </ul>
+        )}
+        {canEdit && (
+          <label>
+            Add images
+            <input type="file" accept="image/*" multiple onChange={onFiles} />
+          </label>
+        )}
+        {actions.progress && (
+          <p role="status" aria-live="polite">
+            Uploaded {actions.progress.uploaded}/{actions.progress.total}
+          </p>
+        )}
+      </Panel>
+      <Panel aria-labelledby="payout">
+        <h2 id="payout">Media payout</h2>
+        <dl>
+          <dt>Total</dt>
+          <dd>{money(pay.totalCents, pay.currency)}</dd>
+          <dt>Platform fee</dt>
+          <dd>{money(pay.platformFeeCents, pay.currency)}</dd>
+          <dt>Photographer payout</dt>
+          <dd>{money(pay.photographerPayoutCents, pay.currency)}</dd>
+          <dt>Paid out</dt>
+          <dd>{pay.paidOut && pay.paidOutAt ? formatDate(pay.paidOutAt) : 'Not yet'}</dd>
+        </dl>
+      </Panel>
+    </div>
+  );
+}
