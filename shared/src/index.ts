@@ -20,3 +20,4 @@ export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { safeHref } from './safeHref.js';
 export { BellIcon, CartIcon, ChatIcon } from './ui/icons.js';
+export { useMediaQuery, useIsMobile, MOBILE_QUERY } from './ui/useMediaQuery.js';

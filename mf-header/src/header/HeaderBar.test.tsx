@@ -1,101 +1,220 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as shared from '@marketplace/shared';
-import { sessionStore, type Role } from '@marketplace/shared';
-import { renderWithQuery } from '@marketplace/shared/test-utils';
-import { HeaderBar } from './HeaderBar.js';
+import { DEFAULT_AVATAR, sessionStore, type CartItem, type Role } from '@marketplace/shared';
+import { API, logInAs, renderHeader, resetHarness, server } from '../test/harness.js';
 
-// The live channel is the network edge: no broker in component tests.
 vi.mock('@marketplace/shared', async (original) => ({
   ...(await original<typeof shared>()),
-  live: { subscribe: () => () => {}, close: () => {} },
+  live: (await import('../test/fakeLive.js')).fakeLive,
 }));
 
-const server = setupServer(
-  http.get('http://api.test/v2/notifications', () => HttpResponse.json({ notifications: [], more: false })),
-  http.get('http://api.test/v2/messageNotifications', () => HttpResponse.json({ messageNotifications: [], more: false })),
-);
+const DESKTOP_WIDTH = window.innerWidth;
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
-  server.resetHandlers();
-  sessionStore.setState({ user: null, isLoggedIn: false, cart: [] });
+  resetHarness();
+  window.innerWidth = DESKTOP_WIDTH;
+  vi.restoreAllMocks();
 });
 afterAll(() => server.close());
 
-function Where() {
-  return <p data-testid="where">{useLocation().pathname}</p>;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The raw cookie strings the page writes (jsdom keeps no attributes readable). */
+function watchCookieWrites(): string[] {
+  const writes: string[] = [];
+  const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')!;
+  vi.spyOn(Document.prototype, 'cookie', 'set').mockImplementation(function (this: Document, value: string) {
+    writes.push(value);
+    descriptor.set!.call(this, value);
+  });
+  return writes;
 }
+const expiresInDays = (write: string) => (Date.parse(/expires=([^;]+)/i.exec(write)![1]!) - Date.now()) / DAY_MS;
 
-const renderAt = (path: string) =>
-  renderWithQuery(
-    <MemoryRouter initialEntries={[path]}>
-      <HeaderBar />
-      <Routes>
-        <Route path="*" element={<Where />} />
-      </Routes>
-    </MemoryRouter>,
-  );
+const item = (identifier: string): CartItem => ({ identifier, itemType: 'CONTENT', name: identifier, thumbnailUrl: null, eventName: null, priceCents: 100 });
 
-const logInAs = (roles: Role[]) =>
-  sessionStore.setState({ isLoggedIn: true, user: { roles, profileName: 'u', username: 'User', profilePicture: null } });
-
-describe('HeaderBar', () => {
+describe('header bar', () => {
   it('shows visitors the links, Log in, Sign Up and the cart with its count', () => {
-    sessionStore.setState({ cart: [{ identifier: 'a', itemType: 'CONTENT', name: 'A', thumbnailUrl: null, eventName: null, priceCents: 1 }] });
-    renderAt('/events');
+    sessionStore.setState({ cart: [item('a')] });
+    renderHeader('/events');
+    expect(screen.getByRole('link', { name: 'EventMedia' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('link', { name: 'Events' })).toHaveAttribute('href', '/events');
     expect(screen.getByRole('link', { name: 'Posts' })).toHaveAttribute('href', '/community');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Up' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Cart, 1 items' })).toHaveAttribute('href', '/cart');
+    const cart = screen.getByRole('link', { name: 'Cart, 1 items' });
+    expect(cart).toHaveAttribute('href', '/cart');
+    expect(within(cart).getByTestId('badge')).toHaveTextContent('1');
     expect(screen.queryByRole('button', { name: 'Profile menu' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Notifications/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Messages/ })).toBeNull();
   });
 
-  it('remembers the current path in loginRedirect when Log in is clicked', async () => {
-    renderAt('/event/summer?x=1');
-    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(screen.getByTestId('where')).toHaveTextContent('/user/login');
-    expect(decodeURIComponent(document.cookie)).toContain('loginRedirect=/event/summer?x=1');
+  it("follows the shared store's cart, capping the badge at 10+", async () => {
+    renderHeader('/events');
+    expect(within(screen.getByRole('link', { name: 'Cart, 0 items' })).queryByTestId('badge')).toBeNull();
+    sessionStore.setState({ cart: Array.from({ length: 12 }, (_, i) => item(`i${i}`)) });
+    const cart = await screen.findByRole('link', { name: 'Cart, 12 items' });
+    expect(within(cart).getByTestId('badge')).toHaveTextContent('10+');
   });
 
-  it.each(['/user/login', '/user/signup', '/legal/terms-of-service', '/legal/privacy-policy', '/legal/cookie-policy'])(
-    'shrinks to logo and name on %s',
-    (path) => {
-      renderAt(path);
-      expect(screen.getByRole('link', { name: 'EventMedia' })).toBeInTheDocument();
-      expect(screen.queryByRole('link', { name: 'Events' })).toBeNull();
-      expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
-    },
-  );
+  it('shows logged-in users messages, notifications, cart and the profile menu', async () => {
+    logInAs();
+    renderHeader('/events');
+    expect(await screen.findByRole('button', { name: /^Messages, \d+ new$/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Notifications, \d+ new$/ })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /^Cart/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Profile menu' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sign Up' })).toBeNull();
+  });
 
   it.each([
+    ['Log in', '/user/login'],
+    ['Sign Up', '/user/signup'],
+  ])('%s stores the current path in loginRedirect for one day', async (button, target) => {
+    const writes = watchCookieWrites();
+    renderHeader('/event/summer?x=1');
+    await userEvent.click(screen.getByRole('button', { name: button }));
+    expect(screen.getByTestId('where')).toHaveTextContent(target);
+    expect(decodeURIComponent(document.cookie)).toContain('loginRedirect=/event/summer?x=1');
+    const write = writes.find((w) => w.startsWith('loginRedirect='))!;
+    expect(expiresInDays(write)).toBeCloseTo(1, 2);
+  });
+
+  it.each(['/user/login', '/user/signup', '/legal/terms-of-service', '/legal/privacy-policy', '/legal/cookie-policy'])('shrinks to logo and name on %s', (path) => {
+    logInAs();
+    renderHeader(path);
+    expect(screen.getByRole('link', { name: 'EventMedia' })).toBeInTheDocument();
+    expect(screen.getAllByRole('link')).toHaveLength(1);
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('combobox')).toBeNull();
+  });
+});
+
+describe('layout by width', () => {
+  it('at 768 px the search box is on a second row and a hamburger opens the navigation', async () => {
+    window.innerWidth = 768;
+    renderHeader('/events');
+    const header = screen.getByRole('banner');
+    expect(header).toHaveAttribute('data-layout', 'mobile');
+    const rows = header.querySelectorAll(':scope > .row');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[1] as HTMLElement).getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
+    expect(within(rows[0] as HTMLElement).queryByRole('combobox')).toBeNull();
+    // The navigation lives in the side menu only.
+    expect(screen.queryByRole('link', { name: 'Events' })).toBeNull();
+
+    const hamburger = screen.getByRole('button', { name: 'Open menu' });
+    expect(hamburger).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(hamburger);
+    const menu = screen.getByRole('dialog', { name: 'Menu' });
+    const nav = within(menu).getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Events', 'Posts']);
+    await userEvent.click(within(nav).getByRole('link', { name: 'Posts' }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/community');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('the side menu is operable by keyboard and Escape closes it', async () => {
+    window.innerWidth = 500;
+    renderHeader('/events');
+    screen.getByRole('button', { name: 'Open menu' }).focus();
+    await userEvent.keyboard('{Enter}');
+    const menu = screen.getByRole('dialog', { name: 'Menu' });
+    expect(menu).toContainElement(document.activeElement as HTMLElement);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
+  });
+
+  it('at 769 px there is one row with the search box and navigation, and no hamburger', () => {
+    window.innerWidth = 769;
+    renderHeader('/events');
+    const header = screen.getByRole('banner');
+    expect(header).toHaveAttribute('data-layout', 'desktop');
+    expect(header.querySelectorAll(':scope > .row')).toHaveLength(1);
+    expect(screen.getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Open menu' })).toBeNull();
+  });
+});
+
+describe('profile menu', () => {
+  it.each([
     [[], ['Profile', 'Orders', 'Settings']],
+    [['DRIVER'], ['Profile', 'Orders', 'Settings']],
     [['MEDIA'], ['Profile', 'Orders', 'Media packages', 'Discount codes', 'Settings']],
     [['EVENT_ORGANIZER'], ['Profile', 'Events', 'Orders', 'Settings']],
     [['DRIVER', 'EVENT_ORGANIZER', 'MEDIA'], ['Profile', 'Events', 'Orders', 'Media packages', 'Discount codes', 'Settings']],
-  ] as [Role[], string[]][])('with roles %j the profile menu holds %j and Logout', async (roles, entries) => {
+  ] as [Role[], string[]][])('with roles %j holds %j and Logout', async (roles, entries) => {
     logInAs(roles);
-    renderAt('/events');
-    expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
-    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
-    const menu = screen.getByRole('button', { name: 'Profile menu' }).parentElement as HTMLElement;
-    expect(within(menu).getAllByRole('link').map((a) => a.textContent)).toEqual(entries);
+    renderHeader('/events');
+    const toggle = screen.getByRole('button', { name: 'Profile menu' });
+    await userEvent.click(toggle);
+    const menu = toggle.parentElement as HTMLElement;
+    expect(within(menu).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual(
+      entries.map((label) => [label, { Profile: '/user/me', Events: '/user/events', Orders: '/user/orders', 'Media packages': '/user/mediaPackages', 'Discount codes': '/user/discountCodes', Settings: '/settings/general' }[label]]),
+    );
     expect(within(menu).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
   });
 
-  it('logs out on 401 as on 200, and goes home', async () => {
-    server.use(http.post('http://api.test/v2/logout', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })));
+  it('closes with Escape and gives focus back to its toggle', async () => {
+    logInAs();
+    renderHeader('/events');
+    const toggle = screen.getByRole('button', { name: 'Profile menu' });
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('link', { name: 'Settings' })).toBeNull();
+    expect(toggle).toHaveFocus();
+  });
+
+  it('falls back to the generic picture when the profile picture is broken', () => {
+    logInAs([], 'http://files.test/media/broken.jpg');
+    renderHeader('/events');
+    const img = within(screen.getByRole('button', { name: 'Profile menu' })).getByRole('img');
+    expect(img).toHaveAttribute('src', 'http://files.test/media/broken.jpg');
+    fireEvent.error(img);
+    expect(img).toHaveAttribute('src', DEFAULT_AVATAR);
+  });
+
+  it.each([
+    ['200', () => HttpResponse.json({ loggedOut: true })],
+    ['401', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })],
+    ['status 0', () => HttpResponse.error()],
+  ])('Logout answered %s: loggedIn is no for 7 days, home, live connection closed', async (_label, answer) => {
+    server.use(http.post(`${API}/logout`, answer));
+    // The store closes the page's real channel (the barrel's `live` is faked for the header only).
+    const { live } = await vi.importActual<typeof shared>('@marketplace/shared');
+    const close = vi.spyOn(live, 'close');
+    const writes = watchCookieWrites();
     logInAs(['MEDIA']);
     document.cookie = 'loggedIn=yes; path=/';
-    renderAt('/user/me');
+    renderHeader('/user/me');
     await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
     await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/$/);
     expect(document.cookie).toContain('loggedIn=no');
+    expect(expiresInDays(writes.find((w) => w.startsWith('loggedIn=no'))!)).toBeCloseTo(7, 2);
+    expect(close).toHaveBeenCalled();
+  });
+
+  it('a Logout answered 500 keeps the user logged in where they are', async () => {
+    server.use(http.post(`${API}/logout`, () => HttpResponse.json({ error: 'boom' }, { status: 500 })));
+    logInAs(['MEDIA']);
+    document.cookie = 'loggedIn=yes; path=/';
+    renderHeader('/user/me');
+    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Profile menu' })).toBeInTheDocument());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByTestId('where')).toHaveTextContent('/user/me');
+    expect(document.cookie).toContain('loggedIn=yes');
   });
 });

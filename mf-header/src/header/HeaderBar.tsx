@@ -1,20 +1,44 @@
+import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Badge, CartIcon, setLoginRedirect, theme, useSession } from '@marketplace/shared';
+import { Badge, CartIcon, Modal, setLoginRedirect, theme, useIsMobile, useSession } from '@marketplace/shared';
+import { ChatWindows } from '../chat/ChatWindows.js';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';
 import { ProfileMenu } from '../profile/ProfileMenu.js';
+import { SearchBox } from '../search/SearchBox.js';
 
 /** SPEC.md section 2: on these pages the header shrinks to the logo and name. */
 const COMPACT_PATHS = ['/user/login', '/user/signup', '/legal/terms-of-service', '/legal/privacy-policy', '/legal/cookie-policy'];
 
+/** SPEC.md section 2, header table: the navigation links. */
+const NAV_LINKS = [
+  { to: '/events', label: 'Events' },
+  { to: '/community', label: 'Posts' },
+];
+
 const Bar = styled.header`
-  display: flex;
-  align-items: center;
-  gap: 20px;
-  padding: 10px 24px;
   border-bottom: 1px solid ${theme.colors.border};
   background: ${theme.colors.background};
+  padding: 10px 24px;
+  .row {
+    display: flex;
+    align-items: center;
+    gap: 20px;
+  }
+  .row + .row {
+    margin-top: 8px;
+  }
+  &[data-layout='mobile'] {
+    padding: 8px 12px;
+  }
+  &[data-layout='mobile'] .row {
+    gap: 12px;
+  }
+  /* The second row is the search box alone, full width. */
+  &[data-layout='mobile'] .row + .row > * {
+    max-width: none;
+  }
   nav {
     display: flex;
     gap: 16px;
@@ -29,6 +53,7 @@ const Logo = styled(Link)`
   font-size: 18px;
   color: ${theme.colors.text};
   text-decoration: none;
+  white-space: nowrap;
 `;
 
 const IconLink = styled(Link)`
@@ -38,14 +63,70 @@ const IconLink = styled(Link)`
   text-decoration: none;
 `;
 
+const Hamburger = styled.button`
+  border: none;
+  background: none;
+  font-size: 22px;
+  line-height: 1;
+  padding: 4px;
+  cursor: pointer;
+`;
+
+const SideNav = styled.nav`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  a {
+    padding: 10px 0;
+    font-size: 17px;
+    color: ${theme.colors.text};
+    text-decoration: none;
+  }
+`;
+
+function NavLinks({ onFollow }: { onFollow?: () => void }) {
+  return NAV_LINKS.map((l) => (
+    <Link key={l.to} to={l.to} onClick={onFollow}>
+      {l.label}
+    </Link>
+  ));
+}
+
+/** The hamburger and its side menu holding the navigation, for the mobile layout. */
+function SideMenu() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Hamburger type="button" aria-label="Open menu" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
+        ☰
+      </Hamburger>
+      {open && (
+        <Modal title="Menu" placement="left" width={280} onClose={() => setOpen(false)}>
+          <SideNav aria-label="Main">
+            <NavLinks onFollow={() => setOpen(false)} />
+          </SideNav>
+        </Modal>
+      )}
+    </>
+  );
+}
+
 export function HeaderBar() {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const cartCount = useSession((s) => s.cart.length);
+  // SPEC.md section 9: 768 px wide or less is the mobile layout.
+  const isMobile = useIsMobile();
 
   const logo = <Logo to="/">EventMedia</Logo>;
-  if (COMPACT_PATHS.includes(pathname)) return <Bar data-variant="compact">{logo}</Bar>;
+  if (COMPACT_PATHS.includes(pathname)) {
+    return (
+      <Bar data-variant="compact">
+        <div className="row">{logo}</div>
+      </Bar>
+    );
+  }
 
   // SPEC.md section 2: Log in and Sign Up remember where the user was (1 day).
   const goTo = (path: string) => {
@@ -54,31 +135,42 @@ export function HeaderBar() {
   };
 
   return (
-    <Bar>
-      {logo}
-      <nav aria-label="Main">
-        <Link to="/events">Events</Link>
-        <Link to="/community">Posts</Link>
-      </nav>
-      <span className="spacer" />
-      {isLoggedIn && <MessagesMenu />}
-      {isLoggedIn && <NotificationsMenu />}
-      <IconLink to="/cart" aria-label={`Cart, ${cartCount} items`}>
-        <CartIcon />
-        <Badge count={cartCount} label="items in cart" />
-      </IconLink>
-      {isLoggedIn ? (
-        <ProfileMenu />
-      ) : (
-        <>
-          <button type="button" onClick={() => goTo('/user/login')}>
-            Log in
-          </button>
-          <button type="button" onClick={() => goTo('/user/signup')}>
-            Sign Up
-          </button>
-        </>
+    <Bar data-layout={isMobile ? 'mobile' : 'desktop'}>
+      <div className="row">
+        {isMobile && <SideMenu />}
+        {logo}
+        {!isMobile && (
+          <nav aria-label="Main">
+            <NavLinks />
+          </nav>
+        )}
+        {!isMobile && <SearchBox />}
+        <span className="spacer" />
+        {isLoggedIn && <MessagesMenu />}
+        {isLoggedIn && <NotificationsMenu />}
+        <IconLink to="/cart" aria-label={`Cart, ${cartCount} items`}>
+          <CartIcon />
+          <Badge count={cartCount} label="items in cart" />
+        </IconLink>
+        {isLoggedIn ? (
+          <ProfileMenu />
+        ) : (
+          <>
+            <button type="button" onClick={() => goTo('/user/login')}>
+              Log in
+            </button>
+            <button type="button" onClick={() => goTo('/user/signup')}>
+              Sign Up
+            </button>
+          </>
+        )}
+      </div>
+      {isMobile && (
+        <div className="row">
+          <SearchBox />
+        </div>
       )}
+      <ChatWindows />
     </Bar>
   );
 }

@@ -1,5 +1,5 @@
 import { Avatar, Badge, ChatIcon, Dropdown, useSession } from '@marketplace/shared';
-import { Icon, List } from './NotificationsMenu.js';
+import { FeedList, Icon } from './FeedList.js';
 import { useMessageNotifications } from './useNotifications.js';
 
 export function MessagesMenu() {
@@ -8,31 +8,42 @@ export function MessagesMenu() {
   return <Messages profileName={profileName} />;
 }
 
+/** SPEC.md section 2 "Message dropdown" and section 4 "Message notifications". */
 function Messages({ profileName }: { profileName: string }) {
-  const { items, newCount, clearNew } = useMessageNotifications(profileName);
+  const feed = useMessageNotifications(profileName);
   return (
     <Dropdown
-      label={`Messages, ${newCount} new`}
-      onOpen={() => void clearNew()}
+      label={`Messages, ${feed.newCount} new`}
+      onOpen={feed.clearNew}
       trigger={
         <Icon>
           <ChatIcon />
-          <Badge count={newCount} label="new messages" />
+          <Badge count={feed.newCount} label="new messages" />
         </Icon>
       }
     >
-      {() => (
-        <List aria-label="Messages">
-          {items.length === 0 && <li className="empty">No messages to show</li>}
-          {items.map((m) => (
-            <li key={m.profileName} data-status={m.status} style={{ display: 'flex', gap: 8 }}>
-              <Avatar src={m.profilePicture} name={m.name} size={28} />
-              <span>
-                <strong>{m.name}</strong>: {m.content}
-              </span>
+      {(close) => (
+        <FeedList label="Messages" empty="No messages to show" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
+          {feed.items.map((m) => (
+            <li key={m.profileName} data-status={m.status}>
+              <button
+                type="button"
+                className="entry"
+                onClick={() => {
+                  feed.openConversation(m);
+                  close();
+                }}
+              >
+                <Avatar src={m.profilePicture} name={m.name} size={28} />
+                <span>
+                  <strong>{m.name}</strong>
+                  <br />
+                  <span className="text">{m.content}</span>
+                </span>
+              </button>
             </li>
           ))}
-        </List>
+        </FeedList>
       )}
     </Dropdown>
   );

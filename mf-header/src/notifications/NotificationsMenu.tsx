@@ -1,32 +1,8 @@
-import { useNavigate } from 'react-router-dom';
-import styled from 'styled-components';
-import { Badge, BellIcon, Dropdown, safeHref, theme, useSession } from '@marketplace/shared';
+import { Badge, BellIcon, Dropdown, useSession } from '@marketplace/shared';
+import { useFollow } from '../useFollow.js';
+import { FeedList, Icon } from './FeedList.js';
+import { ItemMenu } from './ItemMenu.js';
 import { useNotifications } from './useNotifications.js';
-
-export const List = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 4px 0;
-  max-height: 360px;
-  overflow: auto;
-  li {
-    padding: 8px 12px;
-    border-bottom: 1px solid ${theme.colors.surface};
-  }
-  li[data-status='NEW'],
-  li[data-status='UNREAD'] {
-    font-weight: 600;
-  }
-  .empty {
-    color: ${theme.colors.muted};
-  }
-`;
-
-export const Icon = styled.span`
-  position: relative;
-  display: inline-flex;
-  font-size: 20px;
-`;
 
 export function NotificationsMenu() {
   const profileName = useSession((s) => s.user?.profileName);
@@ -34,41 +10,46 @@ export function NotificationsMenu() {
   return <Notifications profileName={profileName} />;
 }
 
+/** SPEC.md section 2 "Notification dropdown" and section 4 "Notifications". */
 function Notifications({ profileName }: { profileName: string }) {
-  const navigate = useNavigate();
-  const { items, newCount, clearNew, markRead } = useNotifications(profileName);
+  const follow = useFollow();
+  const feed = useNotifications(profileName);
   return (
     <Dropdown
-      label={`Notifications, ${newCount} new`}
-      onOpen={() => void clearNew()}
+      label={`Notifications, ${feed.newCount} new`}
+      onOpen={feed.clearNew}
       trigger={
         <Icon>
           <BellIcon />
-          <Badge count={newCount} label="new notifications" />
+          <Badge count={feed.newCount} label="new notifications" />
         </Icon>
       }
     >
       {(close) => (
-        <List aria-label="Notifications">
-          {items.length === 0 && <li className="empty">No notifications</li>}
-          {items.map((n) => (
+        <FeedList label="Notifications" empty="No notifications" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
+          {feed.items.map((n) => (
             <li key={n.id} data-status={n.status}>
               <button
                 type="button"
+                className="entry"
                 onClick={() => {
-                  void markRead(n.id);
-                  // Only site-relative or http(s) links are followed (never javascript:).
-                  const href = safeHref(n.link);
-                  if (href?.startsWith('/')) navigate(href);
-                  else if (href) window.location.assign(href);
-                  close();
+                  feed.markRead(n.id);
+                  // Only site-relative or http(s) links are followed (never javascript: and the like).
+                  if (follow(n.link)) close();
                 }}
               >
-                {n.content}
+                <span className="text">{n.content}</span>
               </button>
+              <ItemMenu
+                label="Notification options"
+                actions={[
+                  { label: 'Mark as read', run: () => feed.markRead(n.id) },
+                  { label: 'Remove notification', run: () => void feed.remove(n.id).catch(() => undefined) },
+                ]}
+              />
             </li>
           ))}
-        </List>
+        </FeedList>
       )}
     </Dropdown>
   );

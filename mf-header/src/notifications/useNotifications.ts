@@ -1,68 +1,94 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiCall, live, type MessageNotification, type Notification } from '@marketplace/shared';
+import { apiCall, live, PAGE_SIZE, type MessageNotification, type Notification } from '@marketplace/shared';
+import { chatStore } from '../chat/chatStore.js';
+import { chatKey } from '../chat/useChat.js';
+import { useQueryClient } from '@tanstack/react-query';
+import { useFeed, type FeedPage } from '../feed/useFeed.js';
 
-const notificationsKey = (profileName: string) => ['notifications', profileName] as const;
-const messagesKey = (profileName: string) => ['messageNotifications', profileName] as const;
+const notificationId = (n: Notification) => n.id;
+const messageId = (m: MessageNotification) => m.profileName;
+
+/** SPEC.md section 7: the first load sends no paging, further pages `pageNo` and `limit=10`. */
+async function notificationsPage(pageNo: number): Promise<FeedPage<Notification>> {
+  if (pageNo === 0) {
+    // SPEC.md section 8: a failed first load is an empty list with no more pages.
+    return apiCall('getNotifications').then(
+      (r) => ({ items: r.notifications, more: r.more }),
+      () => ({ items: [], more: false }),
+    );
+  }
+  const r = await apiCall('getNotifications', { pageNo, limit: PAGE_SIZE });
+  return { items: r.notifications, more: r.more };
+}
+
+/** SPEC.md section 7: message notifications page from `pageNo=0`, `limit=10`. */
+async function messagesPage(pageNo: number): Promise<FeedPage<MessageNotification>> {
+  const request = apiCall('getMessageNotifications', { pageNo, limit: PAGE_SIZE });
+  const r = pageNo === 0 ? await request.catch(() => ({ messageNotifications: [], more: false })) : await request;
+  return { items: r.messageNotifications, more: r.more };
+}
+
+const countNew = (items: { status: string }[]) => items.filter((i) => i.status === 'NEW').length;
 
 /**
- * The user's notifications in the query cache, kept current by the live channel: a new one goes
- * on top (SPEC.md section 4). A failed first load is an empty list (SPEC.md section 8).
+ * The user's notifications (SPEC.md section 4): NEW until the dropdown opens, then UNREAD until
+ * clicked or marked read; a live one goes on top.
  */
 export function useNotifications(profileName: string) {
-  const queryClient = useQueryClient();
-  const key = notificationsKey(profileName);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: () => apiCall('getNotifications').then((r) => r.notifications, () => [] as Notification[]),
-  });
-  useEffect(
-    () =>
-      live.subscribe('notifications', profileName, (n) =>
-        queryClient.setQueryData<Notification[]>(notificationsKey(profileName), (list = []) => [n, ...list.filter((x) => x.id !== n.id)]),
-      ),
-    [profileName, queryClient],
-  );
-  const items = query.data ?? [];
+  const feed = useFeed({ queryKey: ['notifications', profileName], fetchPage: notificationsPage, idOf: notificationId });
+  const { prepend, update, remove } = feed;
+  useEffect(() => live.subscribe('notifications', profileName, prepend), [profileName, prepend]);
   return {
-    items,
-    newCount: items.filter((n) => n.status === 'NEW').length,
-    /** Opening the dropdown: the server clears NEW, and NEW becomes UNREAD here. */
-    async clearNew() {
-      if (!items.some((n) => n.status === 'NEW')) return;
-      queryClient.setQueryData<Notification[]>(key, (list = []) => list.map((n) => (n.status === 'NEW' ? { ...n, status: 'UNREAD' } : n)));
-      await apiCall('clearNewNotifications').catch(() => undefined);
+    ...feed,
+    newCount: countNew(feed.items),
+    /** Opening the dropdown: the server clears NEW ones, and here they become UNREAD. */
+    clearNew() {
+      if (countNew(feed.items) === 0) return;
+      update((n) => n.status === 'NEW', (n) => ({ ...n, status: 'UNREAD' }));
+      void apiCall('clearNewNotifications').catch(() => undefined);
     },
-    async markRead(id: number) {
-      queryClient.setQueryData<Notification[]>(key, (list = []) => list.map((n) => (n.id === id ? { ...n, status: 'READ' } : n)));
-      await apiCall('updateNotificationStatus', { status: 'READ', notificationId: id }).catch(() => undefined);
+    markRead(id: number) {
+      update((n) => n.id === id, (n) => ({ ...n, status: 'READ' }));
+      void apiCall('updateNotificationStatus', { status: 'READ', notificationId: id }).catch(() => undefined);
+    },
+    async remove(id: number) {
+      await apiCall('deleteNotification', { notificationId: id });
+      remove(id);
     },
   };
 }
 
-/** Message notifications: a live one replaces the older entry from the same profile (SPEC.md section 4). */
+/**
+ * Message notifications, one per conversation partner (SPEC.md section 4): a live one replaces
+ * the partner's older entry; opening the conversation makes it READ.
+ */
 export function useMessageNotifications(profileName: string) {
   const queryClient = useQueryClient();
-  const key = messagesKey(profileName);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: () => apiCall('getMessageNotifications', { pageNo: 0 }).then((r) => r.messageNotifications, () => [] as MessageNotification[]),
-  });
+  const feed = useFeed({ queryKey: ['messageNotifications', profileName], fetchPage: messagesPage, idOf: messageId });
+  const { prepend, update } = feed;
   useEffect(
     () =>
-      live.subscribe('chatNotifications', profileName, (m) =>
-        queryClient.setQueryData<MessageNotification[]>(messagesKey(profileName), (list = []) => [m, ...list.filter((x) => x.profileName !== m.profileName)]),
-      ),
-    [profileName, queryClient],
+      live.subscribe('chatNotifications', profileName, (m) => {
+        // With the partner's window open the message is read there: the window refetches, which
+        // marks the conversation READ on the server too.
+        const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
+        prepend(open ? { ...m, status: 'READ' } : m);
+        if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
+      }),
+    [profileName, prepend, queryClient],
   );
-  const items = query.data ?? [];
   return {
-    items,
-    newCount: items.filter((m) => m.status === 'NEW').length,
-    async clearNew() {
-      if (!items.some((m) => m.status === 'NEW')) return;
-      queryClient.setQueryData<MessageNotification[]>(key, (list = []) => list.map((m) => (m.status === 'NEW' ? { ...m, status: 'UNREAD' } : m)));
-      await apiCall('clearNewMessageNotifications').catch(() => undefined);
+    ...feed,
+    newCount: countNew(feed.items),
+    clearNew() {
+      if (countNew(feed.items) === 0) return;
+      update((m) => m.status === 'NEW', (m) => ({ ...m, status: 'UNREAD' }));
+      void apiCall('clearNewMessageNotifications').catch(() => undefined);
+    },
+    /** The server marks the conversation READ when the window loads it (getChatMessages). */
+    openConversation(m: MessageNotification) {
+      update((x) => x.profileName === m.profileName, (x) => ({ ...x, status: 'READ' }));
+      chatStore.getState().open({ profileName: m.profileName, username: m.name, profilePicture: m.profilePicture });
     },
   };
 }

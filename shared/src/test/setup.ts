@@ -17,6 +17,23 @@ export const TEST_CONFIG = {
 };
 setRuntimeConfig(TEST_CONFIG);
 
+// jsdom has no matchMedia: answer max-width queries from window.innerWidth, which tests set.
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) => {
+    const max = /max-width:\s*(\d+)px/.exec(query);
+    return {
+      matches: max ? window.innerWidth <= Number(max[1]) : false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    } as MediaQueryList;
+  };
+}
+
 afterEach(() => {
   cleanup();
   for (const c of document.cookie.split(';')) {

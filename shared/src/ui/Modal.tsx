@@ -3,22 +3,22 @@ import styled from 'styled-components';
 import { theme } from './theme.js';
 import { useScrollLock } from './useScrollLock.js';
 
-const Backdrop = styled.div`
+const Backdrop = styled.div<{ $side: boolean }>`
   position: fixed;
   inset: 0;
   background: ${theme.colors.backdrop};
   display: flex;
-  align-items: center;
-  justify-content: center;
+  align-items: ${(p) => (p.$side ? 'stretch' : 'center')};
+  justify-content: ${(p) => (p.$side ? 'flex-start' : 'center')};
   z-index: 1000;
 `;
 
-const Panel = styled.div<{ $width: number }>`
+const Panel = styled.div<{ $width: number; $side: boolean }>`
   background: ${theme.colors.background};
-  border-radius: ${theme.radius};
+  border-radius: ${(p) => (p.$side ? '0' : theme.radius)};
   padding: 24px;
-  width: min(${(p) => p.$width}px, calc(100vw - 32px));
-  max-height: calc(100vh - 32px);
+  width: min(${(p) => p.$width}px, calc(100vw - ${(p) => (p.$side ? 48 : 32)}px));
+  max-height: ${(p) => (p.$side ? 'none' : 'calc(100vh - 32px)')};
   overflow: auto;
   font-family: ${theme.font};
 `;
@@ -30,6 +30,8 @@ export interface ModalProps {
   /** Omit for a mandatory modal: no Escape, no backdrop click. */
   onClose?: () => void;
   width?: number;
+  /** 'left': a full-height side panel (a navigation drawer) instead of a centred box. */
+  placement?: 'center' | 'left';
   children: ReactNode;
 }
 
@@ -37,7 +39,8 @@ export interface ModalProps {
  * A dialog that locks page scrolling while open (SPEC.md section 2), moves focus in, keeps Tab
  * inside, and returns focus where it was when it closes.
  */
-export function Modal({ title, onClose, width = 500, children }: ModalProps) {
+export function Modal({ title, onClose, width = 500, placement = 'center', children }: ModalProps) {
+  const side = placement === 'left';
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   useScrollLock();
@@ -70,8 +73,8 @@ export function Modal({ title, onClose, width = 500, children }: ModalProps) {
   };
 
   return (
-    <Backdrop onMouseDown={(e) => e.target === e.currentTarget && onClose?.()}>
-      <Panel ref={panel} $width={width} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown}>
+    <Backdrop $side={side} onMouseDown={(e) => e.target === e.currentTarget && onClose?.()}>
+      <Panel ref={panel} $width={width} $side={side} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown}>
         <h2 id={titleId}>{title}</h2>
         {children}
       </Panel>

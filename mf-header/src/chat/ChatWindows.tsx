@@ -1,0 +1,174 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { useStore } from 'zustand';
+import { apiCall, Avatar, theme, useSession, type ChatWindowEntry } from '@marketplace/shared';
+import { chatStore } from './chatStore.js';
+import { useChat } from './useChat.js';
+
+const Dock = styled.div`
+  position: fixed;
+  right: 16px;
+  bottom: 0;
+  display: flex;
+  flex-direction: row-reverse;
+  align-items: flex-end;
+  gap: 12px;
+  z-index: 800;
+  max-width: calc(100vw - 32px);
+  overflow-x: auto;
+`;
+
+const Window = styled.section`
+  width: 300px;
+  max-width: calc(100vw - 32px);
+  display: flex;
+  flex-direction: column;
+  background: ${theme.colors.background};
+  border: 1px solid ${theme.colors.border};
+  border-radius: ${theme.radius} ${theme.radius} 0 0;
+  box-shadow: 0 -4px 16px rgba(0, 0, 0, 0.12);
+  header {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    padding: 8px 10px;
+    border-bottom: 1px solid ${theme.colors.border};
+    font-weight: 600;
+  }
+  header h2 {
+    flex: 1;
+    margin: 0;
+    font-size: 14px;
+  }
+  header button {
+    border: none;
+    background: none;
+    font-size: 18px;
+    cursor: pointer;
+  }
+  ol {
+    list-style: none;
+    margin: 0;
+    padding: 8px 10px;
+    height: 260px;
+    overflow-y: auto;
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+  }
+  li {
+    max-width: 80%;
+    padding: 6px 10px;
+    border-radius: 12px;
+    background: ${theme.colors.surface};
+    align-self: flex-start;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  li[data-mine='true'] {
+    align-self: flex-end;
+    background: ${theme.colors.primary};
+    color: #fff;
+  }
+  .note {
+    color: ${theme.colors.muted};
+    background: none;
+  }
+  form {
+    display: flex;
+    gap: 6px;
+    padding: 8px 10px;
+    border-top: 1px solid ${theme.colors.border};
+  }
+  form input {
+    flex: 1;
+    min-width: 0;
+    padding: 6px 8px;
+    font: inherit;
+  }
+  [role='alert'] {
+    margin: 0;
+    padding: 0 10px 8px;
+    color: ${theme.colors.danger};
+    font-size: 13px;
+  }
+`;
+
+/** The open chat windows of the logged-in user, docked at the bottom right (SPEC.md section 4). */
+export function ChatWindows() {
+  const profileName = useSession((s) => s.user?.profileName);
+  const chats = useStore(chatStore, (s) => s.chats);
+
+  // Windows belong to the user: forget them at logout, and bring back the ones the server still
+  // has open from an earlier visit.
+  useEffect(() => {
+    chatStore.getState().reset();
+    if (!profileName) return;
+    let current = true;
+    apiCall('getOpenChats').then(
+      ({ chats: open }) => current && open.forEach((c) => chatStore.getState().open(c)),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [profileName]);
+
+  if (!profileName || chats.length === 0) return null;
+  return (
+    <Dock>
+      {chats.map((c) => (
+        <ChatWindow key={c.profileName} contact={c} self={profileName} />
+      ))}
+    </Dock>
+  );
+}
+
+function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string }) {
+  const { conversation, send } = useChat(contact.profileName);
+  const [draft, setDraft] = useState('');
+  const log = useRef<HTMLOListElement>(null);
+  const messages = conversation.data?.messages ?? [];
+
+  // Keep the newest message in view.
+  useEffect(() => {
+    log.current?.scrollTo?.({ top: log.current.scrollHeight });
+  }, [messages.length]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const content = draft.trim();
+    if (!content || send.isPending) return;
+    // The draft stays until the server has the message, so a failed send loses nothing.
+    send.mutate(content, { onSuccess: () => setDraft('') });
+  };
+
+  return (
+    <Window aria-label={`Chat with ${contact.username}`}>
+      <header>
+        <Avatar src={contact.profilePicture} name={contact.username} size={24} />
+        <h2>{contact.username}</h2>
+        <button type="button" aria-label={`Close chat with ${contact.username}`} onClick={() => chatStore.getState().close(contact.profileName)}>
+          ×
+        </button>
+      </header>
+      <ol ref={log} role="log" aria-label={`Conversation with ${contact.username}`}>
+        {conversation.isPending && <li className="note">Loading…</li>}
+        {conversation.isError && <li className="note">This conversation could not be loaded</li>}
+        {conversation.isSuccess && messages.length === 0 && <li className="note">No messages yet</li>}
+        {messages.map((m) => (
+          <li key={m.id} data-mine={m.fromProfileName === self}>
+            {m.content}
+          </li>
+        ))}
+      </ol>
+      {send.isError && <p role="alert">Message not sent, try again</p>}
+      <form onSubmit={submit}>
+        <input aria-label={`Message to ${contact.username}`} value={draft} maxLength={2000} onChange={(e) => setDraft(e.target.value)} />
+        <button type="submit" disabled={!draft.trim() || send.isPending}>
+          Send
+        </button>
+      </form>
+    </Window>
+  );
+}

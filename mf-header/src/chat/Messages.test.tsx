@@ -1,0 +1,211 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as shared from '@marketplace/shared';
+import { publish } from '../test/fakeLive.js';
+import { API, logInAs, message, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
+import { chatStore } from './chatStore.js';
+
+vi.mock('@marketplace/shared', async (original) => ({
+  ...(await original<typeof shared>()),
+  live: (await import('../test/fakeLive.js')).fakeLive,
+}));
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(resetHarness);
+afterAll(() => server.close());
+
+const serveMessages = (items: shared.MessageNotification[], more = false) =>
+  server.use(http.get(`${API}/messageNotifications`, () => HttpResponse.json({ messageNotifications: items, more })));
+
+/** A conversation with `profileName` as the server keeps it; sent messages are appended. */
+function serveConversation(profileName: string, history: string[] = []) {
+  let id = 100;
+  const messages = history.map((content) => ({ id: id++, fromProfileName: profileName, toProfileName: 'nora', content, timestamp: '2026-11-20T10:00:00.000Z' }));
+  server.use(
+    http.get(`${API}/chat/messages`, ({ request }) =>
+      new URL(request.url).searchParams.get('profileName') === profileName
+        ? HttpResponse.json({ contact: { profileName, username: profileName.toUpperCase(), profilePicture: null }, messages })
+        : HttpResponse.json({ error: 'Profile not found' }, { status: 404 }),
+    ),
+    http.post(`${API}/chat/sendMessage`, async ({ request }) => {
+      const form = new URLSearchParams(await request.text());
+      const sentMessage = { id: id++, fromProfileName: 'nora', toProfileName: form.get('profileName') ?? '', content: form.get('content') ?? '', timestamp: '2026-11-20T10:05:00.000Z' };
+      messages.push(sentMessage);
+      return HttpResponse.json({ message: sentMessage });
+    }),
+  );
+}
+
+const toggle = () => screen.getByRole('button', { name: /^Messages,/ });
+const list = () => screen.getByRole('list', { name: 'Messages' });
+const entries = () => within(list()).getAllByRole('listitem');
+const badge = () => within(toggle()).queryByTestId('badge');
+const windows = () => screen.queryAllByRole('region', { name: /^Chat with / });
+
+describe('message dropdown', () => {
+  it('asks the first page with pageNo=0 and limit=10, and counts NEW ones capped at 10+', async () => {
+    serveMessages(Array.from({ length: 10 }, (_, i) => message(`p${i}`)));
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(badge()).toHaveTextContent('10+'));
+    expect(sentTo('/messageNotifications')[0]!.query.toString()).toBe('pageNo=0&limit=10');
+  });
+
+  it("shows 'No messages to show' when there are none, also when the load fails", async () => {
+    server.use(http.get(`${API}/messageNotifications`, () => HttpResponse.error()));
+    logInAs();
+    renderHeader();
+    await userEvent.click(toggle());
+    expect(await screen.findByText('No messages to show')).toBeInTheDocument();
+  });
+
+  it('on opening clears NEW on the server and locally', async () => {
+    serveMessages([message('mia'), message('dave', { status: 'READ' })]);
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(badge()).toHaveTextContent('1'));
+    await userEvent.click(toggle());
+    expect(entries().map((li) => li.dataset.status)).toEqual(['UNREAD', 'READ']);
+    expect(badge()).toBeNull();
+    await waitFor(() => expect(sentTo('/clearNewMessageNotifications')).toHaveLength(1));
+  });
+
+  it('opening a conversation makes it READ and opens its chat window with the history', async () => {
+    serveMessages([message('mia', { name: 'Mia', content: 'Are you free Saturday?' })]);
+    serveConversation('mia', ['Are you free Saturday?']);
+    logInAs();
+    renderHeader();
+    await userEvent.click(toggle());
+    await userEvent.click(await screen.findByRole('button', { name: /Mia/ }));
+    expect(screen.queryByRole('list', { name: 'Messages' })).toBeNull();
+    const chat = await screen.findByRole('region', { name: 'Chat with Mia' });
+    expect(await within(chat).findByText('Are you free Saturday?')).toBeInTheDocument();
+    expect(sentTo('/chat/messages')[0]!.query.get('profileName')).toBe('mia');
+    await userEvent.click(toggle());
+    expect(entries()[0]).toHaveAttribute('data-status', 'READ');
+  });
+
+  it('a live chat notification replaces the older entry from the same profile, on top', async () => {
+    serveMessages([message('dave', { content: 'First', status: 'READ' }), message('mia', { content: 'Old from Mia', status: 'READ' })]);
+    logInAs();
+    renderHeader();
+    await userEvent.click(toggle());
+    await screen.findByText('Old from Mia');
+    publish('chatNotifications', 'nora', message('mia', { content: 'New from Mia' }));
+    await screen.findByText('New from Mia');
+    expect(screen.queryByText('Old from Mia')).toBeNull();
+    expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('New from Mia'), expect.stringContaining('First')]);
+    expect(badge()).toHaveTextContent('1');
+  });
+
+  it('loads further pages at 90% of the scroll height', async () => {
+    server.use(
+      http.get(`${API}/messageNotifications`, ({ request }) => {
+        const pageNo = Number(new URL(request.url).searchParams.get('pageNo'));
+        return HttpResponse.json({ messageNotifications: Array.from({ length: 10 }, (_, i) => message(`u${pageNo}-${i}`, { status: 'READ' })), more: pageNo === 0 });
+      }),
+    );
+    logInAs();
+    renderHeader();
+    await userEvent.click(toggle());
+    await screen.findByText('Hello from u0-9');
+    Object.defineProperty(list(), 'scrollHeight', { configurable: true, value: 1000 });
+    Object.defineProperty(list(), 'clientHeight', { configurable: true, value: 360 });
+    list().scrollTop = 560;
+    list().dispatchEvent(new Event('scroll'));
+    await screen.findByText('Hello from u1-9');
+    expect(sentTo('/messageNotifications')[1]!.query.toString()).toBe('pageNo=1&limit=10');
+  });
+});
+
+describe('chat windows', () => {
+  it('never opens the same profile twice', async () => {
+    serveMessages([message('mia', { name: 'Mia' })]);
+    serveConversation('mia');
+    logInAs();
+    renderHeader();
+    for (let i = 0; i < 2; i++) {
+      await userEvent.click(toggle());
+      await userEvent.click(await within(list()).findByRole('button', { name: /Mia/ }));
+    }
+    await screen.findByRole('region', { name: 'Chat with Mia' });
+    expect(windows()).toHaveLength(1);
+    expect(chatStore.getState().chats).toHaveLength(1);
+  });
+
+  it('closing removes the window and calls closeChat', async () => {
+    serveConversation('mia');
+    logInAs();
+    renderHeader();
+    chatStore.getState().open({ profileName: 'mia', username: 'Mia', profilePicture: null });
+    await userEvent.click(await screen.findByRole('button', { name: 'Close chat with Mia' }));
+    expect(windows()).toHaveLength(0);
+    await waitFor(() => expect(sentTo('/closeChat')[0]?.body).toBe('profileName=mia'));
+  });
+
+  it('sends a message and shows it in the conversation', async () => {
+    serveConversation('mia', ['Hi Nora']);
+    logInAs();
+    renderHeader();
+    chatStore.getState().open({ profileName: 'mia', username: 'Mia', profilePicture: null });
+    const chat = await screen.findByRole('region', { name: 'Chat with Mia' });
+    await within(chat).findByText('Hi Nora');
+    const input = within(chat).getByRole('textbox', { name: 'Message to Mia' });
+    expect(within(chat).getByRole('button', { name: 'Send' })).toBeDisabled();
+    await userEvent.type(input, 'See you at 6{Enter}');
+    const mine = await within(chat).findByText('See you at 6');
+    expect(mine).toHaveAttribute('data-mine', 'true');
+    expect(within(chat).getByText('Hi Nora')).toHaveAttribute('data-mine', 'false');
+    expect(input).toHaveValue('');
+    expect(sentTo('/chat/sendMessage')[0]?.body).toBe('profileName=mia&content=See+you+at+6');
+  });
+
+  it('keeps the draft and says so when sending fails', async () => {
+    serveConversation('mia');
+    server.use(http.post(`${API}/chat/sendMessage`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
+    logInAs();
+    renderHeader();
+    chatStore.getState().open({ profileName: 'mia', username: 'Mia', profilePicture: null });
+    const chat = await screen.findByRole('region', { name: 'Chat with Mia' });
+    await userEvent.type(within(chat).getByRole('textbox', { name: 'Message to Mia' }), 'Important{Enter}');
+    expect(await within(chat).findByRole('alert')).toHaveTextContent('Message not sent');
+    expect(within(chat).getByRole('textbox')).toHaveValue('Important');
+  });
+
+  it('a live message from an open conversation reloads it and counts as read', async () => {
+    serveConversation('mia', ['One']);
+    logInAs();
+    renderHeader();
+    chatStore.getState().open({ profileName: 'mia', username: 'Mia', profilePicture: null });
+    const chat = await screen.findByRole('region', { name: 'Chat with Mia' });
+    await within(chat).findByText('One');
+    await waitFor(() => expect(sentTo('/messageNotifications')).toHaveLength(1));
+    publish('chatNotifications', 'nora', message('mia', { content: 'One' }));
+    await waitFor(() => expect(sentTo('/chat/messages')).toHaveLength(2));
+    expect(badge()).toBeNull();
+  });
+
+  it('brings back the windows the server still has open', async () => {
+    server.use(http.get(`${API}/chat/open`, () => HttpResponse.json({ chats: [{ profileName: 'mia', username: 'Mia', profilePicture: null }] })));
+    serveConversation('mia');
+    logInAs();
+    renderHeader();
+    expect(await screen.findByRole('region', { name: 'Chat with Mia' })).toBeInTheDocument();
+  });
+
+  it('are gone after logout', async () => {
+    serveConversation('mia');
+    server.use(http.post(`${API}/logout`, async () => (await delay(1), HttpResponse.json({ loggedOut: true }))));
+    logInAs();
+    renderHeader();
+    chatStore.getState().open({ profileName: 'mia', username: 'Mia', profilePicture: null });
+    await screen.findByRole('region', { name: 'Chat with Mia' });
+    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    await screen.findByRole('button', { name: 'Log in' });
+    expect(windows()).toHaveLength(0);
+    expect(chatStore.getState().chats).toHaveLength(0);
+  });
+});

@@ -1,0 +1,25 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiCall, type ApiResponse } from '@marketplace/shared';
+
+export const chatKey = (profileName: string) => ['chat', profileName] as const;
+
+type Conversation = ApiResponse<'getChatMessages'>;
+
+/** One conversation: its messages, and sending a new one (appended once the server has it). */
+export function useChat(profileName: string) {
+  const queryClient = useQueryClient();
+  const conversation = useQuery({
+    queryKey: chatKey(profileName),
+    queryFn: () => apiCall('getChatMessages', { profileName }),
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  const send = useMutation({
+    mutationFn: (content: string) => apiCall('sendChatMessage', { profileName, content }),
+    onSuccess: ({ message }) =>
+      queryClient.setQueryData<Conversation>(chatKey(profileName), (c) =>
+        c && !c.messages.some((m) => m.id === message.id) ? { ...c, messages: [...c.messages, message] } : c,
+      ),
+  });
+  return { conversation, send };
+}

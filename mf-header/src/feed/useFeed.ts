@@ -1,0 +1,89 @@
+import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef } from 'react';
+
+export interface FeedPage<T> {
+  items: T[];
+  more: boolean;
+}
+
+export interface FeedOptions<T> {
+  queryKey: QueryKey;
+  /** Loads page `pageNo` (0 is the first load). */
+  fetchPage: (pageNo: number) => Promise<FeedPage<T>>;
+  /** What makes two entries the same entry (a live one replaces the loaded one). */
+  idOf: (item: T) => string | number;
+}
+
+type FeedData<T> = InfiniteData<FeedPage<T>, number>;
+
+/**
+ * A dropdown's paged list (SPEC.md section 5 "Dropdown infinite scroll"): the next page loads
+ * only when the server said there is more and no load is running, and the cache can be edited
+ * in place for status changes, removals and live entries, whatever page they are on.
+ */
+export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
+  const queryClient = useQueryClient();
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last, all) => (last.more ? all.length : undefined),
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+
+  const items = useMemo(() => {
+    // A live entry put on top may also arrive again on a later page: show it once.
+    const seen = new Set<string | number>();
+    return (query.data?.pages ?? []).flatMap((p) => p.items).filter((item) => !seen.has(idOf(item)) && seen.add(idOf(item)));
+  }, [query.data, idOf]);
+
+  // The query's own flags change only after a render: a ref closes the gap between two scroll
+  // events fired before React re-rendered, so two loads never run at once.
+  const loading = useRef(false);
+  const { hasNextPage, isFetching, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (!hasNextPage || isFetching || loading.current) return;
+    loading.current = true;
+    void fetchNextPage({ cancelRefetch: false }).finally(() => {
+      loading.current = false;
+    });
+  }, [hasNextPage, isFetching, fetchNextPage]);
+
+  // Callers rebuild the key each render; the editors stay the same while its content does, so a
+  // live subscription that uses them is not torn down and made again on every render.
+  const keyText = JSON.stringify(queryKey);
+  const edit = useCallback(
+    (change: (pages: FeedPage<T>[]) => FeedPage<T>[]) =>
+      queryClient.setQueryData<FeedData<T>>(JSON.parse(keyText) as QueryKey, (data) => (data ? { ...data, pages: change(data.pages) } : data)),
+    [queryClient, keyText],
+  );
+
+  return {
+    items,
+    hasMore: hasNextPage,
+    isLoading: query.isPending,
+    loadMore,
+    /** Changes every entry that `match` selects. */
+    update: useCallback(
+      (match: (item: T) => boolean, change: (item: T) => T) =>
+        edit((pages) => pages.map((p) => ({ ...p, items: p.items.map((item) => (match(item) ? change(item) : item)) }))),
+      [edit],
+    ),
+    remove: useCallback(
+      (id: string | number) => edit((pages) => pages.map((p) => ({ ...p, items: p.items.filter((item) => idOf(item) !== id) }))),
+      [edit, idOf],
+    ),
+    /** Puts an entry on top, dropping the older entry with the same id wherever it is. */
+    prepend: useCallback(
+      (entry: T) =>
+        edit((pages) =>
+          pages.map((p, i) => {
+            const rest = p.items.filter((item) => idOf(item) !== idOf(entry));
+            return { ...p, items: i === 0 ? [entry, ...rest] : rest };
+          }),
+        ),
+      [edit, idOf],
+    ),
+  };
+}

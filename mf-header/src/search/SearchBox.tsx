@@ -1,0 +1,133 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import styled from 'styled-components';
+import { Avatar, theme, type SearchResult } from '@marketplace/shared';
+import { useFollow } from '../useFollow.js';
+import { useSearch } from './useSearch.js';
+
+const Wrap = styled.div`
+  position: relative;
+  flex: 1;
+  max-width: 420px;
+  input {
+    width: 100%;
+    padding: 8px 12px;
+    border: 1px solid ${theme.colors.border};
+    border-radius: 18px;
+    font: inherit;
+  }
+`;
+
+const Results = styled.ul`
+  position: absolute;
+  left: 0;
+  right: 0;
+  top: calc(100% + 4px);
+  margin: 0;
+  padding: 4px 0;
+  list-style: none;
+  background: ${theme.colors.background};
+  border: 1px solid ${theme.colors.border};
+  border-radius: ${theme.radius};
+  box-shadow: 0 8px 24px rgba(0, 0, 0, 0.12);
+  z-index: 950;
+  li {
+    display: flex;
+    gap: 8px;
+    align-items: center;
+    padding: 6px 12px;
+    cursor: pointer;
+  }
+  li[aria-selected='true'] {
+    background: ${theme.colors.surface};
+  }
+`;
+
+/** SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text. */
+export function SearchBox() {
+  const [typed, setTyped] = useState('');
+  // -1 is the typed text itself; 0..n-1 a result.
+  const [selected, setSelected] = useState(-1);
+  const [open, setOpen] = useState(false);
+  const results = useSearch(typed);
+  const follow = useFollow();
+  const wrap = useRef<HTMLDivElement>(null);
+  const listId = useId();
+
+  useEffect(() => setSelected(-1), [results]);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+
+  const go = (result: SearchResult) => {
+    setOpen(false);
+    setTyped('');
+    follow(result.urlLink);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const n = results.length;
+    if (e.key === 'ArrowDown' && n > 0) {
+      e.preventDefault();
+      setOpen(true);
+      setSelected((i) => (i + 1 >= n ? -1 : i + 1));
+    } else if (e.key === 'ArrowUp' && n > 0) {
+      e.preventDefault();
+      setOpen(true);
+      setSelected((i) => (i <= -1 ? n - 1 : i - 1));
+    } else if (e.key === 'Enter') {
+      const result = results[selected];
+      if (result) {
+        e.preventDefault();
+        go(result);
+      }
+    } else if (e.key === 'Escape') {
+      setOpen(false);
+    }
+  };
+
+  const showing = open && results.length > 0;
+  const current = results[selected];
+  return (
+    <Wrap ref={wrap}>
+      <input
+        type="search"
+        role="combobox"
+        aria-label="Search"
+        aria-autocomplete="list"
+        aria-expanded={showing}
+        aria-controls={listId}
+        aria-activedescendant={current ? `${listId}-${selected}` : undefined}
+        placeholder="Search for people or events..."
+        value={current ? current.name : typed}
+        onChange={(e) => {
+          setTyped(e.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onKeyDown={onKeyDown}
+      />
+      {showing && (
+        <Results id={listId} role="listbox" aria-label="Search results">
+          {results.map((r, i) => (
+            <li
+              key={`${r.urlLink}`}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === selected}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => go(r)}
+            >
+              <Avatar src={r.iconUrl} name="" size={24} />
+              <span>{r.name}</span>
+            </li>
+          ))}
+        </Results>
+      )}
+    </Wrap>
+  );
+}

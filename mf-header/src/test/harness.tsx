@@ -1,0 +1,86 @@
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { sessionStore, type MessageNotification, type Notification, type Role } from '@marketplace/shared';
+import { renderWithQuery } from '@marketplace/shared/test-utils';
+import { chatStore } from '../chat/chatStore.js';
+import { HeaderBar } from '../header/HeaderBar.js';
+
+export const API = 'http://api.test/v2';
+
+/** Every request the header sent, in order: method, path, query and (for posts) the body. */
+export interface SentRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+}
+export const sent: SentRequest[] = [];
+export const sentTo = (path: string) => sent.filter((r) => r.path === `/v2${path}`);
+
+const ok = (body: JsonBodyType) => () => HttpResponse.json(body);
+
+/** The calls a logged-in header makes on its own, answered with empty data. */
+export const server = setupServer(
+  http.get(`${API}/notifications`, ok({ notifications: [], more: false })),
+  http.get(`${API}/messageNotifications`, ok({ messageNotifications: [], more: false })),
+  http.get(`${API}/chat/open`, ok({ chats: [] })),
+  http.post(`${API}/clearNewNotifications`, ok({ updated: 0 })),
+  http.post(`${API}/clearNewMessageNotifications`, ok({ updated: 0 })),
+  http.post(`${API}/updateNotificationStatus`, ok({})),
+  http.post(`${API}/deleteNotification`, ok({ deleted: 1 })),
+  http.post(`${API}/closeChat`, ok({ closed: '' })),
+  http.get(`${API}/search`, ok({ searchResults: [] })),
+);
+server.events.on('request:start', ({ request }) => {
+  const url = new URL(request.url);
+  const entry: SentRequest = { method: request.method, path: url.pathname, query: url.searchParams, body: '' };
+  sent.push(entry);
+  if (request.method !== 'GET') void request.clone().text().then((text) => (entry.body = text));
+});
+
+export function resetHarness() {
+  server.resetHandlers();
+  sent.length = 0;
+  chatStore.getState().reset();
+  sessionStore.setState({ user: null, isLoggedIn: false, cart: [] });
+}
+
+export const logInAs = (roles: Role[] = [], profilePicture: string | null = null) =>
+  sessionStore.setState({ isLoggedIn: true, user: { roles, profileName: 'nora', username: 'Nora', profilePicture } });
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{`${pathname}${search}`}</p>;
+}
+
+/** The header as the shell mounts it, at `path`, with the current location shown under it. */
+export const renderHeader = (path = '/events') =>
+  renderWithQuery(
+    <MemoryRouter initialEntries={[path]}>
+      <HeaderBar />
+      <Routes>
+        <Route path="*" element={<Where />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+
+let nextId = 1;
+export const notification = (fields: Partial<Notification> = {}): Notification => ({
+  id: nextId++,
+  status: 'NEW',
+  content: `Notification ${nextId}`,
+  link: null,
+  timestamp: '2026-11-20T10:00:00.000Z',
+  ...fields,
+});
+
+export const message = (profileName: string, fields: Partial<MessageNotification> = {}): MessageNotification => ({
+  profileName,
+  name: profileName.toUpperCase(),
+  profilePicture: null,
+  content: `Hello from ${profileName}`,
+  status: 'NEW',
+  timestamp: '2026-11-20T10:00:00.000Z',
+  ...fields,
+});

@@ -1,0 +1,19 @@
+import { useSyncExternalStore } from 'react';
+import { MOBILE_BREAKPOINT_PX } from '../constants.js';
+
+/** Whether a media query matches now, updating when it changes. */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', notify);
+      return () => list.removeEventListener('change', notify);
+    },
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+/** SPEC.md section 9: the mobile layout applies at a width of 768 px or less. */
+export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX}px)`;
+export const useIsMobile = () => useMediaQuery(MOBILE_QUERY);
