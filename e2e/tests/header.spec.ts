@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test';
+import { API, DEMO_PASSWORD } from '../env.js';
+import { logIn } from './helpers.js';
+
+const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search' });
+
+test('header -> media: search by keyboard opens the event page that media serves', async ({ page }) => {
+  await page.goto('/events');
+  await searchBox(page).fill('jazz');
+  const option = page.getByRole('option', { name: 'Summer Jazz Night' });
+  await expect(option).toBeVisible();
+  await searchBox(page).press('ArrowDown');
+  await expect(option).toHaveAttribute('aria-selected', 'true');
+  await searchBox(page).press('Enter');
+  await expect(page).toHaveURL(/\/event\/summer-jazz-night-2026$/);
+  await expect(page.getByRole('heading', { name: 'Summer Jazz Night', level: 1 })).toBeVisible();
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+});
+
+test('header: at 768 px the search box is on a second row and the navigation is in a side menu', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 900 });
+  await page.goto('/');
+  const logo = page.getByRole('link', { name: 'EventMedia' });
+  await expect(searchBox(page)).toBeVisible();
+  const [logoBox, searchBoxBox] = [await logo.boundingBox(), await searchBox(page).boundingBox()];
+  expect(searchBoxBox!.y).toBeGreaterThanOrEqual(logoBox!.y + logoBox!.height);
+  await expect(page.getByRole('link', { name: 'Posts' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.getByRole('dialog', { name: 'Menu' });
+  await expect(menu).toBeVisible();
+  await menu.getByRole('link', { name: 'Posts' }).click();
+  await expect(page).toHaveURL(/\/community$/);
+  await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
+  await expect(menu).toHaveCount(0);
+});
+
+test('header: at 769 px the search box and the navigation share the first row, with no hamburger', async ({ page }) => {
+  await page.setViewportSize({ width: 769, height: 900 });
+  await page.goto('/');
+  const logo = page.getByRole('link', { name: 'EventMedia' });
+  await expect(searchBox(page)).toBeVisible();
+  const [logoBox, searchBoxBox] = [await logo.boundingBox(), await searchBox(page).boundingBox()];
+  expect(searchBoxBox!.y).toBeLessThan(logoBox!.y + logoBox!.height);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open menu' })).toHaveCount(0);
+});
+
+test('api -> header: the notification dropdown pages through the real list at 90% scroll', async ({ page }) => {
+  await logIn(page, 'clara');
+  const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
+  await expect(bell.getByTestId('badge')).toHaveText('10+');
+  const firstPages: string[] = [];
+  page.on('request', (r) => r.url().includes('/v2/notifications') && firstPages.push(new URL(r.url()).search));
+  await bell.click();
+  const list = page.getByRole('list', { name: 'Notifications' });
+  await expect(list.getByRole('listitem')).toHaveCount(10);
+  // NEW became UNREAD: the badge is gone.
+  await expect(bell.getByTestId('badge')).toHaveCount(0);
+  await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect(list.getByRole('listitem')).toHaveCount(14);
+  expect(firstPages).toEqual(['?pageNo=1&limit=10']);
+  // The server kept the change: after a reload nothing is NEW.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Notifications, 0 new' })).toBeVisible();
+});
+
+test('api -> header: a chat message arrives live, opens in a window, is answered, and the window is remembered until closed', async ({ page, playwright }) => {
+  await logIn(page, 'ana');
+  const messages = page.getByRole('button', { name: /^Messages, \d+ new$/ });
+  await expect(messages).toHaveAccessibleName('Messages, 0 new');
+
+  // Mia writes to Ana through the API, from her own session.
+  const mia = await playwright.request.newContext({ baseURL: API });
+  expect((await mia.post('/v2/login', { form: { login: 'mia', password: DEMO_PASSWORD } })).status()).toBe(200);
+  expect((await mia.post('/v2/chat/sendMessage', { form: { profileName: 'ana', content: 'Hi Ana, need a photographer?' } })).status()).toBe(200);
+
+  await expect(messages).toHaveAccessibleName('Messages, 1 new');
+  await messages.click();
+  await page.getByRole('list', { name: 'Messages' }).getByRole('button', { name: /Mia Lens/ }).click();
+  const chat = page.getByRole('region', { name: 'Chat with Mia Lens' });
+  await expect(chat.getByText('Hi Ana, need a photographer?')).toBeVisible();
+
+  await chat.getByRole('textbox', { name: 'Message to Mia Lens' }).fill('Yes please, Saturday!');
+  await chat.getByRole('button', { name: 'Send' }).click();
+  await expect(chat.getByText('Yes please, Saturday!')).toBeVisible();
+  const history = (await (await mia.get('/v2/chat/messages', { params: { profileName: 'ana' } })).json()) as { messages: { content: string }[] };
+  expect(history.messages.map((m) => m.content)).toEqual(['Hi Ana, need a photographer?', 'Yes please, Saturday!']);
+
+  // The open window survives a reload; closing it tells the server, so it stays closed.
+  await page.reload();
+  await expect(chat).toBeVisible();
+  await chat.getByRole('button', { name: 'Close chat with Mia Lens' }).click();
+  await expect(chat).toHaveCount(0);
+  await expect.poll(async () => ((await (await page.request.get(`${API}/v2/chat/open`)).json()) as { chats: unknown[] }).chats).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  await expect(chat).toHaveCount(0);
+  await mia.dispose();
+});
