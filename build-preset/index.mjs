@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
@@ -21,6 +21,26 @@ const setupMiddlewares = (middlewares, server) => {
   });
   return middlewares;
 };
+
+/** Files every app serves from its site root (the video preview's play icon, SPEC.md section 2). */
+const SITE_DIR = join(import.meta.dirname, 'site');
+
+/** Emits the site-root files into each app's output, so whichever app hosts the page serves them. */
+class SiteAssetsPlugin {
+  /** @param {import('webpack').Compiler} compiler */
+  apply(compiler) {
+    const { RawSource } = compiler.webpack.sources;
+    compiler.hooks.thisCompilation.tap('SiteAssetsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'SiteAssetsPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        for (const name of readdirSync(SITE_DIR)) {
+          const file = join(SITE_DIR, name);
+          compilation.fileDependencies.add(file);
+          compilation.emitAsset(name, new RawSource(readFileSync(file)));
+        }
+      });
+    });
+  }
+}
 
 /**
  * The webpack config of one app of the platform, from its folder and what it exposes.
@@ -98,6 +118,7 @@ export function federatedApp(dir, { exposes = {}, title } = {}) {
           // The page is served for every client route (/user/login…): its script must not be relative.
           publicPath: '/',
         }),
+        new SiteAssetsPlugin(),
       ],
       optimization: {
         // Named chunks make the network log and the byte budgets readable (react-dom is visible by name).

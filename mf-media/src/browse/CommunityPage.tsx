@@ -1,7 +1,31 @@
 import { Link } from 'react-router-dom';
-import { Avatar } from '@marketplace/shared';
+import styled from 'styled-components';
+import { Avatar, theme } from '@marketplace/shared';
+import { ContentGrid } from './ContentGrid.js';
 import { usePosts } from './queries.js';
 import { PageBox, QueryState } from './ui.js';
+
+const Posts = styled.ul`
+  list-style: none;
+  padding: 0;
+  > li {
+    display: flex;
+    gap: 12px;
+    padding: 16px 0;
+    border-bottom: 1px solid ${theme.colors.border};
+  }
+  .body {
+    flex: 1;
+    min-width: 0;
+  }
+  .body > p {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .body ul {
+    max-width: 360px;
+  }
+`;
 
 export function CommunityPage() {
   const { data, isLoading, error } = usePosts();
@@ -10,17 +34,19 @@ export function CommunityPage() {
     <PageBox>
       <h1>Posts</h1>
       <QueryState isLoading={isLoading} error={error} empty={posts.length === 0} emptyText="No posts yet.">
-        <ul style={{ listStyle: 'none', padding: 0 }}>
+        <Posts aria-label="Posts">
           {posts.map((p) => (
-            <li key={p.id} style={{ display: 'flex', gap: 12, marginBottom: 16 }}>
+            <li key={p.id}>
               <Avatar src={p.author.profilePicture} name={p.author.username} size={40} />
-              <div>
+              <div className="body">
                 <Link to={`/user/${encodeURIComponent(p.author.profileName)}`}>{p.author.username}</Link>
                 <p>{p.text}</p>
+                {/* A post's photo or video opens in the viewer like any gallery item. */}
+                {p.contentItem && <ContentGrid items={[p.contentItem]} />}
               </div>
             </li>
           ))}
-        </ul>
+        </Posts>
       </QueryState>
     </PageBox>
   );

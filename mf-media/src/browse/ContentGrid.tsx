@@ -1,61 +1,89 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { safeHref, theme, useSession, type ContentItem } from '@marketplace/shared';
-import { Grid } from './ui.js';
+import styled from 'styled-components';
+import { safeHref, sessionStore, theme, type ContentItem } from '@marketplace/shared';
+import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
+import { VideoPreview } from '../video/VideoPreview.js';
+import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
+import { isVideo } from '../viewer/media.js';
 
-/** SPEC.md section 5: Add to cart shows with a contentIdentifier, canAddToCart, and not already in the cart. */
-export function canOfferAddToCart(item: ContentItem, cartIdentifiers: readonly string[]): boolean {
-  return Boolean(item.contentIdentifier) && item.canAddToCart && !cartIdentifiers.includes(item.contentIdentifier);
+const Cards = styled.ul`
+  list-style: none;
+  padding: 0;
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(220px, 1fr));
+  gap: 16px;
+  > li {
+    border: 1px solid ${theme.colors.border};
+    border-radius: ${theme.radius};
+    overflow: hidden;
+    padding-bottom: 8px;
+  }
+  .open {
+    display: block;
+    width: 100%;
+    padding: 0;
+    border: none;
+    background: ${theme.colors.surface};
+    cursor: zoom-in;
+    aspect-ratio: 3 / 2;
+  }
+  .open:focus-visible {
+    outline: 3px solid ${theme.colors.primary};
+    outline-offset: -3px;
+  }
+  .open img,
+  .open > div {
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
+    display: block;
+  }
+  h3,
+  p {
+    margin: 8px 12px 0;
+  }
+`;
+
+/** Everything the viewer may offer here: the shared cart, and downloads where the page allows them. */
+export const addToSharedCart: AddToCart = (item) => sessionStore.getState().addToCart(item.contentIdentifier);
+
+export interface ContentGridProps {
+  items: ContentItem[];
+  /** Supplying it lets the viewer offer Download (a creator's own page). */
+  downloadUrl?: MediaViewerProps['downloadUrl'];
 }
 
-type Message = { text: 'Added to cart'; color: string } | { text: 'Item already in cart'; color: string };
-
-function ItemCard({ item }: { item: ContentItem }) {
-  const cart = useSession((s) => s.cart);
-  const addToCart = useSession((s) => s.addToCart);
-  const [message, setMessage] = useState<Message | null>(null);
-  const inCart = cart.some((c) => c.identifier === item.contentIdentifier);
-  const thumb = safeHref(item.thumbnailUrl ?? item.contentUrl);
+/**
+ * A gallery of photos and video previews (issue 5): each card opens the media viewer at that item;
+ * cards are buttons, so the gallery is reachable with Tab and opens with Enter or Space.
+ */
+export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
+  const [open, setOpen] = useState<number | null>(null);
   return (
-    <li>
-      {thumb && <img src={thumb} alt={item.name} loading="lazy" width={item.width} height={item.height} />}
-      <h3>{item.name}</h3>
-      <p>
-        by {item.profileName ? <Link to={`/user/${encodeURIComponent(item.profileName)}`}>{item.photographer}</Link> : item.photographer}
-      </p>
-      {(canOfferAddToCart(item, cart.map((c) => c.identifier)) || (inCart && message)) && (
-        <p>
-          {!inCart && (
-            <button
-              type="button"
-              onClick={() =>
-                void addToCart(item.contentIdentifier).then(
-                  (result) =>
-                    setMessage(result === 'added' ? { text: 'Added to cart', color: theme.colors.success } : { text: 'Item already in cart', color: '#000' }),
-                  () => setMessage(null),
-                )
-              }
-            >
-              Add to cart
+    <>
+      <Cards aria-label="Gallery">
+        {items.map((item, i) => (
+          <li key={item.contentIdentifier}>
+            <button type="button" className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
+              <Preview item={item} />
             </button>
-          )}
-          {message && (
-            <span role="status" style={{ color: message.color, marginLeft: 8 }}>
-              {message.text}
-            </span>
-          )}
-        </p>
-      )}
-    </li>
+            <h3>{item.name}</h3>
+            <p>by {item.profileName ? <Link to={`/user/${encodeURIComponent(item.profileName)}`}>{item.photographer}</Link> : item.photographer}</p>
+            <p>
+              <AddToCartButton item={item} addToCart={addToSharedCart} />
+            </p>
+          </li>
+        ))}
+      </Cards>
+      {open !== null && <MediaViewer items={items} startIndex={open} onClose={() => setOpen(null)} addToCart={addToSharedCart} downloadUrl={downloadUrl} />}
+    </>
   );
 }
 
-export function ContentGrid({ items }: { items: ContentItem[] }) {
-  return (
-    <Grid>
-      {items.map((item) => (
-        <ItemCard key={item.contentIdentifier} item={item} />
-      ))}
-    </Grid>
-  );
+/** A card's picture: the thumbnail of a photo, or a video preview that plays on hover. */
+export function Preview({ item }: { item: ContentItem }) {
+  if (isVideo(item)) return <VideoPreview url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} />;
+  const src = safeHref(item.thumbnailUrl ?? item.contentUrl);
+  return src ? <img src={src} alt="" loading="lazy" width={item.width} height={item.height} /> : null;
 }

@@ -1,12 +1,16 @@
 import { useParams } from 'react-router-dom';
-import { Avatar } from '@marketplace/shared';
+import { Avatar, downloadUrl, useSession, type ContentItem } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
 import { PageBox, QueryState } from './ui.js';
 
+const download = (item: ContentItem) => downloadUrl({ filePath: item.filePath, fileName: item.filename });
+
 export function CreatorPage() {
   const { profileName = '' } = useParams();
   const { data, isLoading, error } = useCreator(profileName);
+  // Creators download their own originals from their page; buyers get content through the cart.
+  const isOwnPage = useSession((s) => s.user?.profileName === profileName);
   return (
     <PageBox>
       <QueryState isLoading={isLoading} error={error} empty={false} emptyText="">
@@ -19,7 +23,7 @@ export function CreatorPage() {
                 <p>{data.profile.bio}</p>
               </div>
             </header>
-            {data.contentItems.length === 0 ? <p>No content yet.</p> : <ContentGrid items={data.contentItems} />}
+            {data.contentItems.length === 0 ? <p>No content yet.</p> : <ContentGrid items={data.contentItems} downloadUrl={isOwnPage ? download : undefined} />}
           </>
         )}
       </QueryState>

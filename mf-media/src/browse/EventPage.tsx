@@ -11,7 +11,7 @@ export function EventPage() {
       <QueryState isLoading={isLoading} error={error} empty={false} emptyText="">
         <h1>{data?.event.name}</h1>
         <p>{data?.event.description}</p>
-        {data && data.contentItems.length === 0 ? <p>No photos or videos yet.</p> : <ContentGrid items={data?.contentItems ?? []} />}
+        {data && (data.contentItems.length === 0 ? <p>No photos or videos yet.</p> : <ContentGrid items={data.contentItems} />)}
       </QueryState>
     </PageBox>
   );

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { safeHref } from '@marketplace/shared';
-import { useEvents } from './queries.js';
+import { safeHref, type EventSummary } from '@marketplace/shared';
+import { usePrefetchWhenNear } from './prefetch.js';
+import { prefetchEvent, useEvents } from './queries.js';
 import { Grid, PageBox, QueryState } from './ui.js';
 
 export function EventsPage() {
@@ -12,18 +14,27 @@ export function EventsPage() {
       <QueryState isLoading={isLoading} error={error} empty={events.length === 0} emptyText="No events yet.">
         <Grid>
           {events.map((e) => (
-            <li key={e.eventIdentifier}>
-              <Link to={`/event/${encodeURIComponent(e.eventIdentifier)}`}>
-                {safeHref(e.coverUrl) && <img src={safeHref(e.coverUrl) ?? undefined} alt="" loading="lazy" />}
-                <h3>{e.name}</h3>
-              </Link>
-              <p>
-                {new Date(e.startsAt).toLocaleDateString()} · {e.location} · {e.itemCount} items
-              </p>
-            </li>
+            <EventCard key={e.eventIdentifier} event={e} />
           ))}
         </Grid>
       </QueryState>
     </PageBox>
+  );
+}
+
+function EventCard({ event: e }: { event: EventSummary }) {
+  const client = useQueryClient();
+  const link = usePrefetchWhenNear<HTMLAnchorElement>(() => void prefetchEvent(client, e.eventIdentifier));
+  const cover = safeHref(e.coverUrl);
+  return (
+    <li>
+      <Link ref={link} to={`/event/${encodeURIComponent(e.eventIdentifier)}`}>
+        {cover && <img src={cover} alt="" loading="lazy" />}
+        <h3>{e.name}</h3>
+      </Link>
+      <p>
+        {new Date(e.startsAt).toLocaleDateString()} · {e.location} · {e.itemCount} items
+      </p>
+    </li>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from './theme.js';
+import { useDialogFocus } from './useDialogFocus.js';
 import { useScrollLock } from './useScrollLock.js';
 
 const Backdrop = styled.div<{ $side: boolean }>`
@@ -23,7 +24,6 @@ const Panel = styled.div<{ $width: number; $side: boolean }>`
   font-family: ${theme.font};
 `;
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 export interface ModalProps {
   title: string;
@@ -45,12 +45,7 @@ export function Modal({ title, onClose, width = 500, placement = 'center', child
   const panel = useRef<HTMLDivElement>(null);
   useScrollLock();
 
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? panel.current)?.focus();
-    return () => previous?.focus?.();
-  }, []);
+  const trapTab = useDialogFocus(panel);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape' && onClose) {
@@ -58,18 +53,7 @@ export function Modal({ title, onClose, width = 500, placement = 'center', child
       onClose();
       return;
     }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const items = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    trapTab(event);
   };
 
   return (

@@ -1,0 +1,81 @@
+import { expect, test, type Page } from '@playwright/test';
+import { logIn } from './helpers.js';
+
+/** Scripts the page has requested so far whose URL names hls.js. */
+function watchHlsScripts(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && /hls/i.test(r.url()) && urls.push(r.url()));
+  return urls;
+}
+
+const position = async (page: Page) => {
+  const text = (await page.getByRole('dialog').getByText(/^\d+ of \d+$/).textContent()) ?? '';
+  const [n, total] = text.split(' of ').map(Number);
+  return { n: n!, total: total! };
+};
+
+test('media + header: the viewer navigates with keys and wraps; Add to cart raises the header badge, and again says it is already there', async ({ page }) => {
+  await logIn(page, 'zoe');
+  await page.goto('/event/summer-jazz-night-2026');
+  const cart = page.getByRole('link', { name: /^Cart, \d+ items$/ });
+  const before = Number((await cart.getAttribute('aria-label'))?.match(/\d+/)?.[0]);
+
+  await page.getByRole('button', { name: 'Open Stage lights' }).click();
+  const viewer = page.getByRole('dialog');
+  await expect(viewer.getByRole('heading', { name: 'Stage lights' })).toBeVisible();
+  expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
+  const start = await position(page);
+  expect(start.total).toBe(7);
+
+  await page.keyboard.press('ArrowRight');
+  expect((await position(page)).n).toBe((start.n % start.total) + 1);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  expect((await position(page)).n).toBe(((start.n - 2 + start.total) % start.total) + 1);
+  // All the way round comes back to the same item.
+  for (let i = 0; i < start.total; i++) await page.keyboard.press('ArrowRight');
+  expect((await position(page)).n).toBe(((start.n - 2 + start.total) % start.total) + 1);
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer.getByRole('heading', { name: 'Stage lights' })).toBeVisible();
+
+  await viewer.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(viewer.getByText('Added to cart')).toHaveCSS('color', 'rgb(30, 142, 62)');
+  await expect(cart).toHaveAttribute('aria-label', `Cart, ${before + 1} items`);
+  await viewer.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(viewer.getByText('Item already in cart')).toHaveCSS('color', 'rgb(0, 0, 0)');
+  await expect(cart).toHaveAttribute('aria-label', `Cart, ${before + 1} items`);
+
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
+  await expect(page.getByRole('button', { name: 'Open Stage lights' })).toBeFocused();
+});
+
+test("media: hovering a video preview plays the API's HLS stream, and hls.js loads only then", async ({ page }) => {
+  const hlsScripts = watchHlsScripts(page);
+  const streamed: string[] = [];
+  page.on('response', (r) => /\.(m3u8|ts)$/.test(new URL(r.url()).pathname) && r.ok() && streamed.push(new URL(r.url()).pathname));
+
+  await page.goto('/events');
+  await expect(page.getByRole('link', { name: 'Tech Meetup November' })).toBeVisible();
+  await page.getByRole('link', { name: 'Tech Meetup November' }).click();
+  const card = page.getByRole('button', { name: 'Open Lightning talk' });
+  await expect(card.locator('img[src="/play-icon.svg"]')).toBeVisible();
+  expect(await card.locator('img[src="/play-icon.svg"]').evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBe(50);
+  expect(hlsScripts).toEqual([]);
+  expect(streamed).toEqual([]);
+
+  await card.hover();
+  const video = card.locator('video');
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
+  expect(await video.evaluate((v: HTMLVideoElement) => [v.paused, v.muted])).toEqual([false, true]);
+  await expect(card.locator('img')).toHaveCount(0);
+  expect(hlsScripts.length).toBeGreaterThan(0);
+  expect(streamed.some((p) => p.endsWith('/playlist.m3u8'))).toBe(true);
+  expect(streamed.some((p) => p.endsWith('/segment0.ts'))).toBe(true);
+
+  // Leaving pauses, rewinds and brings the thumbnail back.
+  await page.mouse.move(0, 0);
+  await expect(card.locator('img.thumb')).toBeVisible();
+  expect(await video.evaluate((v: HTMLVideoElement) => [v.paused, v.currentTime])).toEqual([true, 0]);
+});

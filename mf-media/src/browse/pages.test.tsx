@@ -1,0 +1,226 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sessionStore, type EventSummary, type Post } from '@marketplace/shared';
+import { renderWithQuery } from '@marketplace/shared/test-utils';
+import { CartPage } from '../cart/CartPage.js';
+import { cartItem, contentItem, videoItem } from '../test/fixtures.js';
+import { CommunityPage } from './CommunityPage.js';
+import { CreatorPage } from './CreatorPage.js';
+import { EventPage } from './EventPage.js';
+import { EventsPage } from './EventsPage.js';
+
+const API = 'http://api.test/v2';
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  sessionStore.setState({ cart: [], user: null, isLoggedIn: false });
+  vi.unstubAllGlobals();
+});
+afterAll(() => server.close());
+
+const event = (over: Partial<EventSummary> = {}): EventSummary => ({
+  eventIdentifier: 'summer-jazz-night-2026',
+  name: 'Summer Jazz Night',
+  description: 'Open-air jazz.',
+  location: 'Harbour',
+  startsAt: '2026-07-01T18:00:00.000Z',
+  coverUrl: 'http://files.test/media/cover.png',
+  organizer: 'Olga Events',
+  organizerProfileName: 'olga',
+  itemCount: 3,
+  ...over,
+});
+
+const renderAt = (path: string) =>
+  renderWithQuery(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="/events" element={<EventsPage />} />
+        <Route path="/event/:eventIdentifier" element={<EventPage />} />
+        <Route path="/community" element={<CommunityPage />} />
+        <Route path="/user/:profileName" element={<CreatorPage />} />
+        <Route path="/cart" element={<CartPage />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+
+describe('event page', () => {
+  it('shows loading, then the gallery; a card opens the viewer at that item', async () => {
+    const items = [contentItem({ name: 'Stage' }), videoItem({ name: 'Encore' }), contentItem({ name: 'Crowd' })];
+    server.use(http.get(`${API}/events/:id`, async () => (await delay(20), HttpResponse.json({ event: event(), contentItems: items }))));
+    renderAt('/event/summer-jazz-night-2026');
+    expect(screen.getByRole('status')).toHaveTextContent('Loading');
+    expect(await screen.findByRole('heading', { name: 'Summer Jazz Night', level: 1 })).toBeInTheDocument();
+    const gallery = screen.getByRole('list', { name: 'Gallery' });
+    expect(within(gallery).getAllByRole('listitem')).toHaveLength(3);
+    // Photos are lazy thumbnails; the video is a preview with its play icon.
+    expect(gallery.querySelector('img[loading="lazy"]')).toBeInTheDocument();
+    expect(gallery.querySelector('img[src="/play-icon.svg"]')).toBeInTheDocument();
+
+    await userEvent.click(within(gallery).getByRole('button', { name: 'Open Crowd' }));
+    const viewer = screen.getByRole('dialog', { name: 'Crowd' });
+    expect(within(viewer).getByText('3 of 3')).toBeInTheDocument();
+    expect(within(viewer).getByRole('button', { name: 'Add to cart' })).toBeInTheDocument();
+    // Anyone's gallery sells; it does not hand out downloads.
+    expect(within(viewer).queryByRole('link', { name: 'Download' })).toBeNull();
+  });
+
+  it('opens the viewer from the keyboard', async () => {
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: [contentItem({ name: 'Stage' })] })));
+    renderAt('/event/summer-jazz-night-2026');
+    await screen.findByRole('button', { name: 'Open Stage' });
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Open Stage' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'Stage' })).toBeInTheDocument();
+  });
+
+  it('says when there is nothing yet, and when loading failed', async () => {
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: [] })));
+    const view = renderAt('/event/summer-jazz-night-2026');
+    expect(await screen.findByText('No photos or videos yet.')).toBeInTheDocument();
+    view.unmount();
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ error: 'Event not found' }, { status: 404 })));
+    renderAt('/event/nope');
+    expect(await screen.findByRole('alert')).toHaveTextContent('could not be loaded');
+  });
+
+  it('adds to the shared cart from the viewer', async () => {
+    const item = contentItem({ name: 'Stage' });
+    server.use(
+      http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: [item] })),
+      http.post(`${API}/user/cart/addItem`, () => HttpResponse.json({ cart: [cartItem(item.contentIdentifier)] })),
+    );
+    renderAt('/event/summer-jazz-night-2026');
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Stage' }));
+    const viewer = screen.getByRole('dialog');
+    await userEvent.click(within(viewer).getByRole('button', { name: 'Add to cart' }));
+    expect(await within(viewer).findByText('Added to cart')).toBeInTheDocument();
+    expect(sessionStore.getState().cart.map((c) => c.identifier)).toEqual([item.contentIdentifier]);
+    await userEvent.click(within(viewer).getByRole('button', { name: 'Add to cart' }));
+    expect(await within(viewer).findByText('Item already in cart')).toBeInTheDocument();
+  });
+});
+
+describe('events page', () => {
+  it('lists events and prefetches an event page once its link is within 200 px of the viewport', async () => {
+    const observers: { callback: IntersectionObserverCallback; options?: IntersectionObserverInit; targets: Element[] }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        targets: Element[] = [];
+        constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+          observers.push({ callback, options, targets: this.targets });
+        }
+        observe(el: Element) {
+          this.targets.push(el);
+        }
+        disconnect() {}
+      },
+    );
+    const fetched: string[] = [];
+    server.use(
+      http.get(`${API}/events`, () => HttpResponse.json({ events: [event(), event({ eventIdentifier: 'winter-gala', name: 'Winter Gala' })], more: false })),
+      http.get(`${API}/events/:id`, ({ params }) => {
+        fetched.push(String(params.id));
+        return HttpResponse.json({ event: event(), contentItems: [] });
+      }),
+    );
+    renderAt('/events');
+    expect(await screen.findByRole('link', { name: 'Winter Gala' })).toHaveAttribute('href', '/event/winter-gala');
+    await waitFor(() => expect(observers).toHaveLength(2));
+    expect(observers[0]!.options?.rootMargin).toBe('200px');
+    const near = observers[1]!;
+    near.callback([{ isIntersecting: true, target: near.targets[0]! } as IntersectionObserverEntry], {} as IntersectionObserver);
+    await waitFor(() => expect(fetched).toEqual(['winter-gala']));
+  });
+
+  it("says 'No events yet.' when there are none", async () => {
+    server.use(http.get(`${API}/events`, () => HttpResponse.json({ events: [], more: false })));
+    renderAt('/events');
+    expect(await screen.findByText('No events yet.')).toBeInTheDocument();
+  });
+});
+
+describe('community page', () => {
+  const post = (over: Partial<Post> = {}): Post => ({
+    id: 1,
+    author: { profileName: 'mia', username: 'Mia Lens', profilePicture: null },
+    text: 'Backstage tonight <script>alert(1)</script>',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    contentItem: null,
+    ...over,
+  });
+
+  it('shows posts as text, with their photo opening in the viewer', async () => {
+    server.use(http.get(`${API}/posts`, () => HttpResponse.json({ posts: [post(), post({ id: 2, text: 'With photo', contentItem: contentItem({ name: 'Backstage' }) })], more: false })));
+    renderAt('/community');
+    expect(await screen.findByText('Backstage tonight <script>alert(1)</script>')).toBeInTheDocument();
+    expect(document.querySelector('script')).toBeNull();
+    expect(screen.getAllByRole('link', { name: 'Mia Lens' })[0]).toHaveAttribute('href', '/user/mia');
+    await userEvent.click(screen.getByRole('button', { name: 'Open Backstage' }));
+    expect(within(screen.getByRole('dialog')).getByText('1 of 1')).toBeInTheDocument();
+  });
+});
+
+describe('creator page', () => {
+  const serveProfile = () =>
+    server.use(
+      http.get(`${API}/profiles/:profileName`, ({ params }) =>
+        HttpResponse.json({
+          profile: { profileName: params.profileName, username: 'Mia Lens', profilePicture: null, bio: 'Concerts.', roles: ['MEDIA'], memberSince: '2025-01-01T00:00:00.000Z' },
+          contentItems: [contentItem({ name: 'Solo', filePath: 'events/jazz/solo.png', filename: 'solo.png' })],
+        }),
+      ),
+    );
+
+  it("offers Download of one's own content, pointing at the files host", async () => {
+    serveProfile();
+    sessionStore.setState({ isLoggedIn: true, user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null } });
+    renderAt('/user/mia');
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Solo' }));
+    expect(within(screen.getByRole('dialog')).getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      'http://files.test/download?filePath=events%2Fjazz%2Fsolo.png&fileName=solo.png',
+    );
+  });
+
+  it("does not offer Download on someone else's page", async () => {
+    serveProfile();
+    renderAt('/user/mia');
+    expect(await screen.findByRole('heading', { name: 'Mia Lens' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Open Solo' }));
+    expect(within(screen.getByRole('dialog')).queryByRole('link', { name: 'Download' })).toBeNull();
+  });
+});
+
+describe('cart page', () => {
+  it('lists the items and removes one', async () => {
+    sessionStore.setState({ cart: [cartItem('a'), cartItem('b')] });
+    server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ cart: [cartItem('b')] })));
+    renderAt('/cart');
+    expect(within(screen.getByRole('list', { name: 'Cart items' })).getAllByRole('listitem')).toHaveLength(2);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
+  });
+
+  it('swallows a failed removal and keeps the item', async () => {
+    sessionStore.setState({ cart: [cartItem('a')] });
+    server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
+    renderAt('/cart');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(screen.getByRole('button', { name: 'Remove a' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says when the cart is empty', () => {
+    renderAt('/cart');
+    expect(screen.getByText('Your cart is empty.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,189 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '@marketplace/shared';
+import { contentItem, videoItem } from '../test/fixtures.js';
+import { MediaViewer, type MediaViewerProps } from './MediaViewer.js';
+import { isVideo, wrap } from './media.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  sessionStore.setState({ cart: [] });
+});
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
+
+/** The viewer opened from a button, as a gallery opens it, so focus has somewhere to return. */
+function Harness(props: Omit<MediaViewerProps, 'onClose' | 'startIndex'> & { startIndex?: number }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open viewer
+      </button>
+      {open && <MediaViewer startIndex={0} {...props} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+async function openViewer(props: Omit<MediaViewerProps, 'onClose' | 'startIndex'> & { startIndex?: number }) {
+  render(
+    <MemoryRouter initialEntries={['/events']}>
+      <Harness {...props} />
+      <Routes>
+        <Route path="*" element={<Where />} />
+      </Routes>
+    </MemoryRouter>,
+  );
+  await userEvent.click(screen.getByRole('button', { name: 'Open viewer' }));
+  return screen.getByRole('dialog');
+}
+
+const three = () => [contentItem({ name: 'First' }), contentItem({ name: 'Second' }), contentItem({ name: 'Third' })];
+
+describe('media viewer', () => {
+  it("is a full-screen dialog on a semi-transparent black backdrop saying 'N of total'", async () => {
+    const dialog = await openViewer({ items: three(), startIndex: 1 });
+    expect(dialog).toHaveAttribute('aria-modal', 'true');
+    expect(dialog).toHaveAccessibleName('Second');
+    expect(dialog).toHaveStyle({ position: 'fixed', background: 'rgba(0, 0, 0, 0.85)' });
+    expect(within(dialog).getByText('2 of 3')).toBeInTheDocument();
+  });
+
+  it('previous and next wrap around', async () => {
+    const dialog = await openViewer({ items: three() });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Previous' }));
+    expect(within(dialog).getByText('3 of 3')).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Third' })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(within(dialog).getByText('1 of 3')).toBeInTheDocument();
+  });
+
+  it('ArrowRight and ArrowLeft navigate with wrap-around; Escape closes', async () => {
+    const dialog = await openViewer({ items: three() });
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(within(dialog).getByText('3 of 3')).toBeInTheDocument();
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
+    expect(within(dialog).getByText('2 of 3')).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('the close button and a backdrop click close it; a click on the picture does not', async () => {
+    let dialog = await openViewer({ items: three() });
+    await userEvent.click(within(dialog).getByRole('img', { name: 'First' }));
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    fireEvent.mouseDown(dialog);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Open viewer' }));
+    dialog = screen.getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('moves focus in, keeps Tab inside, and gives focus back on close', async () => {
+    const dialog = await openViewer({ items: three() });
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    for (let i = 0; i < 8; i++) {
+      await userEvent.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Open viewer' })).toHaveFocus();
+  });
+
+  it('locks page scrolling while open and restores it after', async () => {
+    document.body.style.overflow = 'scroll';
+    await openViewer({ items: three() });
+    expect(document.body.style.overflow).toBe('hidden');
+    await userEvent.keyboard('{Escape}');
+    expect(document.body.style.overflow).toBe('scroll');
+    document.body.style.overflow = '';
+  });
+
+  it('links the event and the photographer; a photographer without profileName is plain text', async () => {
+    const items = [contentItem({ name: 'Linked' }), contentItem({ name: 'Guest', profileName: null, photographer: 'Guest Shooter', eventName: null, eventIdentifier: null })];
+    const dialog = await openViewer({ items });
+    expect(within(dialog).getByRole('link', { name: 'Summer Jazz Night' })).toHaveAttribute('href', '/event/summer-jazz-night-2026');
+    expect(within(dialog).getByRole('link', { name: 'Mia Lens' })).toHaveAttribute('href', '/user/mia');
+    await userEvent.keyboard('{ArrowRight}');
+    expect(within(dialog).getByText(/Guest Shooter/)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('link')).toBeNull();
+    await userEvent.keyboard('{ArrowLeft}');
+    await userEvent.click(within(dialog).getByRole('link', { name: 'Mia Lens' }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/user/mia');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows Add to cart and Download only when those capabilities are supplied', async () => {
+    const items = [contentItem({ filePath: 'events/jazz/1.png', filename: '1.png' })];
+    let dialog = await openViewer({ items });
+    expect(within(dialog).queryByRole('button', { name: 'Add to cart' })).toBeNull();
+    expect(within(dialog).queryByRole('link', { name: 'Download' })).toBeNull();
+    await userEvent.keyboard('{Escape}');
+    document.body.innerHTML = '';
+
+    const addToCart = vi.fn().mockResolvedValue('added');
+    dialog = await openViewer({ items, addToCart, downloadUrl: (i) => `http://files.test/download?filePath=${i.filePath}&fileName=${i.filename}` });
+    expect(within(dialog).getByRole('link', { name: 'Download' })).toHaveAttribute('href', 'http://files.test/download?filePath=events/jazz/1.png&fileName=1.png');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
+    expect(addToCart).toHaveBeenCalledWith(items[0]);
+    expect(await within(dialog).findByText('Added to cart')).toBeInTheDocument();
+  });
+
+  it('offers Add to cart per item by the cart rule', async () => {
+    const items = [contentItem({ name: 'Sellable' }), contentItem({ name: 'Not for sale', canAddToCart: false })];
+    const dialog = await openViewer({ items, addToCart: vi.fn() });
+    expect(within(dialog).getByRole('button', { name: 'Add to cart' })).toBeInTheDocument();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(within(dialog).queryByRole('button', { name: 'Add to cart' })).toBeNull();
+  });
+
+  it('shows a video as a player, told apart by contentType or metadata, and Space plays and pauses it', async () => {
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
+    const paused = vi.spyOn(HTMLMediaElement.prototype, 'paused', 'get').mockReturnValue(true);
+    const items = [videoItem({ name: 'Clip', contentUrl: 'http://files.test/media/clip.mp4' }), contentItem({ name: 'Photo', contentType: '' })];
+    const dialog = await openViewer({ items });
+    const video = dialog.querySelector('video')!;
+    expect(video).toHaveAttribute('src', 'http://files.test/media/clip.mp4');
+    expect(video).toHaveAttribute('controls');
+    play.mockClear();
+    await userEvent.keyboard(' ');
+    expect(play).toHaveBeenCalledTimes(1);
+    paused.mockReturnValue(false);
+    await userEvent.keyboard(' ');
+    expect(pause).toHaveBeenCalledTimes(1);
+    // The dialog did not close or move: Space was the video's.
+    expect(within(dialog).getByText('1 of 2')).toBeInTheDocument();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(dialog.querySelector('video')).toBeNull();
+    expect(within(dialog).getByRole('img', { name: 'Photo' })).toBeInTheDocument();
+  });
+
+  it('never uses a source or link that is not http(s) or site-relative, and shows names as text', async () => {
+    const items = [contentItem({ name: '<b>bold</b>', contentUrl: 'javascript:alert(1)' })];
+    const dialog = await openViewer({ items, downloadUrl: () => 'javascript:alert(2)' });
+    expect(within(dialog).queryByRole('img')).toBeNull();
+    expect(within(dialog).queryByRole('link', { name: 'Download' })).toBeNull();
+    expect(within(dialog).getByRole('heading', { name: '<b>bold</b>' })).toBeInTheDocument();
+    expect(dialog.querySelector('b')).toBeNull();
+  });
+});
+
+describe('media helpers', () => {
+  it('tells videos from images by contentType, then by metadata', () => {
+    expect(isVideo({ contentType: 'video/mp4', metadata: { 'Content-Type': 'image/png' } })).toBe(true);
+    expect(isVideo({ contentType: 'image/png', metadata: { 'Content-Type': 'video/mp4' } })).toBe(false);
+    expect(isVideo({ contentType: '', metadata: { 'Content-Type': 'video/quicktime' } })).toBe(true);
+    expect(isVideo({ contentType: '', metadata: { 'Content-Type': 'image/jpeg' } })).toBe(false);
+  });
+
+  it('wraps indexes around both ends', () => {
+    expect([wrap(-1, 3), wrap(3, 3), wrap(4, 3), wrap(0, 1)]).toEqual([2, 0, 1, 0]);
+  });
+});

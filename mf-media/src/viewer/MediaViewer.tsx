@@ -1,0 +1,201 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import { safeHref, theme, useDialogFocus, useScrollLock, type ContentItem } from '@marketplace/shared';
+import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
+import { VideoPreview } from '../video/VideoPreview.js';
+import { isVideo, wrap } from './media.js';
+
+const Overlay = styled.div`
+  position: fixed;
+  inset: 0;
+  z-index: 1100;
+  display: flex;
+  flex-direction: column;
+  background: rgba(0, 0, 0, 0.85);
+  color: #fff;
+  font-family: ${theme.font};
+  .bar {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    padding: 12px 16px;
+  }
+  .stage {
+    flex: 1;
+    min-height: 0;
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    gap: 12px;
+    padding: 0 12px;
+  }
+  .media {
+    max-width: min(1100px, calc(100vw - 140px));
+    max-height: calc(100vh - 200px);
+    display: flex;
+    justify-content: center;
+  }
+  .media img,
+  .media video {
+    max-width: 100%;
+    max-height: calc(100vh - 200px);
+    object-fit: contain;
+  }
+  .media > div {
+    width: min(900px, calc(100vw - 140px));
+    aspect-ratio: 16 / 9;
+  }
+  button.round {
+    width: 44px;
+    height: 44px;
+    border-radius: 50%;
+    border: none;
+    background: rgba(255, 255, 255, 0.15);
+    color: #fff;
+    font-size: 22px;
+    cursor: pointer;
+    flex: none;
+  }
+  .info {
+    padding: 12px 16px 20px;
+    text-align: center;
+  }
+  .info h2 {
+    margin: 0 0 4px;
+    font-size: 18px;
+  }
+  .info p {
+    margin: 4px 0;
+  }
+  .info a {
+    color: #9cc8ff;
+  }
+  .actions {
+    display: flex;
+    gap: 16px;
+    justify-content: center;
+    align-items: center;
+    margin-top: 8px;
+  }
+  .actions [role='status'] {
+    background: #fff;
+    padding: 2px 8px;
+    border-radius: 4px;
+  }
+`;
+
+export interface MediaViewerProps {
+  items: ContentItem[];
+  /** The item shown first. */
+  startIndex: number;
+  onClose: () => void;
+  /** Supplying it adds the Add to cart button (for items the cart rule allows). */
+  addToCart?: AddToCart;
+  /** Supplying it adds the Download link. */
+  downloadUrl?: (item: ContentItem) => string;
+}
+
+/**
+ * SPEC.md section 2 "Media viewer": a full-screen dialog over a semi-transparent black backdrop,
+ * one item at a time with wrap-around, keyboard control, and page scrolling locked while open.
+ */
+export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl }: MediaViewerProps) {
+  const [index, setIndex] = useState(() => wrap(startIndex, items.length));
+  const panel = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useScrollLock();
+  const trapTab = useDialogFocus(panel, 'button[aria-label="Close"]');
+  const total = items.length;
+  const item = items[wrap(index, total)];
+  const video = item ? isVideo(item) : false;
+
+  // Keys act wherever focus is inside the page while the viewer is open.
+  const latest = useRef({ total, video, onClose });
+  latest.current = { total, video, onClose };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const { total, video, onClose } = latest.current;
+      if (e.key === 'ArrowRight') setIndex((i) => wrap(i + 1, total));
+      else if (e.key === 'ArrowLeft') setIndex((i) => wrap(i - 1, total));
+      else if (e.key === 'Escape') onClose();
+      else if (e.key === ' ' && video) {
+        // Space plays and pauses the video instead of pressing the focused button or scrolling.
+        e.preventDefault();
+        const el = panel.current?.querySelector('video');
+        if (el) void (el.paused ? el.play()?.catch(() => undefined) : el.pause());
+      } else return;
+      e.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  if (!item) return null;
+  const src = safeHref(item.contentUrl);
+  const download = downloadUrl ? safeHref(downloadUrl(item)) : null;
+  const eventLink = item.eventIdentifier ? `/event/${encodeURIComponent(item.eventIdentifier)}` : null;
+
+  return (
+    <Overlay
+      ref={panel}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      data-testid="media-viewer"
+      onKeyDown={trapTab}
+      // The backdrop is the overlay and the empty stage around the media (not the media or controls).
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget || (e.target as HTMLElement).dataset.backdrop !== undefined) onClose();
+      }}
+    >
+      <div className="bar" data-backdrop="">
+        <span aria-live="polite">
+          {wrap(index, total) + 1} of {total}
+        </span>
+        <button type="button" className="round" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      <div className="stage" data-backdrop="">
+        <button type="button" className="round" aria-label="Previous" onClick={() => setIndex((i) => wrap(i - 1, total))}>
+          ‹
+        </button>
+        <div className="media" data-backdrop="">
+          {video ? (
+            <VideoPreview key={item.contentIdentifier} url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} useThumbnail={false} playWhileHovering={false} controls muted={false} autoplay />
+          ) : (
+            src && <img key={item.contentIdentifier} src={src} alt={item.name} />
+          )}
+        </div>
+        <button type="button" className="round" aria-label="Next" onClick={() => setIndex((i) => wrap(i + 1, total))}>
+          ›
+        </button>
+      </div>
+      <div className="info" data-backdrop="">
+        <h2 id={titleId}>{item.name}</h2>
+        {item.eventName && <p>{eventLink ? <Link to={eventLink} onClick={onClose}>{item.eventName}</Link> : item.eventName}</p>}
+        <p>
+          by{' '}
+          {item.profileName ? (
+            <Link to={`/user/${encodeURIComponent(item.profileName)}`} onClick={onClose}>
+              {item.photographer}
+            </Link>
+          ) : (
+            item.photographer
+          )}
+        </p>
+        {(addToCart || download) && (
+          <div className="actions">
+            {addToCart && <AddToCartButton key={item.contentIdentifier} item={item} addToCart={addToCart} />}
+            {download && (
+              <a href={download} download={item.filename}>
+                Download
+              </a>
+            )}
+          </div>
+        )}
+      </div>
+    </Overlay>
+  );
+}
