@@ -32,7 +32,7 @@ const Cards = styled.ul`
     outline: 3px solid ${theme.colors.primary};
     outline-offset: -3px;
   }
-  .open img,
+  .open > img,
   .open > div {
     width: 100%;
     height: 100%;

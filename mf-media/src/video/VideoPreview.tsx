@@ -49,6 +49,8 @@ const Box = styled.div`
     inset: 0;
   }
   .icon {
+    width: ${PLAY_ICON_WIDTH_PX}px;
+    height: auto;
     position: absolute;
     left: 50%;
     top: 50%;
