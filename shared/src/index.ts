@@ -18,6 +18,7 @@ export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
+export { useClickOutside } from './ui/useClickOutside.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { safeHref } from './safeHref.js';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { theme } from '@marketplace/shared';
+import { theme, useClickOutside } from '@marketplace/shared';
 
 const Wrap = styled.div`
   position: relative;
@@ -57,14 +57,9 @@ export function ItemMenu({ label, actions }: { label: string; actions: ItemActio
   const wrap = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
+  useClickOutside(wrap, open, () => setOpen(false));
   useEffect(() => {
-    if (!open) return;
-    wrap.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const onDown = (e: MouseEvent) => {
-      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    if (open) wrap.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type * as shared from '@marketplace/shared';
-import { publish } from '../test/fakeLive.js';
+import { confirmSubscription, publish } from '../test/fakeLive.js';
 import { API, logInAs, notification, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { leaveApp } from '../useFollow.js';
 import { reachedLoadPoint } from './FeedList.js';
@@ -273,6 +273,20 @@ describe('notification dropdown', () => {
     await screen.findByText('Just now');
     expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('Just now'), expect.stringContaining('Older')]);
     expect(badge()).toHaveTextContent('1');
+  });
+
+  it('reloads the list when the live subscription is (re)confirmed, so nothing published before it is missed', async () => {
+    let serverHas = [notification({ content: 'Before', status: 'READ' })];
+    server.use(http.get(`${API}/notifications`, () => HttpResponse.json({ notifications: serverHas, more: false })));
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(sentTo('/notifications')).toHaveLength(1));
+    // Published while the page was still subscribing: the broker never delivered it.
+    serverHas = [notification({ content: 'Missed', status: 'NEW' }), ...serverHas];
+    confirmSubscription('notifications', 'nora');
+    await waitFor(() => expect(badge()).toHaveTextContent('1'));
+    await openBell();
+    expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('Missed'), expect.stringContaining('Before')]);
   });
 
   it('a live notification already on a loaded page is shown once, on top', async () => {

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { apiCall, live, PAGE_SIZE, type MessageNotification, type Notification } from '@marketplace/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { chatStore } from '../chat/chatStore.js';
 import { chatKey } from '../chat/useChat.js';
-import { useQueryClient } from '@tanstack/react-query';
 import { useFeed, type FeedPage } from '../feed/useFeed.js';
 
 const notificationId = (n: Notification) => n.id;
@@ -35,9 +35,17 @@ const countNew = (items: { status: string }[]) => items.filter((i) => i.status =
  * clicked or marked read; a live one goes on top.
  */
 export function useNotifications(profileName: string) {
+  const queryClient = useQueryClient();
   const feed = useFeed({ queryKey: ['notifications', profileName], fetchPage: notificationsPage, idOf: notificationId });
   const { prepend, update, remove } = feed;
-  useEffect(() => live.subscribe('notifications', profileName, prepend), [profileName, prepend]);
+  useEffect(
+    () =>
+      live.subscribe('notifications', profileName, prepend, () => {
+        // Subscribed (again): anything published before now was not delivered live.
+        void queryClient.invalidateQueries({ queryKey: ['notifications', profileName] });
+      }),
+    [profileName, prepend, queryClient],
+  );
   return {
     ...feed,
     newCount: countNew(feed.items),
@@ -74,7 +82,7 @@ export function useMessageNotifications(profileName: string) {
         const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
         prepend(open ? { ...m, status: 'READ' } : m);
         if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
-      }),
+      }, () => void queryClient.invalidateQueries({ queryKey: ['messageNotifications', profileName] })),
     [profileName, prepend, queryClient],
   );
   return {

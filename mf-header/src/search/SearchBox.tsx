@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { Avatar, theme, type SearchResult } from '@marketplace/shared';
+import { Avatar, theme, useClickOutside, type SearchResult } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { useSearch } from './useSearch.js';
 
@@ -54,14 +54,7 @@ export function SearchBox() {
   const listId = useId();
 
   useEffect(() => setSelected(-1), [results]);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  useClickOutside(wrap, open, () => setOpen(false));
 
   const go = (result: SearchResult) => {
     setOpen(false);

@@ -12,8 +12,11 @@ class FakeClient implements MqttLike {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), cb]);
     return this;
   }
-  subscribe(topic: string) {
+  /** The broker's acknowledgement of each subscription, for the test to give or refuse. */
+  acks: ((error: Error | null) => void)[] = [];
+  subscribe(topic: string, _opts: { qos: 0 | 1 }, cb?: (error: Error | null) => void) {
     this.subscribed.push(topic);
+    if (cb) this.acks.push(cb);
     return this;
   }
   unsubscribe(topic: string) {
@@ -106,6 +109,27 @@ describe('LiveChannel', () => {
     client.subscribed = [];
     client.emit('connect');
     expect(client.subscribed).toEqual(['notifications/clara', 'chatNotifications/clara']);
+  });
+
+  it('tells a subscriber each time the broker confirms its topic, first and after a reconnect, so it can reload what it missed', async () => {
+    const { channel, clients } = setup();
+    const ready = vi.fn();
+    const unsubscribe = channel.subscribe('notifications', 'clara', () => {}, ready);
+    await flush();
+    const client = clients[0] as FakeClient;
+    expect(ready).not.toHaveBeenCalled();
+    client.acks.shift()?.(null);
+    expect(ready).toHaveBeenCalledTimes(1);
+    client.emit('connect');
+    client.acks.shift()?.(new Error('refused'));
+    expect(ready).toHaveBeenCalledTimes(1);
+    client.emit('connect');
+    client.acks.shift()?.(null);
+    expect(ready).toHaveBeenCalledTimes(2);
+    unsubscribe();
+    client.emit('connect');
+    expect(client.acks).toEqual([]);
+    expect(ready).toHaveBeenCalledTimes(2);
   });
 
   it('ends the connection at close and starts a fresh one for the next login', async () => {

@@ -35,6 +35,7 @@ export class LiveChannel {
   private connecting: Promise<MqttLike> | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly guards = new Map<string, (v: unknown) => boolean>();
+  private readonly readyCallbacks = new Map<string, Set<() => void>>();
   private generation = 0;
 
   constructor(
@@ -42,22 +43,32 @@ export class LiveChannel {
     private readonly connect: Connect = connectWithMqtt,
   ) {}
 
-  /** Subscribes to a user's topic; returns the unsubscribe. */
-  subscribe<K extends LiveKind>(kind: K, profileName: string, handler: (payload: LivePayloads[K]) => void): () => void {
+  /**
+   * Subscribes to a user's topic; returns the unsubscribe. `onSubscribed` runs each time the
+   * broker confirms the subscription (first, and after every reconnect): whatever was published
+   * before that was not delivered live, so a caller reloads what it shows from the API then.
+   */
+  subscribe<K extends LiveKind>(kind: K, profileName: string, handler: (payload: LivePayloads[K]) => void, onSubscribed?: () => void): () => void {
     const topic = LIVE_TOPICS[kind](profileName);
     let set = this.handlers.get(topic);
-    if (!set) {
+    let ready = this.readyCallbacks.get(topic);
+    if (!set || !ready) {
       set = new Set();
+      ready = new Set();
       this.handlers.set(topic, set);
+      this.readyCallbacks.set(topic, ready);
       this.guards.set(topic, LIVE_GUARDS[kind]);
-      void this.ensureClient().then((client) => client?.subscribe(topic, { qos: 1 }));
+      void this.ensureClient().then((client) => client && this.subscribeTopic(client, topic));
     }
     const h = handler as Handler;
     set.add(h);
+    if (onSubscribed) ready.add(onSubscribed);
     return () => {
+      if (onSubscribed) this.readyCallbacks.get(topic)?.delete(onSubscribed);
       const current = this.handlers.get(topic);
       if (!current?.delete(h) || current.size > 0) return;
       this.handlers.delete(topic);
+      this.readyCallbacks.delete(topic);
       this.guards.delete(topic);
       this.client?.unsubscribe(topic);
     };
@@ -67,6 +78,7 @@ export class LiveChannel {
   close(): void {
     this.generation++;
     this.handlers.clear();
+    this.readyCallbacks.clear();
     this.guards.clear();
     this.client?.end(true);
     this.client = null;
@@ -92,12 +104,25 @@ export class LiveChannel {
         client.on('message', (topic, payload) => this.dispatch(topic, payload));
         // After a reconnect the broker has forgotten us (clean session): subscribe again.
         client.on('connect', () => {
-          for (const topic of this.handlers.keys()) client.subscribe(topic, { qos: 1 });
+          for (const topic of this.handlers.keys()) this.subscribeTopic(client, topic);
         });
         return client;
       });
     }
     return this.connecting.then((client) => (this.client === client ? client : null));
+  }
+
+  private subscribeTopic(client: MqttLike, topic: string): void {
+    client.subscribe(topic, { qos: 1 }, (error) => {
+      if (error) return;
+      for (const callback of this.readyCallbacks.get(topic) ?? []) {
+        try {
+          callback();
+        } catch (e) {
+          console.error('[live] a subscriber failed', e);
+        }
+      }
+    });
   }
 
   private dispatch(topic: string, payload: Uint8Array): void {

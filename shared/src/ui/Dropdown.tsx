@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from './theme.js';
+import { useClickOutside } from './useClickOutside.js';
 
 const Wrap = styled.div`
   position: relative;
@@ -35,14 +36,7 @@ export function Dropdown({ label, trigger, onOpen, children }: DropdownProps) {
   const wrap = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!wrap.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  useClickOutside(wrap, open, () => setOpen(false));
 
   const toggle = () => {
     if (!open) onOpen?.();
