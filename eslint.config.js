@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/coverage/**', 'api/fixtures/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-single/**', 'e2e/bench/results/**', '**/data/**', '**/coverage/**', 'api/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -42,3 +42,6 @@ export function runtimeConfigFromEnv(env = process.env) {
     },
   };
 }
+
+/** The single-bundle build (the shell and every remote in one application) is served here. */
+export const SINGLE_BUNDLE_PORT = 3010;

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `build-app`: production build of the app in the current folder, from its webpack.config.mjs.
+// `build-app`: production build of the app in the current folder, from its webpack.config.mjs
+// (or the file after --config, e.g. the shell's single-bundle build).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import webpack from 'webpack';
 
-const { default: configFor } = await import(pathToFileURL(join(process.cwd(), 'webpack.config.mjs')).href);
+const configAt = process.argv.indexOf('--config');
+const configFile = (configAt > 0 && process.argv[configAt + 1]) || 'webpack.config.mjs';
+const { default: configFor } = await import(pathToFileURL(join(process.cwd(), configFile)).href);
 const config = configFor({}, { mode: process.argv.includes('--development') ? 'development' : 'production' });
 
 webpack(config, (error, stats) => {

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
@@ -11,6 +11,7 @@ import { sharedConfig } from './shared-deps.mjs';
 const require = createRequire(import.meta.url);
 
 export { APPS, runtimeConfigFromEnv } from './apps.mjs';
+export { baseConfig };
 export { SINGLETONS, sharedConfig } from './shared-deps.mjs';
 
 /** @type {NonNullable<import('webpack-dev-server').Configuration['setupMiddlewares']>} */
@@ -43,16 +44,98 @@ class SiteAssetsPlugin {
 }
 
 /**
- * The webpack config of one app of the platform, from its folder and what it exposes.
- * Everything else (federation name, port, shared singletons, loaders, output naming) is
- * decided here once, so no app copies another's config.
+ * The convention: a remote exposes every component in its src/exposes folder, as `./Name`.
+ * @param {string} dir the app's folder
+ * @returns {Record<string, string>}
+ */
+export function exposesOf(dir) {
+  const folder = join(dir, 'src', 'exposes');
+  if (!existsSync(folder)) return {};
+  return Object.fromEntries(
+    readdirSync(folder)
+      .filter((f) => f.endsWith('.tsx') && !f.includes('.test.'))
+      .sort()
+      .map((f) => [`./${basename(f, '.tsx')}`, `./src/exposes/${f}`]),
+  );
+}
+
+/**
+ * What every build of the platform has in common: swc for TypeScript and JSX, ESM-style
+ * './x.js' imports, hashed async chunks with readable names, the page, the site-root files.
+ *
+ * @param {{ dir: string, production: boolean, outputPath: string, uniqueName: string, title: string }} options
+ * @returns {import('webpack').Configuration}
+ */
+function baseConfig({ dir, production, outputPath, uniqueName, title }) {
+  return {
+    mode: production ? 'production' : 'development',
+    context: dir,
+    entry: { main: './src/index.ts' },
+    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    output: {
+      path: outputPath,
+      // Remotes load from wherever their manifest was found.
+      publicPath: 'auto',
+      // Entry names stay fixed (the federation runtime cannot hash them); async chunks are hashed and immutable.
+      filename: '[name].js',
+      chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+      uniqueName,
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.mjs', '.js'],
+      // Sources import './x.js' (TypeScript's ESM convention) for './x.ts(x)'.
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    },
+    module: {
+      rules: [
+        {
+          test: /\.[cm]?[jt]sx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: require.resolve('swc-loader'),
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic', development: !production } },
+                target: 'es2022',
+              },
+            },
+          },
+        },
+      ],
+    },
+    plugins: [
+      new HtmlWebpackPlugin({
+        template: join(import.meta.dirname, 'index.html'),
+        title,
+        chunks: ['main'],
+        // The page is served for every client route (/user/login…): its script must not be relative.
+        publicPath: '/',
+      }),
+      new SiteAssetsPlugin(),
+    ],
+    optimization: {
+      // Named chunks make the network log and the byte budgets readable (react-dom is visible by name).
+      chunkIds: 'named',
+      minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false })],
+    },
+    performance: { hints: false },
+  };
+}
+
+/**
+ * The webpack config of one app of the platform, from its folder: a remote exposes its
+ * src/exposes components, the shell none. Everything else (federation name, port, shared
+ * singletons, loaders, output naming) is decided here once, so no app copies another's config.
  *
  * @param {string} dir the app's folder (import.meta.dirname of its webpack.config.mjs)
- * @param {{ exposes?: Record<string, string>, title?: string }} options
+ * @param {{ title?: string }} options
  */
-export function federatedApp(dir, { exposes = {}, title } = {}) {
+export function federatedApp(dir, { title } = {}) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const { federationName, port } = appFor(pkg.name);
+  const exposes = exposesOf(dir);
   const isRemote = Object.keys(exposes).length > 0;
 
   /**
@@ -62,44 +145,9 @@ export function federatedApp(dir, { exposes = {}, title } = {}) {
    */
   return (_env, argv) => {
     const production = argv.mode !== 'development';
+    const base = baseConfig({ dir, production, outputPath: join(dir, 'dist'), uniqueName: federationName, title: title ?? pkg.description ?? pkg.name });
     return {
-      mode: production ? 'production' : 'development',
-      context: dir,
-      entry: { main: './src/index.ts' },
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
-      output: {
-        path: join(dir, 'dist'),
-        // Remotes load from wherever their manifest was found.
-        publicPath: 'auto',
-        // Entry names stay fixed (the federation runtime cannot hash them); async chunks are hashed and immutable.
-        filename: '[name].js',
-        chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
-        uniqueName: federationName,
-        clean: true,
-      },
-      resolve: {
-        extensions: ['.tsx', '.ts', '.mjs', '.js'],
-        // Sources import './x.js' (TypeScript's ESM convention) for './x.ts(x)'.
-        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      },
-      module: {
-        rules: [
-          {
-            test: /\.[cm]?[jt]sx?$/,
-            exclude: /node_modules/,
-            use: {
-              loader: require.resolve('swc-loader'),
-              options: {
-                jsc: {
-                  parser: { syntax: 'typescript', tsx: true },
-                  transform: { react: { runtime: 'automatic', development: !production } },
-                  target: 'es2022',
-                },
-              },
-            },
-          },
-        ],
-      },
+      ...base,
       plugins: [
         new ModuleFederationPlugin({
           name: federationName,
@@ -110,22 +158,13 @@ export function federatedApp(dir, { exposes = {}, title } = {}) {
           manifest: { fileName: 'mf-manifest.json' },
           // Type hints cannot reach remotes registered at run time.
           dts: false,
+          // One federation runtime in the page: the shell provides it (global _FEDERATION_RUNTIME_CORE)
+          // and remotes' production entries use it instead of each bundling a copy. A remote's
+          // development build keeps its own, so it still runs alone (dev-app).
+          experiments: isRemote ? { externalRuntime: production } : { provideExternalRuntime: true },
         }),
-        new HtmlWebpackPlugin({
-          template: join(import.meta.dirname, 'index.html'),
-          title: title ?? pkg.description ?? pkg.name,
-          chunks: ['main'],
-          // The page is served for every client route (/user/login…): its script must not be relative.
-          publicPath: '/',
-        }),
-        new SiteAssetsPlugin(),
+        ...(base.plugins ?? []),
       ],
-      optimization: {
-        // Named chunks make the network log and the byte budgets readable (react-dom is visible by name).
-        chunkIds: 'named',
-        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false })],
-      },
-      performance: { hints: false },
       devServer: {
         port,
         host: 'localhost',

@@ -10,7 +10,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { appFor, runtimeConfigFromEnv } from './apps.mjs';
+import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from './apps.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -110,14 +110,17 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   });
 }
 
-// As the `serve-app` command: serves ./dist of the app whose folder it runs in.
+// As the `serve-app` command: serves ./dist of the app whose folder it runs in (with --single,
+// the shell's single-bundle build in ./dist-single on its own port).
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/serve-app')) {
   const cwd = process.cwd();
   const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'));
-  const dist = join(cwd, 'dist');
+  const single = process.argv.includes('--single');
+  const dist = join(cwd, single ? 'dist-single' : 'dist');
   if (!existsSync(join(dist, 'index.html')) && !existsSync(join(dist, 'mf-manifest.json'))) {
     console.error(`[serve] ${dist} has no build: run the app's build first`);
     process.exit(1);
   }
-  await serveApp({ dir: dist, port: Number(process.env.PORT || appFor(pkg.name).port), host: process.env.HOST || '127.0.0.1' });
+  const port = Number(process.env.PORT || (single ? SINGLE_BUNDLE_PORT : appFor(pkg.name).port));
+  await serveApp({ dir: dist, port, host: process.env.HOST || '127.0.0.1' });
 }

@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { ADMIN_TOKEN, API, DATA_DIR, EXTRA_SHELL_PORTS, PORTS, ROOT, SHELL, runtimeEnv } from './env.js';
+import { ADMIN_TOKEN, API, DATA_DIR, EXTRA_SHELL_PORTS, PORTS, ROOT, SHELL, SINGLE_PORT, runtimeEnv } from './env.js';
 
 process.env.E2E_DATA_DIR = DATA_DIR;
 
@@ -43,7 +43,7 @@ export default defineConfig({
         API_PORT: String(PORTS.api),
         API_HOST: '127.0.0.1',
         API_PUBLIC_ORIGIN: API,
-        API_ALLOWED_ORIGINS: [PORTS.shell, ...EXTRA_SHELL_PORTS].map((p) => `http://localhost:${p}`).join(','),
+        API_ALLOWED_ORIGINS: [PORTS.shell, SINGLE_PORT, ...EXTRA_SHELL_PORTS].map((p) => `http://localhost:${p}`).join(','),
         DATABASE_PATH: `${DATA_DIR}/db.sqlite`,
         ADMIN_TOKEN,
       },

@@ -1,7 +1,4 @@
 import { federatedApp } from 'build-preset';
 
-const pages = ['LoginPage', 'SignupPage', 'ProfilePage', 'OrdersPage', 'MyEventsPage', 'MediaPackagesPage', 'DiscountCodesPage', 'SettingsPage', 'FaqPage', 'LegalPage', 'RoleSelectionModal', 'ContactModal'];
-
-export default federatedApp(import.meta.dirname, {
-  exposes: Object.fromEntries(pages.map((name) => [`./${name}`, `./src/exposes/${name}.tsx`])),
-});
+// Exposes every component in src/exposes (build-preset: exposesOf).
+export default federatedApp(import.meta.dirname);

@@ -1,5 +1,4 @@
 import { federatedApp } from 'build-preset';
 
-export default federatedApp(import.meta.dirname, {
-  exposes: { './EventOrderPage': './src/exposes/EventOrderPage.tsx' },
-});
+// Exposes every component in src/exposes (build-preset: exposesOf).
+export default federatedApp(import.meta.dirname);

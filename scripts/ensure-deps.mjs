@@ -56,4 +56,9 @@ export function buildApps() {
   execSync('pnpm -r --workspace-concurrency=2 --filter shell --filter "mf-*" build', { cwd: root, stdio: 'inherit' });
 }
 
+/** The single-bundle build: the shell and every remote as one application (shell/dist-single). */
+export function buildSingle() {
+  execSync('pnpm --filter shell build:single', { cwd: root, stdio: 'inherit' });
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) ensureDeps();

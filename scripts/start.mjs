@@ -1,17 +1,21 @@
 // The README's start command: installs what is missing, builds the production bundles, then
 // starts the API (with its broker) and serves the shell and each remote on its own port.
+// With --single: the single-bundle build instead, one application on port 3010.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { buildApps, ensureDeps, root } from './ensure-deps.mjs';
+import { buildApps, buildSingle, ensureDeps, root } from './ensure-deps.mjs';
 
+const single = process.argv.includes('--single');
 ensureDeps();
-buildApps();
+if (single) buildSingle();
+else buildApps();
 
+const serve = (app, ...args) => spawn(process.execPath, [join(root, 'build-preset', 'serve.mjs'), ...args], { cwd: join(root, app), stdio: 'inherit', env: process.env });
 const children = [spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: process.env })];
-for (const app of ['shell', 'mf-header', 'mf-media', 'mf-event-order', 'mf-account']) {
-  children.push(spawn(process.execPath, [join(root, 'build-preset', 'serve.mjs')], { cwd: join(root, app), stdio: 'inherit', env: process.env }));
-}
-setTimeout(() => console.log('\n  Open http://localhost:3000  (demo accounts: api/README.md, password demo-pass-2026)\n'), 3000);
+if (single) children.push(serve('shell', '--single'));
+else for (const app of ['shell', 'mf-header', 'mf-media', 'mf-event-order', 'mf-account']) children.push(serve(app));
+const url = single ? 'http://localhost:3010' : 'http://localhost:3000';
+setTimeout(() => console.log(`\n  Open ${url}  (demo accounts: api/README.md, password demo-pass-2026)\n`), 3000);
 
 const stopAll = (signal) => {
   for (const child of children) child.kill(signal);

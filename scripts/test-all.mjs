@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApps, CHROMIUM, ensureDebianPackage, ensureDeps, root } from './ensure-deps.mjs';
+import { buildApps, buildSingle, CHROMIUM, ensureDebianPackage, ensureDeps, root } from './ensure-deps.mjs';
 
 ensureDeps();
 
@@ -40,6 +40,8 @@ console.log('\n=== production builds ===');
 let built = true;
 try {
   buildApps();
+  // The single-bundle build is a supported way to run the product: the e2e suite serves it too.
+  buildSingle();
 } catch {
   built = false;
 }

@@ -1,4 +1,4 @@
 import { federatedApp } from 'build-preset';
 
-// The host: no exposes; remotes are registered at run time from runtime-config.json.
+// The host: no src/exposes; remotes are registered at run time from runtime-config.json.
 export default federatedApp(import.meta.dirname, { title: 'Event media marketplace' });

@@ -50,7 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     port,
     publicOrigin,
     filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
-    allowedOrigins: (env.API_ALLOWED_ORIGINS ?? 'http://localhost:3000')
+    // The shell (3000) and the single-bundle build (3010) by default.
+    allowedOrigins: (env.API_ALLOWED_ORIGINS ?? 'http://localhost:3000,http://localhost:3010')
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),

@@ -1,10 +1,12 @@
 import { BrowserRouter } from 'react-router-dom';
 import { mountApp } from '@marketplace/shared';
 import { App } from './app/App.js';
-import { registerPlatformRemotes } from './remotes/registry.js';
+// The single-bundle build swaps this module for ./remotes/single.ts (build-preset/single.mjs).
+import { preloadForLocation, registerPlatformRemotes } from './remotes/federation.js';
 
 void mountApp((config) => {
   registerPlatformRemotes(config);
+  preloadForLocation(window.location.pathname);
   return (
     <BrowserRouter>
       <App />

@@ -1,26 +1,9 @@
-import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { REMOTE_NAMES, type ExposedModule, type ExposedName, type ExposedProps, type RemoteName, type RuntimeConfig } from '@marketplace/shared';
+import type { ExposedModule, ExposedName, ExposedProps, RemoteName } from '@marketplace/shared';
+// The single-bundle build swaps this module for ./single.ts (build-preset/single.mjs).
+import { loadRemoteModule } from './federation.js';
 
 /** How long a slot waits for its remote before showing its fallback (the load may still finish). */
 export const REMOTE_LOAD_TIMEOUT_MS = 8000;
-
-/**
- * Registers every remote's manifest URL from the runtime config: nothing is fetched until a
- * route or slot asks for one of its modules (share strategy loaded-first, set in the preset).
- */
-export function registerPlatformRemotes(config: RuntimeConfig): void {
-  registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: config.remotes[name] })));
-  registerPlugins([
-    {
-      name: 'platform-slot-errors',
-      // A failed remote is its slot's business: log it and let loadRemote reject.
-      errorLoadRemote({ id, error }) {
-        console.warn(`[shell] remote ${id} failed to load: ${error instanceof Error ? error.message : String(error)}`);
-        return undefined;
-      },
-    },
-  ]);
-}
 
 export class RemoteLoadError extends Error {
   constructor(
@@ -35,7 +18,7 @@ export class RemoteLoadError extends Error {
 /** Loads an exposed component, or rejects: failed, or not a component. */
 export async function loadExposed<R extends RemoteName, M extends ExposedName<R>>(remote: R, module: M): Promise<ExposedModule<ExposedProps<R, M>>> {
   const id = `${remote}/${module}`;
-  const loaded = await loadRemote<ExposedModule<ExposedProps<R, M>>>(id);
+  const loaded = (await loadRemoteModule(id)) as ExposedModule<ExposedProps<R, M>> | null | undefined;
   if (!loaded || typeof loaded.default !== 'function') throw new RemoteLoadError(id, `${id} is not a component`);
   return loaded;
 }

@@ -1,0 +1,192 @@
+// `pnpm bench`: what a person pays on a cold load, federated against the single-bundle build.
+// Starts the production builds with the API and its broker on loopback, loads every scenario in
+// a new browser context (empty cache) in headless Chromium, federated and single alternating,
+// and writes the medians and ratios as Markdown (printed), JSON and an SVG chart.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { serveApp } from '../../build-preset/serve.mjs';
+import { renderChart, renderMarkdown, summarize } from './report.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const OUT = join(import.meta.dirname, 'results');
+const PORTS = { shell: 23000, header: 23001, media: 23002, eventOrder: 23003, account: 23004, single: 23010, api: 24000 };
+const API = `http://localhost:${PORTS.api}`;
+/** A modest broadband line, so that bytes and request waterfalls cost what they cost people. */
+const NETWORK = { offline: false, latency: 40, downloadThroughput: (20 * 1024 * 1024) / 8, uploadThroughput: (5 * 1024 * 1024) / 8 };
+const BASE = { federated: `http://localhost:${PORTS.shell}`, single: `http://localhost:${PORTS.single}` };
+
+/** Each scenario: where to go, what counts as its main content, and what to do first (log in, open the viewer). */
+const SCENARIOS = [
+  { id: 'home', title: 'home, anonymous', path: '/', main: 'main ul li a h3' },
+  { id: 'events', title: '/events', path: '/events', main: 'main ul li a h3' },
+  { id: 'gallery', title: 'event gallery', path: '/event/summer-jazz-night-2026', main: 'main [aria-label="Gallery"] li' },
+  { id: 'viewer-video', title: 'gallery + viewer on a video', path: '/event/summer-jazz-night-2026', main: null, video: true },
+  { id: 'order', title: 'event order, logged in', path: null, main: 'main h1', login: 'clara' },
+];
+
+/** Runs in the page before any of its scripts: when header and main content enter the DOM, LCP, long tasks. */
+const probe = (main, video) => `(() => {
+  const b = (window.__bench = { header: null, main: null, lcp: 0, longTasks: [] });
+  const check = () => {
+    const now = performance.now();
+    if (b.header === null && document.querySelector('header a[href="/"]')) b.header = now;
+    if (b.main === null && ${JSON.stringify(main)} && document.querySelector(${JSON.stringify(main)})) b.main = now;
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) b.lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  if (${Boolean(video)}) document.addEventListener('timeupdate', (e) => {
+    const v = e.target;
+    if (b.main === null && v.currentTime > 0 && v.closest('[role="dialog"]')) b.main = performance.now();
+  }, true);
+})();`;
+
+function startApi(dataDir) {
+  const child = spawn(join(ROOT, 'api/node_modules/.bin/tsx'), [join(ROOT, 'api/src/main.ts')], {
+    env: {
+      ...process.env,
+      API_PORT: String(PORTS.api),
+      API_HOST: '127.0.0.1',
+      API_PUBLIC_ORIGIN: API,
+      API_ALLOWED_ORIGINS: `${BASE.federated},${BASE.single}`,
+      DATABASE_PATH: join(dataDir, 'db.sqlite'),
+      ADMIN_TOKEN: 'bench-admin-token',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+async function waitFor(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** The id of one of clara's orders, for the logged-in scenario. */
+async function orderPath() {
+  const login = await fetch(`${API}/v2/login`, { method: 'POST', body: new URLSearchParams({ login: 'clara', password: 'demo-pass-2026' }) });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { eventOrders } = await (await fetch(`${API}/v2/user/eventOrders`, { headers: { cookie } })).json();
+  return `/eventorder/${eventOrders[0].orderId}`;
+}
+
+/** One cold load: new context, network recorded through CDP, metrics read once the main content is there. */
+async function measure(browser, variant, scenario, path) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    if (scenario.login) {
+      const res = await context.request.post(`${API}/v2/login`, { form: { login: scenario.login, password: 'demo-pass-2026' } });
+      if (!res.ok()) throw new Error(`login ${res.status()}`);
+      await context.addCookies([{ name: 'loggedIn', value: 'yes', url: BASE[variant] }]);
+    }
+    const page = await context.newPage();
+    await page.addInitScript(probe(scenario.main, scenario.video));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', NETWORK);
+    const types = new Map();
+    const net = { requests: 0, federation: 0, jsBytes: 0, bytes: 0 };
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (e.request.url.startsWith('data:')) return;
+      net.requests++;
+      if (/mf-manifest\.json|remoteEntry\.js/.test(e.request.url)) net.federation++;
+    });
+    const urls = new Map();
+    cdp.on('Network.responseReceived', (e) => {
+      types.set(e.requestId, e.type);
+      urls.set(e.requestId, e.response.url);
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      net.bytes += e.encodedDataLength;
+      if (types.get(e.requestId) !== 'Script') return;
+      net.jsBytes += e.encodedDataLength;
+      if (process.env.BENCH_DEBUG) console.log(`${variant} ${scenario.id} ${Math.round(e.encodedDataLength / 1024)} KB ${urls.get(e.requestId)}`);
+    });
+
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(`${BASE[variant]}${path}`);
+    if (scenario.video) {
+      await page.getByRole('button', { name: 'Open Opening set clip' }).click({ timeout: 30_000 });
+    }
+    await page.waitForFunction(() => window.__bench.main !== null && window.__bench.header !== null, null, { timeout: 30_000 }).catch(async (e) => {
+      const text = await page.evaluate(() => document.body.innerText.slice(0, 400) + JSON.stringify(window.__bench));
+      throw new Error(`${variant} ${scenario.id}: ${e.message} ${errors.join("; ")} PAGE: ${text}`);
+    });
+    // Let late chunks, LCP and long tasks settle before reading.
+    await page.waitForTimeout(600);
+    const b = await page.evaluate(() => window.__bench);
+    const tbt = b.longTasks.filter(([start]) => start < b.main).reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+    return { ...net, header: b.header, main: b.main, lcp: b.lcp, tbt };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  const api = startApi(dataDir);
+  const env = {
+    ...process.env,
+    API_ORIGIN: API,
+    HEADER_MANIFEST_URL: `http://localhost:${PORTS.header}/mf-manifest.json`,
+    MEDIA_MANIFEST_URL: `http://localhost:${PORTS.media}/mf-manifest.json`,
+    EVENT_ORDER_MANIFEST_URL: `http://localhost:${PORTS.eventOrder}/mf-manifest.json`,
+    ACCOUNT_MANIFEST_URL: `http://localhost:${PORTS.account}/mf-manifest.json`,
+  };
+  const servers = await Promise.all([
+    serveApp({ dir: join(ROOT, 'shell/dist'), port: PORTS.shell, env, log: false }),
+    serveApp({ dir: join(ROOT, 'mf-header/dist'), port: PORTS.header, env, log: false }),
+    serveApp({ dir: join(ROOT, 'mf-media/dist'), port: PORTS.media, env, log: false }),
+    serveApp({ dir: join(ROOT, 'mf-event-order/dist'), port: PORTS.eventOrder, env, log: false }),
+    serveApp({ dir: join(ROOT, 'mf-account/dist'), port: PORTS.account, env, log: false }),
+    serveApp({ dir: join(ROOT, 'shell/dist-single'), port: PORTS.single, env, log: false }),
+  ]);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  try {
+    await waitFor(`${API}/health`);
+    const paths = { order: await orderPath() };
+    /** @type {Record<string, Record<string, object[]>>} */
+    const samples = {};
+    for (let run = 0; run < RUNS; run++) {
+      for (const scenario of SCENARIOS) {
+        // Alternate which variant goes first, so neither always meets a warmer API or disk.
+        const order = run % 2 === 0 ? ['federated', 'single'] : ['single', 'federated'];
+        for (const variant of order) {
+          const sample = await measure(browser, variant, scenario, scenario.path ?? paths[scenario.id]);
+          ((samples[scenario.id] ??= {})[variant] ??= []).push(sample);
+        }
+      }
+      process.stdout.write(`run ${run + 1}/${RUNS} done\n`);
+    }
+    const report = summarize(SCENARIOS, samples, { runs: RUNS, network: NETWORK, date: new Date().toISOString() });
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(join(OUT, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const markdown = renderMarkdown(report);
+    writeFileSync(join(OUT, 'latest.md'), markdown);
+    writeFileSync(join(OUT, 'latest.svg'), renderChart(report));
+    console.log(`\n${markdown}\nWritten: e2e/bench/results/latest.{json,md,svg}`);
+  } finally {
+    await browser.close();
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+    api.kill('SIGTERM');
+  }
+}
+
+await main();

@@ -1,0 +1,92 @@
+// The benchmark's report: medians, federated / single-bundle ratios, Markdown and an SVG chart.
+
+/** The figures recorded per load, with how to show them. */
+export const METRICS = [
+  { key: 'jsBytes', label: 'JS (KB, compressed)', format: (v) => (v / 1024).toFixed(1) },
+  { key: 'requests', label: 'requests', format: (v) => String(Math.round(v)) },
+  { key: 'federation', label: 'federation requests', format: (v) => String(Math.round(v)) },
+  { key: 'header', label: 'header visible (ms)', format: (v) => String(Math.round(v)) },
+  { key: 'main', label: 'main content (ms)', format: (v) => String(Math.round(v)) },
+  { key: 'lcp', label: 'LCP (ms)', format: (v) => String(Math.round(v)) },
+  { key: 'tbt', label: 'TBT (ms)', format: (v) => String(Math.round(v)) },
+];
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Medians per scenario, variant and metric, and the federated / single ratio of each. */
+export function summarize(scenarios, samples, meta) {
+  return {
+    ...meta,
+    scenarios: scenarios.map((s) => {
+      const metrics = {};
+      for (const { key } of METRICS) {
+        const federated = median(samples[s.id].federated.map((x) => x[key]));
+        const single = median(samples[s.id].single.map((x) => x[key]));
+        metrics[key] = { federated, single, ratio: single > 0 ? federated / single : null };
+      }
+      return { id: s.id, title: s.title, metrics };
+    }),
+  };
+}
+
+const ratioText = (r) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
+
+export function renderMarkdown(report) {
+  const head = `| scenario | ${METRICS.map((m) => m.label).join(' | ')} |`;
+  const rule = `|---|${METRICS.map(() => '---').join('|')}|`;
+  const rows = report.scenarios.map(
+    (s) => `| ${s.title} | ${METRICS.map((m) => {
+      const { federated, single, ratio } = s.metrics[m.key];
+      return `${m.format(federated)} / ${m.format(single)} (${ratioText(ratio)})`;
+    }).join(' | ')} |`,
+  );
+  return [
+    `Cold loads, median of ${report.runs} runs each, federated / single-bundle (ratio). ${report.network.latency} ms latency, ${Math.round((report.network.downloadThroughput * 8) / 1024 / 1024)} Mbit/s; ${report.date}.`,
+    '',
+    head,
+    rule,
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** Bars of the federated / single ratio for JS bytes and time to main content, with the 1.10 target. */
+export function renderChart(report) {
+  const keys = [
+    { key: 'jsBytes', label: 'JS bytes', color: '#0a66c2' },
+    { key: 'main', label: 'time to main content', color: '#e8710a' },
+  ];
+  const rowH = 56;
+  const left = 220;
+  const width = 760;
+  const scale = (width - left - 40) / 2; // ratio 2.0 at the right edge
+  const height = 70 + report.scenarios.length * rowH;
+  const x = (r) => left + Math.min(r, 2) * scale;
+  const bars = report.scenarios
+    .map((s, i) => {
+      const y = 50 + i * rowH;
+      const label = `<text x="${left - 10}" y="${y + 22}" text-anchor="end" font-size="13">${s.title}</text>`;
+      const parts = keys.map((k, j) => {
+        const r = s.metrics[k.key].ratio ?? 0;
+        const by = y + 4 + j * 22;
+        return `<rect x="${left}" y="${by}" width="${Math.max(1, x(r) - left)}" height="18" fill="${k.color}"/><text x="${x(r) + 6}" y="${by + 14}" font-size="12">${ratioText(r)}</text>`;
+      });
+      return [label, ...parts].join('');
+    })
+    .join('\n');
+  const legend = keys.map((k, j) => `<rect x="${left + j * 200}" y="12" width="14" height="14" fill="${k.color}"/><text x="${left + j * 200 + 20}" y="24" font-size="13">${k.label}</text>`).join('');
+  const guide = (r, text, dash) =>
+    `<line x1="${x(r)}" y1="40" x2="${x(r)}" y2="${height - 10}" stroke="#555" stroke-dasharray="${dash}"/><text x="${x(r) + 4}" y="${height - 14}" font-size="11" fill="#555">${text}</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif">
+<rect width="100%" height="100%" fill="#fff"/>
+${legend}
+${guide(1, '1.00 = single bundle', '4 3')}
+${guide(1.1, 'target 1.10', '2 2')}
+${bars}
+</svg>
+`;
+}

@@ -1,0 +1,37 @@
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ROOT, SINGLE_PORT } from '../env.js';
+import { watchConsole } from './helpers.js';
+import { startApp, stop } from './servers.js';
+
+const SINGLE = `http://localhost:${SINGLE_PORT}`;
+let server: Server | undefined;
+test.beforeAll(async () => {
+  server = await startApp(join(ROOT, 'shell', 'dist-single'), SINGLE_PORT);
+});
+test.afterAll(() => stop(server));
+
+test('single-bundle build: the same product from one origin, no federation requests, routes split the same way', async ({ page }) => {
+  const problems = watchConsole(page);
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  await page.goto(`${SINGLE}/`);
+  await expect(page.getByRole('link', { name: /Summer Jazz Night/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'EventMedia' })).toBeVisible();
+  // The account pages' code is not loaded before its route.
+  expect(urls.filter((u) => /mf-account/.test(u))).toEqual([]);
+
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByLabel('Email or profile name').fill('sam');
+  await page.getByLabel('Password').fill('demo-pass-2026');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  await page.goto(`${SINGLE}/event/city-marathon-2026`);
+  await expect(page.getByRole('heading', { name: 'City Marathon', level: 1 })).toBeVisible();
+
+  expect(urls.filter((u) => /mf-manifest\.json|remoteEntry\.js/.test(u))).toEqual([]);
+  expect(urls.filter((u) => u.startsWith('http://localhost:') && !u.startsWith(SINGLE) && !u.includes(':14000/'))).toEqual([]);
+  expect(urls.some((u) => /mf-account_src_exposes_LoginPage/.test(u))).toBe(true);
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,39 @@
+import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
+import { matchPath } from 'react-router-dom';
+import { REMOTE_NAMES, type RuntimeConfig } from '@marketplace/shared';
+import { ROUTES } from '../app/routes.js';
+
+/**
+ * Registers every remote's manifest URL from the runtime config: nothing is fetched until a
+ * route or slot asks for one of its modules (share strategy loaded-first, set in the preset).
+ */
+export function registerPlatformRemotes(config: RuntimeConfig): void {
+  registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: config.remotes[name] })));
+  registerPlugins([
+    {
+      name: 'platform-slot-errors',
+      // A failed remote is its slot's business: log it and let loadRemote reject.
+      errorLoadRemote({ id, error }) {
+        console.warn(`[shell] remote ${id} failed to load: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      },
+    },
+  ]);
+}
+
+/** One exposed module, `remote/Module`, fetched through the federation runtime. */
+export function loadRemoteModule(id: string): Promise<unknown> {
+  return loadRemote<unknown>(id);
+}
+
+/**
+ * Starts fetching, in parallel, what the first page needs: the header's and the route's remote
+ * manifests, entries and exposed chunks (listed in each manifest), instead of discovering them one
+ * after the other as the page renders. Best effort: a remote that is down is the slot's business.
+ */
+export function preloadForLocation(pathname: string): void {
+  const route = ROUTES.find((r) => matchPath(r.path, pathname));
+  const wanted = [{ nameOrAlias: 'header', exposes: ['Header'] }];
+  if (route) wanted.push({ nameOrAlias: route.remote, exposes: [route.module] });
+  void preloadRemote(wanted).catch(() => undefined);
+}

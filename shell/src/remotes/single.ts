@@ -1,0 +1,35 @@
+import type { RemoteName, RuntimeConfig } from '@marketplace/shared';
+
+/** webpack's lazy module context (import.meta.webpackContext), as far as this file uses it. */
+interface LazyContext {
+  (request: string): Promise<unknown>;
+  keys(): string[];
+}
+declare global {
+  interface ImportMeta {
+    webpackContext(directory: string, options: { recursive: boolean; regExp: RegExp; mode: 'lazy' }): LazyContext;
+  }
+}
+
+/**
+ * The single-bundle build's stand-in for ./federation.ts: the same remotes' exposed modules,
+ * imported statically at build time (each still its own lazy chunk, so routes split the same
+ * way), with no federation runtime. `@exposes/*` are aliases set by build-preset/single.mjs.
+ */
+const EXPOSES: Record<RemoteName, LazyContext> = {
+  header: import.meta.webpackContext('@exposes/header', { recursive: false, regExp: /\.tsx$/, mode: 'lazy' }),
+  media: import.meta.webpackContext('@exposes/media', { recursive: false, regExp: /\.tsx$/, mode: 'lazy' }),
+  eventOrder: import.meta.webpackContext('@exposes/eventOrder', { recursive: false, regExp: /\.tsx$/, mode: 'lazy' }),
+  account: import.meta.webpackContext('@exposes/account', { recursive: false, regExp: /\.tsx$/, mode: 'lazy' }),
+};
+
+/** Nothing to register: every remote is part of the bundle. */
+export function registerPlatformRemotes(_config: RuntimeConfig): void {}
+
+/** Nothing to discover: the bundle knows its chunks. */
+export function preloadForLocation(_pathname: string): void {}
+
+export function loadRemoteModule(id: string): Promise<unknown> {
+  const [remote, module] = id.split('/') as [RemoteName, string];
+  return EXPOSES[remote](`./${module}.tsx`);
+}
