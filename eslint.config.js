@@ -16,13 +16,25 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'mqtt', message: 'Only the live channel owns the MQTT client (shared live module, api/src/live).' }] },
+        {
+          paths: [
+            { name: 'mqtt', message: 'Only the live channel owns the MQTT client (shared live module, api/src/live).' },
+            // A router imported past the shared package would be a second router context in the page.
+            { name: 'react-router', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
+            { name: 'react-router-dom', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
+          ],
+        },
       ],
     },
   },
   {
     // The modules that own an MQTT client, and tests that play a browser's client.
     files: ['api/src/live/**', 'api/test/**', 'shared/src/live/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // The one module that imports the router.
+    files: ['shared/src/router.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

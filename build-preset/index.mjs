@@ -124,6 +124,18 @@ function baseConfig({ dir, production, outputPath, uniqueName, title }) {
   };
 }
 
+/** `@module-federation/runtime-core` and `sdk` resolved to their ES module builds. */
+function runtimeAsEsm() {
+  const fromEnhanced = createRequire(require.resolve('@module-federation/enhanced'));
+  const fromInject = createRequire(fromEnhanced.resolve('@module-federation/inject-external-runtime-core-plugin'));
+  const core = fromInject.resolve('@module-federation/runtime-core');
+  const sdk = createRequire(core).resolve('@module-federation/sdk');
+  return {
+    '@module-federation/runtime-core$': core.replace(/\.cjs$/, '.js'),
+    '@module-federation/sdk$': sdk.replace(/\.cjs$/, '.js'),
+  };
+}
+
 /**
  * The webpack config of one app of the platform, from its folder: a remote exposes its
  * src/exposes components, the shell none. Everything else (federation name, port, shared
@@ -148,6 +160,9 @@ export function federatedApp(dir, { title } = {}) {
     const base = baseConfig({ dir, production, outputPath: join(dir, 'dist'), uniqueName: federationName, title: title ?? pkg.description ?? pkg.name });
     return {
       ...base,
+      // The host's injected runtime (CommonJS) would otherwise bring a second, CommonJS copy of
+      // the runtime core and SDK next to the ES module copy the bundler runtime uses.
+      resolve: { ...base.resolve, alias: isRemote ? {} : runtimeAsEsm() },
       plugins: [
         new ModuleFederationPlugin({
           name: federationName,

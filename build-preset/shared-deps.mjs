@@ -4,8 +4,9 @@ const sharedPackage = JSON.parse(readFileSync(new URL('../shared/package.json', 
 
 /**
  * Modules that must exist once in the page. Keys match exact import strings, so subpaths are
- * listed (react-dom does not cover react-dom/client). react-router is listed because
- * react-router-dom re-exports it: two copies would mean two router contexts.
+ * listed (react-dom does not cover react-dom/client). The router is not listed: apps use it
+ * through @marketplace/shared (shared/src/router.ts), so it exists once with the shared package
+ * while each build keeps only the parts of react-router it uses.
  */
 export const SINGLETONS = [
   'react',
@@ -13,8 +14,6 @@ export const SINGLETONS = [
   'react/jsx-dev-runtime',
   'react-dom',
   'react-dom/client',
-  'react-router',
-  'react-router-dom',
   'zustand',
   'styled-components',
   '@tanstack/react-query',

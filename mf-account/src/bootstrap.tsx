@@ -1,6 +1,5 @@
 // Runs the account pages alone for their team's development (`pnpm --filter mf-account dev`).
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
-import { mountApp, useSession } from '@marketplace/shared';
+import { BrowserRouter, mountApp, Route, Routes, useSession } from '@marketplace/shared';
 import ContactModal from './exposes/ContactModal.js';
 import DiscountCodesPage from './exposes/DiscountCodesPage.js';
 import FaqPage from './exposes/FaqPage.js';

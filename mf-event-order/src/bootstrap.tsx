@@ -1,6 +1,5 @@
 // Runs the event order page alone for its team's development (`pnpm --filter mf-event-order dev`).
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
-import { mountApp } from '@marketplace/shared';
+import { BrowserRouter, mountApp, Route, Routes } from '@marketplace/shared';
 import EventOrderPage from './exposes/EventOrderPage.js';
 
 void mountApp(() => (

@@ -1,5 +1,4 @@
-import { useNavigate } from 'react-router-dom';
-import { safeHref } from '@marketplace/shared';
+import { safeHref, useNavigate } from '@marketplace/shared';
 
 /** Leaving the app for another site; an object so tests can watch it (jsdom cannot navigate). */
 export const leaveApp = {

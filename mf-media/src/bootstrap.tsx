@@ -1,6 +1,5 @@
 // Runs the media pages alone for their team's development (`pnpm --filter mf-media dev`).
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
-import { mountApp } from '@marketplace/shared';
+import { BrowserRouter, mountApp, Route, Routes } from '@marketplace/shared';
 import CartPage from './exposes/CartPage.js';
 import CommunityPage from './exposes/CommunityPage.js';
 import CreatorPage from './exposes/CreatorPage.js';

@@ -22,5 +22,6 @@ export { useClickOutside } from './ui/useClickOutside.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { safeHref } from './safeHref.js';
+export { BrowserRouter, Link, MemoryRouter, Route, Routes, matchPath, useLocation, useNavigate, useParams, useSearchParams } from './router.js';
 export { BellIcon, CartIcon, ChatIcon } from './ui/icons.js';
 export { useMediaQuery, useIsMobile, MOBILE_QUERY } from './ui/useMediaQuery.js';

@@ -1,5 +1,4 @@
-import { BrowserRouter } from 'react-router-dom';
-import { mountApp } from '@marketplace/shared';
+import { BrowserRouter, mountApp } from '@marketplace/shared';
 import { App } from './app/App.js';
 // The single-bundle build swaps this module for ./remotes/single.ts (build-preset/single.mjs).
 import { preloadForLocation, registerPlatformRemotes } from './remotes/federation.js';

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { apiCall, sessionStore, takeLoginRedirect } from '@marketplace/shared';
+import { apiCall, Link, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
 import { Form, PageBox, formFields } from '../ui.js';
 
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */

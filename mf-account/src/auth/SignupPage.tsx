@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { ApiError, apiCall, sessionStore, takeLoginRedirect } from '@marketplace/shared';
+import { apiCall, ApiError, Link, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
 import { Form, PageBox, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;

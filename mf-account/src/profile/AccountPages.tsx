@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
-import { Avatar, useSession } from '@marketplace/shared';
+import { Avatar, Link, useSession } from '@marketplace/shared';
 import { PageBox } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 

@@ -1,6 +1,5 @@
-import { Link, useParams, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { safeHref, theme } from '@marketplace/shared';
+import { Link, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
 import { RightPanel } from './RightPanel.js';

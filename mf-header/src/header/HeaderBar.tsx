@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Badge, CartIcon, Modal, setLoginRedirect, theme, useIsMobile, useSession } from '@marketplace/shared';
+import { Badge, CartIcon, Link, Modal, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
 import { ChatWindows } from '../chat/ChatWindows.js';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';

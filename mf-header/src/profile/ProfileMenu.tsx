@@ -1,6 +1,5 @@
-import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Avatar, Dropdown, theme, useSession, type Role } from '@marketplace/shared';
+import { Avatar, Dropdown, Link, theme, useNavigate, useSession, type Role } from '@marketplace/shared';
 
 const Menu = styled.ul`
   list-style: none;

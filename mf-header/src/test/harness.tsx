@@ -1,7 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { sessionStore, type MessageNotification, type Notification, type Role } from '@marketplace/shared';
+import { MemoryRouter, Route, Routes, sessionStore, useLocation, type MessageNotification, type Notification, type Role } from '@marketplace/shared';
 import { renderWithQuery } from '@marketplace/shared/test-utils';
 import { chatStore } from '../chat/chatStore.js';
 import { HeaderBar } from '../header/HeaderBar.js';

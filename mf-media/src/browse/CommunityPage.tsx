@@ -1,6 +1,5 @@
-import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { Avatar, theme } from '@marketplace/shared';
+import { Avatar, Link, theme } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { usePosts } from './queries.js';
 import { PageBox, QueryState } from './ui.js';

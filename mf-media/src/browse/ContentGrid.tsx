@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { safeHref, sessionStore, theme, type ContentItem } from '@marketplace/shared';
+import { Link, safeHref, sessionStore, theme, type ContentItem } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';

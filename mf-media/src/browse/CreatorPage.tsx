@@ -1,5 +1,4 @@
-import { useParams } from 'react-router-dom';
-import { Avatar, downloadUrl, useSession, type ContentItem } from '@marketplace/shared';
+import { Avatar, downloadUrl, useParams, useSession, type ContentItem } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
 import { PageBox, QueryState } from './ui.js';

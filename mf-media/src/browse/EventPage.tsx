@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useEvent } from './queries.js';
 import { PageBox, QueryState } from './ui.js';

@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
-import { safeHref, type EventSummary } from '@marketplace/shared';
+import { Link, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
 import { Grid, PageBox, QueryState } from './ui.js';

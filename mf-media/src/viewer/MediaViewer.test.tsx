@@ -1,9 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '@marketplace/shared';
+import { MemoryRouter, Route, Routes, sessionStore, useLocation } from '@marketplace/shared';
 import { contentItem, videoItem } from '../test/fixtures.js';
 import { MediaViewer, type MediaViewerProps } from './MediaViewer.js';
 import { isVideo, wrap } from './media.js';

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { safeHref, theme, useDialogFocus, useScrollLock, type ContentItem } from '@marketplace/shared';
+import { Link, safeHref, theme, useDialogFocus, useScrollLock, type ContentItem } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { isVideo, wrap } from './media.js';

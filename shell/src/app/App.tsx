@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Link, Route, Routes } from 'react-router-dom';
 import styled from 'styled-components';
-import { useSession } from '@marketplace/shared';
+import { Link, Route, Routes, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';

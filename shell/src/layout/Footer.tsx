@@ -1,6 +1,5 @@
-import { Link, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { theme } from '@marketplace/shared';
+import { Link, theme, useLocation } from '@marketplace/shared';
 
 const Bar = styled.footer<{ $signup: boolean }>`
   display: flex;

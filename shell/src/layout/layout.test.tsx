@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from '@marketplace/shared';
 import { describe, expect, it } from 'vitest';
 import { DownPage, SITE_IS_DOWN } from './DownPage.js';
 import { Footer } from './Footer.js';

@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Link, MemoryRouter, Route, Routes } from 'react-router-dom';
+import { Link, MemoryRouter, Route, Routes } from '@marketplace/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Loader } from './registry.js';
 import { RemoteSlot } from './RemoteSlot.js';

@@ -1,7 +1,6 @@
 import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
-import { useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { theme, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
+import { theme, useLocation, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`

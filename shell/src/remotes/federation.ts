@@ -1,6 +1,5 @@
 import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { matchPath } from 'react-router-dom';
-import { REMOTE_NAMES, type RuntimeConfig } from '@marketplace/shared';
+import { matchPath, REMOTE_NAMES, type RuntimeConfig } from '@marketplace/shared';
 import { ROUTES } from '../app/routes.js';
 
 /**

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
-import { ApiError, apiCall, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, statusOf } from '@marketplace/shared';
+import { apiCall, ApiError, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, statusOf, useLocation, useNavigate } from '@marketplace/shared';
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
