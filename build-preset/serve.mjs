@@ -5,12 +5,14 @@
 //   remoteEntry.js, mf-manifest.json) revalidated on every load (no-cache + ETag), so a
 //   redeployed remote is picked up on reload;
 // - /runtime-config.json written from environment variables;
-// - gzip for text assets; unknown extension-less paths fall back to index.html (client routes).
+// - gzip for text assets; unknown extension-less paths fall back to index.html (client routes);
+// - pages carry a Content-Security-Policy listing exactly the origins in use (csp.mjs).
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from './apps.mjs';
+import { contentSecurityPolicy } from './csp.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -34,6 +36,7 @@ const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true }) {
   const root = resolve(dir);
   const gzipCache = new Map();
+  const csp = contentSecurityPolicy(runtimeConfigFromEnv(env));
 
   const server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -75,6 +78,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     const ext = extname(file);
     const etag = `W/"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
     const headers = {
+      ...(ext === '.html' ? { 'Content-Security-Policy': csp } : {}),
       'Content-Type': TYPES[ext] ?? 'application/octet-stream',
       'Cache-Control': HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
       ETag: etag,

@@ -31,6 +31,15 @@ describe('serve-app', () => {
     expect((await fetch(`${base}/main.js`)).headers.get('cache-control')).toBe('no-cache');
   });
 
+  it('serves pages with a Content-Security-Policy naming the configured origins, and scripts without one', async () => {
+    const csp = (await fetch(`${base}/user/login`)).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self' http://localhost:3001 https://media.example.com");
+    expect(csp).toContain("connect-src 'self' https://api.example.com wss://api.example.com");
+    expect(csp).toContain("img-src 'self' data: https://api.example.com");
+    expect(csp).not.toContain('unsafe-eval');
+    expect((await fetch(`${base}/main.js`)).headers.get('content-security-policy')).toBeNull();
+  });
+
   it('serves hashed chunks immutable for a year, gzipped when asked', async () => {
     // node:http, because fetch would decompress the body before we see it.
     const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures.js';
 
 test('header -> account -> header: sign up a new user, pick Media in the role modal, see the MEDIA entries in the profile menu', async ({ page }) => {
   const name = `n${Date.now().toString(36)}`;

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { PORTS, ROOT } from '../env.js';
+import { test } from './fixtures.js';
 
 interface Budget {
   measured: number;

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { PORTS } from '../env.js';
 import { diagnostics, logIn, watchConsole } from './helpers.js';
+import { test } from './fixtures.js';
 
 const fromPort = (port: number) => (url: string) => url.startsWith(`http://localhost:${port}/`);
 

@@ -1,10 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { PORTS, ROOT, runtimeEnv } from '../env.js';
 import { startApp, stop } from './servers.js';
+import { test } from './fixtures.js';
 
 // A copy of the header package beside the real one, so its node_modules links resolve the same way.
 const NEXT = join(ROOT, '.e2e-deploy-mf-header');

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { API, DEMO_PASSWORD } from '../env.js';
 import { logIn } from './helpers.js';
+import { test } from './fixtures.js';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search' });
 

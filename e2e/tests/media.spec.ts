@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { logIn } from './helpers.js';
+import { test } from './fixtures.js';
 
 /** Scripts the page has requested so far whose URL names hls.js. */
 function watchHlsScripts(page: Page): string[] {

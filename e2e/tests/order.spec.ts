@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { gradientPng } from '../../api/src/db/png.js';
 import { API } from '../env.js';
 import { logIn } from './helpers.js';
+import { test } from './fixtures.js';
 
 const png = (name: string, seed: number) => ({ name, mimeType: 'image/png', buffer: gradientPng(800, 600, seed) });
 

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { API } from '../env.js';
 import { logIn, notify } from './helpers.js';
+import { test } from './fixtures.js';
 
 test('header -> account: log in from a page reached through the header and come back to it, without a reload', async ({ page }) => {
   await page.goto('/');

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { logIn } from './helpers.js';
+import { test } from './fixtures.js';
 
 test('shell -> account: Contact Us in the footer opens the contact form, sent without credentials', async ({ page }) => {
   await page.goto('/events');

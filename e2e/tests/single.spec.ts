@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { ROOT, SINGLE_PORT } from '../env.js';
 import { watchConsole } from './helpers.js';
 import { startApp, stop } from './servers.js';
+import { test } from './fixtures.js';
 
 const SINGLE = `http://localhost:${SINGLE_PORT}`;
 let server: Server | undefined;

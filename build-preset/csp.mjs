@@ -1,0 +1,38 @@
+// The Content-Security-Policy of a served page, from the same runtime config the page reads:
+// exactly the origins in use, and no 'unsafe-eval'.
+
+/** @param {string} url */
+const originOf = (url) => new URL(url).origin;
+
+/** @param {string[]} sources */
+const list = (sources) => [...new Set(sources)].join(' ');
+
+/**
+ * Scripts from this origin and the remotes' origins; connections to the API, the files host, the
+ * live broker and the remotes (their manifests); images from the files host; video from the files
+ * host and blob: (hls.js feeds the player through Media Source); blob: workers (mqtt, hls.js).
+ * Styles allow inline: styled-components writes <style> elements at run time.
+ *
+ * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string> }} config
+ */
+export function contentSecurityPolicy(config) {
+  const remotes = Object.values(config.remotes).map(originOf);
+  const live = new URL(config.liveUrl);
+  const liveOrigin = `${live.protocol}//${live.host}`;
+  const api = originOf(config.apiOrigin);
+  const files = originOf(config.filesOrigin);
+  return [
+    "default-src 'self'",
+    `script-src ${list(["'self'", ...remotes])}`,
+    `connect-src ${list(["'self'", api, files, liveOrigin, ...remotes])}`,
+    `img-src ${list(["'self'", 'data:', files, api])}`,
+    `media-src ${list(["'self'", 'blob:', files])}`,
+    "style-src 'self' 'unsafe-inline'",
+    "worker-src 'self' blob:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
