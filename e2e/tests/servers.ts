@@ -1,5 +1,6 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveApp } from '../../build-preset/serve.mjs';
@@ -29,4 +30,49 @@ export function brokenCopy(app: AppDir, chunkPrefix: string, find: string, repla
   if (!code.includes(find)) throw new Error(`${chunk} does not contain ${find}`);
   writeFileSync(join(copy, chunk), code.replace(find, replace));
   return copy;
+}
+
+/** A remote's fault, switchable while the page is open. */
+export type Fault = 'down' | 'manifest 500' | 'entry delayed past the load timeout' | 'throwing on render';
+
+/** Longer than the shell's slot timeout (shell/src/remotes/registry.ts, 8 s). */
+const ENTRY_DELAY_MS = 9_500;
+
+const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
+/**
+ * A remote's origin with a fault in front of its real build: not listening, its manifest
+ * answering 500, its entry answered after the slot's timeout, or serving a copy whose module
+ * throws while rendering. `heal()` makes it a healthy remote again without the page reloading.
+ */
+export async function startFaultyRemote(app: AppDir, port: number, fault: Fault, broken: { chunkPrefix: string; find: string; replace: string }) {
+  const good = await startApp(app, 0);
+  const bad = await startApp(brokenCopy(app, broken.chunkPrefix, broken.find, broken.replace), 0);
+  let healed = false;
+  let front: Server | undefined;
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    if (!healed && fault === 'manifest 500' && url.startsWith('/mf-manifest.json')) {
+      res.writeHead(500, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' }).end('down for maintenance');
+      return;
+    }
+    if (!healed && fault === 'entry delayed past the load timeout' && url.startsWith('/remoteEntry.js')) await new Promise((r) => setTimeout(r, ENTRY_DELAY_MS));
+    const target = !healed && fault === 'throwing on render' ? bad : good;
+    const upstream = await fetch(`http://127.0.0.1:${portOf(target)}${url}`, { headers: { 'accept-encoding': 'identity' } });
+    const headers = Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)));
+    res.writeHead(upstream.status, headers).end(Buffer.from(await upstream.arrayBuffer()));
+  };
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      front = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
+      front.listen(port, '127.0.0.1', () => resolve());
+    });
+  if (fault !== 'down') await listen();
+  return {
+    async heal() {
+      healed = true;
+      if (!front) await listen();
+    },
+    close: () => Promise.all([stop(front), stop(good), stop(bad)]).then(() => undefined),
+  };
 }
