@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { API, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
+import { logIn, notify } from './helpers.js';
+import { test } from './fixtures.js';
+
+/** Markup and URLs that would set window.__pwned if anything rendered them as HTML or followed them. */
+const PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
+const JS_LINK = 'javascript:window.__pwned=1';
+
+/** Plants text the API has no call to write (event and item names) straight into its database. */
+function plantInDatabase() {
+  const Database = createRequire(join(ROOT, 'api', 'package.json'))('better-sqlite3') as new (path: string) => {
+    prepare(sql: string): { run(...args: unknown[]): unknown };
+    close(): void;
+  };
+  const db = new Database(join(DATA_DIR, 'db.sqlite'));
+  try {
+    db.prepare('UPDATE events SET name = ?, description = ? WHERE identifier = ?').run(`Gala ${PAYLOAD}`, PAYLOAD, 'winter-gala-2026');
+    db.prepare('UPDATE content_items SET name = ? WHERE identifier = (SELECT ci.identifier FROM content_items ci JOIN events e ON e.id = ci.event_id WHERE e.identifier = ? ORDER BY ci.id LIMIT 1)').run(
+      `Pizza ${PAYLOAD}`,
+      'tech-meetup-november',
+    );
+  } finally {
+    db.close();
+  }
+}
+
+const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned);
+
+test('hostile input: script and HTML in notifications, links, chat, profile fields, event and item names and search results stay inert', async ({ page, playwright }) => {
+  test.setTimeout(60_000);
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  plantInDatabase();
+  // ivy's own profile fields, a chat message from mia, and a notification with a javascript: link.
+  const ivy = await playwright.request.newContext({ baseURL: API, extraHTTPHeaders: { origin: 'http://localhost:13000' } });
+  expect((await ivy.post('/v2/login', { form: { login: 'ivy', password: DEMO_PASSWORD } })).status()).toBe(200);
+  expect((await ivy.post('/v2/user/updateProfile', { form: { bio: PAYLOAD } })).status()).toBe(200);
+  const mia = await playwright.request.newContext({ baseURL: API, extraHTTPHeaders: { origin: 'http://localhost:13000' } });
+  expect((await mia.post('/v2/login', { form: { login: 'mia', password: DEMO_PASSWORD } })).status()).toBe(200);
+  expect((await mia.post('/v2/chat/sendMessage', { form: { profileName: 'ivy', content: PAYLOAD } })).status()).toBe(200);
+  await notify('ivy', PAYLOAD, JS_LINK);
+
+  await logIn(page, 'ivy');
+  // Notification: shown as text; clicking it does not follow the javascript: link.
+  await page.getByRole('button', { name: /^Notifications,/ }).click();
+  await page.getByRole('list', { name: 'Notifications' }).getByRole('button', { name: PAYLOAD }).click();
+  // Chat: the message is text in the window.
+  await page.getByRole('button', { name: /^Messages,/ }).click();
+  await page.getByRole('list', { name: 'Messages' }).getByRole('button', { name: /Mia Lens/ }).click();
+  await expect(page.getByRole('region', { name: 'Chat with Mia Lens' }).getByText(PAYLOAD)).toBeVisible();
+  // Search results, the events list, the event page, an item in the gallery and the viewer, the profile.
+  await page.getByRole('combobox', { name: 'Search' }).fill('Gala');
+  await expect(page.getByRole('option', { name: `Gala ${PAYLOAD}` })).toBeVisible();
+  await page.goto('/events');
+  await expect(page.getByRole('link', { name: `Gala ${PAYLOAD}` })).toBeVisible();
+  await page.goto('/event/winter-gala-2026');
+  await expect(page.getByRole('heading', { name: `Gala ${PAYLOAD}`, level: 1 })).toBeVisible();
+  await page.goto('/event/tech-meetup-november');
+  await page.getByRole('button', { name: `Open Pizza ${PAYLOAD}` }).click();
+  await expect(page.getByRole('dialog').getByRole('heading', { name: `Pizza ${PAYLOAD}` })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.goto('/user/ivy');
+  await expect(page.getByRole('main').getByText(PAYLOAD)).toBeVisible();
+
+  expect(await pwned(page)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  await Promise.all([ivy.dispose(), mia.dispose()]);
+});
