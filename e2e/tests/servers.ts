@@ -76,3 +76,49 @@ export async function startFaultyRemote(app: AppDir, port: number, fault: Fault,
     close: () => Promise.all([stop(front), stop(good), stop(bad)]).then(() => undefined),
   };
 }
+
+/** What the fault proxy answers for a call instead of the API: a status, or no answer at all (status 0). */
+export type ApiFault = { status: number } | 'connection dropped';
+
+/**
+ * A proxy in front of the real API that answers chosen calls with a failure (with the CORS
+ * headers a real failure carries, so the page sees the status) and forwards everything else.
+ */
+export async function startApiFaultProxy(port: number, target: string) {
+  const faults = new Map<string, ApiFault>();
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', target);
+      const fault = faults.get(`${req.method} ${url.pathname}`);
+      const origin = req.headers.origin;
+      const cors: Record<string, string> = origin ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' } : {};
+      if (fault === 'connection dropped') {
+        req.socket.destroy();
+        return;
+      }
+      if (fault) {
+        res.writeHead(fault.status, { ...cors, 'Content-Type': 'application/json' }).end(JSON.stringify({ error: `injected ${fault.status}` }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+      const upstream = await fetch(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
+      const out: Record<string, string | string[]> = Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'set-cookie'].includes(k)));
+      const cookies = upstream.headers.getSetCookie();
+      if (cookies.length) out['set-cookie'] = cookies;
+      res.writeHead(upstream.status, out).end(Buffer.from(await upstream.arrayBuffer()));
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return {
+    /** From now on, `method path` (e.g. 'POST /v2/logout') fails this way. */
+    fail(call: string, fault: ApiFault) {
+      faults.set(call, fault);
+    },
+    heal(call: string) {
+      faults.delete(call);
+    },
+    close: () => stop(server),
+  };
+}

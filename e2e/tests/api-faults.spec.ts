@@ -1,0 +1,107 @@
+import { expect, type Page } from '@playwright/test';
+import { API, DEMO_PASSWORD, runtimeEnv } from '../env.js';
+import { startApiFaultProxy, startApp, stop, type ApiFault } from './servers.js';
+import { test } from './fixtures.js';
+
+// A shell whose API calls go through a proxy that can make any call fail (the live channel and
+// files host stay direct): SPEC.md section 8 against the real API, one failure at a time.
+const SHELL = 'http://localhost:13900';
+const PROXY_PORT = 14100;
+const DAY_S = 24 * 60 * 60;
+
+let proxy: Awaited<ReturnType<typeof startApiFaultProxy>>;
+let closeShell: () => Promise<void>;
+test.beforeEach(async () => {
+  proxy = await startApiFaultProxy(PROXY_PORT, API);
+  const shell = await startApp('shell', 13900, { ...runtimeEnv(), API_ORIGIN: `http://localhost:${PROXY_PORT}`, FILES_ORIGIN: API, LIVE_URL: `${API.replace('http', 'ws')}/mqtt` });
+  closeShell = () => stop(shell);
+});
+test.afterEach(async () => {
+  await Promise.all([proxy.close(), closeShell()]);
+});
+
+async function logInHere(page: Page, profileName: string) {
+  await page.goto(`${SHELL}/user/login`);
+  await page.getByLabel('Email or profile name').fill(profileName);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+}
+
+/** The loggedIn cookie's value and days until it expires. */
+async function loggedInCookie(page: Page) {
+  const cookie = (await page.context().cookies(SHELL)).find((c) => c.name === 'loggedIn');
+  return { value: cookie?.value, days: cookie ? (cookie.expires - Date.now() / 1000) / DAY_S : 0 };
+}
+
+for (const [label, fault] of [
+  ['401', { status: 401 }],
+  ['status 0 (connection dropped)', 'connection dropped'],
+] as [string, ApiFault][]) {
+  test(`api faults: a logout answered ${label} counts as success: loggedIn no for 7 days, home, live connection closed`, async ({ page }) => {
+    let closed = false;
+    page.on('websocket', (ws) => ws.on('close', () => (closed = true)));
+    await logInHere(page, 'ben');
+    await page.goto(`${SHELL}/events`);
+    await expect.poll(() => page.evaluate(() => document.cookie.includes('loggedIn=yes'))).toBe(true);
+    proxy.fail('POST /v2/logout', fault);
+    await page.getByRole('button', { name: 'Profile menu' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+    await expect(page).toHaveURL(`${SHELL}/`);
+    const cookie = await loggedInCookie(page);
+    expect(cookie.value).toBe('no');
+    expect(cookie.days).toBeCloseTo(7, 1);
+    await expect.poll(() => closed).toBe(true);
+  });
+}
+
+test('api faults: a logout answered 500 is a failure: the user stays logged in where they are', async ({ page }) => {
+  await logInHere(page, 'ben');
+  await page.goto(`${SHELL}/community`);
+  proxy.fail('POST /v2/logout', { status: 500 });
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  await expect(page).toHaveURL(`${SHELL}/community`);
+  expect((await loggedInCookie(page)).value).toBe('yes');
+});
+
+test('api faults: the session check answered 500 changes nothing; answered 401 or 403 it logs out to /user/login for 30 days', async ({ page }) => {
+  for (const status of [401, 403]) {
+    await logInHere(page, 'ben');
+    await page.goto(`${SHELL}/events`);
+    proxy.fail('POST /v2/checkAuthentication', { status: 500 });
+    await page.getByRole('link', { name: 'Posts' }).click();
+    await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
+    await page.waitForTimeout(300);
+    await expect(page).toHaveURL(`${SHELL}/community`);
+    expect((await loggedInCookie(page)).value).toBe('yes');
+
+    proxy.fail('POST /v2/checkAuthentication', { status });
+    await page.getByRole('link', { name: 'Events', exact: true }).click();
+    await expect(page).toHaveURL(`${SHELL}/user/login`);
+    const cookie = await loggedInCookie(page);
+    expect(cookie.value).toBe('no');
+    expect(cookie.days).toBeCloseTo(30, 1);
+    const redirect = (await page.context().cookies(SHELL)).find((c) => c.name === 'loginRedirect');
+    expect(decodeURIComponent(redirect?.value ?? '')).toBe('/events');
+    proxy.heal('POST /v2/checkAuthentication');
+  }
+});
+
+test("api faults: a failed first notifications load shows 'No notifications' and asks for no more pages", async ({ page }) => {
+  proxy.fail('GET /v2/notifications', { status: 500 });
+  const paged: string[] = [];
+  page.on('request', (r) => r.url().includes('/v2/notifications?') && paged.push(r.url()));
+  await logInHere(page, 'clara');
+  const bell = page.getByRole('button', { name: /^Notifications,/ });
+  await expect(bell).toHaveAccessibleName('Notifications, 0 new');
+  await bell.click();
+  const list = page.getByRole('list', { name: 'Notifications' });
+  await expect(list.getByText('No notifications')).toBeVisible();
+  await list.evaluate((el) => el.dispatchEvent(new Event('scroll')));
+  await page.waitForTimeout(300);
+  expect(paged).toEqual([]);
+});
