@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { loadConfig } from '../../api/src/config.js';
+import { startApi, type RunningApi } from '../../api/src/server.js';
+import { ADMIN_TOKEN, DEMO_PASSWORD, runtimeEnv } from '../env.js';
+import { startApp, stop } from './servers.js';
+import { test } from './fixtures.js';
+
+// The live channel against a broker that goes away: an API of its own (embedded broker) that the
+// test restarts, and a shell pointed at it.
+const SHELL = 'http://localhost:13950';
+const API_PORT = 14300;
+const API_URL = `http://localhost:${API_PORT}`;
+
+async function logInHere(page: Page, profileName: string) {
+  await page.goto(`${SHELL}/user/login`);
+  await page.getByLabel('Email or profile name').fill(profileName);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+}
+
+const notify = async (profileName: string, content: string) => {
+  const res = await fetch(`${API_URL}/internal/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+    body: JSON.stringify({ profileName, content, link: null }),
+  });
+  expect(res.status).toBe(201);
+};
+
+test('live faults: the broker restarts while a user is logged in; the client reconnects, resubscribes, and a notification published after it shows without a reload', async ({ page }) => {
+  test.setTimeout(60_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-live-'));
+  const config = loadConfig({
+    API_PORT: String(API_PORT),
+    API_HOST: '127.0.0.1',
+    API_PUBLIC_ORIGIN: API_URL,
+    API_ALLOWED_ORIGINS: SHELL,
+    DATABASE_PATH: join(dataDir, 'db.sqlite'),
+    ADMIN_TOKEN,
+  });
+  let api: RunningApi = await startApi(config);
+  const shell = await startApp('shell', 13950, { ...runtimeEnv(), API_ORIGIN: API_URL });
+  try {
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await logInHere(page, 'dave');
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'no reload'));
+    const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
+    await expect(bell).toHaveAccessibleName('Notifications, 1 new');
+    await expect.poll(() => sockets.length).toBe(1);
+
+    await api.close();
+    api = await startApi(config);
+    // mqtt.js reconnects on its own (every 2 s); the channel subscribes again.
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
+    await page.waitForTimeout(500);
+    await notify('dave', 'Published after the restart');
+    await expect(bell).toHaveAccessibleName('Notifications, 2 new');
+    await bell.click();
+    await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Published after the restart');
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
+  } finally {
+    await Promise.all([api.close(), stop(shell)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('live faults: a broker whose host is not found is retried, and the page keeps working', async ({ page }) => {
+  const shell = await startApp('shell', 13950, { ...runtimeEnv(), LIVE_URL: 'ws://broker.invalid/mqtt' });
+  try {
+    const attempts: string[] = [];
+    page.on('websocket', (ws) => attempts.push(ws.url()));
+    await page.goto(`${SHELL}/user/login`);
+    await page.getByLabel('Email or profile name').fill('tom');
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+    await expect.poll(() => attempts.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    expect(new Set(attempts)).toEqual(new Set(['ws://broker.invalid/mqtt']));
+    // Everything else works without the live channel.
+    await page.getByRole('button', { name: /^Notifications,/ }).click();
+    await expect(page.getByRole('list', { name: 'Notifications' })).toBeVisible();
+    await page.getByRole('link', { name: 'Posts' }).click();
+    await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
+  } finally {
+    await stop(shell);
+  }
+});
