@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { gradientPng } from '../../api/src/db/png.js';
 import { API, DEMO_PASSWORD, runtimeEnv } from '../env.js';
 import { startApiFaultProxy, startApp, stop, type ApiFault } from './servers.js';
 import { test } from './fixtures.js';
@@ -104,4 +105,55 @@ test("api faults: a failed first notifications load shows 'No notifications' and
   await list.evaluate((el) => el.dispatchEvent(new Event('scroll')));
   await page.waitForTimeout(300);
   expect(paged).toEqual([]);
+});
+
+test('api faults: a failed upload stops the loop silently and keeps the uploads before it', async ({ page }) => {
+  test.setTimeout(60_000);
+  await logInHere(page, 'clara');
+  await page.goto(`${SHELL}/user/orders`);
+  await page.getByRole('link', { name: /Summer party/ }).click();
+  await expect(page.getByRole('heading', { name: 'Summer party' })).toBeVisible();
+  const uploads = page.getByRole('list', { name: 'Uploaded files' });
+  const before = await uploads.getByRole('listitem').count();
+
+  proxy.fail('POST /v2/eventorder/target/add', { status: 500 }, 1);
+  const png = (name: string, seed: number) => ({ name, mimeType: 'image/png', buffer: gradientPng(640, 480, seed) });
+  await page.getByLabel('Add images').setInputFiles([png('first.png', 11), png('second.png', 12), png('third.png', 13)]);
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/3', { timeout: 30_000 });
+  await expect(uploads).toContainText('first.png');
+  await page.waitForTimeout(500);
+  await expect(uploads.getByRole('listitem')).toHaveCount(before + 1);
+  await expect(uploads).not.toContainText('second.png');
+  await expect(uploads).not.toContainText('third.png');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test("api faults: a failed contact submit says 'Email is invalid'; a failed cart removal is swallowed and the item stays", async ({ page }) => {
+  await page.goto(`${SHELL}/events`);
+  proxy.fail('POST /v2/submitContactInfo', { status: 500 });
+  await page.getByRole('button', { name: 'Contact Us' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Contact Us' });
+  await dialog.getByLabel('Name').fill('Pat');
+  await dialog.getByLabel('Email').fill('pat@example.com');
+  await dialog.getByLabel('Subject').fill('Hello');
+  await dialog.getByLabel('Message').fill('Still there?');
+  await dialog.getByRole('button', { name: 'Send' }).click();
+  await expect(dialog.getByText('Email is invalid')).toBeVisible();
+  // Nothing typed was lost.
+  await expect(dialog.getByLabel('Message')).toHaveValue('Still there?');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await logInHere(page, 'sam');
+  await page.goto(`${SHELL}/event/city-marathon-2026`);
+  await page.getByRole('button', { name: 'Add to cart' }).first().click();
+  await expect(page.getByText('Added to cart')).toBeVisible();
+  proxy.fail('POST /v2/user/cart/removeItem', 'connection dropped');
+  await page.getByRole('link', { name: /^Cart, \d+ items$/ }).click();
+  const items = page.getByRole('list', { name: 'Cart items' }).getByRole('listitem');
+  await expect(items.first()).toBeVisible();
+  const count = await items.count();
+  await items.first().getByRole('button', { name: /^Remove / }).click();
+  await page.waitForTimeout(500);
+  await expect(items).toHaveCount(count);
+  await expect(page.getByRole('alert')).toHaveCount(0);
 });

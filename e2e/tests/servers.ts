@@ -85,11 +85,13 @@ export type ApiFault = { status: number } | 'connection dropped';
  * headers a real failure carries, so the page sees the status) and forwards everything else.
  */
 export async function startApiFaultProxy(port: number, target: string) {
-  const faults = new Map<string, ApiFault>();
+  const faults = new Map<string, { fault: ApiFault; passes: number }>();
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', target);
-      const fault = faults.get(`${req.method} ${url.pathname}`);
+      const rule = faults.get(`${req.method} ${url.pathname}`);
+      // A rule may let its first calls through (the second upload fails, not the first).
+      const fault = rule && rule.passes-- <= 0 ? rule.fault : undefined;
       const origin = req.headers.origin;
       const cors: Record<string, string> = origin ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' } : {};
       if (fault === 'connection dropped') {
@@ -112,9 +114,9 @@ export async function startApiFaultProxy(port: number, target: string) {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return {
-    /** From now on, `method path` (e.g. 'POST /v2/logout') fails this way. */
-    fail(call: string, fault: ApiFault) {
-      faults.set(call, fault);
+    /** From now on (after `passFirst` more calls), `method path` (e.g. 'POST /v2/logout') fails this way. */
+    fail(call: string, fault: ApiFault, passFirst = 0) {
+      faults.set(call, { fault, passes: passFirst });
     },
     heal(call: string) {
       faults.delete(call);
