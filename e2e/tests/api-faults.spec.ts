@@ -107,6 +107,15 @@ test("api faults: a failed first notifications load shows 'No notifications' and
   expect(paged).toEqual([]);
 });
 
+test("api faults: a failed message notifications load shows 'No messages to show'", async ({ page }) => {
+  proxy.fail('GET /v2/messageNotifications', { status: 500 });
+  await logInHere(page, 'clara');
+  const messages = page.getByRole('button', { name: /^Messages,/ });
+  await expect(messages).toHaveAccessibleName('Messages, 0 new');
+  await messages.click();
+  await expect(page.getByRole('list', { name: 'Messages' }).getByText('No messages to show')).toBeVisible();
+});
+
 test('api faults: a failed upload stops the loop silently and keeps the uploads before it', async ({ page }) => {
   test.setTimeout(60_000);
   await logInHere(page, 'clara');

@@ -1,5 +1,7 @@
 import { expect, type Page } from '@playwright/test';
-import { ADMIN_TOKEN, API, DEMO_PASSWORD } from '../env.js';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { ADMIN_TOKEN, API, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
 
 /** Logs in through the account remote's form, as a person would. */
 export async function logIn(page: Page, profileName: string, password = DEMO_PASSWORD): Promise<void> {
@@ -34,4 +36,23 @@ export function watchConsole(page: Page, allowed: RegExp[] = []): string[] {
     if (m.type() === 'error' && !allowed.some((re) => re.test(m.text()))) problems.push(`console: ${m.text()}`);
   });
   return problems;
+}
+
+interface Sqlite {
+  prepare(sql: string): { run(...args: unknown[]): unknown };
+  close(): void;
+}
+
+/**
+ * Writes straight into the suite's API database, for data the API has no call to write (names
+ * of events and items, a picture path): better-sqlite3 from the API's own dependencies.
+ */
+export function withDatabase(write: (db: Sqlite) => void): void {
+  const Database = createRequire(join(ROOT, 'api', 'package.json'))('better-sqlite3') as new (path: string) => Sqlite;
+  const db = new Database(join(DATA_DIR, 'db.sqlite'));
+  try {
+    write(db);
+  } finally {
+    db.close();
+  }
 }

@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { API, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
-import { logIn, notify } from './helpers.js';
+import { API, DEMO_PASSWORD } from '../env.js';
+import { logIn, notify, withDatabase } from './helpers.js';
 import { test } from './fixtures.js';
 
 /** Markup and URLs that would set window.__pwned if anything rendered them as HTML or followed them. */
@@ -11,20 +9,13 @@ const JS_LINK = 'javascript:window.__pwned=1';
 
 /** Plants text the API has no call to write (event and item names) straight into its database. */
 function plantInDatabase() {
-  const Database = createRequire(join(ROOT, 'api', 'package.json'))('better-sqlite3') as new (path: string) => {
-    prepare(sql: string): { run(...args: unknown[]): unknown };
-    close(): void;
-  };
-  const db = new Database(join(DATA_DIR, 'db.sqlite'));
-  try {
+  withDatabase((db) => {
     db.prepare('UPDATE events SET name = ?, description = ? WHERE identifier = ?').run(`Gala ${PAYLOAD}`, PAYLOAD, 'winter-gala-2026');
     db.prepare('UPDATE content_items SET name = ? WHERE identifier = (SELECT ci.identifier FROM content_items ci JOIN events e ON e.id = ci.event_id WHERE e.identifier = ? ORDER BY ci.id LIMIT 1)').run(
       `Pizza ${PAYLOAD}`,
       'tech-meetup-november',
     );
-  } finally {
-    db.close();
-  }
+  });
 }
 
 const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { loadConfig } from '../../api/src/config.js';
 import { startApi, type RunningApi } from '../../api/src/server.js';
+import { LIVE_MAX_PAYLOAD_BYTES } from '@marketplace/shared/contract';
 import { ADMIN_TOKEN, DEMO_PASSWORD, runtimeEnv } from '../env.js';
 import { startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
@@ -31,7 +32,7 @@ const notify = async (profileName: string, content: string) => {
   expect(res.status).toBe(201);
 };
 
-test('live faults: the broker restarts while a user is logged in; the client reconnects, resubscribes, and a notification published after it shows without a reload', async ({ page }) => {
+test('live faults: the broker restarts while a user is logged in; the client reconnects, resubscribes, and a notification published after it shows without a reload; junk payloads are dropped', async ({ page }) => {
   test.setTimeout(60_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-live-'));
   const config = loadConfig({
@@ -63,6 +64,21 @@ test('live faults: the broker restarts while a user is logged in; the client rec
     await bell.click();
     await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Published after the restart');
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
+
+    // Malformed and oversized payloads on the user's own topic are dropped; the next good one shows.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.keyboard.press('Escape');
+    const good = { id: 999_001, status: 'NEW', content: 'After the junk', link: null, timestamp: new Date().toISOString() };
+    api.services.live.publish('notifications', 'dave', { id: 'not a number', content: 42 } as never);
+    api.services.live.publish('notifications', 'dave', { ...good, id: 999_000, content: 'x'.repeat(LIVE_MAX_PAYLOAD_BYTES) } as never);
+    api.services.live.publish('notifications', 'dave', good as never);
+    await bell.click();
+    const items = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');
+    await expect(items.first()).toContainText('After the junk');
+    await expect(items.filter({ hasText: 'xxxxxxxxxx' })).toHaveCount(0);
+    await expect(items.filter({ hasText: /^42/ })).toHaveCount(0);
+    expect(errors).toEqual([]);
   } finally {
     await Promise.all([api.close(), stop(shell)]);
     rmSync(dataDir, { recursive: true, force: true });
