@@ -2,6 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import { gradientPng } from '../../api/src/db/png.js';
 import { API, DEMO_PASSWORD, runtimeEnv } from '../env.js';
 import { startApiFaultProxy, startApp, stop, type ApiFault } from './servers.js';
+import { logIn } from './helpers.js';
 import { test } from './fixtures.js';
 
 // A shell whose API calls go through a proxy that can make any call fail (the live channel and
@@ -21,13 +22,6 @@ test.afterEach(async () => {
   await Promise.all([proxy.close(), closeShell()]);
 });
 
-async function logInHere(page: Page, profileName: string) {
-  await page.goto(`${SHELL}/user/login`);
-  await page.getByLabel('Email or profile name').fill(profileName);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
-}
 
 /** The loggedIn cookie's value and days until it expires. */
 async function loggedInCookie(page: Page) {
@@ -42,7 +36,7 @@ for (const [label, fault] of [
   test(`api faults: a logout answered ${label} counts as success: loggedIn no for 7 days, home, live connection closed`, async ({ page }) => {
     let closed = false;
     page.on('websocket', (ws) => ws.on('close', () => (closed = true)));
-    await logInHere(page, 'ben');
+    await logIn(page, 'ben', DEMO_PASSWORD, SHELL);
     await page.goto(`${SHELL}/events`);
     await expect.poll(() => page.evaluate(() => document.cookie.includes('loggedIn=yes'))).toBe(true);
     proxy.fail('POST /v2/logout', fault);
@@ -58,7 +52,7 @@ for (const [label, fault] of [
 }
 
 test('api faults: a logout answered 500 is a failure: the user stays logged in where they are', async ({ page }) => {
-  await logInHere(page, 'ben');
+  await logIn(page, 'ben', DEMO_PASSWORD, SHELL);
   await page.goto(`${SHELL}/community`);
   proxy.fail('POST /v2/logout', { status: 500 });
   await page.getByRole('button', { name: 'Profile menu' }).click();
@@ -71,7 +65,7 @@ test('api faults: a logout answered 500 is a failure: the user stays logged in w
 
 test('api faults: the session check answered 500 changes nothing; answered 401 or 403 it logs out to /user/login for 30 days', async ({ page }) => {
   for (const status of [401, 403]) {
-    await logInHere(page, 'ben');
+    await logIn(page, 'ben', DEMO_PASSWORD, SHELL);
     await page.goto(`${SHELL}/events`);
     proxy.fail('POST /v2/checkAuthentication', { status: 500 });
     await page.getByRole('link', { name: 'Posts' }).click();
@@ -96,7 +90,7 @@ test("api faults: a failed first notifications load shows 'No notifications' and
   proxy.fail('GET /v2/notifications', { status: 500 });
   const paged: string[] = [];
   page.on('request', (r) => r.url().includes('/v2/notifications?') && paged.push(r.url()));
-  await logInHere(page, 'clara');
+  await logIn(page, 'clara', DEMO_PASSWORD, SHELL);
   const bell = page.getByRole('button', { name: /^Notifications,/ });
   await expect(bell).toHaveAccessibleName('Notifications, 0 new');
   await bell.click();
@@ -109,7 +103,7 @@ test("api faults: a failed first notifications load shows 'No notifications' and
 
 test("api faults: a failed message notifications load shows 'No messages to show'", async ({ page }) => {
   proxy.fail('GET /v2/messageNotifications', { status: 500 });
-  await logInHere(page, 'clara');
+  await logIn(page, 'clara', DEMO_PASSWORD, SHELL);
   const messages = page.getByRole('button', { name: /^Messages,/ });
   await expect(messages).toHaveAccessibleName('Messages, 0 new');
   await messages.click();
@@ -118,7 +112,7 @@ test("api faults: a failed message notifications load shows 'No messages to show
 
 test('api faults: a failed upload stops the loop silently and keeps the uploads before it', async ({ page }) => {
   test.setTimeout(60_000);
-  await logInHere(page, 'clara');
+  await logIn(page, 'clara', DEMO_PASSWORD, SHELL);
   await page.goto(`${SHELL}/user/orders`);
   await page.getByRole('link', { name: /Summer party/ }).click();
   await expect(page.getByRole('heading', { name: 'Summer party' })).toBeVisible();
@@ -152,7 +146,7 @@ test("api faults: a failed contact submit says 'Email is invalid'; a failed cart
   await expect(dialog.getByLabel('Message')).toHaveValue('Still there?');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
-  await logInHere(page, 'sam');
+  await logIn(page, 'sam', DEMO_PASSWORD, SHELL);
   await page.goto(`${SHELL}/event/city-marathon-2026`);
   await page.getByRole('button', { name: 'Add to cart' }).first().click();
   await expect(page.getByText('Added to cart')).toBeVisible();

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, API, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
 
-/** Logs in through the account remote's form, as a person would. */
-export async function logIn(page: Page, profileName: string, password = DEMO_PASSWORD): Promise<void> {
-  await page.goto('/user/login');
+/** Logs in through the account remote's form, as a person would (on `shell`, the suite's by default). */
+export async function logIn(page: Page, profileName: string, password = DEMO_PASSWORD, shell = ''): Promise<void> {
+  await page.goto(`${shell}/user/login`);
   await page.getByLabel('Email or profile name').fill(profileName);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { loadConfig } from '../../api/src/config.js';
 import { startApi, type RunningApi } from '../../api/src/server.js';
 import { LIVE_MAX_PAYLOAD_BYTES } from '@marketplace/shared/contract';
 import { ADMIN_TOKEN, DEMO_PASSWORD, runtimeEnv } from '../env.js';
 import { startApp, stop } from './servers.js';
+import { logIn } from './helpers.js';
 import { test } from './fixtures.js';
 
 // The live channel against a broker that goes away: an API of its own (embedded broker) that the
@@ -15,13 +16,6 @@ const SHELL = 'http://localhost:13950';
 const API_PORT = 14300;
 const API_URL = `http://localhost:${API_PORT}`;
 
-async function logInHere(page: Page, profileName: string) {
-  await page.goto(`${SHELL}/user/login`);
-  await page.getByLabel('Email or profile name').fill(profileName);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
-}
 
 const notify = async (profileName: string, content: string) => {
   const res = await fetch(`${API_URL}/internal/notify`, {
@@ -48,7 +42,7 @@ test('live faults: the broker restarts while a user is logged in; the client rec
   try {
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
-    await logInHere(page, 'dave');
+    await logIn(page, 'dave', DEMO_PASSWORD, SHELL);
     await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'no reload'));
     const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
     await expect(bell).toHaveAccessibleName('Notifications, 1 new');
@@ -90,11 +84,7 @@ test('live faults: a broker whose host is not found is retried, and the page kee
   try {
     const attempts: string[] = [];
     page.on('websocket', (ws) => attempts.push(ws.url()));
-    await page.goto(`${SHELL}/user/login`);
-    await page.getByLabel('Email or profile name').fill('tom');
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+    await logIn(page, 'tom', DEMO_PASSWORD, SHELL);
     await expect.poll(() => attempts.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     expect(new Set(attempts)).toEqual(new Set(['ws://broker.invalid/mqtt']));
     // Everything else works without the live channel.

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,10 @@ export function stop(server: Server | undefined): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** A copy of an app's dist where one chunk's text is replaced: a broken build of that remote. */
+/**
+ * A copy of an app's dist where one chunk's text is replaced: a broken build of that remote. Like
+ * a real build, the changed chunk gets a new content hash in its name (and every reference to it).
+ */
 export function brokenCopy(app: AppDir, chunkPrefix: string, find: string, replace: string): string {
   const copy = mkdtempSync(join(tmpdir(), `${app}-broken-`));
   cpSync(join(ROOT, app, 'dist'), copy, { recursive: true });
@@ -29,6 +32,15 @@ export function brokenCopy(app: AppDir, chunkPrefix: string, find: string, repla
   const code = readFileSync(join(copy, chunk), 'utf8');
   if (!code.includes(find)) throw new Error(`${chunk} does not contain ${find}`);
   writeFileSync(join(copy, chunk), code.replace(find, replace));
+  const hash = /\.([0-9a-f]{8})\.js$/.exec(chunk)?.[1];
+  if (hash) {
+    const renamed = chunk.replace(hash, 'badc0de0');
+    renameSync(join(copy, chunk), join(copy, renamed));
+    for (const file of readdirSync(copy).filter((f) => /\.(js|json)$/.test(f))) {
+      const text = readFileSync(join(copy, file), 'utf8');
+      if (text.includes(chunk)) writeFileSync(join(copy, file), text.split(chunk).join(renamed));
+    }
+  }
   return copy;
 }
 

@@ -76,14 +76,19 @@ export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
     ),
     /** Puts an entry on top, dropping the older entry with the same id wherever it is. */
     prepend: useCallback(
-      (entry: T) =>
+      (entry: T) => {
         edit((pages) =>
           pages.map((p, i) => {
             const rest = p.items.filter((item) => idOf(item) !== idOf(entry));
             return { ...p, items: i === 0 ? [entry, ...rest] : rest };
           }),
-        ),
-      [edit, idOf],
+        );
+        // A load under way started before this entry existed: its answer would replace the list
+        // without it. Load again instead (the server stores an entry before publishing it).
+        const queryKey = JSON.parse(keyText) as QueryKey;
+        if (queryClient.isFetching({ queryKey }) > 0) void queryClient.invalidateQueries({ queryKey });
+      },
+      [edit, idOf, keyText, queryClient],
     ),
   };
 }

@@ -289,6 +289,33 @@ describe('notification dropdown', () => {
     expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('Missed'), expect.stringContaining('Before')]);
   });
 
+  it('a live notification arriving while the list reloads is not lost when the older answer lands', async () => {
+    let serverHas = [notification({ content: 'Before', status: 'READ' })];
+    let slow = false;
+    server.use(
+      http.get(`${API}/notifications`, async () => {
+        // The answer is what the server had when the request came in.
+        const answer = { notifications: serverHas, more: false };
+        if (slow) await delay(150);
+        return HttpResponse.json(answer);
+      }),
+    );
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(sentTo('/notifications')).toHaveLength(1));
+    await openBell();
+    await screen.findByText('Before');
+    slow = true;
+    confirmSubscription('notifications', 'nora');
+    await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));
+    const fresh = notification({ content: 'During the reload', status: 'NEW' });
+    serverHas = [fresh, ...serverHas];
+    publish('notifications', 'nora', fresh);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(screen.getByText('During the reload')).toBeInTheDocument();
+    expect(badge()).toHaveTextContent('1');
+  });
+
   it('a live notification already on a loaded page is shown once, on top', async () => {
     const n = notification({ content: 'Twice', status: 'READ' });
     serve({ notifications: [notification({ content: 'Other', status: 'READ' }), n], more: false });

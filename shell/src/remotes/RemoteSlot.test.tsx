@@ -73,6 +73,26 @@ describe('RemoteSlot', () => {
     expect(screen.getByText('rest of the page')).toBeInTheDocument();
   });
 
+  it('after a module threw while rendering, Retry fetches the remote afresh instead of reusing it', async () => {
+    const Throws = () => {
+      throw new Error('broken build');
+    };
+    const options: ({ fresh?: boolean } | undefined)[] = [];
+    let call = 0;
+    const loader: Loader = async (_remote, _module, opts) => {
+      options.push(opts);
+      return module(call++ === 0 ? Throws : Ok);
+    };
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    renderSlot(loader);
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('header content')).toBeInTheDocument();
+    expect(options.map((o) => o?.fresh)).toEqual([false, true]);
+    vi.restoreAllMocks();
+  });
+
   it('retries a failed load when the user navigates', async () => {
     const { loader } = sequence(new Error('down'), Ok);
     renderSlot(loader);

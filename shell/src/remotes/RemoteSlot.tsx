@@ -37,6 +37,7 @@ function Loading({ label, remote }: { label: string; remote: RemoteName }) {
 interface BoundaryProps {
   resetKey: string;
   fallback: ReactNode;
+  onError: () => void;
   children: ReactNode;
 }
 
@@ -48,6 +49,7 @@ class SlotBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
   componentDidCatch(error: Error, info: ErrorInfo): void {
     console.warn('[shell] a remote failed while rendering', error, info.componentStack);
+    this.props.onError();
   }
   componentDidUpdate(prev: BoundaryProps): void {
     if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
@@ -80,12 +82,16 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<SlotState>({ status: 'loading' });
   const lastLocation = useRef(location.key);
+  // A module that threw while rendering is fetched again on the next try, not reused.
+  const threw = useRef(false);
 
   useEffect(() => {
     let cancelled = false;
     setState({ status: 'loading' });
     const id = `${remote}/${module}`;
-    withTimeout(loader(remote, module), timeoutMs, () => new RemoteLoadError(id, `${id} did not load within ${timeoutMs} ms`)).then(
+    const fresh = threw.current;
+    threw.current = false;
+    withTimeout(loader(remote, module, { fresh }), timeoutMs, () => new RemoteLoadError(id, `${id} did not load within ${timeoutMs} ms`)).then(
       (mod) => !cancelled && setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode }),
       () => !cancelled && setState({ status: 'failed' }),
     );
@@ -98,7 +104,7 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
   useEffect(() => {
     if (lastLocation.current === location.key) return;
     lastLocation.current = location.key;
-    if (state.status === 'failed') setAttempt((n) => n + 1);
+    if (state.status === 'failed' || threw.current) setAttempt((n) => n + 1);
   }, [location.key, state.status]);
 
   const retry = () => setAttempt((n) => n + 1);
@@ -107,7 +113,13 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
   if (state.status === 'failed') return fallback;
   const Loaded = state.Component as (p: object) => ReactNode;
   return (
-    <SlotBoundary resetKey={`${location.key}:${attempt}`} fallback={fallback}>
+    <SlotBoundary
+      resetKey={`${location.key}:${attempt}`}
+      fallback={fallback}
+      onError={() => {
+        threw.current = true;
+      }}
+    >
       <Suspense fallback={<Loading label={label} remote={remote} />}>
         <Loaded {...(props as object)} />
       </Suspense>

@@ -6,7 +6,10 @@ import { ROUTES } from '../app/routes.js';
  * Registers every remote's manifest URL from the runtime config: nothing is fetched until a
  * route or slot asks for one of its modules (share strategy loaded-first, set in the preset).
  */
+let entries: Record<string, string> = {};
+
 export function registerPlatformRemotes(config: RuntimeConfig): void {
+  entries = { ...config.remotes };
   registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: config.remotes[name] })));
   registerPlugins([
     {
@@ -20,8 +23,14 @@ export function registerPlatformRemotes(config: RuntimeConfig): void {
   ]);
 }
 
-/** One exposed module, `remote/Module`, fetched through the federation runtime. */
-export function loadRemoteModule(id: string): Promise<unknown> {
+/**
+ * One exposed module, `remote/Module`, fetched through the federation runtime. `fresh` first
+ * forgets the remote's loaded entry and modules, so a module that threw while rendering is
+ * fetched again from the remote's manifest (a fixed deploy is picked up without a page reload).
+ */
+export function loadRemoteModule(id: string, fresh = false): Promise<unknown> {
+  const name = id.split('/')[0] ?? '';
+  if (fresh && entries[name]) registerRemotes([{ name, entry: entries[name] }], { force: true });
   return loadRemote<unknown>(id);
 }
 

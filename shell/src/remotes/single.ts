@@ -29,7 +29,8 @@ export function registerPlatformRemotes(_config: RuntimeConfig): void {}
 /** Nothing to discover: the bundle knows its chunks. */
 export function preloadForLocation(_pathname: string): void {}
 
-export function loadRemoteModule(id: string): Promise<unknown> {
+/** `fresh` changes nothing here: the bundle's modules are its own build. */
+export function loadRemoteModule(id: string, _fresh = false): Promise<unknown> {
   const [remote, module] = id.split('/') as [RemoteName, string];
   return EXPOSES[remote](`./${module}.tsx`);
 }
