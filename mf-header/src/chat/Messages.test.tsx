@@ -1,16 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type * as shared from '@marketplace/shared';
 import { publish } from '../test/fakeLive.js';
 import { API, logInAs, message, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 
-vi.mock('@marketplace/shared', async (original) => ({
-  ...(await original<typeof shared>()),
-  live: (await import('../test/fakeLive.js')).fakeLive,
-}));
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(resetHarness);

@@ -6,10 +6,6 @@ import type * as shared from '@marketplace/shared';
 import { DEFAULT_AVATAR, sessionStore, type CartItem, type Role } from '@marketplace/shared';
 import { API, logInAs, renderHeader, resetHarness, server } from '../test/harness.js';
 
-vi.mock('@marketplace/shared', async (original) => ({
-  ...(await original<typeof shared>()),
-  live: (await import('../test/fakeLive.js')).fakeLive,
-}));
 
 const DESKTOP_WIDTH = window.innerWidth;
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

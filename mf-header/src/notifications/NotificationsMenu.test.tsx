@@ -8,10 +8,6 @@ import { API, logInAs, notification, renderHeader, resetHarness, sentTo, server 
 import { leaveApp } from '../useFollow.js';
 import { reachedLoadPoint } from './FeedList.js';
 
-vi.mock('@marketplace/shared', async (original) => ({
-  ...(await original<typeof shared>()),
-  live: (await import('../test/fakeLive.js')).fakeLive,
-}));
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(resetHarness);
