@@ -39,7 +39,12 @@ test('header: the profile menu shows role entries, and Logout ends the session a
 
 test('shell: a session that ended elsewhere sends the user to log in on the next route change', async ({ page }) => {
   await logIn(page, 'dave');
+  // This page load's own session check must be over before the session ends (else it is the one
+  // that sends the user to log in).
+  const checked = page.waitForResponse((r) => r.url().endsWith('/v2/checkAuthentication'));
   await page.goto('/events');
+  await checked;
+  await expect(page.getByRole('link', { name: 'Posts' })).toBeVisible();
   // The session ends on the server (as if logged out on another device).
   const res = await page.context().request.post(`${API}/v2/logout`);
   expect(res.status()).toBe(200);
