@@ -16,6 +16,7 @@ export { Badge, formatBadgeCount } from './ui/Badge.js';
 export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';
 export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
+export { popupSurface } from './ui/popup.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';

@@ -58,9 +58,12 @@ export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
       queryClient.setQueryData<FeedData<T>>(JSON.parse(keyText) as QueryKey, (data) => (data ? { ...data, pages: change(data.pages) } : data)),
     [queryClient, keyText],
   );
+  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: JSON.parse(keyText) as QueryKey }), [queryClient, keyText]);
 
   return {
     items,
+    /** Loads the list again from the server (e.g. once a live subscription is confirmed). */
+    reload,
     hasMore: hasNextPage,
     isLoading: query.isPending,
     loadMore,
@@ -85,10 +88,9 @@ export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
         );
         // A load under way started before this entry existed: its answer would replace the list
         // without it. Load again instead (the server stores an entry before publishing it).
-        const queryKey = JSON.parse(keyText) as QueryKey;
-        if (queryClient.isFetching({ queryKey }) > 0) void queryClient.invalidateQueries({ queryKey });
+        if (queryClient.isFetching({ queryKey: JSON.parse(keyText) as QueryKey }) > 0) reload();
       },
-      [edit, idOf, keyText, queryClient],
+      [edit, idOf, keyText, queryClient, reload],
     ),
   };
 }

@@ -1,6 +1,6 @@
 import type { ReactNode, UIEvent } from 'react';
 import styled from 'styled-components';
-import { SCROLL_LOAD_THRESHOLD, theme } from '@marketplace/shared';
+import { Badge, Dropdown, SCROLL_LOAD_THRESHOLD, theme } from '@marketplace/shared';
 
 const List = styled.ul`
   list-style: none;
@@ -43,7 +43,7 @@ const List = styled.ul`
   }
 `;
 
-export const Icon = styled.span`
+const Icon = styled.span`
   position: relative;
   display: inline-flex;
   font-size: 20px;
@@ -75,5 +75,32 @@ export function FeedList({ label, empty, isLoading, count, hasMore, loadMore, ch
       {!isLoading && count === 0 && <li className="empty">{empty}</li>}
       {children}
     </List>
+  );
+}
+
+interface FeedDropdownProps {
+  /** 'Notifications' or 'Messages': the toggle reads "Notifications, 2 new". */
+  name: string;
+  icon: ReactNode;
+  newCount: number;
+  onOpen: () => void;
+  children: (close: () => void) => ReactNode;
+}
+
+/** A header icon with its NEW-count badge ('10+' above 9) that opens a feed's list. */
+export function FeedDropdown({ name, icon, newCount, onOpen, children }: FeedDropdownProps) {
+  return (
+    <Dropdown
+      label={`${name}, ${newCount} new`}
+      onOpen={onOpen}
+      trigger={
+        <Icon>
+          {icon}
+          <Badge count={newCount} label={`new ${name.toLowerCase()}`} />
+        </Icon>
+      }
+    >
+      {children}
+    </Dropdown>
   );
 }

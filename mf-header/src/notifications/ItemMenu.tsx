@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { theme, useClickOutside } from '@marketplace/shared';
+import { popupSurface, theme, useClickOutside } from '@marketplace/shared';
 
 const Wrap = styled.div`
   position: relative;
@@ -21,10 +21,7 @@ const Wrap = styled.div`
     margin: 0;
     padding: 4px 0;
     list-style: none;
-    background: ${theme.colors.background};
-    border: 1px solid ${theme.colors.border};
-    border-radius: ${theme.radius};
-    box-shadow: 0 4px 12px rgba(0, 0, 0, 0.12);
+    ${popupSurface}
     z-index: 1;
   }
   [role='menuitem'] {

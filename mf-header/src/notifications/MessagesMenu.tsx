@@ -1,5 +1,5 @@
-import { Avatar, Badge, ChatIcon, Dropdown, useSession } from '@marketplace/shared';
-import { FeedList, Icon } from './FeedList.js';
+import { Avatar, ChatIcon, useSession } from '@marketplace/shared';
+import { FeedDropdown, FeedList } from './FeedList.js';
 import { useMessageNotifications } from './useNotifications.js';
 
 export function MessagesMenu() {
@@ -12,16 +12,7 @@ export function MessagesMenu() {
 function Messages({ profileName }: { profileName: string }) {
   const feed = useMessageNotifications(profileName);
   return (
-    <Dropdown
-      label={`Messages, ${feed.newCount} new`}
-      onOpen={feed.clearNew}
-      trigger={
-        <Icon>
-          <ChatIcon />
-          <Badge count={feed.newCount} label="new messages" />
-        </Icon>
-      }
-    >
+    <FeedDropdown name="Messages" icon={<ChatIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
         <FeedList label="Messages" empty="No messages to show" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
           {feed.items.map((m) => (
@@ -45,6 +36,6 @@ function Messages({ profileName }: { profileName: string }) {
           ))}
         </FeedList>
       )}
-    </Dropdown>
+    </FeedDropdown>
   );
 }

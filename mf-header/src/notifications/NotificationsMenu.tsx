@@ -1,6 +1,6 @@
-import { Badge, BellIcon, Dropdown, useSession } from '@marketplace/shared';
+import { BellIcon, useSession } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
-import { FeedList, Icon } from './FeedList.js';
+import { FeedDropdown, FeedList } from './FeedList.js';
 import { ItemMenu } from './ItemMenu.js';
 import { useNotifications } from './useNotifications.js';
 
@@ -15,16 +15,7 @@ function Notifications({ profileName }: { profileName: string }) {
   const follow = useFollow();
   const feed = useNotifications(profileName);
   return (
-    <Dropdown
-      label={`Notifications, ${feed.newCount} new`}
-      onOpen={feed.clearNew}
-      trigger={
-        <Icon>
-          <BellIcon />
-          <Badge count={feed.newCount} label="new notifications" />
-        </Icon>
-      }
-    >
+    <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
         <FeedList label="Notifications" empty="No notifications" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
           {feed.items.map((n) => (
@@ -51,6 +42,6 @@ function Notifications({ profileName }: { profileName: string }) {
           ))}
         </FeedList>
       )}
-    </Dropdown>
+    </FeedDropdown>
   );
 }

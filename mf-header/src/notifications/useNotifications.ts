@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { apiCall, live, PAGE_SIZE, type MessageNotification, type Notification } from '@marketplace/shared';
+import { apiCall, live, PAGE_SIZE, type MessageNotification, type Notification, type NotificationStatus } from '@marketplace/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { chatStore } from '../chat/chatStore.js';
 import { chatKey } from '../chat/useChat.js';
@@ -28,33 +28,37 @@ async function messagesPage(pageNo: number): Promise<FeedPage<MessageNotificatio
   return { items: r.messageNotifications, more: r.more };
 }
 
-const countNew = (items: { status: string }[]) => items.filter((i) => i.status === 'NEW').length;
+/**
+ * What both feeds share (SPEC.md section 4): the NEW count for the badge, and on opening the
+ * dropdown NEW becoming UNREAD here while `clearOnServer` tells the server.
+ */
+function newStatus<T extends { status: NotificationStatus }>(
+  feed: { items: T[]; update: (match: (item: T) => boolean, change: (item: T) => T) => void },
+  clearOnServer: () => Promise<unknown>,
+) {
+  const newCount = feed.items.filter((i) => i.status === 'NEW').length;
+  return {
+    newCount,
+    clearNew() {
+      if (newCount === 0) return;
+      feed.update((i) => i.status === 'NEW', (i) => ({ ...i, status: 'UNREAD' }));
+      void clearOnServer().catch(() => undefined);
+    },
+  };
+}
 
 /**
  * The user's notifications (SPEC.md section 4): NEW until the dropdown opens, then UNREAD until
  * clicked or marked read; a live one goes on top.
  */
 export function useNotifications(profileName: string) {
-  const queryClient = useQueryClient();
   const feed = useFeed({ queryKey: ['notifications', profileName], fetchPage: notificationsPage, idOf: notificationId });
-  const { prepend, update, remove } = feed;
-  useEffect(
-    () =>
-      live.subscribe('notifications', profileName, prepend, () => {
-        // Subscribed (again): anything published before now was not delivered live.
-        void queryClient.invalidateQueries({ queryKey: ['notifications', profileName] });
-      }),
-    [profileName, prepend, queryClient],
-  );
+  const { prepend, update, remove, reload } = feed;
+  // Once subscribed (again), reload: anything published before then was not delivered live.
+  useEffect(() => live.subscribe('notifications', profileName, prepend, reload), [profileName, prepend, reload]);
   return {
     ...feed,
-    newCount: countNew(feed.items),
-    /** Opening the dropdown: the server clears NEW ones, and here they become UNREAD. */
-    clearNew() {
-      if (countNew(feed.items) === 0) return;
-      update((n) => n.status === 'NEW', (n) => ({ ...n, status: 'UNREAD' }));
-      void apiCall('clearNewNotifications').catch(() => undefined);
-    },
+    ...newStatus(feed, () => apiCall('clearNewNotifications')),
     markRead(id: number) {
       update((n) => n.id === id, (n) => ({ ...n, status: 'READ' }));
       void apiCall('updateNotificationStatus', { status: 'READ', notificationId: id }).catch(() => undefined);
@@ -73,7 +77,7 @@ export function useNotifications(profileName: string) {
 export function useMessageNotifications(profileName: string) {
   const queryClient = useQueryClient();
   const feed = useFeed({ queryKey: ['messageNotifications', profileName], fetchPage: messagesPage, idOf: messageId });
-  const { prepend, update } = feed;
+  const { prepend, update, reload } = feed;
   useEffect(
     () =>
       live.subscribe('chatNotifications', profileName, (m) => {
@@ -82,17 +86,12 @@ export function useMessageNotifications(profileName: string) {
         const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
         prepend(open ? { ...m, status: 'READ' } : m);
         if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
-      }, () => void queryClient.invalidateQueries({ queryKey: ['messageNotifications', profileName] })),
-    [profileName, prepend, queryClient],
+      }, reload),
+    [profileName, prepend, reload, queryClient],
   );
   return {
     ...feed,
-    newCount: countNew(feed.items),
-    clearNew() {
-      if (countNew(feed.items) === 0) return;
-      update((m) => m.status === 'NEW', (m) => ({ ...m, status: 'UNREAD' }));
-      void apiCall('clearNewMessageNotifications').catch(() => undefined);
-    },
+    ...newStatus(feed, () => apiCall('clearNewMessageNotifications')),
     /** The server marks the conversation READ when the window loads it (getChatMessages). */
     openConversation(m: MessageNotification) {
       update((x) => x.profileName === m.profileName, (x) => ({ ...x, status: 'READ' }));

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { Avatar, theme, useClickOutside, type SearchResult } from '@marketplace/shared';
+import { Avatar, popupSurface, theme, useClickOutside, type SearchResult } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { useSearch } from './useSearch.js';
 
@@ -25,10 +25,7 @@ const Results = styled.ul`
   margin: 0;
   padding: 4px 0;
   list-style: none;
-  background: ${theme.colors.background};
-  border: 1px solid ${theme.colors.border};
-  border-radius: ${theme.radius};
-  box-shadow: 0 8px 24px rgba(0, 0, 0, 0.12);
+  ${popupSurface}
   z-index: 950;
   li {
     display: flex;

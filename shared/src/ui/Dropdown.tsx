@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { theme } from './theme.js';
+import { popupSurface } from './popup.js';
 import { useClickOutside } from './useClickOutside.js';
 
 const Wrap = styled.div`
@@ -13,10 +13,7 @@ const Menu = styled.div`
   right: 0;
   top: calc(100% + 6px);
   min-width: 220px;
-  background: ${theme.colors.background};
-  border: 1px solid ${theme.colors.border};
-  border-radius: ${theme.radius};
-  box-shadow: 0 8px 24px rgba(0, 0, 0, 0.12);
+  ${popupSurface}
   z-index: 900;
 `;
 
