@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 
 export interface ApiConfig {
   host: string;
@@ -19,6 +20,14 @@ export interface ApiConfig {
   /** The URL browsers connect to for live updates. */
   liveUrl: string;
   cookieSecure: boolean;
+  /**
+   * Behind a reverse proxy every request comes from the proxy's address: then the client is the
+   * address the proxy appended last to X-Forwarded-For. Off by default, since a client could
+   * otherwise name any address it likes.
+   */
+  trustProxy: boolean;
+  /** How much longer each failed login past the free ones is answered (see auth/loginThrottle.ts). */
+  loginFailureDelayMs: number;
   cookieDomain: string | null;
   uploadMaxBytes: number;
   bodyMaxBytes: number;
@@ -61,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
     cookieDomain: env.COOKIE_DOMAIN || null,
+    trustProxy: env.API_TRUST_PROXY === 'true',
+    loginFailureDelayMs: positiveInt(env.LOGIN_FAILURE_DELAY_MS, LOGIN_THROTTLE_RULES.slowMsPerFailure, 'LOGIN_FAILURE_DELAY_MS'),
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),

@@ -19,10 +19,11 @@ export interface RunningApi {
 /** Opens the database (migrating and seeding a new one), then serves HTTP and the broker on one port. */
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const db = openDatabase(config.databasePath);
-  if (needsSeed(db)) seed(db, config.mediaDir);
+  if (needsSeed(db)) await seed(db, config.mediaDir);
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
-  const server = createAdaptorServer({ fetch: (req: Request) => app.fetch(req) }) as Server;
+  // The node bindings go along as hono's env: per-client limits read the socket's address from them.
+  const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env) }) as Server;
   const live = config.brokerUrl
     ? connectExternalBroker(config.brokerUrl)
     : await attachBroker(server, {

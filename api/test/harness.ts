@@ -118,7 +118,7 @@ export class TestClient {
   }
 
   /** Sends a contract call the way the shared table says (method, path, encoding). */
-  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string } = {}): Promise<Reply<CallBody<K>>> {
+  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string; headers?: Record<string, string> } = {}): Promise<Reply<CallBody<K>>> {
     const spec = API_CALLS[name];
     const values: Record<string, unknown> = { ...request };
     const path = spec.path.replace(/:(\w+)/g, (_m, key: string) => {
@@ -136,7 +136,7 @@ export class TestClient {
       for (const [k, v] of entries) form.append(k, v);
       body = form;
     }
-    return this.fetch<CallBody<K>>(url, { method: spec.method, body, origin: init.origin, credentials: spec.credentials });
+    return this.fetch<CallBody<K>>(url, { method: spec.method, body, origin: init.origin, headers: init.headers, credentials: spec.credentials });
   }
 
   async fetch<B = RawBody>(url: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string; credentials?: boolean } = {}): Promise<Reply<B>> {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { isLoggedInCookie, parentDomain, setLoggedInCookie, setLoginRedirect, takeLoginRedirect } from './cookies.js';
 
 describe('cookies', () => {
-  it("is logged in only when loggedIn equals 'yes'", () => {
+  it("is logged in only when loggedIn equals 'yes'", async () => {
     expect(isLoggedInCookie()).toBe(false);
     document.cookie = 'loggedIn=yes; path=/';
     expect(isLoggedInCookie()).toBe(true);
-    setLoggedInCookie('no', 'logout');
+    await setLoggedInCookie('no', 'logout');
     expect(isLoggedInCookie()).toBe(false);
     document.cookie = 'loggedIn=YES; path=/';
     expect(isLoggedInCookie()).toBe(false);
@@ -22,10 +22,18 @@ describe('cookies', () => {
     expect(takeLoginRedirect()).toBeNull();
   });
 
-  it('uses the parent domain for real hosts and none for localhost or an IP', () => {
-    expect(parentDomain('app.example.com')).toBe('.example.com');
-    expect(parentDomain('example.com')).toBeUndefined();
-    expect(parentDomain('localhost')).toBeUndefined();
-    expect(parentDomain('127.0.0.1')).toBeUndefined();
+  it.each([
+    ['app.example.com', '.example.com'],
+    ['app.example.co.uk', '.example.co.uk'],
+    ['a.b.example.com.au', '.example.com.au'],
+    ['shop.example.qld.edu.au', '.example.qld.edu.au'],
+    ['www.example.co.jp', '.example.co.jp'],
+    ['app.someone.github.io', '.someone.github.io'],
+  ])('gives %s the parent domain %s from the public suffix list', async (host, domain) => {
+    expect(await parentDomain(host)).toBe(domain);
+  });
+
+  it.each(['example.com', 'example.co.uk', 'someone.github.io', 'localhost', '127.0.0.1', '[::1]'])('sets no domain on %s (host-only cookie)', async (host) => {
+    expect(await parentDomain(host)).toBeUndefined();
   });
 });

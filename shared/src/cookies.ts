@@ -9,12 +9,18 @@ import {
 
 /**
  * The parent domain of the page (SPEC.md section 4 "Logout": the cookie is set on the parent
- * domain), so every subdomain's app sees the same state; none for localhost or an IP.
+ * domain), so every subdomain's app sees the same state; none for localhost, an IP or a host
+ * that is itself the registrable domain. The registrable domain comes from the public suffix
+ * list: `app.example.co.uk` is `.example.co.uk`, never `.co.uk`, which browsers refuse (the
+ * cookie would then stay 'yes' after logout). The list is 48 KB compressed, so it is fetched
+ * only when a cookie is set, not with the page.
  */
-export function parentDomain(hostname = location.hostname): string | undefined {
-  if (hostname === 'localhost' || /^[\d.]+$/.test(hostname) || hostname.includes(':')) return undefined;
-  const parts = hostname.split('.');
-  return parts.length > 2 ? `.${parts.slice(-2).join('.')}` : undefined;
+export async function parentDomain(hostname = location.hostname): Promise<string | undefined> {
+  const { parse } = await import(/* webpackChunkName: "public-suffix-list" */ 'tldts');
+  // Private suffixes count too (github.io, …): browsers refuse cookies on those as well.
+  const { domain, isIp } = parse(hostname, { allowPrivateDomains: true });
+  if (isIp || !domain || domain === hostname) return undefined;
+  return `.${domain}`;
 }
 
 /** SPEC.md section 5: logged in only when the cookie equals 'yes'. */
@@ -22,9 +28,10 @@ export function isLoggedInCookie(): boolean {
   return Cookies.get(COOKIE_LOGGED_IN) === 'yes';
 }
 
-export function setLoggedInCookie(value: 'yes' | 'no', reason: 'logout' | 'authFailure'): void {
+export async function setLoggedInCookie(value: 'yes' | 'no', reason: 'logout' | 'authFailure'): Promise<void> {
   const expires = reason === 'logout' ? LOGGED_IN_COOKIE_DAYS_AT_LOGOUT : LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE;
-  Cookies.set(COOKIE_LOGGED_IN, value, { expires, path: '/', sameSite: 'Lax', domain: parentDomain() });
+  const domain = await parentDomain().catch(() => undefined);
+  Cookies.set(COOKIE_LOGGED_IN, value, { expires, path: '/', sameSite: 'Lax', domain });
 }
 
 /** Remembers where to return after logging in (1 day). */

@@ -118,7 +118,7 @@ export function needsSeed(db: Db): boolean {
  * Fills an empty database with demo data that exercises every screen, and writes the media
  * files it refers to (generated images, the HLS fixture). Runs in one transaction.
  */
-export function seed(db: Db, mediaDir: string, now = new Date()): void {
+export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<void> {
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
   const write = (relative: string, data: Buffer | (() => Buffer)) => {
     const full = join(mediaDir, relative);
@@ -133,7 +133,7 @@ export function seed(db: Db, mediaDir: string, now = new Date()): void {
     return relative;
   };
   let imageSeed = 1;
-  const passwordHash = hashPassword(DEMO_PASSWORD);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
 
   db.transaction(() => {
     const ids = new Map<string, number>();

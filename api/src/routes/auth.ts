@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { Role } from '@marketplace/shared/contract';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LOGIN_THROTTLE_RULES, LoginThrottle } from '../auth/loginThrottle.js';
 import { verifyPassword, hashPassword } from '../auth/passwords.js';
 import { clearGuestCart, endSession, guestCartKey, sessionToken, startSession, userForToken } from '../auth/sessions.js';
+import { clientAddress } from '../http/client.js';
 import { HttpError, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { nowIso, rolesOf, toUserInfo } from '../model.js';
@@ -20,13 +23,27 @@ export function registerAuthRoutes(r: Router, { db, config, live }: Services): v
     clearGuestCart(c, config);
   };
 
-  r.visitor('login', z.object({ login: fields.text(254), password: z.string().min(1, 'must not be empty').max(200) }), ({ login, password }, { c }) => {
+  const throttle = new LoginThrottle({
+    ...LOGIN_THROTTLE_RULES,
+    slowMsPerFailure: config.loginFailureDelayMs,
+    maxSlowMs: LOGIN_THROTTLE_RULES.maxSlowMs * (config.loginFailureDelayMs / LOGIN_THROTTLE_RULES.slowMsPerFailure),
+  });
+  r.visitor('login', z.object({ login: fields.text(254), password: z.string().min(1, 'must not be empty').max(200) }), async ({ login, password }, { c }) => {
     const row = db
       .prepare('SELECT id, profile_name, username, profile_picture, password_hash FROM users WHERE email = ? OR profile_name = ?')
       .get(login.toLowerCase(), login.toLowerCase()) as
       | { id: number; profile_name: string; username: string; profile_picture: string | null; password_hash: string }
       | undefined;
-    if (!row || !verifyPassword(password, row.password_hash)) throw new HttpError(401, 'Wrong email, profile name or password');
+    // An email and a profile name of one user are one account; guesses at unknown names count too.
+    const account = row ? `user:${row.id}` : `name:${login.toLowerCase()}`;
+    const client = clientAddress(c, config);
+    const wait = throttle.retryAfterSeconds(account, client);
+    if (wait > 0) throw new HttpError(429, `Too many failed logins: try again in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+    if (!row || !(await verifyPassword(password, row.password_hash))) {
+      await sleep(throttle.failed(account, client));
+      throw new HttpError(401, 'Wrong email, profile name or password');
+    }
+    throttle.succeeded(account, client);
     db.transaction(() => {
       startSession(c, db, config, row.id);
       adoptGuestCart(c, row.id);
@@ -42,7 +59,7 @@ export function registerAuthRoutes(r: Router, { db, config, live }: Services): v
       email: fields.email(),
       password: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
     }),
-    ({ username, profileName, email, password }, { c }) => {
+    async ({ username, profileName, email, password }, { c }) => {
       const taken = db.prepare('SELECT profile_name, email FROM users WHERE profile_name = ? OR email = ?').get(profileName, email.toLowerCase()) as
         | { profile_name: string; email: string }
         | undefined;
@@ -50,11 +67,12 @@ export function registerAuthRoutes(r: Router, { db, config, live }: Services): v
         const field = taken.profile_name === profileName ? 'profileName' : 'email';
         throw new HttpError(409, field === 'profileName' ? 'This profile name is taken' : 'An account with this email exists', field);
       }
+      const passwordHash = await hashPassword(password);
       const id = db.transaction(() => {
         const userId = Number(
           db
             .prepare('INSERT INTO users (profile_name, username, email, password_hash, profile_picture, bio, created_at) VALUES (?, ?, ?, ?, NULL, \'\', ?)')
-            .run(profileName, username, email.toLowerCase(), hashPassword(password), nowIso()).lastInsertRowid,
+            .run(profileName, username, email.toLowerCase(), passwordHash, nowIso()).lastInsertRowid,
         );
         startSession(c, db, config, userId);
         adoptGuestCart(c, userId);

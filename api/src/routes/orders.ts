@@ -161,7 +161,6 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       return {
         view,
         deleted: order.deleted === 1,
-        declined: order.public_status === 'DECLINED',
         backButton: party ? { text: 'Back to orders', link: '/user/orders' } : { text: 'Back to events', link: '/events' },
         statuses: progress(order.public_status),
         eventOrderInfo: {

@@ -66,7 +66,12 @@ describe('details', () => {
     expect(calls).toBe(1);
   });
 
-  it.each([{ declined: true }, { deleted: true }])('shows a %j order as declined/cancelled with the back button', async (over) => {
+  const declinedInfo = { ...orderDetails().eventOrderInfo, publicStatus: 'DECLINED' as const, status: null };
+  it.each([
+    { deleted: true },
+    { eventOrderInfo: declinedInfo },
+    { statuses: [{ statusName: 'ORDER_REQUEST' as const, statusType: 'COMPLETED' as const }, { statusName: 'DECLINED' as const, statusType: 'CURRENT' as const }] },
+  ])('shows a %j order as declined/cancelled with the back button', async (over) => {
     serve(orderDetails(over));
     renderAt('/eventorder/ord-1');
     expect(await screen.findByText('This order has been declined/cancelled')).toBeInTheDocument();
@@ -100,6 +105,15 @@ describe('progress bar', () => {
     expect(steps[3]).toHaveStyle({ color: 'rgb(154, 160, 166)' });
     const connectors = screen.getAllByTestId('connector');
     expect(connectors.map((c) => getComputedStyle(c).backgroundColor)).toEqual(['rgb(30, 142, 62)', 'rgb(232, 113, 10)', 'rgb(154, 160, 166)', 'rgb(154, 160, 166)']);
+  });
+
+  it('draws only the steps when the server also lists APPROVED, which has no label', async () => {
+    const { statuses } = orderDetails();
+    serve(orderDetails({ statuses: [...statuses.slice(0, 3), { statusName: 'APPROVED', statusType: 'COMPLETED' }, ...statuses.slice(3)] }));
+    renderAt('/eventorder/ord-1');
+    const bar = await screen.findByRole('list', { name: 'Order progress' });
+    const steps = within(bar).getAllByRole('listitem').filter((li) => li.hasAttribute('data-status-type'));
+    expect(steps.map((s) => s.textContent)).toEqual(['✓Order Placed', '✓Requirements Needed', '3Awaiting Approval', '4Pending Fulfillments', '5Delivered']);
   });
 });
 

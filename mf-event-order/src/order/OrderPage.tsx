@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { Link, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
+import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
 import { RightPanel } from './RightPanel.js';
@@ -33,7 +34,7 @@ export function OrderPage() {
   if (error || !data) return <Box role="alert">You are unauthorized to view this page</Box>;
 
   const backLink = <Link to={safeHref(data.backButton.link) ?? '/'}>{data.backButton.text}</Link>;
-  if (data.deleted || data.declined) {
+  if (isDeclinedOrDeleted(data)) {
     return (
       <Box>
         {backLink}

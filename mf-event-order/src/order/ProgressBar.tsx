@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { theme, type EventOrderView, type ProgressStatus, type StatusType } from '@marketplace/shared';
+import { isStep, theme, type EventOrderStep, type EventOrderView, type ProgressStatus, type StatusType } from '@marketplace/shared';
 import { stepLabel } from './labels.js';
 
 export const STATUS_COLORS: Record<StatusType, string> = {
@@ -50,7 +50,9 @@ const Connector = styled.li<{ $type: StatusType }>`
  * The horizontal status bar (SPEC.md section 4): COMPLETED green with a check mark, CURRENT orange
  * and bold, LOCKED grey; each connector takes the colour of the step after it.
  */
-export function ProgressBar({ statuses, view }: { statuses: ProgressStatus[]; view: EventOrderView }) {
+export function ProgressBar({ statuses: listed, view }: { statuses: ProgressStatus[]; view: EventOrderView }) {
+  // APPROVED and DECLINED have no step of their own (SPEC.md section 4: no label is shown).
+  const statuses = listed.filter((s): s is ProgressStatus & { statusName: EventOrderStep } => isStep(s.statusName));
   return (
     <Bar aria-label="Order progress">
       {statuses.flatMap((s, i) => {

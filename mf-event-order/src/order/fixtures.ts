@@ -5,7 +5,6 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
   return {
     view: 'client',
     deleted: false,
-    declined: false,
     backButton: { text: 'Back to orders', link: '/user/orders' },
     statuses: [
       { statusName: 'ORDER_REQUEST', statusType: 'COMPLETED' },

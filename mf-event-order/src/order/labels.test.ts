@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDate, orderInfoLabel } from './labels.js';
+import { formatDate, isDeclinedOrDeleted, orderInfoLabel } from './labels.js';
+import { orderDetails } from './fixtures.js';
 
 const zone = process.env.TZ;
 beforeAll(() => {
@@ -18,6 +19,36 @@ describe('orderInfoLabel (SPEC.md section 4)', () => {
     ['CANCELLED', 'Order has been cancelled'],
   ] as const)('%s shows %s', (status, label) => {
     expect(orderInfoLabel(status)).toBe(label);
+  });
+
+  it('shows Awaiting Approval for a status that is undefined or absent', () => {
+    expect(orderInfoLabel(undefined)).toBe('Awaiting Approval');
+    const { status: _absent, ...withoutStatus } = orderDetails().eventOrderInfo;
+    expect(orderInfoLabel((withoutStatus as { status?: string }).status)).toBe('Awaiting Approval');
+    expect(orderInfoLabel('')).toBe('Awaiting Approval');
+  });
+
+  it("shows a status it does not know as words instead of an empty label", () => {
+    expect(orderInfoLabel('ON_HOLD')).toBe('On hold');
+    expect(orderInfoLabel('REFUNDED')).toBe('Refunded');
+    expect(orderInfoLabel('toString')).toBe('Tostring');
+  });
+});
+
+describe('isDeclinedOrDeleted (SPEC.md section 4)', () => {
+  const base = orderDetails();
+  it.each([
+    ['deleted', { deleted: true }],
+    ['public status DECLINED', { eventOrderInfo: { ...base.eventOrderInfo, publicStatus: 'DECLINED' as const } }],
+    ['DECLINED reached in the statuses list', { statuses: [...base.statuses, { statusName: 'DECLINED' as const, statusType: 'CURRENT' as const }] }],
+  ])('is true for an order %s', (_what, over) => {
+    expect(isDeclinedOrDeleted(orderDetails(over))).toBe(true);
+  });
+
+  it('is false for a live order, a cancelled one (shown in the info panel) and a DECLINED step not reached', () => {
+    expect(isDeclinedOrDeleted(base)).toBe(false);
+    expect(isDeclinedOrDeleted(orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED' } }))).toBe(false);
+    expect(isDeclinedOrDeleted(orderDetails({ statuses: [...base.statuses, { statusName: 'DECLINED', statusType: 'LOCKED' }] }))).toBe(false);
   });
 });
 

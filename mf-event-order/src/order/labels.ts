@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { EventOrderStep, EventOrderView, OrderInfoStatus } from '@marketplace/shared';
+import type { EventOrderDetails, EventOrderStep, EventOrderView } from '@marketplace/shared';
 
 /** SPEC.md section 4 "Event order status": the progress bar's labels; the photographer sees Pending Requirements. */
 export function stepLabel(step: EventOrderStep, view: EventOrderView): string {
@@ -17,19 +17,36 @@ export function stepLabel(step: EventOrderStep, view: EventOrderView): string {
   }
 }
 
-/** SPEC.md section 4 "Order-info status": AWAITING_APPROVAL or none, SECURED, PUBLISHED, CANCELLED. */
-export function orderInfoLabel(status: OrderInfoStatus | null): string {
-  switch (status) {
-    case 'SECURED':
-      return 'Fulfilling Order';
-    case 'PUBLISHED':
-      return 'Delivered';
-    case 'CANCELLED':
-      return 'Order has been cancelled';
-    case 'AWAITING_APPROVAL':
-    case null:
-      return 'Awaiting Approval';
-  }
+const ORDER_INFO_LABELS: Record<string, string> = {
+  AWAITING_APPROVAL: 'Awaiting Approval',
+  SECURED: 'Fulfilling Order',
+  PUBLISHED: 'Delivered',
+  CANCELLED: 'Order has been cancelled',
+};
+
+/**
+ * SPEC.md section 4 "Order-info status": AWAITING_APPROVAL, null or absent show Awaiting
+ * Approval; SECURED, PUBLISHED, CANCELLED their labels. A status this build does not know (a
+ * newer server's) is shown as its words ("ON_HOLD" as "On hold") rather than as nothing.
+ */
+export function orderInfoLabel(status: string | null | undefined): string {
+  if (!status) return ORDER_INFO_LABELS.AWAITING_APPROVAL as string;
+  const known = Object.hasOwn(ORDER_INFO_LABELS, status) ? ORDER_INFO_LABELS[status] : undefined;
+  if (known) return known;
+  const words = status.toLowerCase().replace(/_+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * SPEC.md section 4: "A declined or deleted order shows This order has been declined/cancelled".
+ * Decided from the spec's fields: `deleted`, the public status, or DECLINED reached in `statuses`.
+ */
+export function isDeclinedOrDeleted(details: Pick<EventOrderDetails, 'deleted' | 'statuses' | 'eventOrderInfo'>): boolean {
+  return (
+    details.deleted ||
+    details.eventOrderInfo.publicStatus === 'DECLINED' ||
+    details.statuses.some((s) => s.statusName === 'DECLINED' && s.statusType !== 'LOCKED')
+  );
 }
 
 /** SPEC.md section 3: MM/DD/YYYY h:mm AM/PM, in the viewer's time zone. */

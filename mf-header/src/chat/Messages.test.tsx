@@ -68,6 +68,15 @@ describe('message dropdown', () => {
     await waitFor(() => expect(sentTo('/clearNewMessageNotifications')).toHaveLength(1));
   });
 
+  it('on opening clears on the server when a NEW one may be on a later page, none being NEW here', async () => {
+    serveMessages([message('dave', { status: 'UNREAD' })], true);
+    logInAs();
+    renderHeader();
+    await screen.findByRole('button', { name: 'Messages, 0 new' });
+    await userEvent.click(toggle());
+    await waitFor(() => expect(sentTo('/clearNewMessageNotifications')).toHaveLength(1));
+  });
+
   it('opening a conversation makes it READ and opens its chat window with the history', async () => {
     serveMessages([message('mia', { name: 'Mia', content: 'Are you free Saturday?' })]);
     serveConversation('mia', ['Are you free Saturday?']);

@@ -4,6 +4,8 @@ import { useCallback, useMemo, useRef } from 'react';
 export interface FeedPage<T> {
   items: T[];
   more: boolean;
+  /** The load failed and was shown as an empty page: what the server holds is unknown. */
+  failed?: boolean;
 }
 
 export interface FeedOptions<T> {
@@ -66,6 +68,8 @@ export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
     reload,
     hasMore: hasNextPage,
     isLoading: query.isPending,
+    /** Every entry the server holds is here: loaded, no more pages, no load failed. */
+    complete: query.isSuccess && !hasNextPage && !(query.data.pages.some((p) => p.failed)),
     loadMore,
     /** Changes every entry that `match` selects. */
     update: useCallback(

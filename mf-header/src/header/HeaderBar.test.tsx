@@ -68,6 +68,20 @@ describe('header bar', () => {
     expect(screen.queryByRole('button', { name: 'Sign Up' })).toBeNull();
   });
 
+  it('offers Log in, not a profile menu for nobody, when the cookie says yes but userInfo answers 401', async () => {
+    server.use(
+      http.get(`${API}/userInfo`, () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })),
+      http.get(`${API}/user/cart`, () => HttpResponse.json({ cart: [] })),
+    );
+    document.cookie = 'loggedIn=yes; path=/';
+    renderHeader('/events');
+    await sessionStore.getState().load();
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Profile menu' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Notifications/ })).toBeNull();
+    expect(document.cookie).toContain('loggedIn=no');
+  });
+
   it.each([
     ['Log in', '/user/login'],
     ['Sign Up', '/user/signup'],

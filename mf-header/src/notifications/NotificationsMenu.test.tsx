@@ -75,7 +75,25 @@ describe('notification dropdown', () => {
     await waitFor(() => expect(sentTo('/clearNewNotifications')).toHaveLength(1));
   });
 
-  it('does not call the server to clear when nothing is NEW', async () => {
+  it('on opening tells the server to clear when a NEW one may be on a page not loaded yet', async () => {
+    serve({ notifications: [notification({ status: 'UNREAD' })], more: true }, { notifications: [notification({ status: 'NEW' })], more: false });
+    logInAs();
+    renderHeader();
+    await screen.findByRole('button', { name: 'Notifications, 0 new' });
+    await openBell();
+    await waitFor(() => expect(sentTo('/clearNewNotifications')).toHaveLength(1));
+  });
+
+  it('on opening tells the server to clear when the first load failed', async () => {
+    server.use(http.get(`${API}/notifications`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
+    logInAs();
+    renderHeader();
+    await openBell();
+    await screen.findByText('No notifications');
+    await waitFor(() => expect(sentTo('/clearNewNotifications')).toHaveLength(1));
+  });
+
+  it('spares the call only when the whole list is loaded and nothing in it is NEW', async () => {
     serve({ notifications: [notification({ status: 'UNREAD' })], more: false });
     logInAs();
     renderHeader();
@@ -84,6 +102,18 @@ describe('notification dropdown', () => {
     await userEvent.click(bell());
     await userEvent.click(bell());
     expect(sentTo('/clearNewNotifications')).toHaveLength(0);
+  });
+
+  it('clears a NEW one that arrived live, with nothing NEW loaded', async () => {
+    serve({ notifications: [notification({ status: 'READ' })], more: false });
+    logInAs();
+    renderHeader();
+    await screen.findByRole('button', { name: 'Notifications, 0 new' });
+    publish('notifications', 'nora', notification({ status: 'NEW', content: 'Live one' }));
+    await screen.findByRole('button', { name: 'Notifications, 1 new' });
+    await openBell();
+    await waitFor(() => expect(sentTo('/clearNewNotifications')).toHaveLength(1));
+    expect(badge()).toBeNull();
   });
 
   it('clicking an entry makes it READ on the server and follows its site link', async () => {

@@ -8,40 +8,37 @@ import { useFeed, type FeedPage } from '../feed/useFeed.js';
 const notificationId = (n: Notification) => n.id;
 const messageId = (m: MessageNotification) => m.profileName;
 
+/** SPEC.md section 8: a failed first load is an empty list with no more pages. */
+const emptyAfterFailure = <T>(): FeedPage<T> => ({ items: [], more: false, failed: true });
+
 /** SPEC.md section 7: the first load sends no paging, further pages `pageNo` and `limit=10`. */
-async function notificationsPage(pageNo: number): Promise<FeedPage<Notification>> {
-  if (pageNo === 0) {
-    // SPEC.md section 8: a failed first load is an empty list with no more pages.
-    return apiCall('getNotifications').then(
-      (r) => ({ items: r.notifications, more: r.more }),
-      () => ({ items: [], more: false }),
-    );
-  }
-  const r = await apiCall('getNotifications', { pageNo, limit: PAGE_SIZE });
-  return { items: r.notifications, more: r.more };
+function notificationsPage(pageNo: number): Promise<FeedPage<Notification>> {
+  const request = apiCall('getNotifications', pageNo === 0 ? {} : { pageNo, limit: PAGE_SIZE }).then((r) => ({ items: r.notifications, more: r.more }));
+  return pageNo === 0 ? request.catch(emptyAfterFailure<Notification>) : request;
 }
 
 /** SPEC.md section 7: message notifications page from `pageNo=0`, `limit=10`. */
-async function messagesPage(pageNo: number): Promise<FeedPage<MessageNotification>> {
-  const request = apiCall('getMessageNotifications', { pageNo, limit: PAGE_SIZE });
-  const r = pageNo === 0 ? await request.catch(() => ({ messageNotifications: [], more: false })) : await request;
-  return { items: r.messageNotifications, more: r.more };
+function messagesPage(pageNo: number): Promise<FeedPage<MessageNotification>> {
+  const request = apiCall('getMessageNotifications', { pageNo, limit: PAGE_SIZE }).then((r) => ({ items: r.messageNotifications, more: r.more }));
+  return pageNo === 0 ? request.catch(emptyAfterFailure<MessageNotification>) : request;
 }
 
 /**
  * What both feeds share (SPEC.md section 4): the NEW count for the badge, and on opening the
- * dropdown NEW becoming UNREAD here while `clearOnServer` tells the server.
+ * dropdown NEW becoming UNREAD here while `clearOnServer` tells the server. The server is told
+ * whenever it may hold NEW entries: one among those loaded, or any on a page not loaded yet (or
+ * behind a failed load). Only a list known whole with nothing NEW in it spares the call.
  */
 function newStatus<T extends { status: NotificationStatus }>(
-  feed: { items: T[]; update: (match: (item: T) => boolean, change: (item: T) => T) => void },
+  feed: { items: T[]; complete: boolean; update: (match: (item: T) => boolean, change: (item: T) => T) => void },
   clearOnServer: () => Promise<unknown>,
 ) {
   const newCount = feed.items.filter((i) => i.status === 'NEW').length;
   return {
     newCount,
     clearNew() {
-      if (newCount === 0) return;
-      feed.update((i) => i.status === 'NEW', (i) => ({ ...i, status: 'UNREAD' }));
+      if (newCount === 0 && feed.complete) return;
+      if (newCount > 0) feed.update((i) => i.status === 'NEW', (i) => ({ ...i, status: 'UNREAD' }));
       void clearOnServer().catch(() => undefined);
     },
   };

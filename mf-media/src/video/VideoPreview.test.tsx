@@ -136,6 +136,27 @@ describe('video preview', () => {
     expect(icon(container)).toBeInTheDocument();
   });
 
+  it('without a thumbnail, hovering plays the video and leaving pauses and rewinds it', async () => {
+    for (const props of [{}, { thumbnailUrl: THUMB, useThumbnail: false }]) {
+      const { container, unmount } = render(<VideoPreview url={PLAYLIST} hoverDelay={300} {...props} />);
+      await settle();
+      const video = container.querySelector('video')!;
+      expect(play).not.toHaveBeenCalled();
+      fireEvent.mouseEnter(box(container));
+      await act(async () => void (await vi.advanceTimersByTimeAsync(300)));
+      await settle();
+      expect(play).toHaveBeenCalledTimes(1);
+      video.currentTime = 1.5;
+      fireEvent.mouseLeave(box(container));
+      expect(pause).toHaveBeenCalledTimes(1);
+      expect(video.currentTime).toBe(0);
+      expect(thumbnail(container)).toBeNull();
+      unmount();
+      play.mockClear();
+      pause.mockClear();
+    }
+  });
+
   it('playWhileHovering=false ignores hovering', async () => {
     const { container } = render(<VideoPreview url={PLAYLIST} thumbnailUrl={THUMB} playWhileHovering={false} />);
     fireEvent.mouseEnter(box(container));

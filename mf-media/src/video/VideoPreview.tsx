@@ -161,16 +161,17 @@ export function VideoPreview({
       setWantPlay(true);
     }, hoverDelay);
   };
+  // SPEC.md section 4: leaving pauses and rewinds, with or without a thumbnail to show again.
   const onLeave = () => {
     clearTimeout(hoverTimer.current);
-    if (!playWhileHovering || !thumb) return;
+    if (!playWhileHovering) return;
     const el = video.current;
     if (el) {
       el.pause();
       el.currentTime = 0;
     }
     setWantPlay(false);
-    setShowThumb(true);
+    if (thumb) setShowThumb(true);
   };
 
   return (

@@ -73,6 +73,15 @@ export function statusOf(error: unknown): number {
 }
 
 /**
+ * SPEC.md section 4 "Session": whether a failed call for the logged-in user's session means the
+ * session is gone. A 500 says nothing about it, nor does a request the browser cancelled
+ * because the page was being left; any other failure does.
+ */
+export function endsSession(error: unknown): boolean {
+  return statusOf(error) !== 500 && !(error instanceof ApiError && error.aborted);
+}
+
+/**
  * Sends a file to an upload URL the API handed out (`addTarget`): a PUT of the bytes with their
  * type, no cookies (the URL carries its own permission). Fails like apiCall does.
  */

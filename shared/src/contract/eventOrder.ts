@@ -31,10 +31,16 @@ export type OrderInfoStatus = (typeof ORDER_INFO_STATUSES)[number];
 export const EVENT_ORDER_VIEWS = ['client', 'sharedUser', 'photographer'] as const;
 export type EventOrderView = (typeof EVENT_ORDER_VIEWS)[number];
 
+/**
+ * One entry of the details' `statuses` list. The spec names only the fields, so a server may list
+ * any status here, APPROVED and DECLINED included; the progress bar draws the steps among them.
+ */
 export interface ProgressStatus {
-  statusName: EventOrderStep;
+  statusName: EventOrderStatus;
   statusType: StatusType;
 }
+
+export const isStep = (status: EventOrderStatus): status is EventOrderStep => (EVENT_ORDER_STEPS as readonly string[]).includes(status);
 
 export interface RequirementInfo {
   summary: string;
@@ -82,8 +88,6 @@ export interface EventOrderInfo {
 export interface EventOrderDetails {
   view: EventOrderView;
   deleted: boolean;
-  /** True when the photographer declined the order. */
-  declined: boolean;
   backButton: { text: string; link: string };
   statuses: ProgressStatus[];
   eventOrderInfo: EventOrderInfo;

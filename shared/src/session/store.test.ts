@@ -28,6 +28,33 @@ describe('session store', () => {
     expect(member.getState()).toMatchObject({ user, isLoggedIn: true });
   });
 
+  it.each([
+    ['401', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })],
+    ['403', () => HttpResponse.json({ error: 'Forbidden' }, { status: 403 })],
+    ['no answer', () => HttpResponse.error()],
+    ['an empty username', () => HttpResponse.json({ ...user, username: '' })],
+  ])('with the cookie saying yes but userInfo answering %s, ends the session: not logged in, cookie no', async (_label, answer) => {
+    server.use(http.get('http://api.test/v2/userInfo', answer), http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [item('a')] })));
+    document.cookie = 'loggedIn=yes; path=/';
+    const store = createSessionStore();
+    expect(store.getState().isLoggedIn).toBe(true);
+    await store.getState().load();
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, cart: [item('a')] });
+    expect(document.cookie).toContain('loggedIn=no');
+  });
+
+  it('stays logged in with the user unknown for now when userInfo answers 500', async () => {
+    server.use(
+      http.get('http://api.test/v2/userInfo', () => HttpResponse.json({ error: 'down' }, { status: 500 })),
+      http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })),
+    );
+    document.cookie = 'loggedIn=yes; path=/';
+    const store = createSessionStore();
+    await store.getState().load();
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: true });
+    expect(document.cookie).toContain('loggedIn=yes');
+  });
+
   it('refuses an item already in the cart without calling the API', async () => {
     let calls = 0;
     server.use(

@@ -1,11 +1,26 @@
 import { createStore, useStore, type StoreApi } from 'zustand';
-import { apiCall, statusOf } from '../api/client.js';
+import { apiCall, endsSession, statusOf } from '../api/client.js';
 import type { CartItem, CartItemType, UserInfo } from '../contract/entities.js';
 import { isLoggedInCookie, setLoggedInCookie } from '../cookies.js';
 import { diagnostics } from '../diagnostics.js';
 import { live } from '../live/index.js';
 
 export type AddToCartResult = 'added' | 'alreadyInCart';
+
+/**
+ * Who the cookie's session belongs to. SPEC.md section 3 "User context": logged in means a
+ * non-empty username, so an empty one ends the session like a failure that ends it (see
+ * `endsSession`); after a 500 the user is unknown for now and stays logged in, as the session
+ * check keeps them.
+ */
+async function readUser(): Promise<{ user: UserInfo | null; ended: boolean }> {
+  try {
+    const user = await apiCall('getUserInfo');
+    return user.username ? { user, ended: false } : { user: null, ended: true };
+  } catch (error) {
+    return { user: null, ended: endsSession(error) };
+  }
+}
 
 export interface SessionState {
   /** Who is logged in; null for a visitor or before userInfo has loaded. */
@@ -40,11 +55,19 @@ export function createSessionStore(): SessionStore {
     async load() {
       const isLoggedIn = isLoggedInCookie();
       set({ isLoggedIn });
-      const [user, cart] = await Promise.all([
-        isLoggedIn ? apiCall('getUserInfo').catch(() => null) : Promise.resolve(null),
+      const [who, cart] = await Promise.all([
+        isLoggedIn ? readUser() : Promise.resolve({ user: null, ended: false }),
         apiCall('getCart').then((r) => r.cart).catch(() => get().cart),
       ]);
-      set({ user, cart });
+      if (who.ended) {
+        // The cookie said yes but the server knows nobody: the session has ended, handled as a
+        // failed session check is (cookie no for 30 days), so no profile menu shows for nobody.
+        await setLoggedInCookie('no', 'authFailure');
+        live.close();
+        set({ user: null, isLoggedIn: false, cart });
+        return;
+      }
+      set({ user: who.user, cart });
     },
 
     async signedIn(user) {
@@ -80,7 +103,7 @@ export function createSessionStore(): SessionStore {
         const status = statusOf(error);
         if (status !== 401 && status !== 0) throw error;
       }
-      setLoggedInCookie('no', 'logout');
+      await setLoggedInCookie('no', 'logout');
       live.close();
       set({ user: null, isLoggedIn: false, cart: [] });
     },

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { apiCall, ApiError, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, statusOf, useLocation, useNavigate } from '@marketplace/shared';
+import { apiCall, endsSession, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, useLocation, useNavigate } from '@marketplace/shared';
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
@@ -12,11 +12,11 @@ export function useSessionCheck(): void {
   useEffect(() => {
     if (!isLoggedInCookie()) return;
     let cancelled = false;
-    apiCall('checkAuthentication').catch((error: unknown) => {
-      // A check cancelled by leaving the page proves nothing about the session.
-      if (cancelled || statusOf(error) === 500 || (error instanceof ApiError && error.aborted)) return;
-      setLoggedInCookie('no', 'authFailure');
+    apiCall('checkAuthentication').catch(async (error: unknown) => {
+      if (cancelled || !endsSession(error)) return;
       setLoginRedirect(`${location.pathname}${location.search}`);
+      // Set before moving on: the login page's own check must already see loggedIn=no.
+      await setLoggedInCookie('no', 'authFailure');
       sessionStore.getState().expire();
       navigate('/user/login');
     });
