@@ -1,12 +1,19 @@
-// The platform's apps: federation name and default port of each, in one place for the
-// webpack configs, the static server and the runtime config.
+// The platform's apps for the webpack configs, the static server and the runtime config, read
+// from the platform table (`shared/src/platform`, as plain data in `shared/platform.json`).
+import { readFileSync } from 'node:fs';
+
+/**
+ * @typedef {{ package: string, devPort: number, manifestVariable: string }} RemoteEntry
+ * @typedef {{ key: string, path: string, remote: string, module: string, header: string, footer: string }} PageEntry
+ * @type {{ shell: { name: string, package: string, devPort: number }, singleBundlePort: number, remotes: Record<string, RemoteEntry>, pages: PageEntry[] }}
+ */
+export const PLATFORM = JSON.parse(readFileSync(new URL('../shared/platform.json', import.meta.url), 'utf8'));
+
+/** Each app by package name: its federation name and development port. */
 /** @type {Record<string, { federationName: string, port: number }>} */
 export const APPS = {
-  shell: { federationName: 'shell', port: 3000 },
-  'mf-header': { federationName: 'header', port: 3001 },
-  'mf-media': { federationName: 'media', port: 3002 },
-  'mf-event-order': { federationName: 'eventOrder', port: 3003 },
-  'mf-account': { federationName: 'account', port: 3004 },
+  [PLATFORM.shell.package]: { federationName: PLATFORM.shell.name, port: PLATFORM.shell.devPort },
+  ...Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.package, { federationName: name, port: r.devPort }])),
 };
 
 export const API_DEFAULT_ORIGIN = 'http://localhost:4000';
@@ -17,12 +24,9 @@ export const API_DEFAULT_ORIGIN = 'http://localhost:4000';
  */
 export function appFor(packageName) {
   const app = APPS[packageName];
-  if (!app) throw new Error(`webpack-preset: unknown app '${packageName}'; add it to APPS in build-preset/apps.mjs`);
+  if (!app) throw new Error(`webpack-preset: unknown app '${packageName}'; add it to the platform table (shared/src/platform/remotes.ts)`);
   return app;
 }
-
-/** @param {string} packageName */
-const manifestUrl = (packageName) => `http://localhost:${appFor(packageName).port}/mf-manifest.json`;
 
 /**
  * The shell's runtime config, written from environment variables when an app is served, so
@@ -34,14 +38,11 @@ export function runtimeConfigFromEnv(env = process.env) {
     apiOrigin,
     filesOrigin: env.FILES_ORIGIN || apiOrigin,
     liveUrl: env.LIVE_URL || `${apiOrigin.replace(/^http/, 'ws')}/mqtt`,
-    remotes: {
-      header: env.HEADER_MANIFEST_URL || manifestUrl('mf-header'),
-      media: env.MEDIA_MANIFEST_URL || manifestUrl('mf-media'),
-      eventOrder: env.EVENT_ORDER_MANIFEST_URL || manifestUrl('mf-event-order'),
-      account: env.ACCOUNT_MANIFEST_URL || manifestUrl('mf-account'),
-    },
+    remotes: Object.fromEntries(
+      Object.entries(PLATFORM.remotes).map(([name, r]) => [name, env[r.manifestVariable] || `http://localhost:${r.devPort}/mf-manifest.json`]),
+    ),
   };
 }
 
 /** The single-bundle build (the shell and every remote in one application) is served here. */
-export const SINGLE_BUNDLE_PORT = 3010;
+export const SINGLE_BUNDLE_PORT = PLATFORM.singleBundlePort;

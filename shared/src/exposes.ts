@@ -3,7 +3,7 @@
  * them by these names; a remote may add modules but never rename or retype these without a
  * coordinated change here.
  */
-import type { RemoteName } from './config/runtime.js';
+import type { RemoteName } from './platform/remotes.js';
 
 export const LEGAL_DOCUMENTS = ['terms-of-service', 'privacy-policy', 'cookie-policy'] as const;
 export type LegalDocument = (typeof LEGAL_DOCUMENTS)[number];

@@ -5,6 +5,7 @@
 export * from './contract/index.js';
 export * from './constants.js';
 export * from './config/runtime.js';
+export * from './platform/index.js';
 export { ApiError, apiCall, endsSession, putUpload, statusOf } from './api/client.js';
 export { downloadUrl } from './api/files.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';

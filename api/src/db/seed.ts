@@ -6,6 +6,7 @@ import type { EventOrderStatus, OrderInfoStatus, Role } from '@marketplace/share
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
 import { gradientPng } from './png.js';
+import { PAGES } from '@marketplace/shared/platform';
 
 /** Every demo account shares this password (README "Demo accounts"). */
 export const DEMO_PASSWORD = 'demo-pass-2026';
@@ -234,11 +235,11 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
     const insertNotification = db.prepare('INSERT INTO notifications (user_id, status, content, link, timestamp) VALUES (?, ?, ?, ?, ?)');
     for (let i = 0; i < 14; i++) {
       const status = i < 12 ? 'NEW' : i === 12 ? 'UNREAD' : 'READ';
-      const link = i % 3 === 0 ? '/user/orders' : i % 3 === 1 ? '/event/summer-jazz-night-2026' : null;
+      const link = i % 3 === 0 ? PAGES.orders.href() : i % 3 === 1 ? PAGES.event.href({ eventIdentifier: 'summer-jazz-night-2026' }) : null;
       insertNotification.run(id('clara'), status, `Update ${14 - i}: ${NOTIFICATION_TEXTS[i % NOTIFICATION_TEXTS.length]}`, link, at(i * 2 + 1));
     }
     for (const who of ['mia', 'max', 'olga', 'dave']) {
-      insertNotification.run(id(who), 'NEW', 'Welcome back! Your dashboard has new activity.', '/user/me', at(5));
+      insertNotification.run(id(who), 'NEW', 'Welcome back! Your dashboard has new activity.', PAGES.profile.href(), at(5));
       insertNotification.run(id(who), 'READ', 'Your profile was viewed 12 times this week.', null, at(50));
     }
 

@@ -11,6 +11,7 @@ import { nowIso } from '../model.js';
 import { findOrderById } from '../routes/orders.js';
 import { notifyUser, type Services } from '../services.js';
 import { contentTypeOf, matchesImageType, resolveMediaPath } from './paths.js';
+import { PAGES } from '@marketplace/shared/platform';
 
 function fileResponse(path: string, headers: Record<string, string>): Response {
   let size: number;
@@ -87,7 +88,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
       db.transaction(() => {
         db.prepare('UPDATE order_targets SET file_path = ?, size_bytes = ?, uploaded_at = ? WHERE id = ?').run(relative, bytes.length, nowIso(), target.id);
         const other = target.uploader_id === order.client_id ? order.photographer_id : order.client_id;
-        notifyUser(services, other, `New upload "${target.file_name}" on order ${order.order_id}.`, `/eventorder/${order.order_id}`);
+        notifyUser(services, other, `New upload "${target.file_name}" on order ${order.order_id}.`, PAGES.eventOrder.href({ orderId: order.order_id }));
       })();
       return c.json({ targetId: target.id, targetIdentifier: target.identifier, sizeBytes: bytes.length });
     },

@@ -17,6 +17,7 @@ import {
   type UserRow,
 } from '../model.js';
 import type { Services } from '../services.js';
+import { PAGES } from '@marketplace/shared/platform';
 
 const DEFAULT_LIST_LIMIT = 12;
 const SEARCH_LIMIT_PER_KIND = 5;
@@ -37,8 +38,8 @@ export function registerBrowseRoutes(r: Router, { db, config }: Services): void 
       .prepare("SELECT identifier, name, cover_path FROM events WHERE name LIKE ? ESCAPE '\\' ORDER BY starts_at DESC LIMIT ?")
       .all(pattern, SEARCH_LIMIT_PER_KIND) as { identifier: string; name: string; cover_path: string | null }[];
     const searchResults: SearchResult[] = [
-      ...people.map((p) => ({ name: p.username, iconUrl: mediaUrl(config, p.profile_picture), urlLink: `/user/${p.profile_name}` })),
-      ...events.map((e) => ({ name: e.name, iconUrl: mediaUrl(config, e.cover_path), urlLink: `/event/${e.identifier}` })),
+      ...people.map((p) => ({ name: p.username, iconUrl: mediaUrl(config, p.profile_picture), urlLink: PAGES.creator.href({ profileName: p.profile_name }) })),
+      ...events.map((e) => ({ name: e.name, iconUrl: mediaUrl(config, e.cover_path), urlLink: PAGES.event.href({ eventIdentifier: e.identifier }) })),
     ];
     return { searchResults };
   });

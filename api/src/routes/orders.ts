@@ -20,6 +20,7 @@ import { HttpError, forbidden, notFound, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { mediaUrl, nowIso } from '../model.js';
 import { notifyUser, type Services } from '../services.js';
+import { PAGES } from '@marketplace/shared/platform';
 
 export interface OrderRow {
   id: number;
@@ -161,7 +162,7 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       return {
         view,
         deleted: order.deleted === 1,
-        backButton: party ? { text: 'Back to orders', link: '/user/orders' } : { text: 'Back to events', link: '/events' },
+        backButton: party ? { text: 'Back to orders', link: PAGES.orders.href() } : { text: 'Back to events', link: PAGES.events.href() },
         statuses: progress(order.public_status),
         eventOrderInfo: {
           orderId: order.order_id,
@@ -260,7 +261,7 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       if (isClosed(order) || order.public_status === 'DELIVERED') throw new HttpError(409, 'This order can no longer be cancelled');
       db.transaction(() => {
         db.prepare('UPDATE event_orders SET info_status = ? WHERE id = ?').run(status, order.id);
-        notifyUser(services, order.photographer_id, `${order.client_name} cancelled order ${order.order_id} (${order.event_name}).`, `/eventorder/${order.order_id}`);
+        notifyUser(services, order.photographer_id, `${order.client_name} cancelled order ${order.order_id} (${order.event_name}).`, PAGES.eventOrder.href({ orderId: order.order_id }));
       })();
       return { orderId: order.order_id, status };
     },

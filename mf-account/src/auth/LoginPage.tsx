@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, Link, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
+import { apiCall, Link, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
 import { Form, PageBox, formFields } from '../ui.js';
 
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */
@@ -19,7 +19,7 @@ export function LoginPage() {
     try {
       const user = await apiCall('login', { login, password });
       await sessionStore.getState().signedIn(user);
-      navigate(takeLoginRedirect() ?? '/');
+      navigate(takeLoginRedirect() ?? PAGES.home.href());
     } catch (e) {
       setError(e instanceof Error ? e.message : 'Log in failed');
       setBusy(false);
@@ -42,7 +42,7 @@ export function LoginPage() {
           Log in
         </button>
         <p>
-          New here? <Link to="/user/signup">Sign up</Link>
+          New here? <Link to={PAGES.signup.href()}>Sign up</Link>
         </p>
       </Form>
     </PageBox>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, ApiError, Link, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
+import { apiCall, ApiError, Link, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
 import { Form, PageBox, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
@@ -30,7 +30,7 @@ export function SignupPage() {
     try {
       const user = await apiCall('signup', values);
       await sessionStore.getState().signedIn(user);
-      navigate(takeLoginRedirect() ?? '/');
+      navigate(takeLoginRedirect() ?? PAGES.home.href());
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Sign up failed');
       setBusy(false);
@@ -61,7 +61,7 @@ export function SignupPage() {
           Sign up
         </button>
         <p>
-          Have an account? <Link to="/user/login">Log in</Link>
+          Have an account? <Link to={PAGES.login.href()}>Log in</Link>
         </p>
       </Form>
     </PageBox>

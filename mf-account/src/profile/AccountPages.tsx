@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Avatar, Link, useSession } from '@marketplace/shared';
+import { Avatar, Link, PAGES, useSession } from '@marketplace/shared';
 import { PageBox } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
@@ -12,7 +12,7 @@ function AccountPage({ title, state, children }: { title: string; state: { isLoa
   if (!isLoggedIn)
     body = (
       <p>
-        Please <Link to="/user/login">log in</Link> to see this page.
+        Please <Link to={PAGES.login.href()}>log in</Link> to see this page.
       </p>
     );
   else if (state.isLoading) body = <p role="status">Loading…</p>;
@@ -37,7 +37,7 @@ export function ProfilePage() {
             <dd>{q.data.username}</dd>
             <dt>Profile name</dt>
             <dd>
-              <Link to={`/user/${encodeURIComponent(q.data.profileName)}`}>{q.data.profileName}</Link>
+              <Link to={PAGES.creator.href({ profileName: q.data.profileName })}>{q.data.profileName}</Link>
             </dd>
             <dt>Email</dt>
             <dd>{q.data.email}</dd>
@@ -63,7 +63,7 @@ export function OrdersPage() {
         <ul aria-label="Event orders">
           {orders.map((o) => (
             <li key={o.orderId}>
-              <Link to={`/eventorder/${encodeURIComponent(o.orderId)}`}>
+              <Link to={PAGES.eventOrder.href({ orderId: o.orderId })}>
                 {o.eventName} ({o.orderId})
               </Link>{' '}
               · {o.view === 'client' ? `with ${o.counterpart}` : `for ${o.counterpart}`} · {o.deleted ? 'deleted' : (o.status ?? o.publicStatus)}
@@ -82,7 +82,7 @@ export function MyEventsPage() {
       <ul>
         {q.data?.events.map((e) => (
           <li key={e.eventIdentifier}>
-            <Link to={`/event/${encodeURIComponent(e.eventIdentifier)}`}>{e.name}</Link> · {new Date(e.startsAt).toLocaleDateString()}
+            <Link to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>{e.name}</Link> · {new Date(e.startsAt).toLocaleDateString()}
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
+import { Link, PAGES, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -33,7 +33,7 @@ export function OrderPage() {
   if (isLoading) return <Box role="status">Loading the order…</Box>;
   if (error || !data) return <Box role="alert">You are unauthorized to view this page</Box>;
 
-  const backLink = <Link to={safeHref(data.backButton.link) ?? '/'}>{data.backButton.text}</Link>;
+  const backLink = <Link to={safeHref(data.backButton.link) ?? PAGES.home.href()}>{data.backButton.text}</Link>;
   if (isDeclinedOrDeleted(data)) {
     return (
       <Box>

@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Badge, CartIcon, Link, Modal, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
+import { Badge, CartIcon, Link, matchPath, Modal, PAGE_LIST, PAGES, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
 import { ChatWindows } from '../chat/ChatWindows.js';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';
 import { ProfileMenu } from '../profile/ProfileMenu.js';
 import { SearchBox } from '../search/SearchBox.js';
 
-/** SPEC.md section 2: on these pages the header shrinks to the logo and name. */
-const COMPACT_PATHS = ['/user/login', '/user/signup', '/legal/terms-of-service', '/legal/privacy-policy', '/legal/cookie-policy'];
+/** SPEC.md section 2: on some pages (the platform table says which) the header shrinks to the logo and name. */
+const isCompact = (pathname: string) => PAGE_LIST.some((p) => p.header === 'compact' && matchPath(p.path, pathname));
 
 /** SPEC.md section 2, header table: the navigation links. */
 const NAV_LINKS = [
-  { to: '/events', label: 'Events' },
-  { to: '/community', label: 'Posts' },
+  { to: PAGES.events.href(), label: 'Events' },
+  { to: PAGES.community.href(), label: 'Posts' },
 ];
 
 const Bar = styled.header`
@@ -118,8 +118,8 @@ export function HeaderBar() {
   // SPEC.md section 9: 768 px wide or less is the mobile layout.
   const isMobile = useIsMobile();
 
-  const logo = <Logo to="/">EventMedia</Logo>;
-  if (COMPACT_PATHS.includes(pathname)) {
+  const logo = <Logo to={PAGES.home.href()}>EventMedia</Logo>;
+  if (isCompact(pathname)) {
     return (
       <Bar data-variant="compact">
         <div className="row">{logo}</div>
@@ -147,7 +147,7 @@ export function HeaderBar() {
         <span className="spacer" />
         {isLoggedIn && <MessagesMenu />}
         {isLoggedIn && <NotificationsMenu />}
-        <IconLink to="/cart" aria-label={`Cart, ${cartCount} items`}>
+        <IconLink to={PAGES.cart.href()} aria-label={`Cart, ${cartCount} items`}>
           <CartIcon />
           <Badge count={cartCount} label="items in cart" />
         </IconLink>
@@ -155,10 +155,10 @@ export function HeaderBar() {
           <ProfileMenu />
         ) : (
           <>
-            <button type="button" onClick={() => goTo('/user/login')}>
+            <button type="button" onClick={() => goTo(PAGES.login.href())}>
               Log in
             </button>
-            <button type="button" onClick={() => goTo('/user/signup')}>
+            <button type="button" onClick={() => goTo(PAGES.signup.href())}>
               Sign Up
             </button>
           </>

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Avatar, Dropdown, Link, theme, useNavigate, useSession, type Role } from '@marketplace/shared';
+import { Avatar, Dropdown, Link, PAGES, theme, useNavigate, useSession, type Role } from '@marketplace/shared';
 
 const Menu = styled.ul`
   list-style: none;
@@ -22,12 +22,12 @@ const Menu = styled.ul`
 
 /** SPEC.md section 2 "Profile menu": entries with their role conditions. */
 const ENTRIES: { to: string; label: string; role?: Role }[] = [
-  { to: '/user/me', label: 'Profile' },
-  { to: '/user/events', label: 'Events', role: 'EVENT_ORGANIZER' },
-  { to: '/user/orders', label: 'Orders' },
-  { to: '/user/mediaPackages', label: 'Media packages', role: 'MEDIA' },
-  { to: '/user/discountCodes', label: 'Discount codes', role: 'MEDIA' },
-  { to: '/settings/general', label: 'Settings' },
+  { to: PAGES.profile.href(), label: 'Profile' },
+  { to: PAGES.myEvents.href(), label: 'Events', role: 'EVENT_ORGANIZER' },
+  { to: PAGES.orders.href(), label: 'Orders' },
+  { to: PAGES.mediaPackages.href(), label: 'Media packages', role: 'MEDIA' },
+  { to: PAGES.discountCodes.href(), label: 'Discount codes', role: 'MEDIA' },
+  { to: PAGES.settings.href(), label: 'Settings' },
 ];
 
 export function ProfileMenu() {
@@ -53,7 +53,7 @@ export function ProfileMenu() {
                 close();
                 // SPEC.md section 4: 200, 401 or status 0 count as success; then home.
                 void logout().then(
-                  () => navigate('/'),
+                  () => navigate(PAGES.home.href()),
                   () => undefined,
                 );
               }}

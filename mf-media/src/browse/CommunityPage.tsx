@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Avatar, Link, theme } from '@marketplace/shared';
+import { Avatar, Link, PAGES, theme } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { usePosts } from './queries.js';
 import { PageBox, QueryState } from './ui.js';
@@ -38,7 +38,7 @@ export function CommunityPage() {
             <li key={p.id}>
               <Avatar src={p.author.profilePicture} name={p.author.username} size={40} />
               <div className="body">
-                <Link to={`/user/${encodeURIComponent(p.author.profileName)}`}>{p.author.username}</Link>
+                <Link to={PAGES.creator.href({ profileName: p.author.profileName })}>{p.author.username}</Link>
                 <p>{p.text}</p>
                 {/* A post's photo or video opens in the viewer like any gallery item. */}
                 {p.contentItem && <ContentGrid items={[p.contentItem]} />}

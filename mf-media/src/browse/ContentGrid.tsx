@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Link, safeHref, sessionStore, theme, type ContentItem } from '@marketplace/shared';
+import { type ContentItem, Link, PAGES, safeHref, sessionStore, theme } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
@@ -68,7 +68,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
               <Preview item={item} />
             </button>
             <h3>{item.name}</h3>
-            <p>by {item.profileName ? <Link to={`/user/${encodeURIComponent(item.profileName)}`}>{item.photographer}</Link> : item.photographer}</p>
+            <p>by {item.profileName ? <Link to={PAGES.creator.href({ profileName: item.profileName })}>{item.photographer}</Link> : item.photographer}</p>
             <p>
               <AddToCartButton item={item} addToCart={addToSharedCart} />
             </p>

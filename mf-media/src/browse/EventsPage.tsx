@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, safeHref, type EventSummary } from '@marketplace/shared';
+import { type EventSummary, Link, PAGES, safeHref } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
 import { Grid, PageBox, QueryState } from './ui.js';
@@ -27,7 +27,7 @@ function EventCard({ event: e }: { event: EventSummary }) {
   const cover = safeHref(e.coverUrl);
   return (
     <li>
-      <Link ref={link} to={`/event/${encodeURIComponent(e.eventIdentifier)}`}>
+      <Link ref={link} to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>
         {cover && <img src={cover} alt="" loading="lazy" />}
         <h3>{e.name}</h3>
       </Link>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { Link, safeHref, theme, useDialogFocus, useScrollLock, type ContentItem } from '@marketplace/shared';
+import { type ContentItem, Link, PAGES, safeHref, theme, useDialogFocus, useScrollLock } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { isVideo, wrap } from './media.js';
@@ -133,7 +133,7 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
   if (!item) return null;
   const src = safeHref(item.contentUrl);
   const download = downloadUrl ? safeHref(downloadUrl(item)) : null;
-  const eventLink = item.eventIdentifier ? `/event/${encodeURIComponent(item.eventIdentifier)}` : null;
+  const eventLink = item.eventIdentifier ? PAGES.event.href({ eventIdentifier: item.eventIdentifier }) : null;
 
   return (
     <Overlay
@@ -177,7 +177,7 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
         <p>
           by{' '}
           {item.profileName ? (
-            <Link to={`/user/${encodeURIComponent(item.profileName)}`} onClick={onClose}>
+            <Link to={PAGES.creator.href({ profileName: item.profileName })} onClick={onClose}>
               {item.photographer}
             </Link>
           ) : (

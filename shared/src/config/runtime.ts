@@ -2,8 +2,7 @@
  * The runtime config the shell's server writes from environment variables
  * (`/runtime-config.json`): the same build runs against any environment.
  */
-export const REMOTE_NAMES = ['header', 'media', 'eventOrder', 'account'] as const;
-export type RemoteName = (typeof REMOTE_NAMES)[number];
+import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
 
 export interface RuntimeConfig {
   apiOrigin: string;

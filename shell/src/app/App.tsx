@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Link, Route, Routes, useSession } from '@marketplace/shared';
+import { Link, PAGES, Route, Routes, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
@@ -23,7 +23,7 @@ function NotFound() {
     <section style={{ padding: 24 }}>
       <h1>Page not found</h1>
       <p>
-        <Link to="/">Go to the home page</Link>
+        <Link to={PAGES.home.href()}>Go to the home page</Link>
       </p>
     </section>
   );

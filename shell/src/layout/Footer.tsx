@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, theme, useLocation } from '@marketplace/shared';
+import { Link, matchPath, PAGE_LIST, PAGES, theme, useLocation } from '@marketplace/shared';
 
 const Bar = styled.footer<{ $signup: boolean }>`
   display: flex;
@@ -22,19 +22,19 @@ const Bar = styled.footer<{ $signup: boolean }>`
 `;
 
 /**
- * The shared footer (SPEC.md section 1): Contact Us and Question? (/faq). /user/signup has its
- * own lighter style; a path containing /receipt has no footer.
+ * The shared footer (SPEC.md section 1): Contact Us and Question? (/faq). A page whose footer is
+ * 'signup' in the platform table has the lighter style; a path containing /receipt has no footer.
  */
 export function Footer({ onContact }: { onContact: () => void }) {
   const { pathname } = useLocation();
   if (pathname.includes('/receipt')) return null;
-  const signup = pathname === '/user/signup';
+  const signup = PAGE_LIST.some((p) => p.footer === 'signup' && matchPath(p.path, pathname));
   return (
     <Bar $signup={signup} data-variant={signup ? 'signup' : 'default'}>
       <button type="button" onClick={onContact}>
         Contact Us
       </button>
-      <Link to="/faq">Question?</Link>
+      <Link to={PAGES.faq.href()}>Question?</Link>
     </Bar>
   );
 }

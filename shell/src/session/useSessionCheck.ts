@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { apiCall, endsSession, isLoggedInCookie, sessionStore, setLoggedInCookie, setLoginRedirect, useLocation, useNavigate } from '@marketplace/shared';
+import { apiCall, endsSession, isLoggedInCookie, PAGES, sessionStore, setLoggedInCookie, setLoginRedirect, useLocation, useNavigate } from '@marketplace/shared';
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
@@ -18,7 +18,7 @@ export function useSessionCheck(): void {
       // Set before moving on: the login page's own check must already see loggedIn=no.
       await setLoggedInCookie('no', 'authFailure');
       sessionStore.getState().expire();
-      navigate('/user/login');
+      navigate(PAGES.login.href());
     });
     return () => {
       cancelled = true;
