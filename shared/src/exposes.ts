@@ -40,3 +40,12 @@ export type ExposedProps<R extends RemoteName, M extends ExposedName<R>> = Expos
 
 /** Every exposed module is a default-exported React component taking its props. */
 export type ExposedModule<P> = { default: (props: P) => React.ReactNode };
+
+/** The type of the component in a remote's `exposes/M.tsx`: each file declares itself with it. */
+export type ExposedComponent<R extends RemoteName, M extends ExposedName<R>> = (props: ExposedProps<R, M>) => React.ReactNode;
+
+/**
+ * Everything a remote exposes, exactly: a remote's `src/exposed.ts` declares its `exposes/`
+ * folder with this type, so a module missing, extra or typed otherwise fails its type check.
+ */
+export type ExposedComponents<R extends RemoteName> = { [M in ExposedName<R>]: ExposedComponent<R, M> };

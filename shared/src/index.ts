@@ -23,6 +23,7 @@ export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
+export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
 export { BrowserRouter, Link, MemoryRouter, Route, Routes, matchPath, useLocation, useNavigate, useParams, useSearchParams } from './router.js';
 export { BellIcon, CartIcon, ChatIcon } from './ui/icons.js';

@@ -1,7 +1,6 @@
-import type { ExposedProps } from '@marketplace/shared';
+import type { ExposedComponent } from '@marketplace/shared';
 import { ContactModal as Inner } from '../modals/ContactModal.js';
 
 /** Remote `account/ContactModal`. */
-export default function ContactModal(props: ExposedProps<'account', 'ContactModal'>) {
-  return <Inner {...props} />;
-}
+const ContactModal: ExposedComponent<'account', 'ContactModal'> = (props) => <Inner {...props} />;
+export default ContactModal;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { DiscountCodesPage as Inner } from '../profile/AccountPages.js';
 
 /** Remote `account/DiscountCodesPage`. */
-export default function DiscountCodesPage() {
-  return <Inner />;
-}
+const DiscountCodesPage: ExposedComponent<'account', 'DiscountCodesPage'> = () => <Inner />;
+export default DiscountCodesPage;

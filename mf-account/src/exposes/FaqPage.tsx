@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { FaqPage as Inner } from '../content/FaqPage.js';
 
 /** Remote `account/FaqPage`. */
-export default function FaqPage() {
-  return <Inner />;
-}
+const FaqPage: ExposedComponent<'account', 'FaqPage'> = () => <Inner />;
+export default FaqPage;

@@ -1,7 +1,6 @@
-import type { ExposedProps } from '@marketplace/shared';
+import type { ExposedComponent } from '@marketplace/shared';
 import { LegalPage as Inner } from '../content/LegalPage.js';
 
 /** Remote `account/LegalPage`. */
-export default function LegalPage(props: ExposedProps<'account', 'LegalPage'>) {
-  return <Inner {...props} />;
-}
+const LegalPage: ExposedComponent<'account', 'LegalPage'> = (props) => <Inner {...props} />;
+export default LegalPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { LoginPage as Inner } from '../auth/LoginPage.js';
 
 /** Remote `account/LoginPage`. */
-export default function LoginPage() {
-  return <Inner />;
-}
+const LoginPage: ExposedComponent<'account', 'LoginPage'> = () => <Inner />;
+export default LoginPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { MediaPackagesPage as Inner } from '../profile/AccountPages.js';
 
 /** Remote `account/MediaPackagesPage`. */
-export default function MediaPackagesPage() {
-  return <Inner />;
-}
+const MediaPackagesPage: ExposedComponent<'account', 'MediaPackagesPage'> = () => <Inner />;
+export default MediaPackagesPage;

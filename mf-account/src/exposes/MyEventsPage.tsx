@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { MyEventsPage as Inner } from '../profile/AccountPages.js';
 
 /** Remote `account/MyEventsPage`. */
-export default function MyEventsPage() {
-  return <Inner />;
-}
+const MyEventsPage: ExposedComponent<'account', 'MyEventsPage'> = () => <Inner />;
+export default MyEventsPage;

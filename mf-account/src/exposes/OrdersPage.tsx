@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { OrdersPage as Inner } from '../profile/AccountPages.js';
 
 /** Remote `account/OrdersPage`. */
-export default function OrdersPage() {
-  return <Inner />;
-}
+const OrdersPage: ExposedComponent<'account', 'OrdersPage'> = () => <Inner />;
+export default OrdersPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { ProfilePage as Inner } from '../profile/AccountPages.js';
 
 /** Remote `account/ProfilePage`. */
-export default function ProfilePage() {
-  return <Inner />;
-}
+const ProfilePage: ExposedComponent<'account', 'ProfilePage'> = () => <Inner />;
+export default ProfilePage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { RoleSelectionModal as Inner } from '../modals/RoleSelectionModal.js';
 
 /** Remote `account/RoleSelectionModal`. */
-export default function RoleSelectionModal() {
-  return <Inner />;
-}
+const RoleSelectionModal: ExposedComponent<'account', 'RoleSelectionModal'> = () => <Inner />;
+export default RoleSelectionModal;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { SettingsPage as Inner } from '../profile/SettingsPage.js';
 
 /** Remote `account/SettingsPage`. */
-export default function SettingsPage() {
-  return <Inner />;
-}
+const SettingsPage: ExposedComponent<'account', 'SettingsPage'> = () => <Inner />;
+export default SettingsPage;

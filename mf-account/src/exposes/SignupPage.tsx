@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { SignupPage as Inner } from '../auth/SignupPage.js';
 
 /** Remote `account/SignupPage`. */
-export default function SignupPage() {
-  return <Inner />;
-}
+const SignupPage: ExposedComponent<'account', 'SignupPage'> = () => <Inner />;
+export default SignupPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { OrderPage } from '../order/OrderPage.js';
 
 /** Remote `eventOrder/EventOrderPage`: /eventorder/:orderId?sharingId=… */
-export default function EventOrderPage() {
-  return <OrderPage />;
-}
+const EventOrderPage: ExposedComponent<'eventOrder', 'EventOrderPage'> = () => <OrderPage />;
+export default EventOrderPage;

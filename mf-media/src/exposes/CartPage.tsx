@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { CartPage as Page } from '../cart/CartPage.js';
 
 /** Remote `media/CartPage`. */
-export default function CartPage() {
-  return <Page />;
-}
+const CartPage: ExposedComponent<'media', 'CartPage'> = () => <Page />;
+export default CartPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { CommunityPage as Page } from '../browse/CommunityPage.js';
 
 /** Remote `media/CommunityPage`. */
-export default function CommunityPage() {
-  return <Page />;
-}
+const CommunityPage: ExposedComponent<'media', 'CommunityPage'> = () => <Page />;
+export default CommunityPage;

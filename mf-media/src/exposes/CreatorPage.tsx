@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { CreatorPage as Page } from '../browse/CreatorPage.js';
 
 /** Remote `media/CreatorPage`. */
-export default function CreatorPage() {
-  return <Page />;
-}
+const CreatorPage: ExposedComponent<'media', 'CreatorPage'> = () => <Page />;
+export default CreatorPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { EventPage as Page } from '../browse/EventPage.js';
 
 /** Remote `media/EventPage`. */
-export default function EventPage() {
-  return <Page />;
-}
+const EventPage: ExposedComponent<'media', 'EventPage'> = () => <Page />;
+export default EventPage;

@@ -1,6 +1,6 @@
+import type { ExposedComponent } from '@marketplace/shared';
 import { EventsPage as Page } from '../browse/EventsPage.js';
 
 /** Remote `media/EventsPage`. */
-export default function EventsPage() {
-  return <Page />;
-}
+const EventsPage: ExposedComponent<'media', 'EventsPage'> = () => <Page />;
+export default EventsPage;

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -6,4 +7,12 @@ import type { ReactNode } from 'react';
 export function renderWithQuery(ui: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
+}
+
+/** The file names (without `.tsx`) in a remote's `exposes/` folder, sorted: what its build publishes. */
+export function exposesFolder(folder: string): string[] {
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.tsx'))
+    .map((f) => f.slice(0, -'.tsx'.length))
+    .sort();
 }
