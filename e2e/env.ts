@@ -1,9 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP, type RemoteName } from '@marketplace/shared/platform';
 
-/** Ports of the suite's servers, away from the development defaults (3000-3004, 4000). */
-export const PORTS = { shell: 13000, header: 13001, media: 13002, eventOrder: 13003, account: 13004, api: 14000 } as const;
+/** The suite serves each app of the platform table 10000 above its development port (3000 -> 13000). */
+const OFFSET = 10_000;
+const remotePorts = Object.fromEntries(REMOTE_NAMES.map((name) => [name, REMOTES[name].devPort + OFFSET])) as Record<RemoteName, number>;
+export const PORTS = { shell: SHELL_APP.devPort + OFFSET, ...remotePorts, api: 14000 };
 export const SHELL = `http://localhost:${PORTS.shell}`;
 export const API = `http://localhost:${PORTS.api}`;
 export const ADMIN_TOKEN = 'e2e-admin-token';
@@ -18,14 +21,8 @@ export const SINGLE_PORT = 13010;
 export const manifest = (port: number) => `http://localhost:${port}/mf-manifest.json`;
 
 /** The runtime config environment of a shell whose remotes are on the given ports. */
-export function runtimeEnv(remotePorts: { header: number; media: number; eventOrder: number; account: number } = PORTS): Record<string, string> {
-  return {
-    API_ORIGIN: API,
-    HEADER_MANIFEST_URL: manifest(remotePorts.header),
-    MEDIA_MANIFEST_URL: manifest(remotePorts.media),
-    EVENT_ORDER_MANIFEST_URL: manifest(remotePorts.eventOrder),
-    ACCOUNT_MANIFEST_URL: manifest(remotePorts.account),
-  };
+export function runtimeEnv(ports: Record<RemoteName, number> = PORTS): Record<string, string> {
+  return { API_ORIGIN: API, ...Object.fromEntries(REMOTE_NAMES.map((name) => [REMOTES[name].manifestVariable, manifest(ports[name])])) };
 }
 
 /** One fresh database per run of the suite. */

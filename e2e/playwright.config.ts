@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
 import { ADMIN_TOKEN, API, DATA_DIR, EXTRA_SHELL_PORTS, PORTS, ROOT, SHELL, SINGLE_PORT, runtimeEnv } from './env.js';
 
 process.env.E2E_DATA_DIR = DATA_DIR;
@@ -50,10 +51,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
     },
-    serve('shell', PORTS.shell),
-    serve('mf-header', PORTS.header),
-    serve('mf-media', PORTS.media),
-    serve('mf-event-order', PORTS.eventOrder),
-    serve('mf-account', PORTS.account),
+    serve(SHELL_APP.package, PORTS.shell),
+    ...REMOTE_NAMES.map((name) => serve(REMOTES[name].package, PORTS[name])),
   ],
 });

@@ -3,6 +3,7 @@
 // With --single: the single-bundle build instead, one application on port 3010.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { PLATFORM } from '../build-preset/apps.mjs';
 import { buildApps, buildSingle, ensureDeps, root } from './ensure-deps.mjs';
 
 const single = process.argv.includes('--single');
@@ -13,8 +14,8 @@ else buildApps();
 const serve = (app, ...args) => spawn(process.execPath, [join(root, 'build-preset', 'serve.mjs'), ...args], { cwd: join(root, app), stdio: 'inherit', env: process.env });
 const children = [spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: process.env })];
 if (single) children.push(serve('shell', '--single'));
-else for (const app of ['shell', 'mf-header', 'mf-media', 'mf-event-order', 'mf-account']) children.push(serve(app));
-const url = single ? 'http://localhost:3010' : 'http://localhost:3000';
+else for (const app of [PLATFORM.shell.package, ...Object.values(PLATFORM.remotes).map((r) => r.package)]) children.push(serve(app));
+const url = `http://localhost:${single ? PLATFORM.singleBundlePort : PLATFORM.shell.devPort}`;
 setTimeout(() => console.log(`\n  Open ${url}  (demo accounts: api/README.md, password demo-pass-2026)\n`), 3000);
 
 const stopAll = (signal) => {

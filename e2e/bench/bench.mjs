@@ -7,13 +7,22 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
+import { PLATFORM } from '../../build-preset/apps.mjs';
 import { serveApp } from '../../build-preset/serve.mjs';
 import { renderChart, renderMarkdown, summarize } from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const OUT = join(import.meta.dirname, 'results');
-const PORTS = { shell: 23000, header: 23001, media: 23002, eventOrder: 23003, account: 23004, single: 23010, api: 24000 };
+/** Each app of the platform table 20000 above its development port (3000 -> 23000). */
+const OFFSET = 20_000;
+const REMOTES = Object.entries(PLATFORM.remotes);
+const PORTS = {
+  shell: PLATFORM.shell.devPort + OFFSET,
+  single: PLATFORM.singleBundlePort + OFFSET,
+  api: 24000,
+  ...Object.fromEntries(REMOTES.map(([name, r]) => [name, r.devPort + OFFSET])),
+};
 const API = `http://localhost:${PORTS.api}`;
 /** A modest broadband line, so that bytes and request waterfalls cost what they cost people. */
 const NETWORK = { offline: false, latency: 40, downloadThroughput: (20 * 1024 * 1024) / 8, uploadThroughput: (5 * 1024 * 1024) / 8 };
@@ -142,17 +151,11 @@ async function main() {
   const env = {
     ...process.env,
     API_ORIGIN: API,
-    HEADER_MANIFEST_URL: `http://localhost:${PORTS.header}/mf-manifest.json`,
-    MEDIA_MANIFEST_URL: `http://localhost:${PORTS.media}/mf-manifest.json`,
-    EVENT_ORDER_MANIFEST_URL: `http://localhost:${PORTS.eventOrder}/mf-manifest.json`,
-    ACCOUNT_MANIFEST_URL: `http://localhost:${PORTS.account}/mf-manifest.json`,
+    ...Object.fromEntries(REMOTES.map(([name, r]) => [r.manifestVariable, `http://localhost:${PORTS[name]}/mf-manifest.json`])),
   };
   const servers = await Promise.all([
-    serveApp({ dir: join(ROOT, 'shell/dist'), port: PORTS.shell, env, log: false }),
-    serveApp({ dir: join(ROOT, 'mf-header/dist'), port: PORTS.header, env, log: false }),
-    serveApp({ dir: join(ROOT, 'mf-media/dist'), port: PORTS.media, env, log: false }),
-    serveApp({ dir: join(ROOT, 'mf-event-order/dist'), port: PORTS.eventOrder, env, log: false }),
-    serveApp({ dir: join(ROOT, 'mf-account/dist'), port: PORTS.account, env, log: false }),
+    serveApp({ dir: join(ROOT, PLATFORM.shell.package, 'dist'), port: PORTS.shell, env, log: false }),
+    ...REMOTES.map(([name, r]) => serveApp({ dir: join(ROOT, r.package, 'dist'), port: PORTS[name], env, log: false })),
     serveApp({ dir: join(ROOT, 'shell/dist-single'), port: PORTS.single, env, log: false }),
   ]);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
