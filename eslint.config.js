@@ -1,5 +1,7 @@
 // One lint configuration for every package (run from the root: `pnpm lint`).
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -25,6 +27,22 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The shape of the code base: no import loops between source files (a loop makes load order
+    // and types fragile: the shell's routes once erased their types crossing one), and another
+    // package only through its public entry (its package.json exports), never its files.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json'], alwaysTryTypes: true, noWarnOnMultipleProjects: true })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: false }],
+      'import-x/no-relative-packages': 'error',
     },
   },
   {

@@ -2,9 +2,12 @@
 // starts the API (with its broker) and serves the shell and each remote on its own port.
 // With --single: the single-bundle build instead, one application on port 3010.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PLATFORM } from '../build-preset/apps.mjs';
 import { buildApps, buildSingle, ensureDeps, root } from './ensure-deps.mjs';
+
+// The platform table as data (shared/src/platform): readable before anything is installed.
+const PLATFORM = JSON.parse(readFileSync(join(root, 'shared', 'platform.json'), 'utf8'));
 
 const single = process.argv.includes('--single');
 ensureDeps();

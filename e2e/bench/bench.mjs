@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
-import { PLATFORM } from '../../build-preset/apps.mjs';
-import { serveApp } from '../../build-preset/serve.mjs';
+import { PLATFORM } from 'build-preset/apps';
+import { serveApp } from 'build-preset/serve';
 import { renderChart, renderMarkdown, summarize } from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { gradientPng } from '../../api/src/db/png.js';
+import { gradientPng } from 'api/png';
 import { API, DEMO_PASSWORD, runtimeEnv } from '../env.js';
 import { startApiFaultProxy, startApp, stop, type ApiFault } from './servers.js';
 import { logIn } from './helpers.js';

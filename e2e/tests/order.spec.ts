@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { gradientPng } from '../../api/src/db/png.js';
+import { gradientPng } from 'api/png';
 import { API } from '../env.js';
 import { logIn } from './helpers.js';
 import { test } from './fixtures.js';

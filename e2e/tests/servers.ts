@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveApp } from '../../build-preset/serve.mjs';
+import { serveApp } from 'build-preset/serve';
 import { ROOT, runtimeEnv } from '../env.js';
 
 export type AppDir = 'shell' | 'mf-header' | 'mf-media' | 'mf-event-order' | 'mf-account';
