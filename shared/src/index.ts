@@ -25,6 +25,7 @@ export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
+export { formatMoney } from './format.js';
 export { BrowserRouter, Link, MemoryRouter, Route, Routes, matchPath, useLocation, useNavigate, useParams, useSearchParams } from './router.js';
 export { BellIcon, CartIcon, ChatIcon } from './ui/icons.js';
 export { useMediaQuery, useIsMobile, MOBILE_QUERY } from './ui/useMediaQuery.js';

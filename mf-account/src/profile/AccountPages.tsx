@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import { Avatar, Link, PAGES, useSession } from '@marketplace/shared';
+import { Avatar, formatMoney, Link, PAGES, useSession } from '@marketplace/shared';
 import { PageBox } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
-const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** A page that needs a session: visitors are pointed to log in; failures show the API's reason (e.g. the role a page needs). */
 function AccountPage({ title, state, children }: { title: string; state: { isLoading: boolean; error: unknown }; children: ReactNode }) {
@@ -97,7 +96,7 @@ export function MediaPackagesPage() {
       <ul>
         {q.data?.mediaPackages.map((p) => (
           <li key={p.id}>
-            <strong>{p.name}</strong> · {money(p.priceCents)} · {p.photoCount} photos{p.videoMinutes ? `, ${p.videoMinutes} min video` : ''} — {p.description}
+            <strong>{p.name}</strong> · {formatMoney(p.priceCents)} · {p.photoCount} photos{p.videoMinutes ? `, ${p.videoMinutes} min video` : ''} — {p.description}
           </li>
         ))}
       </ul>

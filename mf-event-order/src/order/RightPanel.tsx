@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent } from 'react';
-import { safeHref, type EventOrderDetails, type Target } from '@marketplace/shared';
+import { formatMoney, safeHref, type EventOrderDetails, type Target } from '@marketplace/shared';
 import type { OrderActions } from './useOrderActions.js';
-import { formatDate, money } from './labels.js';
+import { formatDate } from './labels.js';
 import { Panel } from './ui.js';
 
 function TargetRow({ target, canDownload, canEdit, actions }: { target: Target; canDownload: boolean; canEdit: boolean; actions: OrderActions }) {
@@ -97,11 +97,11 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
         <h2 id="payout">Media payout</h2>
         <dl>
           <dt>Total</dt>
-          <dd>{money(pay.totalCents, pay.currency)}</dd>
+          <dd>{formatMoney(pay.totalCents, pay.currency)}</dd>
           <dt>Platform fee</dt>
-          <dd>{money(pay.platformFeeCents, pay.currency)}</dd>
+          <dd>{formatMoney(pay.platformFeeCents, pay.currency)}</dd>
           <dt>Photographer payout</dt>
-          <dd>{money(pay.photographerPayoutCents, pay.currency)}</dd>
+          <dd>{formatMoney(pay.photographerPayoutCents, pay.currency)}</dd>
           <dt>Paid out</dt>
           <dd>{pay.paidOut && pay.paidOutAt ? formatDate(pay.paidOutAt) : 'Not yet'}</dd>
         </dl>

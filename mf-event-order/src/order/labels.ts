@@ -55,4 +55,3 @@ export function formatDate(iso: string): string {
   return date.isValid ? date.toFormat('MM/dd/yyyy h:mm a') : '';
 }
 
-export const money = (cents: number, currency = 'USD') => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);

@@ -1,7 +1,5 @@
-import { safeHref, useSession } from '@marketplace/shared';
+import { formatMoney, safeHref, useSession } from '@marketplace/shared';
 import { PageBox } from '../browse/ui.js';
-
-const price = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 export function CartPage() {
   const cart = useSession((s) => s.cart);
@@ -18,7 +16,7 @@ export function CartPage() {
               {safeHref(item.thumbnailUrl) && <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} loading="lazy" />}
               <span>
                 {item.name}
-                {item.eventName ? ` · ${item.eventName}` : ''} · {price(item.priceCents)}
+                {item.eventName ? ` · ${item.eventName}` : ''} · {formatMoney(item.priceCents)}
               </span>
               <button type="button" onClick={() => void remove(item.identifier)} aria-label={`Remove ${item.name}`}>
                 Remove
