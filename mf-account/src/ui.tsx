@@ -1,12 +1,6 @@
 import styled from 'styled-components';
 import { theme } from '@marketplace/shared';
 
-export const PageBox = styled.section`
-  max-width: 720px;
-  margin: 0 auto;
-  padding: 24px;
-`;
-
 export const Form = styled.form`
   display: grid;
   gap: 12px;

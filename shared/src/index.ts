@@ -18,6 +18,7 @@ export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';
 export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
 export { popupSurface } from './ui/popup.js';
+export { PageLayout, PAGE_WIDTHS } from './ui/PageLayout.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, Link, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
-import { Form, PageBox, formFields } from '../ui.js';
+import { apiCall, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
+import { Form, formFields } from '../ui.js';
 
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */
 export function LoginPage() {
@@ -26,7 +26,7 @@ export function LoginPage() {
     }
   };
   return (
-    <PageBox>
+    <PageLayout width="narrow">
       <h1>Log in</h1>
       <Form onSubmit={(e) => void submit(e)} noValidate>
         <label>
@@ -45,6 +45,6 @@ export function LoginPage() {
           New here? <Link to={PAGES.signup.href()}>Sign up</Link>
         </p>
       </Form>
-    </PageBox>
+    </PageLayout>
   );
 }

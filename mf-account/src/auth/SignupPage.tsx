@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, ApiError, Link, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
-import { Form, PageBox, formFields } from '../ui.js';
+import { apiCall, ApiError, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
+import { Form, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
 
@@ -37,7 +37,7 @@ export function SignupPage() {
     }
   };
   return (
-    <PageBox>
+    <PageLayout width="narrow">
       <h1>Sign up</h1>
       <Form onSubmit={(e) => void submit(e)} noValidate>
         <label>
@@ -64,6 +64,6 @@ export function SignupPage() {
           Have an account? <Link to={PAGES.login.href()}>Log in</Link>
         </p>
       </Form>
-    </PageBox>
+    </PageLayout>
   );
 }

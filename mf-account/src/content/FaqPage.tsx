@@ -1,4 +1,4 @@
-import { PageBox } from '../ui.js';
+import { PageLayout } from '@marketplace/shared';
 
 const FAQ: [string, string][] = [
   ['How do I buy photos from an event?', 'Open the event from Events, pick the photos or videos you like, add them to your cart and check out from the cart.'],
@@ -11,7 +11,7 @@ const FAQ: [string, string][] = [
 
 export function FaqPage() {
   return (
-    <PageBox>
+    <PageLayout width="narrow">
       <h1>Frequently asked questions</h1>
       {FAQ.map(([q, a]) => (
         <details key={q}>
@@ -19,6 +19,6 @@ export function FaqPage() {
           <p>{a}</p>
         </details>
       ))}
-    </PageBox>
+    </PageLayout>
   );
 }

@@ -1,5 +1,5 @@
+import { PageLayout } from '@marketplace/shared';
 import type { LegalDocument } from '@marketplace/shared';
-import { PageBox } from '../ui.js';
 
 const DOCUMENTS: Record<LegalDocument, { title: string; sections: [string, string][] }> = {
   'terms-of-service': {
@@ -33,7 +33,7 @@ const DOCUMENTS: Record<LegalDocument, { title: string; sections: [string, strin
 export function LegalPage({ document }: { document: LegalDocument }) {
   const doc = DOCUMENTS[document];
   return (
-    <PageBox>
+    <PageLayout width="narrow">
       <h1>{doc.title}</h1>
       {doc.sections.map(([heading, text]) => (
         <section key={heading}>
@@ -41,6 +41,6 @@ export function LegalPage({ document }: { document: LegalDocument }) {
           <p>{text}</p>
         </section>
       ))}
-    </PageBox>
+    </PageLayout>
   );
 }

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Avatar, formatMoney, Link, PAGES, useSession } from '@marketplace/shared';
-import { PageBox } from '../ui.js';
+import { Avatar, formatMoney, Link, PageLayout, PAGES, useSession } from '@marketplace/shared';
 import { useAccountQuery } from './queries.js';
 
 
@@ -17,10 +16,10 @@ function AccountPage({ title, state, children }: { title: string; state: { isLoa
   else if (state.isLoading) body = <p role="status">Loading…</p>;
   else if (state.error) body = <p role="alert">{state.error instanceof Error ? state.error.message : 'This could not be loaded.'}</p>;
   return (
-    <PageBox>
+    <PageLayout width="narrow">
       <h1>{title}</h1>
       {body}
-    </PageBox>
+    </PageLayout>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, sessionStore } from '@marketplace/shared';
-import { Form, PageBox, formFields } from '../ui.js';
+import { apiCall, PageLayout, sessionStore } from '@marketplace/shared';
+import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
 /** The profile fields the API lets a user change: name, email, about. */
@@ -22,9 +22,9 @@ export function SettingsPage() {
       setStatus({ ok: false, text: e instanceof Error ? e.message : 'Saving failed' });
     }
   };
-  if (!q.data) return <PageBox>{q.error ? <p role="alert">Please log in to change your settings.</p> : <p role="status">Loading…</p>}</PageBox>;
+  if (!q.data) return <PageLayout width="narrow">{q.error ? <p role="alert">Please log in to change your settings.</p> : <p role="status">Loading…</p>}</PageLayout>;
   return (
-    <PageBox>
+    <PageLayout width="narrow">
       <h1>Settings</h1>
       <Form onSubmit={(e) => void submit(e)}>
         <label>
@@ -42,6 +42,6 @@ export function SettingsPage() {
         {status && <p role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
         <button type="submit">Save</button>
       </Form>
-    </PageBox>
+    </PageLayout>
   );
 }

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, PAGES, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
+import { Link, PageLayout, PAGES, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -8,12 +8,6 @@ import { useOrderActions } from './useOrderActions.js';
 import { useOrderDetails } from './useOrderDetails.js';
 
 export { stepLabel } from './labels.js';
-
-const Box = styled.section`
-  max-width: 1100px;
-  margin: 0 auto;
-  padding: 24px;
-`;
 
 const Columns = styled.div`
   display: grid;
@@ -30,20 +24,20 @@ export function OrderPage() {
   const { data, isLoading, error } = useOrderDetails(orderId, search.get('sharingId') ?? undefined);
   const actions = useOrderActions(orderId);
 
-  if (isLoading) return <Box role="status">Loading the order…</Box>;
-  if (error || !data) return <Box role="alert">You are unauthorized to view this page</Box>;
+  if (isLoading) return <PageLayout role="status">Loading the order…</PageLayout>;
+  if (error || !data) return <PageLayout role="alert">You are unauthorized to view this page</PageLayout>;
 
   const backLink = <Link to={safeHref(data.backButton.link) ?? PAGES.home.href()}>{data.backButton.text}</Link>;
   if (isDeclinedOrDeleted(data)) {
     return (
-      <Box>
+      <PageLayout>
         {backLink}
         <p role="status">This order has been declined/cancelled</p>
-      </Box>
+      </PageLayout>
     );
   }
   return (
-    <Box>
+    <PageLayout>
       {backLink}
       <h1>{data.eventOrderInfo.eventName}</h1>
       <ProgressBar statuses={data.statuses} view={data.view} />
@@ -51,6 +45,6 @@ export function OrderPage() {
         <OrderInfo details={data} onCancel={actions.cancel} />
         <RightPanel details={data} actions={actions} />
       </Columns>
-    </Box>
+    </PageLayout>
   );
 }

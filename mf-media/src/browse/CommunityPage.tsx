@@ -1,8 +1,8 @@
 import styled from 'styled-components';
-import { Avatar, Link, PAGES, theme } from '@marketplace/shared';
+import { Avatar, Link, PageLayout, PAGES, theme } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { usePosts } from './queries.js';
-import { PageBox, QueryState } from './ui.js';
+import { QueryState } from './ui.js';
 
 const Posts = styled.ul`
   list-style: none;
@@ -30,7 +30,7 @@ export function CommunityPage() {
   const { data, isLoading, error } = usePosts();
   const posts = data?.posts ?? [];
   return (
-    <PageBox>
+    <PageLayout>
       <h1>Posts</h1>
       <QueryState isLoading={isLoading} error={error} empty={posts.length === 0} emptyText="No posts yet.">
         <Posts aria-label="Posts">
@@ -47,6 +47,6 @@ export function CommunityPage() {
           ))}
         </Posts>
       </QueryState>
-    </PageBox>
+    </PageLayout>
   );
 }

@@ -1,7 +1,7 @@
-import { Avatar, downloadUrl, useParams, useSession, type ContentItem } from '@marketplace/shared';
+import { Avatar, downloadUrl, PageLayout, useParams, useSession, type ContentItem } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
-import { PageBox, QueryState } from './ui.js';
+import { QueryState } from './ui.js';
 
 const download = (item: ContentItem) => downloadUrl({ filePath: item.filePath, fileName: item.filename });
 
@@ -11,7 +11,7 @@ export function CreatorPage() {
   // Creators download their own originals from their page; buyers get content through the cart.
   const isOwnPage = useSession((s) => s.user?.profileName === profileName);
   return (
-    <PageBox>
+    <PageLayout>
       <QueryState isLoading={isLoading} error={error} empty={false} emptyText="">
         {data && (
           <>
@@ -26,6 +26,6 @@ export function CreatorPage() {
           </>
         )}
       </QueryState>
-    </PageBox>
+    </PageLayout>
   );
 }

@@ -1,18 +1,18 @@
-import { useParams } from '@marketplace/shared';
+import { PageLayout, useParams } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useEvent } from './queries.js';
-import { PageBox, QueryState } from './ui.js';
+import { QueryState } from './ui.js';
 
 export function EventPage() {
   const { eventIdentifier = '' } = useParams();
   const { data, isLoading, error } = useEvent(eventIdentifier);
   return (
-    <PageBox>
+    <PageLayout>
       <QueryState isLoading={isLoading} error={error} empty={false} emptyText="">
         <h1>{data?.event.name}</h1>
         <p>{data?.event.description}</p>
         {data && (data.contentItems.length === 0 ? <p>No photos or videos yet.</p> : <ContentGrid items={data.contentItems} />)}
       </QueryState>
-    </PageBox>
+    </PageLayout>
   );
 }

@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type EventSummary, Link, PAGES, safeHref } from '@marketplace/shared';
+import { Link, PageLayout, PAGES, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
-import { Grid, PageBox, QueryState } from './ui.js';
+import { Grid, QueryState } from './ui.js';
 
 export function EventsPage() {
   const { data, isLoading, error } = useEvents();
   const events = data?.events ?? [];
   return (
-    <PageBox>
+    <PageLayout>
       <h1>Events</h1>
       <QueryState isLoading={isLoading} error={error} empty={events.length === 0} emptyText="No events yet.">
         <Grid>
@@ -17,7 +17,7 @@ export function EventsPage() {
           ))}
         </Grid>
       </QueryState>
-    </PageBox>
+    </PageLayout>
   );
 }
 

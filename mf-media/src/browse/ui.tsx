@@ -2,12 +2,6 @@ import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from '@marketplace/shared';
 
-export const PageBox = styled.section`
-  max-width: 1100px;
-  margin: 0 auto;
-  padding: 24px;
-`;
-
 export const Grid = styled.ul`
   list-style: none;
   padding: 0;

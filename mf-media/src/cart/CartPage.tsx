@@ -1,11 +1,10 @@
-import { formatMoney, safeHref, useSession } from '@marketplace/shared';
-import { PageBox } from '../browse/ui.js';
+import { formatMoney, PageLayout, safeHref, useSession } from '@marketplace/shared';
 
 export function CartPage() {
   const cart = useSession((s) => s.cart);
   const remove = useSession((s) => s.removeFromCart);
   return (
-    <PageBox>
+    <PageLayout>
       <h1>Cart</h1>
       {cart.length === 0 ? (
         <p>Your cart is empty.</p>
@@ -25,6 +24,6 @@ export function CartPage() {
           ))}
         </ul>
       )}
-    </PageBox>
+    </PageLayout>
   );
 }
