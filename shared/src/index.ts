@@ -19,6 +19,7 @@ export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
 export { popupSurface } from './ui/popup.js';
 export { PageLayout, PAGE_WIDTHS } from './ui/PageLayout.js';
+export { QueryState, type QueryStateProps } from './ui/QueryState.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';

@@ -1,24 +1,25 @@
 import type { ReactNode } from 'react';
-import { Avatar, formatMoney, Link, PageLayout, PAGES, useSession } from '@marketplace/shared';
+import { Avatar, formatMoney, Link, PageLayout, PAGES, QueryState, useSession } from '@marketplace/shared';
 import { useAccountQuery } from './queries.js';
 
+/** The API's reason (e.g. the role a page needs) is what the user needs to read. */
+const reason = (error: unknown) => (error instanceof Error ? error.message : 'This could not be loaded.');
 
 /** A page that needs a session: visitors are pointed to log in; failures show the API's reason (e.g. the role a page needs). */
 function AccountPage({ title, state, children }: { title: string; state: { isLoading: boolean; error: unknown }; children: ReactNode }) {
   const isLoggedIn = useSession((s) => s.isLoggedIn);
-  let body = children;
-  if (!isLoggedIn)
-    body = (
-      <p>
-        Please <Link to={PAGES.login.href()}>log in</Link> to see this page.
-      </p>
-    );
-  else if (state.isLoading) body = <p role="status">Loading…</p>;
-  else if (state.error) body = <p role="alert">{state.error instanceof Error ? state.error.message : 'This could not be loaded.'}</p>;
   return (
     <PageLayout width="narrow">
       <h1>{title}</h1>
-      {body}
+      {isLoggedIn ? (
+        <QueryState isLoading={state.isLoading} error={state.error} errorText={reason}>
+          {children}
+        </QueryState>
+      ) : (
+        <p>
+          Please <Link to={PAGES.login.href()}>log in</Link> to see this page.
+        </p>
+      )}
     </PageLayout>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, PageLayout, sessionStore } from '@marketplace/shared';
+import { apiCall, PageLayout, QueryState, sessionStore } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
@@ -22,7 +22,14 @@ export function SettingsPage() {
       setStatus({ ok: false, text: e instanceof Error ? e.message : 'Saving failed' });
     }
   };
-  if (!q.data) return <PageLayout width="narrow">{q.error ? <p role="alert">Please log in to change your settings.</p> : <p role="status">Loading…</p>}</PageLayout>;
+  if (!q.data)
+    return (
+      <PageLayout width="narrow">
+        <QueryState isLoading={!q.error} error={q.error} errorText="Please log in to change your settings.">
+          {null}
+        </QueryState>
+      </PageLayout>
+    );
   return (
     <PageLayout width="narrow">
       <h1>Settings</h1>

@@ -1,8 +1,7 @@
 import styled from 'styled-components';
-import { Avatar, Link, PageLayout, PAGES, theme } from '@marketplace/shared';
+import { Avatar, Link, PageLayout, PAGES, QueryState, theme } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { usePosts } from './queries.js';
-import { QueryState } from './ui.js';
 
 const Posts = styled.ul`
   list-style: none;

@@ -1,7 +1,6 @@
-import { Avatar, downloadUrl, PageLayout, useParams, useSession, type ContentItem } from '@marketplace/shared';
+import { Avatar, downloadUrl, PageLayout, QueryState, useParams, useSession, type ContentItem } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
-import { QueryState } from './ui.js';
 
 const download = (item: ContentItem) => downloadUrl({ filePath: item.filePath, fileName: item.filename });
 
@@ -12,7 +11,7 @@ export function CreatorPage() {
   const isOwnPage = useSession((s) => s.user?.profileName === profileName);
   return (
     <PageLayout>
-      <QueryState isLoading={isLoading} error={error} empty={false} emptyText="">
+      <QueryState isLoading={isLoading} error={error}>
         {data && (
           <>
             <header style={{ display: 'flex', gap: 16, alignItems: 'center' }}>

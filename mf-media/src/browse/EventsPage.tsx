@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, PageLayout, PAGES, safeHref, type EventSummary } from '@marketplace/shared';
+import { Link, PageLayout, PAGES, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
-import { Grid, QueryState } from './ui.js';
+import { Grid } from './ui.js';
 
 export function EventsPage() {
   const { data, isLoading, error } = useEvents();

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from '@marketplace/shared';
 
@@ -29,10 +28,3 @@ export const Grid = styled.ul`
   }
 `;
 
-/** Loading, error and empty states every browse page shares. */
-export function QueryState({ isLoading, error, empty, emptyText, children }: { isLoading: boolean; error: unknown; empty: boolean; emptyText: string; children: ReactNode }) {
-  if (isLoading) return <p role="status">Loading…</p>;
-  if (error) return <p role="alert">This could not be loaded. Please try again.</p>;
-  if (empty) return <p>{emptyText}</p>;
-  return <>{children}</>;
-}

@@ -6,6 +6,7 @@ import { Avatar, DEFAULT_AVATAR } from './Avatar.js';
 import { Badge, formatBadgeCount } from './Badge.js';
 import { Dropdown } from './Dropdown.js';
 import { Modal } from './Modal.js';
+import { QueryState } from './QueryState.js';
 
 describe('Badge', () => {
   it("shows nothing at zero, the count up to nine, and '10+' above nine", () => {
@@ -105,5 +106,20 @@ describe('Dropdown', () => {
     await user.click(toggle);
     await user.click(screen.getByText('elsewhere'));
     expect(screen.queryByText('No notifications')).toBeNull();
+  });
+});
+
+describe('QueryState', () => {
+  it('shows loading, then the error (a text or one made from the error), the empty text, or the content', () => {
+    const { rerender } = render(<QueryState isLoading error={null}>content</QueryState>);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading…');
+    rerender(<QueryState isLoading={false} error={new Error('Needs the MEDIA role')} errorText={(e) => (e as Error).message}>content</QueryState>);
+    expect(screen.getByRole('alert')).toHaveTextContent('Needs the MEDIA role');
+    rerender(<QueryState isLoading={false} error={new Error('x')}>content</QueryState>);
+    expect(screen.getByRole('alert')).toHaveTextContent('This could not be loaded. Please try again.');
+    rerender(<QueryState isLoading={false} error={null} empty emptyText="No events yet.">content</QueryState>);
+    expect(screen.getByText('No events yet.')).toBeInTheDocument();
+    rerender(<QueryState isLoading={false} error={null}>content</QueryState>);
+    expect(screen.getByText('content')).toBeInTheDocument();
   });
 });
