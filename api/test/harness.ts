@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { API_CALLS, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
+import { encodeCall, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 
@@ -119,24 +119,9 @@ export class TestClient {
 
   /** Sends a contract call the way the shared table says (method, path, encoding). */
   async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string; headers?: Record<string, string> } = {}): Promise<Reply<CallBody<K>>> {
-    const spec = API_CALLS[name];
-    const values: Record<string, unknown> = { ...request };
-    const path = spec.path.replace(/:(\w+)/g, (_m, key: string) => {
-      const v = String(values[key]);
-      delete values[key];
-      return encodeURIComponent(v);
-    });
-    const entries = Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]);
-    let url = `${this.base}${path}`;
-    let body: BodyInit | undefined;
-    if (spec.encoding === 'query' && entries.length) url += `?${new URLSearchParams(entries).toString()}`;
-    if (spec.encoding === 'form') body = new URLSearchParams(entries);
-    if (spec.encoding === 'multipart') {
-      const form = new FormData();
-      for (const [k, v] of entries) form.append(k, v);
-      body = form;
-    }
-    return this.fetch<CallBody<K>>(url, { method: spec.method, body, origin: init.origin, headers: init.headers, credentials: spec.credentials });
+    // The browser client's own encoding (shared), so the tests send exactly what the apps send.
+    const { method, path, body, credentials } = encodeCall(name, request);
+    return this.fetch<CallBody<K>>(path, { method, body, origin: init.origin, headers: init.headers, credentials });
   }
 
   async fetch<B = RawBody>(url: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string; credentials?: boolean } = {}): Promise<Reply<B>> {

@@ -1,4 +1,5 @@
-import { API_CALLS, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '../contract/calls.js';
+import type { ApiErrorBody, ApiRequest, ApiResponse, CallName } from '../contract/calls.js';
+import { encodeCall } from '../contract/encode.js';
 import { getRuntimeConfig } from '../config/runtime.js';
 
 /** An HTTP failure with its status; 0 means the request never got an answer (network, CORS). */
@@ -23,39 +24,17 @@ if (typeof window !== 'undefined') {
   window.addEventListener('pageshow', () => (unloading = false));
 }
 
-function encode(value: unknown): string {
-  return typeof value === 'string' ? value : String(value);
-}
-
 /**
  * Sends one contract call the way the shared table says: method, path with its `:params`,
  * query, form or multipart body, credentials. The one place that knows the API origin.
  */
 export async function apiCall<K extends CallName>(name: K, ...args: Record<string, never> extends ApiRequest<K> ? [request?: ApiRequest<K>] : [request: ApiRequest<K>]): Promise<ApiResponse<K>> {
-  const spec = API_CALLS[name];
-  const fields: Record<string, unknown> = { ...(args[0] ?? {}) };
-  const path = spec.path.replace(/:(\w+)/g, (_match, key: string) => {
-    const value = encodeURIComponent(encode(fields[key]));
-    delete fields[key];
-    return value;
-  });
-  const entries = Object.entries(fields)
-    .filter(([, v]) => v !== undefined && v !== null)
-    .map(([k, v]) => [k, encode(v)] as [string, string]);
-
-  let url = `${getRuntimeConfig().apiOrigin}${path}`;
-  let body: BodyInit | undefined;
-  if (spec.encoding === 'query' && entries.length > 0) url += `?${new URLSearchParams(entries).toString()}`;
-  if (spec.encoding === 'form') body = new URLSearchParams(entries);
-  if (spec.encoding === 'multipart') {
-    const form = new FormData();
-    for (const [k, v] of entries) form.append(k, v);
-    body = form;
-  }
+  const { method, path, body, credentials } = encodeCall(name, args[0]);
+  const url = `${getRuntimeConfig().apiOrigin}${path}`;
 
   let response: Response;
   try {
-    response = await fetch(url, { method: spec.method, body, credentials: spec.credentials ? 'include' : 'omit' });
+    response = await fetch(url, { method, body, credentials: credentials ? 'include' : 'omit' });
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
   }

@@ -1,4 +1,5 @@
 export * from './calls.js';
+export * from './encode.js';
 export * from './entities.js';
 export * from './eventOrder.js';
 export * from './live.js';
