@@ -1,21 +1,17 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import { MemoryRouter, Route, Routes, sessionStore, setLoginRedirect, useLocation } from '@marketplace/shared';
-import { renderWithQuery } from '@marketplace/shared/test-utils';
 import { LoginPage } from './LoginPage.js';
 import { SignupPage } from './SignupPage.js';
 
 const clara = { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara' };
-const server = setupServer(http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })));
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+const server = useMswServer(http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })));
 afterEach(() => {
-  server.resetHandlers();
   sessionStore.setState({ user: null, isLoggedIn: false, cart: [] });
 });
-afterAll(() => server.close());
 
 function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;

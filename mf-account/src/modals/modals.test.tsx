@@ -1,17 +1,14 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMswServer } from '@marketplace/shared/test-utils';
 import { sessionStore } from '@marketplace/shared';
 import { validateSignup } from '../auth/SignupPage.js';
 import { ContactModal } from './ContactModal.js';
 import { RoleSelectionModal } from './RoleSelectionModal.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMswServer();
 
 describe('RoleSelectionModal', () => {
   it('is a mandatory dialog whose Continue needs a tick, sends multipart, and sets the roles in the shared store', async () => {

@@ -1,10 +1,9 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import { LEGAL_DOCUMENTS, MemoryRouter, sessionStore, type OwnProfile } from '@marketplace/shared';
-import { renderWithQuery } from '@marketplace/shared/test-utils';
 import { LegalPage } from '../content/LegalPage.js';
 import { DiscountCodesPage, MediaPackagesPage, MyEventsPage, OrdersPage, ProfilePage } from './AccountPages.js';
 import { SettingsPage } from './SettingsPage.js';
@@ -19,14 +18,11 @@ const profile: OwnProfile = {
   createdAt: '2025-01-01T00:00:00Z',
 };
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+const server = useMswServer();
 beforeEach(() => sessionStore.setState({ isLoggedIn: true, user: { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara Client' } }));
 afterEach(() => {
-  server.resetHandlers();
   sessionStore.setState({ isLoggedIn: false, user: null });
 });
-afterAll(() => server.close());
 
 const renderPage = (page: React.ReactNode) => renderWithQuery(<MemoryRouter>{page}</MemoryRouter>);
 

@@ -1,16 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type * as shared from '@marketplace/shared';
 import { publish } from '../test/fakeLive.js';
 import { API, logInAs, message, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(resetHarness);
-afterAll(() => server.close());
 
 const serveMessages = (items: shared.MessageNotification[], more = false) =>
   server.use(http.get(`${API}/messageNotifications`, () => HttpResponse.json({ messageNotifications: items, more })));

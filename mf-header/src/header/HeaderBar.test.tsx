@@ -1,20 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as shared from '@marketplace/shared';
 import { DEFAULT_AVATAR, sessionStore, type CartItem, type Role } from '@marketplace/shared';
 import { API, logInAs, renderHeader, resetHarness, server } from '../test/harness.js';
 
 
 const DESKTOP_WIDTH = window.innerWidth;
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   resetHarness();
   window.innerWidth = DESKTOP_WIDTH;
   vi.restoreAllMocks();
 });
-afterAll(() => server.close());
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as shared from '@marketplace/shared';
 import { confirmSubscription, publish } from '../test/fakeLive.js';
 import { API, logInAs, notification, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
@@ -9,9 +9,7 @@ import { leaveApp } from '../useFollow.js';
 import { reachedLoadPoint } from './FeedList.js';
 
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(resetHarness);
-afterAll(() => server.close());
 
 const serve = (...pages: { notifications: shared.Notification[]; more: boolean }[]) =>
   server.use(

@@ -1,15 +1,13 @@
 import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SearchResult } from '@marketplace/shared';
 import { API, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { leaveApp } from '../useFollow.js';
 import { useDebounced } from './useSearch.js';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(resetHarness);
-afterAll(() => server.close());
 
 const RESULTS: Record<string, SearchResult[]> = {
   sum: [

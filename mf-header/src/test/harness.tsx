@@ -1,7 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
-import { setupServer } from 'msw/node';
 import { MemoryRouter, Route, Routes, sessionStore, useLocation, type MessageNotification, type Notification, type Role } from '@marketplace/shared';
-import { renderWithQuery } from '@marketplace/shared/test-utils';
+import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import { chatStore } from '../chat/chatStore.js';
 import { HeaderBar } from '../header/HeaderBar.js';
 
@@ -19,8 +18,8 @@ export const sentTo = (path: string) => sent.filter((r) => r.path === `/v2${path
 
 const ok = (body: JsonBodyType) => () => HttpResponse.json(body);
 
-/** The calls a logged-in header makes on its own, answered with empty data. */
-export const server = setupServer(
+/** The calls a logged-in header makes on its own, answered with empty data (listening during each test file that imports this). */
+export const server = useMswServer(
   http.get(`${API}/notifications`, ok({ notifications: [], more: false })),
   http.get(`${API}/messageNotifications`, ok({ messageNotifications: [], more: false })),
   http.get(`${API}/chat/open`, ok({ chats: [] })),

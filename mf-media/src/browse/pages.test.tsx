@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import { MemoryRouter, Route, Routes, sessionStore, type EventSummary, type Post } from '@marketplace/shared';
-import { renderWithQuery } from '@marketplace/shared/test-utils';
 import { CartPage } from '../cart/CartPage.js';
 import { cartItem, contentItem, videoItem } from '../test/fixtures.js';
 import { CommunityPage } from './CommunityPage.js';
@@ -13,14 +12,11 @@ import { EventPage } from './EventPage.js';
 import { EventsPage } from './EventsPage.js';
 
 const API = 'http://api.test/v2';
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+const server = useMswServer();
 afterEach(() => {
-  server.resetHandlers();
   sessionStore.setState({ cart: [], user: null, isLoggedIn: false });
   vi.unstubAllGlobals();
 });
-afterAll(() => server.close());
 
 const event = (over: Partial<EventSummary> = {}): EventSummary => ({
   eventIdentifier: 'summer-jazz-night-2026',

@@ -1,0 +1,2 @@
+export { exposesFolder, renderWithQuery } from './render.js';
+export { useMswServer } from './msw.js';
