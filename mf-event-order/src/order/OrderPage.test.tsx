@@ -3,9 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter, Route, Routes } from '@marketplace/shared';
 import { describe, expect, it } from 'vitest';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
+import { orderDetails, renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
-import { orderDetails } from './fixtures.js';
 import { OrderPage, stepLabel } from './OrderPage.js';
 
 const server = useMswServer();

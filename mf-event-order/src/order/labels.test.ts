@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderDetails } from '@marketplace/shared/test-utils';
 import { formatDate, isDeclinedOrDeleted, orderInfoLabel } from './labels.js';
-import { orderDetails } from './fixtures.js';
 
 const zone = process.env.TZ;
 beforeAll(() => {

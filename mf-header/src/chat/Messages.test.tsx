@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
+import { message } from '@marketplace/shared/test-utils';
 import type * as shared from '@marketplace/shared';
 import { publish } from '../test/fakeLive.js';
-import { API, logInAs, message, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
+import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 
 

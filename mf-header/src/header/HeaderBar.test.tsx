@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as shared from '@marketplace/shared';
-import { DEFAULT_AVATAR, sessionStore, type CartItem, type Role } from '@marketplace/shared';
+import { DEFAULT_AVATAR, sessionStore, type Role } from '@marketplace/shared';
 import { API, logInAs, renderHeader, resetHarness, server } from '../test/harness.js';
+import { cartItem } from '@marketplace/shared/test-utils';
 
 
 const DESKTOP_WIDTH = window.innerWidth;
@@ -28,7 +29,7 @@ function watchCookieWrites(): string[] {
 }
 const expiresInDays = (write: string) => (Date.parse(/expires=([^;]+)/i.exec(write)![1]!) - Date.now()) / DAY_MS;
 
-const item = (identifier: string): CartItem => ({ identifier, itemType: 'CONTENT', name: identifier, thumbnailUrl: null, eventName: null, priceCents: 100 });
+const item = cartItem;
 
 describe('header bar', () => {
   it('shows visitors the links, Log in, Sign Up and the cart with its count', () => {

@@ -2,9 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { notification } from '@marketplace/shared/test-utils';
 import type * as shared from '@marketplace/shared';
 import { confirmSubscription, publish } from '../test/fakeLive.js';
-import { API, logInAs, notification, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
+import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { leaveApp } from '../useFollow.js';
 import { reachedLoadPoint } from './FeedList.js';
 

@@ -1,5 +1,5 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
-import { MemoryRouter, Route, Routes, sessionStore, useLocation, type MessageNotification, type Notification, type Role } from '@marketplace/shared';
+import { MemoryRouter, Route, Routes, sessionStore, useLocation, type Role } from '@marketplace/shared';
 import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import { chatStore } from '../chat/chatStore.js';
 import { HeaderBar } from '../header/HeaderBar.js';
@@ -62,23 +62,3 @@ export const renderHeader = (path = '/events') =>
       </Routes>
     </MemoryRouter>,
   );
-
-let nextId = 1;
-export const notification = (fields: Partial<Notification> = {}): Notification => ({
-  id: nextId++,
-  status: 'NEW',
-  content: `Notification ${nextId}`,
-  link: null,
-  timestamp: '2026-11-20T10:00:00.000Z',
-  ...fields,
-});
-
-export const message = (profileName: string, fields: Partial<MessageNotification> = {}): MessageNotification => ({
-  profileName,
-  name: profileName.toUpperCase(),
-  profilePicture: null,
-  content: `Hello from ${profileName}`,
-  status: 'NEW',
-  timestamp: '2026-11-20T10:00:00.000Z',
-  ...fields,
-});

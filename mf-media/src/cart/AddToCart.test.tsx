@@ -1,8 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cartItem, contentItem } from '@marketplace/shared/test-utils';
 import { sessionStore } from '@marketplace/shared';
-import { cartItem, contentItem } from '../test/fixtures.js';
 import { AddToCartButton, canOfferAddToCart } from './AddToCart.js';
 
 afterEach(() => sessionStore.setState({ cart: [] }));

@@ -2,8 +2,8 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { contentItem, videoItem } from '@marketplace/shared/test-utils';
 import { MemoryRouter, Route, Routes, sessionStore, useLocation } from '@marketplace/shared';
-import { contentItem, videoItem } from '../test/fixtures.js';
 import { MediaViewer, type MediaViewerProps } from './MediaViewer.js';
 import { isVideo, wrap } from './media.js';
 

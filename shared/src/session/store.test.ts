@@ -1,13 +1,13 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { useMswServer } from '../test/msw.js';
-import type { CartItem } from '../contract/entities.js';
+import { cartItem, userInfo } from '../test/factories.js';
 import { createSessionStore } from './store.js';
 
 const server = useMswServer();
 
-const item = (identifier: string): CartItem => ({ identifier, itemType: 'CONTENT', name: identifier, thumbnailUrl: null, eventName: null, priceCents: 100 });
-const user = { roles: [], profileName: 'clara', profilePicture: null, username: 'Clara' };
+const item = cartItem;
+const user = userInfo();
 
 describe('session store', () => {
   it('loads the user only when the loggedIn cookie says so, and the cart always', async () => {

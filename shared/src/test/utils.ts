@@ -1,2 +1,3 @@
 export { exposesFolder, renderWithQuery } from './render.js';
 export { useMswServer } from './msw.js';
+export { cartItem, contentItem, message, notification, orderDetails, userInfo, videoItem } from './factories.js';

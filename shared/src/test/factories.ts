@@ -1,0 +1,106 @@
+/**
+ * Test data of the browser side, in one place: entities as the API sends them, with the fields a
+ * test is about overridden. Unit and component tests of every package take them from here
+ * (`@marketplace/shared/test-utils`).
+ */
+import type { CartItem, ContentItem, EventOrderDetails, MessageNotification, Notification, UserInfo } from '../contract/index.js';
+
+export const userInfo = (over: Partial<UserInfo> = {}): UserInfo => ({ roles: [], profileName: 'clara', profilePicture: null, username: 'Clara', ...over });
+
+let nextContent = 1;
+
+/** A content item as the API sends it; a photo unless told otherwise. */
+export function contentItem(over: Partial<ContentItem> = {}): ContentItem {
+  const n = nextContent++;
+  return {
+    name: `Photo ${n}`,
+    contentIdentifier: `ci-${n}`,
+    contentUrl: `http://files.test/media/${n}.png`,
+    contentType: 'image/png',
+    metadata: { 'Content-Type': 'image/png' },
+    width: 1200,
+    height: 800,
+    thumbnailUrl: `http://files.test/media/${n}-thumb.png`,
+    filePath: `events/jazz/${n}.png`,
+    filename: `${n}.png`,
+    eventName: 'Summer Jazz Night',
+    eventIdentifier: 'summer-jazz-night-2026',
+    photographer: 'Mia Lens',
+    profileName: 'mia',
+    iconUrl: null,
+    canAddToCart: true,
+    priceCents: 1500,
+    ...over,
+  };
+}
+
+export const videoItem = (over: Partial<ContentItem> = {}) =>
+  contentItem({ name: 'Clip', contentType: 'video/mp4', metadata: { 'Content-Type': 'video/mp4' }, contentUrl: 'http://files.test/media/clip/playlist.m3u8', ...over });
+
+export const cartItem = (identifier: string): CartItem => ({ identifier, itemType: 'CONTENT', name: identifier, thumbnailUrl: null, eventName: null, priceCents: 100 });
+
+let nextId = 1;
+export const notification = (fields: Partial<Notification> = {}): Notification => ({
+  id: nextId++,
+  status: 'NEW',
+  content: `Notification ${nextId}`,
+  link: null,
+  timestamp: '2026-11-20T10:00:00.000Z',
+  ...fields,
+});
+
+export const message = (profileName: string, fields: Partial<MessageNotification> = {}): MessageNotification => ({
+  profileName,
+  name: profileName.toUpperCase(),
+  profilePicture: null,
+  content: `Hello from ${profileName}`,
+  status: 'NEW',
+  timestamp: '2026-11-20T10:00:00.000Z',
+  ...fields,
+});
+
+/** An event order details response for component tests; override what a test is about. */
+export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderDetails {
+  return {
+    view: 'client',
+    deleted: false,
+    backButton: { text: 'Back to orders', link: '/user/orders' },
+    statuses: [
+      { statusName: 'ORDER_REQUEST', statusType: 'COMPLETED' },
+      { statusName: 'REQUIREMENTS_NEEDED', statusType: 'COMPLETED' },
+      { statusName: 'AWAITING_APPROVAL', statusType: 'CURRENT' },
+      { statusName: 'PENDING_FULFILLMENTS', statusType: 'LOCKED' },
+      { statusName: 'DELIVERED', statusType: 'LOCKED' },
+    ],
+    eventOrderInfo: {
+      orderId: 'ord-1',
+      status: 'AWAITING_APPROVAL',
+      publicStatus: 'AWAITING_APPROVAL',
+      eventName: 'Team offsite',
+      eventDate: '2026-12-01T18:00:00Z',
+      location: 'Hall',
+      packageName: 'Essentials',
+      client: 'Clara',
+      photographer: 'Mia',
+      photographerProfileName: 'mia',
+      createdAt: '2026-11-01T10:00:00Z',
+      canCancel: true,
+    },
+    requirementInfo: { summary: 'Coverage for 60 guests.', items: [{ label: 'Dress code', value: 'Smart casual' }] },
+    discountCode: null,
+    mediaPayoutInfo: { currency: 'USD', totalCents: 35000, platformFeeCents: 5250, photographerPayoutCents: 29750, paidOut: false, paidOutAt: null },
+    targets: [
+      {
+        targetId: 7,
+        targetIdentifier: 'tgt-7',
+        target: 'venue.png',
+        targetURLs: ['http://files.test/media/uploads/venue.png', 'http://files.test/download?filePath=uploads%2Fvenue.png&fileName=venue.png'],
+        description: 'Venue map',
+        contentType: 'image/png',
+        uploadedAt: '2026-11-02T10:00:00Z',
+      },
+    ],
+    sharingId: 'share-1',
+    ...over,
+  };
+}
