@@ -8,6 +8,7 @@ export * from './config/runtime.js';
 export * from './platform/index.js';
 export { ApiError, apiCall, endsSession, putUpload, statusOf } from './api/client.js';
 export { downloadUrl } from './api/files.js';
+export { callKey, callQuery } from './api/queries.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
 export { diagnostics } from './diagnostics.js';
 export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from './live/index.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Avatar, formatMoney, Link, PageLayout, PAGES, QueryState, useSession } from '@marketplace/shared';
+import { Avatar, callQuery, formatMoney, Link, PageLayout, PAGES, QueryState, useSession } from '@marketplace/shared';
 import { useAccountQuery } from './queries.js';
 
 /** The API's reason (e.g. the role a page needs) is what the user needs to read. */
@@ -25,7 +25,7 @@ function AccountPage({ title, state, children }: { title: string; state: { isLoa
 }
 
 export function ProfilePage() {
-  const q = useAccountQuery('getOwnProfile');
+  const q = useAccountQuery(callQuery('getOwnProfile'));
   return (
     <AccountPage title="Profile" state={q}>
       {q.data && (
@@ -52,7 +52,7 @@ export function ProfilePage() {
 }
 
 export function OrdersPage() {
-  const q = useAccountQuery('getEventOrders');
+  const q = useAccountQuery(callQuery('getEventOrders'));
   const orders = q.data?.eventOrders ?? [];
   return (
     <AccountPage title="Orders" state={q}>
@@ -75,7 +75,7 @@ export function OrdersPage() {
 }
 
 export function MyEventsPage() {
-  const q = useAccountQuery('getMyEvents');
+  const q = useAccountQuery(callQuery('getMyEvents'));
   return (
     <AccountPage title="Your events" state={q}>
       <ul>
@@ -90,7 +90,7 @@ export function MyEventsPage() {
 }
 
 export function MediaPackagesPage() {
-  const q = useAccountQuery('getMediaPackages');
+  const q = useAccountQuery(callQuery('getMediaPackages'));
   return (
     <AccountPage title="Media packages" state={q}>
       <ul>
@@ -105,7 +105,7 @@ export function MediaPackagesPage() {
 }
 
 export function DiscountCodesPage() {
-  const q = useAccountQuery('getDiscountCodes');
+  const q = useAccountQuery(callQuery('getDiscountCodes'));
   return (
     <AccountPage title="Discount codes" state={q}>
       <ul>

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, PageLayout, QueryState, sessionStore } from '@marketplace/shared';
+import { apiCall, callKey, callQuery, PageLayout, QueryState, sessionStore } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
 /** The profile fields the API lets a user change: name, email, about. */
 export function SettingsPage() {
-  const q = useAccountQuery('getOwnProfile');
+  const q = useAccountQuery(callQuery('getOwnProfile'));
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -14,7 +14,7 @@ export function SettingsPage() {
     const { username, email, bio } = formFields(event.currentTarget, ['username', 'email', 'bio'] as const);
     try {
       const profile = await apiCall('updateProfile', { username, email, bio });
-      queryClient.setQueryData(['account', 'getOwnProfile'], profile);
+      queryClient.setQueryData(callKey('getOwnProfile'), profile);
       const { user } = sessionStore.getState();
       if (user) sessionStore.getState().setUser({ ...user, username: profile.username });
       setStatus({ ok: true, text: 'Saved' });

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall } from '@marketplace/shared';
+import { apiCall, callKey } from '@marketplace/shared';
 import { uploadImages } from '../uploads/uploadImages.js';
 
 /** The order's changes: each goes through the API, then the details are fetched again. */
 export function useOrderActions(orderId: string) {
   const queryClient = useQueryClient();
-  const refetch = () => queryClient.invalidateQueries({ queryKey: ['eventOrder', orderId] });
+  // The order's details under any sharingId.
+  const refetch = () => queryClient.invalidateQueries({ queryKey: callKey('getEventOrderDetails', { orderId }) });
   const [progress, setProgress] = useState<{ uploaded: number; total: number } | null>(null);
 
   return {

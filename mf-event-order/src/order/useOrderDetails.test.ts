@@ -4,7 +4,7 @@ import { orderDetailsQuery } from './useOrderDetails.js';
 describe('orderDetailsQuery', () => {
   it('has the query options of SPEC.md section 7: no retry, no refetch on focus, 5-minute cache', () => {
     expect(orderDetailsQuery('ord-1', 's')).toMatchObject({
-      queryKey: ['eventOrder', 'ord-1', 's'],
+      queryKey: ['getEventOrderDetails', { orderId: 'ord-1', sharingId: 's' }],
       retry: false,
       refetchOnWindowFocus: false,
       gcTime: 300_000,

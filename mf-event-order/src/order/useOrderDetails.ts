@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall, DATA_CACHE_TIME_MS } from '@marketplace/shared';
+import { callQuery, DATA_CACHE_TIME_MS } from '@marketplace/shared';
 
 /** SPEC.md section 7: sharingId as a query; no retry; no refetch on window focus; cached 5 minutes. */
 export function orderDetailsQuery(orderId: string, sharingId: string | undefined) {
   return queryOptions({
-    queryKey: ['eventOrder', orderId, sharingId ?? null],
-    queryFn: () => apiCall('getEventOrderDetails', { orderId, sharingId }),
+    ...callQuery('getEventOrderDetails', { orderId, sharingId }),
     retry: false,
     refetchOnWindowFocus: false,
     gcTime: DATA_CACHE_TIME_MS,

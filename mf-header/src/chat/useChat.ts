@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiCall, type ApiResponse } from '@marketplace/shared';
+import { apiCall, callKey, callQuery, type ApiResponse } from '@marketplace/shared';
 
-export const chatKey = (profileName: string) => ['chat', profileName] as const;
+export const chatKey = (profileName: string) => callKey('getChatMessages', { profileName });
 
 type Conversation = ApiResponse<'getChatMessages'>;
 
@@ -9,8 +9,7 @@ type Conversation = ApiResponse<'getChatMessages'>;
 export function useChat(profileName: string) {
   const queryClient = useQueryClient();
   const conversation = useQuery({
-    queryKey: chatKey(profileName),
-    queryFn: () => apiCall('getChatMessages', { profileName }),
+    ...callQuery('getChatMessages', { profileName }),
     retry: false,
     refetchOnWindowFocus: false,
   });

@@ -1,5 +1,6 @@
-import { useInfiniteQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef } from 'react';
+import type { CallName } from '@marketplace/shared';
 
 export interface FeedPage<T> {
   items: T[];
@@ -9,7 +10,9 @@ export interface FeedPage<T> {
 }
 
 export interface FeedOptions<T> {
-  queryKey: QueryKey;
+  /** The call the feed pages through, and whose feed it is: together they are the cache key. */
+  call: CallName;
+  scope: string;
   /** Loads page `pageNo` (0 is the first load). */
   fetchPage: (pageNo: number) => Promise<FeedPage<T>>;
   /** What makes two entries the same entry (a live one replaces the loaded one). */
@@ -23,8 +26,10 @@ type FeedData<T> = InfiniteData<FeedPage<T>, number>;
  * only when the server said there is more and no load is running, and the cache can be edited
  * in place for status changes, removals and live entries, whatever page they are on.
  */
-export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
+export function useFeed<T>({ call, scope, fetchPage, idOf }: FeedOptions<T>) {
   const queryClient = useQueryClient();
+  // Stable while the call and scope are: the editors and the live subscription that use it stay too.
+  const queryKey = useMemo(() => [call, scope] as const, [call, scope]);
   const query = useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => fetchPage(pageParam),
@@ -52,15 +57,12 @@ export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
     });
   }, [hasNextPage, isFetching, fetchNextPage]);
 
-  // Callers rebuild the key each render; the editors stay the same while its content does, so a
-  // live subscription that uses them is not torn down and made again on every render.
-  const keyText = JSON.stringify(queryKey);
   const edit = useCallback(
     (change: (pages: FeedPage<T>[]) => FeedPage<T>[]) =>
-      queryClient.setQueryData<FeedData<T>>(JSON.parse(keyText) as QueryKey, (data) => (data ? { ...data, pages: change(data.pages) } : data)),
-    [queryClient, keyText],
+      queryClient.setQueryData<FeedData<T>>(queryKey, (data) => (data ? { ...data, pages: change(data.pages) } : data)),
+    [queryClient, queryKey],
   );
-  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: JSON.parse(keyText) as QueryKey }), [queryClient, keyText]);
+  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]);
 
   return {
     items,
@@ -92,9 +94,9 @@ export function useFeed<T>({ queryKey, fetchPage, idOf }: FeedOptions<T>) {
         );
         // A load under way started before this entry existed: its answer would replace the list
         // without it. Load again instead (the server stores an entry before publishing it).
-        if (queryClient.isFetching({ queryKey: JSON.parse(keyText) as QueryKey }) > 0) reload();
+        if (queryClient.isFetching({ queryKey }) > 0) reload();
       },
-      [edit, idOf, keyText, queryClient, reload],
+      [edit, idOf, queryKey, queryClient, reload],
     ),
   };
 }

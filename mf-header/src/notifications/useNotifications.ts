@@ -49,7 +49,7 @@ function newStatus<T extends { status: NotificationStatus }>(
  * clicked or marked read; a live one goes on top.
  */
 export function useNotifications(profileName: string) {
-  const feed = useFeed({ queryKey: ['notifications', profileName], fetchPage: notificationsPage, idOf: notificationId });
+  const feed = useFeed({ call: 'getNotifications', scope: profileName, fetchPage: notificationsPage, idOf: notificationId });
   const { prepend, update, remove, reload } = feed;
   // Once subscribed (again), reload: anything published before then was not delivered live.
   useEffect(() => live.subscribe('notifications', profileName, prepend, reload), [profileName, prepend, reload]);
@@ -73,7 +73,7 @@ export function useNotifications(profileName: string) {
  */
 export function useMessageNotifications(profileName: string) {
   const queryClient = useQueryClient();
-  const feed = useFeed({ queryKey: ['messageNotifications', profileName], fetchPage: messagesPage, idOf: messageId });
+  const feed = useFeed({ call: 'getMessageNotifications', scope: profileName, fetchPage: messagesPage, idOf: messageId });
   const { prepend, update, reload } = feed;
   useEffect(
     () =>

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiCall, SEARCH_DEBOUNCE_MS, type SearchResult } from '@marketplace/shared';
+import { callQuery, SEARCH_DEBOUNCE_MS, type SearchResult } from '@marketplace/shared';
 
 /** The value, once it has stopped changing for `ms`. */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -20,9 +20,9 @@ export function useDebounced<T>(value: T, ms: number): T {
 export function useSearch(typed: string): SearchResult[] {
   const query = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
   const enabled = query !== '' && typed.trim() !== '';
-  const { data } = useQuery<SearchResult[]>({
-    queryKey: ['search', query],
-    queryFn: () => apiCall('search', { query }).then((r) => r.searchResults),
+  const { data } = useQuery({
+    ...callQuery('search', { query }),
+    select: (r): SearchResult[] => r.searchResults,
     enabled,
     staleTime: 60_000,
     // While the next query loads, the previous results stay (never the other way round).

@@ -1,15 +1,9 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiCall } from '@marketplace/shared';
+import { callQuery } from '@marketplace/shared';
 
-const eventQuery = (eventIdentifier: string) => ({
-  queryKey: ['event', eventIdentifier],
-  queryFn: () => apiCall('getEvent', { eventIdentifier }),
-});
-
-export const useEvents = () => useQuery({ queryKey: ['events'], queryFn: () => apiCall('getEvents', { limit: 50 }) });
-export const useEvent = (eventIdentifier: string) => useQuery(eventQuery(eventIdentifier));
+export const useEvents = () => useQuery(callQuery('getEvents', { limit: 50 }));
+export const useEvent = (eventIdentifier: string) => useQuery(callQuery('getEvent', { eventIdentifier }));
 /** Loads an event page's data ahead of the click (kept fresh for the default stale time). */
-export const prefetchEvent = (client: QueryClient, eventIdentifier: string) => client.prefetchQuery(eventQuery(eventIdentifier));
-export const usePosts = () => useQuery({ queryKey: ['posts'], queryFn: () => apiCall('getPosts', { limit: 50 }) });
-export const useCreator = (profileName: string) =>
-  useQuery({ queryKey: ['profile', profileName], queryFn: () => apiCall('getProfile', { profileName }) });
+export const prefetchEvent = (client: QueryClient, eventIdentifier: string) => client.prefetchQuery(callQuery('getEvent', { eventIdentifier }));
+export const usePosts = () => useQuery(callQuery('getPosts', { limit: 50 }));
+export const useCreator = (profileName: string) => useQuery(callQuery('getProfile', { profileName }));

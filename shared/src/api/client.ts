@@ -1,4 +1,4 @@
-import type { ApiErrorBody, ApiRequest, ApiResponse, CallName } from '../contract/calls.js';
+import type { ApiErrorBody, ApiResponse, CallArgs, CallName } from '../contract/calls.js';
 import { encodeCall } from '../contract/encode.js';
 import { getRuntimeConfig } from '../config/runtime.js';
 
@@ -28,7 +28,7 @@ if (typeof window !== 'undefined') {
  * Sends one contract call the way the shared table says: method, path with its `:params`,
  * query, form or multipart body, credentials. The one place that knows the API origin.
  */
-export async function apiCall<K extends CallName>(name: K, ...args: Record<string, never> extends ApiRequest<K> ? [request?: ApiRequest<K>] : [request: ApiRequest<K>]): Promise<ApiResponse<K>> {
+export async function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>): Promise<ApiResponse<K>> {
   const { method, path, body, credentials } = encodeCall(name, args[0]);
   const url = `${getRuntimeConfig().apiOrigin}${path}`;
 

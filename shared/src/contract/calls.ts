@@ -158,6 +158,8 @@ type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] ext
 export const contractCoversEveryCall: SameKeys<typeof API_CALLS, ApiContract> = true;
 
 export type ApiRequest<K extends CallName> = ApiContract[K]['request'];
+/** apiCall's arguments for call K: the request, optional when the call takes no fields. */
+export type CallArgs<K extends CallName> = Record<string, never> extends ApiRequest<K> ? [request?: ApiRequest<K>] : [request: ApiRequest<K>];
 export type ApiResponse<K extends CallName> = ApiContract[K]['response'];
 
 /** Body of every 4xx/5xx answer: a reason a person can read, and the offending field when there is one. */
