@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { z } from 'zod';
 import {
-  EVENT_ORDER_STEPS,
   FILES_PATHS,
   type EventOrderDetails,
   type EventOrderStatus,
   type EventOrderSummary,
   type EventOrderView,
   type OrderInfoStatus,
-  type ProgressStatus,
   type RequirementInfo,
   type Target,
 } from '@marketplace/shared/contract';
@@ -18,6 +16,7 @@ import { resolveMediaPath } from '../files/paths.js';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, forbidden, notFound, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
+import { canCancel, fees, isClosed, isParty, progress, viewOf } from '../domain/orders.js';
 import { mediaUrl, nowIso } from '../model.js';
 import { notifyUser, type Services } from '../services.js';
 import { PAGES } from '@marketplace/shared/platform';
@@ -51,7 +50,6 @@ const ORDER_SELECT = `
 
 /** Images only: order targets are reference pictures and deliverables. */
 export const UPLOAD_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
-const PLATFORM_FEE = 0.15;
 
 export function findOrder(services: Services, orderId: string): OrderRow | undefined {
   return services.db.prepare(`${ORDER_SELECT} WHERE o.order_id = ?`).get(orderId) as OrderRow | undefined;
@@ -61,35 +59,16 @@ export function findOrderById(services: Services, id: number): OrderRow | undefi
   return services.db.prepare(`${ORDER_SELECT} WHERE o.id = ?`).get(id) as OrderRow | undefined;
 }
 
-/** Who is looking: the client, the photographer, or a holder of the sharing link; anyone else is refused. */
-function viewOf(order: OrderRow, user: SessionUser | null, sharingId: string | undefined): EventOrderView {
-  if (user?.id === order.client_id) return 'client';
-  if (user?.id === order.photographer_id) return 'photographer';
-  if (sharingId !== undefined && sharingId === order.sharing_id) return 'sharedUser';
+/** Who is looking (domain/orders.ts); anyone not allowed is refused. */
+function viewFor(order: OrderRow, user: SessionUser | null, sharingId: string | undefined): EventOrderView {
+  const view = viewOf(order, user?.id ?? null, sharingId);
+  if (view) return view;
   if (!user) throw notLoggedIn();
   throw forbidden('You are not allowed to view this order');
 }
 
-/** A party to the order (client or photographer) may change its uploads. */
 function requireParty(order: OrderRow, user: SessionUser): void {
-  if (user.id !== order.client_id && user.id !== order.photographer_id) throw forbidden('You are not allowed to change this order');
-}
-
-function isClosed(order: OrderRow): boolean {
-  return order.deleted === 1 || order.public_status === 'DECLINED' || order.info_status === 'CANCELLED';
-}
-
-/** The progress bar: steps before the current one COMPLETED, the current one CURRENT, the rest LOCKED. */
-export function progress(status: EventOrderStatus): ProgressStatus[] {
-  const stepIndex = (step: (typeof EVENT_ORDER_STEPS)[number]) => EVENT_ORDER_STEPS.indexOf(step);
-  // APPROVED has no step: approval is done and fulfilment is next. DECLINED stops at approval.
-  const current =
-    status === 'APPROVED' ? stepIndex('PENDING_FULFILLMENTS') : status === 'DECLINED' ? stepIndex('AWAITING_APPROVAL') : stepIndex(status);
-  const finished = status === 'DELIVERED';
-  return EVENT_ORDER_STEPS.map((statusName, i) => ({
-    statusName,
-    statusType: finished || i < current ? 'COMPLETED' : i === current ? 'CURRENT' : 'LOCKED',
-  }));
+  if (!isParty(order, user.id)) throw forbidden('You are not allowed to change this order');
 }
 
 export function downloadUrl(config: ApiConfig, filePath: string, fileName: string): string {
@@ -156,9 +135,9 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     ({ orderId, sharingId }, { user }): EventOrderDetails => {
       const order = findOrder(services, orderId);
       if (!order) throw notFound('Order');
-      const view = viewOf(order, user, sharingId);
+      const view = viewFor(order, user, sharingId);
       const party = view !== 'sharedUser';
-      const fee = Math.round(order.total_cents * PLATFORM_FEE);
+      const { platformFeeCents, photographerPayoutCents } = fees(order.total_cents);
       return {
         view,
         deleted: order.deleted === 1,
@@ -176,15 +155,15 @@ export function registerOrderRoutes(r: Router, services: Services): void {
           photographer: order.photographer_name,
           photographerProfileName: order.photographer_profile_name,
           createdAt: order.created_at,
-          canCancel: view === 'client' && !isClosed(order) && order.public_status !== 'DELIVERED',
+          canCancel: canCancel(order, view),
         },
         requirementInfo: JSON.parse(order.requirement_info) as RequirementInfo,
         discountCode: order.discount_code,
         mediaPayoutInfo: {
           currency: 'USD',
           totalCents: order.total_cents,
-          platformFeeCents: fee,
-          photographerPayoutCents: order.total_cents - fee,
+          platformFeeCents,
+          photographerPayoutCents,
           paidOut: order.paid_out_at !== null,
           paidOutAt: order.paid_out_at,
         },
@@ -258,7 +237,7 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       if (!order) throw notFound('Order');
       // SPEC.md section 6: only the client may cancel.
       if (order.client_id !== user.id) throw forbidden('Only the client can cancel this order');
-      if (isClosed(order) || order.public_status === 'DELIVERED') throw new HttpError(409, 'This order can no longer be cancelled');
+      if (!canCancel(order, 'client')) throw new HttpError(409, 'This order can no longer be cancelled');
       db.transaction(() => {
         db.prepare('UPDATE event_orders SET info_status = ? WHERE id = ?').run(status, order.id);
         notifyUser(services, order.photographer_id, `${order.client_name} cancelled order ${order.order_id} (${order.event_name}).`, PAGES.eventOrder.href({ orderId: order.order_id }));
