@@ -19,6 +19,18 @@ export const APPS = {
 export const API_DEFAULT_ORIGIN = 'http://localhost:4000';
 
 /**
+ * The runtime config's variables naming each remote's manifest on this machine: `ports` gives
+ * each remote's port (the development ports, or the ones a test suite or the bench serves on).
+ * @param {Record<string, number>} ports
+ * @returns {Record<string, string>}
+ */
+export function manifestEnv(ports) {
+  return Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, `http://localhost:${ports[name]}/mf-manifest.json`]));
+}
+
+const DEV_MANIFESTS = manifestEnv(Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [name, r.devPort])));
+
+/**
  * Looks an app up by its package name (the folder's package.json).
  * @param {string} packageName
  */
@@ -39,7 +51,7 @@ export function runtimeConfigFromEnv(env = process.env) {
     filesOrigin: env.FILES_ORIGIN || apiOrigin,
     liveUrl: env.LIVE_URL || `${apiOrigin.replace(/^http/, 'ws')}/mqtt`,
     remotes: Object.fromEntries(
-      Object.entries(PLATFORM.remotes).map(([name, r]) => [name, env[r.manifestVariable] || `http://localhost:${r.devPort}/mf-manifest.json`]),
+      Object.entries(PLATFORM.remotes).map(([name, r]) => [name, env[r.manifestVariable] || DEV_MANIFESTS[r.manifestVariable]]),
     ),
   };
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { manifestEnv } from 'build-preset/apps';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP, type RemoteName } from '@marketplace/shared/platform';
 
 /** The suite serves each app of the platform table 10000 above its development port (3000 -> 13000). */
@@ -18,11 +19,9 @@ export const EXTRA_SHELL_PORTS = [13100, 13200, 13300, 13400, 13500, 13600, 1370
 /** Where the single-bundle build (shell/dist-single) is served by its test. */
 export const SINGLE_PORT = 13010;
 
-export const manifest = (port: number) => `http://localhost:${port}/mf-manifest.json`;
-
 /** The runtime config environment of a shell whose remotes are on the given ports. */
 export function runtimeEnv(ports: Record<RemoteName, number> = PORTS): Record<string, string> {
-  return { API_ORIGIN: API, ...Object.fromEntries(REMOTE_NAMES.map((name) => [REMOTES[name].manifestVariable, manifest(ports[name])])) };
+  return { API_ORIGIN: API, ...manifestEnv(ports) };
 }
 
 /** One fresh database per run of the suite. */

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
-import { PLATFORM } from 'build-preset/apps';
+import { manifestEnv, PLATFORM } from 'build-preset/apps';
 import { serveApp } from 'build-preset/serve';
 import { renderChart, renderMarkdown, summarize } from './report.mjs';
 
@@ -151,7 +151,7 @@ async function main() {
   const env = {
     ...process.env,
     API_ORIGIN: API,
-    ...Object.fromEntries(REMOTES.map(([name, r]) => [r.manifestVariable, `http://localhost:${PORTS[name]}/mf-manifest.json`])),
+    ...manifestEnv(PORTS),
   };
   const servers = await Promise.all([
     serveApp({ dir: join(ROOT, PLATFORM.shell.package, 'dist'), port: PORTS.shell, env, log: false }),

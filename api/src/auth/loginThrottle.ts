@@ -14,7 +14,8 @@ export interface ThrottleRules {
   windowMs: number;
   freeFailures: number;
   slowMsPerFailure: number;
-  maxSlowMs: number;
+  /** The longest hold is this many steps of `slowMsPerFailure`. */
+  maxSlowSteps: number;
   refuseAfterPerAccount: number;
   refuseAfterPerClient: number;
   /** Past this many tracked keys the oldest are forgotten, so the log cannot grow without bound. */
@@ -25,7 +26,7 @@ export const LOGIN_THROTTLE_RULES: ThrottleRules = {
   windowMs: 15 * 60_000,
   freeFailures: 3,
   slowMsPerFailure: 250,
-  maxSlowMs: 2_000,
+  maxSlowSteps: 8,
   refuseAfterPerAccount: 10,
   refuseAfterPerClient: 30,
   maxKeys: 50_000,
@@ -53,7 +54,7 @@ export class LoginThrottle {
   failed(account: string, client: string): number {
     const counts = [pairKey(account, client), clientKey(client), accountKey(account)].map((key) => this.record(key));
     const beyond = Math.max(...counts) - this.rules.freeFailures;
-    return beyond > 0 ? Math.min(beyond * this.rules.slowMsPerFailure, this.rules.maxSlowMs) : 0;
+    return Math.min(Math.max(beyond, 0), this.rules.maxSlowSteps) * this.rules.slowMsPerFailure;
   }
 
   /** A right password from this client: its guesses at this account are forgotten. */

@@ -3,10 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { EventOrderStatus, OrderInfoStatus, Role } from '@marketplace/shared/contract';
+import { PAGES } from '@marketplace/shared/platform';
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from './database.js';
 import { gradientPng } from './png.js';
-import { PAGES } from '@marketplace/shared/platform';
 
 /** Every demo account shares this password (README "Demo accounts"). */
 export const DEMO_PASSWORD = 'demo-pass-2026';

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { FILES_PATHS } from '@marketplace/shared/contract';
+import { PAGES } from '@marketplace/shared/platform';
 import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -11,7 +12,6 @@ import { nowIso } from '../model.js';
 import { findOrderById } from '../routes/orders.js';
 import { notifyUser, type Services } from '../services.js';
 import { contentTypeOf, matchesImageType, resolveMediaPath } from './paths.js';
-import { PAGES } from '@marketplace/shared/platform';
 
 function fileResponse(path: string, headers: Record<string, string>): Response {
   let size: number;

@@ -1,6 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Role } from '@marketplace/shared/contract';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LOGIN_THROTTLE_RULES, LoginThrottle } from '../auth/loginThrottle.js';
 import { verifyPassword, hashPassword } from '../auth/passwords.js';
 import { clearGuestCart, endSession, guestCartKey, sessionToken, startSession, userForToken } from '../auth/sessions.js';
@@ -23,11 +23,7 @@ export function registerAuthRoutes(r: Router, { db, config, live }: Services): v
     clearGuestCart(c, config);
   };
 
-  const throttle = new LoginThrottle({
-    ...LOGIN_THROTTLE_RULES,
-    slowMsPerFailure: config.loginFailureDelayMs,
-    maxSlowMs: LOGIN_THROTTLE_RULES.maxSlowMs * (config.loginFailureDelayMs / LOGIN_THROTTLE_RULES.slowMsPerFailure),
-  });
+  const throttle = new LoginThrottle({ ...LOGIN_THROTTLE_RULES, slowMsPerFailure: config.loginFailureDelayMs });
   r.visitor('login', z.object({ login: fields.text(254), password: z.string().min(1, 'must not be empty').max(200) }), async ({ login, password }, { c }) => {
     const row = db
       .prepare('SELECT id, profile_name, username, profile_picture, password_hash FROM users WHERE email = ? OR profile_name = ?')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Post, SearchResult } from '@marketplace/shared/contract';
+import { PAGES } from '@marketplace/shared/platform';
 import { notFound } from '../http/errors.js';
 import { fields, type Router } from '../http/route.js';
 import {
@@ -17,7 +18,6 @@ import {
   type UserRow,
 } from '../model.js';
 import type { Services } from '../services.js';
-import { PAGES } from '@marketplace/shared/platform';
 
 const DEFAULT_LIST_LIMIT = 12;
 const SEARCH_LIMIT_PER_KIND = 5;

@@ -11,6 +11,7 @@ import {
   type RequirementInfo,
   type Target,
 } from '@marketplace/shared/contract';
+import { PAGES } from '@marketplace/shared/platform';
 import type { ApiConfig } from '../config.js';
 import { resolveMediaPath } from '../files/paths.js';
 import type { SessionUser } from '../http/env.js';
@@ -19,7 +20,6 @@ import { fields, noFields, type Router } from '../http/route.js';
 import { canCancel, fees, isClosed, isParty, progress, viewOf } from '../domain/orders.js';
 import { mediaUrl, nowIso } from '../model.js';
 import { notifyUser, type Services } from '../services.js';
-import { PAGES } from '@marketplace/shared/platform';
 
 export interface OrderRow {
   id: number;

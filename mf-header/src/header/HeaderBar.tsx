@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Badge, CartIcon, Link, matchPath, Modal, PAGE_LIST, PAGES, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
+import { Badge, CartIcon, Link, Modal, pageAt, PAGES, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
 import { ChatWindows } from '../chat/ChatWindows.js';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';
@@ -8,7 +8,7 @@ import { ProfileMenu } from '../profile/ProfileMenu.js';
 import { SearchBox } from '../search/SearchBox.js';
 
 /** SPEC.md section 2: on some pages (the platform table says which) the header shrinks to the logo and name. */
-const isCompact = (pathname: string) => PAGE_LIST.some((p) => p.header === 'compact' && matchPath(p.path, pathname));
+const isCompact = (pathname: string) => pageAt(pathname)?.header === 'compact';
 
 /** SPEC.md section 2, header table: the navigation links. */
 const NAV_LINKS = [

@@ -39,8 +39,11 @@ export interface SessionState {
   removeFromCart(identifier: string): Promise<void>;
   /** SPEC.md section 4 "Logout": 200, 401 and status 0 all count as success. Rethrows anything else. */
   logout(): Promise<void>;
-  /** Forgets the user locally after the session check failed. */
-  expire(): void;
+  /**
+   * The session has ended without a logout (SPEC.md section 4 "Session": the session check or
+   * userInfo failed): loggedIn no for 30 days, the live channel closed, the user forgotten.
+   */
+  expire(): Promise<void>;
 }
 
 export type SessionStore = StoreApi<SessionState>;
@@ -59,15 +62,9 @@ export function createSessionStore(): SessionStore {
         isLoggedIn ? readUser() : Promise.resolve({ user: null, ended: false }),
         apiCall('getCart').then((r) => r.cart).catch(() => get().cart),
       ]);
-      if (who.ended) {
-        // The cookie said yes but the server knows nobody: the session has ended, handled as a
-        // failed session check is (cookie no for 30 days), so no profile menu shows for nobody.
-        await setLoggedInCookie('no', 'authFailure');
-        live.close();
-        set({ user: null, isLoggedIn: false, cart });
-        return;
-      }
       set({ user: who.user, cart });
+      // The cookie said yes but the server knows nobody: no profile menu shows for nobody.
+      if (who.ended) await get().expire();
     },
 
     async signedIn(user) {
@@ -108,7 +105,8 @@ export function createSessionStore(): SessionStore {
       set({ user: null, isLoggedIn: false, cart: [] });
     },
 
-    expire() {
+    async expire() {
+      await setLoggedInCookie('no', 'authFailure');
       live.close();
       set({ user: null, isLoggedIn: false });
     },

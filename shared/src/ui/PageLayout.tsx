@@ -2,7 +2,7 @@ import type { HTMLAttributes, ReactNode } from 'react';
 import styled from 'styled-components';
 
 /** How wide a page's column is: forms and account pages read best narrow, galleries and orders wide. */
-export const PAGE_WIDTHS = { narrow: 720, wide: 1100 } as const;
+const PAGE_WIDTHS = { narrow: 720, wide: 1100 } as const;
 
 const Section = styled.section<{ $maxWidth: number }>`
   max-width: ${(p) => p.$maxWidth}px;

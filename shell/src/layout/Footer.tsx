@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, matchPath, PAGE_LIST, PAGES, theme, useLocation } from '@marketplace/shared';
+import { Link, pageAt, PAGES, theme, useLocation } from '@marketplace/shared';
 
 const Bar = styled.footer<{ $signup: boolean }>`
   display: flex;
@@ -28,7 +28,7 @@ const Bar = styled.footer<{ $signup: boolean }>`
 export function Footer({ onContact }: { onContact: () => void }) {
   const { pathname } = useLocation();
   if (pathname.includes('/receipt')) return null;
-  const signup = PAGE_LIST.some((p) => p.footer === 'signup' && matchPath(p.path, pathname));
+  const signup = pageAt(pathname)?.footer === 'signup';
   return (
     <Bar $signup={signup} data-variant={signup ? 'signup' : 'default'}>
       <button type="button" onClick={onContact}>

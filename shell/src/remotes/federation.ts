@@ -1,5 +1,5 @@
 import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { matchPath, PAGE_LIST, REMOTE_NAMES, type RuntimeConfig } from '@marketplace/shared';
+import { pageAt, REMOTE_NAMES, type RuntimeConfig } from '@marketplace/shared';
 
 /**
  * Registers every remote's manifest URL from the runtime config: nothing is fetched until a
@@ -39,7 +39,7 @@ export function loadRemoteModule(id: string, fresh = false): Promise<unknown> {
  * after the other as the page renders. Best effort: a remote that is down is the slot's business.
  */
 export function preloadForLocation(pathname: string): void {
-  const route = PAGE_LIST.find((p) => matchPath(p.path, pathname));
+  const route = pageAt(pathname);
   const wanted = [{ nameOrAlias: 'header', exposes: ['Header'] }];
   if (route) wanted.push({ nameOrAlias: route.remote, exposes: [route.module] });
   void preloadRemote(wanted).catch(() => undefined);

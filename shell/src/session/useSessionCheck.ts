@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { apiCall, endsSession, isLoggedInCookie, PAGES, sessionStore, setLoggedInCookie, setLoginRedirect, useLocation, useNavigate } from '@marketplace/shared';
+import { apiCall, endsSession, isLoggedInCookie, PAGES, sessionStore, setLoginRedirect, useLocation, useNavigate } from '@marketplace/shared';
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
@@ -15,9 +15,8 @@ export function useSessionCheck(): void {
     apiCall('checkAuthentication').catch(async (error: unknown) => {
       if (cancelled || !endsSession(error)) return;
       setLoginRedirect(`${location.pathname}${location.search}`);
-      // Set before moving on: the login page's own check must already see loggedIn=no.
-      await setLoggedInCookie('no', 'authFailure');
-      sessionStore.getState().expire();
+      // Before moving on: the login page's own check must already see loggedIn=no.
+      await sessionStore.getState().expire();
       navigate(PAGES.login.href());
     });
     return () => {
