@@ -5,6 +5,13 @@ import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const restrictedPaths = [
+  { name: 'mqtt', message: 'Only the live channel owns the MQTT client (shared live module, api/src/live).' },
+  // A router imported past the shared package would be a second router context in the page.
+  { name: 'react-router', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
+  { name: 'react-router-dom', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-single/**', 'e2e/bench/results/**', '**/data/**', '**/coverage/**', 'api/fixtures/**'] },
   js.configs.recommended,
@@ -16,17 +23,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'mqtt', message: 'Only the live channel owns the MQTT client (shared live module, api/src/live).' },
-            // A router imported past the shared package would be a second router context in the page.
-            { name: 'react-router', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
-            { name: 'react-router-dom', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: restrictedPaths }],
     },
   },
   {
@@ -43,6 +40,20 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: false }],
       'import-x/no-relative-packages': 'error',
+    },
+  },
+  {
+    // The API's HTTP side (routes, files host, auth, domain rules) stores through the repositories
+    // only: SQL and rows stay in api/src/repositories, so a table changes in one place.
+    files: ['api/src/{routes,files,http,auth,domain}/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...restrictedPaths, { name: 'better-sqlite3', message: 'SQL lives in api/src/repositories.' }],
+          patterns: [{ group: ['**/db/database.js', '**/db/database'], message: 'Store and read through the repositories (api/src/repositories), not the database.' }],
+        },
+      ],
     },
   },
   {

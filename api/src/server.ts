@@ -2,17 +2,20 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { ApiConfig } from './config.js';
-import { parseCookieHeader, SESSION_COOKIE, userForToken } from './auth/sessions.js';
-import { openDatabase } from './db/database.js';
+import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
+import { type Db, openDatabase } from './db/database.js';
 import { needsSeed, seed } from './db/seed.js';
 import { createApp } from './http/app.js';
 import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
+import { createRepositories } from './repositories/index.js';
 import type { Services } from './services.js';
 
 export interface RunningApi {
   url: string;
   services: Services;
+  /** The database itself, for tests that check what was stored. */
+  db: Db;
   close(): Promise<void>;
 }
 
@@ -23,14 +26,15 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
   // The node bindings go along as hono's env: per-client limits read the socket's address from them.
+  const repos = createRepositories(db, config.filesOrigin);
   const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env) }) as Server;
   const live = config.brokerUrl
     ? connectExternalBroker(config.brokerUrl)
     : await attachBroker(server, {
-        authenticate: (cookie) => userForToken(db, parseCookieHeader(cookie, SESSION_COOKIE)),
+        authenticate: (cookie) => repos.sessions.userFor(parseCookieHeader(cookie, SESSION_COOKIE)),
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
-  const services: Services = { db, config, live };
+  const services: Services = { repos, config, live };
   const app = createApp(services);
 
   await new Promise<void>((resolve, reject) => {
@@ -41,6 +45,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   return {
     url: `http://${config.host}:${port}`,
     services,
+    db,
     async close() {
       await live.close();
       // Stop accepting first, then drop kept-alive sockets so clients do not reuse them.

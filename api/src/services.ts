@@ -1,25 +1,19 @@
 import type { Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
-import type { Db } from './db/database.js';
 import type { LivePublisher } from './live/publisher.js';
-import { nowIso } from './model.js';
+import type { Repositories } from './repositories/index.js';
 
+/** What the routes are given: storage through the repositories only, the configuration, and the live channel. */
 export interface Services {
-  db: Db;
+  repos: Repositories;
   config: ApiConfig;
   live: LivePublisher;
 }
 
 /** Stores a NEW notification for a user and pushes it on notifications/{profileName}. */
-export function notifyUser(services: Services, userId: number, content: string, link: string | null): Notification {
-  const { db, live } = services;
-  const timestamp = nowIso();
-  const id = Number(
-    db.prepare("INSERT INTO notifications (user_id, status, content, link, timestamp) VALUES (?, 'NEW', ?, ?, ?)").run(userId, content, link, timestamp)
-      .lastInsertRowid,
-  );
-  const notification: Notification = { id, status: 'NEW', content, link, timestamp };
-  const user = db.prepare('SELECT profile_name FROM users WHERE id = ?').get(userId) as { profile_name: string } | undefined;
-  if (user) live.publish('notifications', user.profile_name, notification);
+export function notifyUser({ repos, live }: Services, userId: number, content: string, link: string | null): Notification {
+  const notification = repos.notifications.add(userId, content, link);
+  const profileName = repos.users.profileNameOf(userId);
+  if (profileName) live.publish('notifications', profileName, notification);
   return notification;
 }

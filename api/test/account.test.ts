@@ -51,7 +51,7 @@ describe('contact form', () => {
     const res = await t().client().call('submitContactInfo', message, { origin: 'http://localhost:3000' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: true });
-    const row = t().api.services.db.prepare('SELECT name, email, subject, message FROM contact_messages WHERE email = ?').get('pat@example.com');
+    const row = t().api.db.prepare('SELECT name, email, subject, message FROM contact_messages WHERE email = ?').get('pat@example.com');
     expect(row).toEqual(message);
   });
 
@@ -60,7 +60,7 @@ describe('contact form', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/Email is invalid/);
     expect((await t().client().call('submitContactInfo', { ...message, subject: '' })).body.field).toBe('subject');
-    const count = t().api.services.db.prepare("SELECT COUNT(*) AS n FROM contact_messages WHERE email = 'pat@'").get() as { n: number };
+    const count = t().api.db.prepare("SELECT COUNT(*) AS n FROM contact_messages WHERE email = 'pat@'").get() as { n: number };
     expect(count.n).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ const t = useTestApi();
 
 describe('persistence', () => {
   it('keeps what users changed across a restart, without seeding again', async () => {
-    const users = () => (t().api.services.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+    const users = () => (t().api.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
     const signup = await t().client().call('signup', { username: 'Rita Restart', profileName: 'rita', email: 'rita@example.com', password: 'long-enough' });
     expect(signup.status).toBe(201);
     const clara = await t().as('clara');
@@ -30,7 +30,7 @@ describe('persistence', () => {
   });
 
   it('records every migration once, and reopening applies none again', () => {
-    expect(schemaVersion(t().api.services.db)).toBe(MIGRATIONS.length);
+    expect(schemaVersion(t().api.db)).toBe(MIGRATIONS.length);
     const again = openDatabase(t().config.databasePath);
     const rows = again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
     expect(rows.n).toBe(MIGRATIONS.length);

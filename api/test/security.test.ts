@@ -3,7 +3,7 @@ import { FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, useTestApi } from './harnes
 
 const t = useTestApi();
 
-const count = (table: string) => (t().api.services.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => (t().api.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe('CORS', () => {
   it("allows the shell's configured origin with credentials", async () => {

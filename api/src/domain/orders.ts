@@ -1,38 +1,71 @@
 /**
  * The event order's rules, apart from storage and HTTP: who sees which view, when an order is
- * closed or may be cancelled, its progress bar, and its fees. Pure functions, unit-tested.
+ * closed or may be cancelled, its progress bar, its fees, and how it is shown to each view.
+ * Pure functions, unit-tested.
  */
-import { EVENT_ORDER_STEPS, type EventOrderStatus, type EventOrderView, type OrderInfoStatus, type ProgressStatus } from '@marketplace/shared/contract';
+import {
+  EVENT_ORDER_STEPS,
+  type EventOrderDetails,
+  type EventOrderStatus,
+  type EventOrderSummary,
+  type EventOrderView,
+  type OrderInfoStatus,
+  type ProgressStatus,
+  type RequirementInfo,
+  type Target,
+} from '@marketplace/shared/contract';
+import { PAGES } from '@marketplace/shared/platform';
+
+/** An event order as stored (repositories/orders.ts reads it). */
+export interface Order {
+  /** The row's key, which targets refer to. */
+  rowId: number;
+  orderId: string;
+  sharingId: string;
+  clientId: number;
+  photographerId: number;
+  clientName: string;
+  photographerName: string;
+  photographerProfileName: string;
+  eventName: string;
+  eventDate: string;
+  location: string;
+  packageName: string;
+  publicStatus: EventOrderStatus;
+  infoStatus: OrderInfoStatus | null;
+  deleted: boolean;
+  requirementInfo: RequirementInfo;
+  discountCode: string | null;
+  totalCents: number;
+  paidOutAt: string | null;
+  createdAt: string;
+}
 
 /** What the rules read of an order. */
-export interface OrderFacts {
-  client_id: number;
-  photographer_id: number;
-  sharing_id: string;
-  public_status: EventOrderStatus;
-  info_status: OrderInfoStatus | null;
-  deleted: number;
-}
+export type OrderFacts = Pick<Order, 'clientId' | 'photographerId' | 'sharingId' | 'publicStatus' | 'infoStatus' | 'deleted'>;
 
 /** The platform's share of an order's total. */
 export const PLATFORM_FEE = 0.15;
 
 /** Who is looking: the client, the photographer, a holder of the sharing link, or nobody allowed (null). */
 export function viewOf(order: OrderFacts, userId: number | null, sharingId: string | undefined): EventOrderView | null {
-  if (userId !== null && userId === order.client_id) return 'client';
-  if (userId !== null && userId === order.photographer_id) return 'photographer';
-  if (sharingId !== undefined && sharingId === order.sharing_id) return 'sharedUser';
+  if (userId !== null && userId === order.clientId) return 'client';
+  if (userId !== null && userId === order.photographerId) return 'photographer';
+  if (sharingId !== undefined && sharingId === order.sharingId) return 'sharedUser';
   return null;
 }
 
 /** A party to the order (client or photographer) may change its uploads. */
-export const isParty = (order: OrderFacts, userId: number) => userId === order.client_id || userId === order.photographer_id;
+export const isParty = (order: OrderFacts, userId: number) => userId === order.clientId || userId === order.photographerId;
+
+/** The party who is not `userId`: whom an upload or a cancellation is news to. */
+export const otherParty = (order: OrderFacts, userId: number) => (userId === order.clientId ? order.photographerId : order.clientId);
 
 /** Deleted, declined or cancelled: nothing changes any more. */
-export const isClosed = (order: OrderFacts) => order.deleted === 1 || order.public_status === 'DECLINED' || order.info_status === 'CANCELLED';
+export const isClosed = (order: OrderFacts) => order.deleted || order.publicStatus === 'DECLINED' || order.infoStatus === 'CANCELLED';
 
 /** Only the client cancels, and only an order neither closed nor delivered. */
-export const canCancel = (order: OrderFacts, view: EventOrderView) => view === 'client' && !isClosed(order) && order.public_status !== 'DELIVERED';
+export const canCancel = (order: OrderFacts, view: EventOrderView) => view === 'client' && !isClosed(order) && order.publicStatus !== 'DELIVERED';
 
 /** The progress bar: steps before the current one COMPLETED, the current one CURRENT, the rest LOCKED. */
 export function progress(status: EventOrderStatus): ProgressStatus[] {
@@ -51,4 +84,58 @@ export function progress(status: EventOrderStatus): ProgressStatus[] {
 export function fees(totalCents: number): { platformFeeCents: number; photographerPayoutCents: number } {
   const platformFeeCents = Math.round(totalCents * PLATFORM_FEE);
   return { platformFeeCents, photographerPayoutCents: totalCents - platformFeeCents };
+}
+
+/** An order in the list of a party to it: the counterpart is the other party. */
+export function summaryFor(order: Order, userId: number): EventOrderSummary {
+  const asClient = order.clientId === userId;
+  return {
+    orderId: order.orderId,
+    view: asClient ? 'client' : 'photographer',
+    eventName: order.eventName,
+    eventDate: order.eventDate,
+    publicStatus: order.publicStatus,
+    status: order.infoStatus,
+    deleted: order.deleted,
+    counterpart: asClient ? order.photographerName : order.clientName,
+    createdAt: order.createdAt,
+  };
+}
+
+/** The order page as `view` sees it: a sharing-link holder gets no sharing link and goes back to the events. */
+export function detailsFor(order: Order, view: EventOrderView, targets: Target[]): EventOrderDetails {
+  const party = view !== 'sharedUser';
+  const { platformFeeCents, photographerPayoutCents } = fees(order.totalCents);
+  return {
+    view,
+    deleted: order.deleted,
+    backButton: party ? { text: 'Back to orders', link: PAGES.orders.href() } : { text: 'Back to events', link: PAGES.events.href() },
+    statuses: progress(order.publicStatus),
+    eventOrderInfo: {
+      orderId: order.orderId,
+      status: order.infoStatus,
+      publicStatus: order.publicStatus,
+      eventName: order.eventName,
+      eventDate: order.eventDate,
+      location: order.location,
+      packageName: order.packageName,
+      client: order.clientName,
+      photographer: order.photographerName,
+      photographerProfileName: order.photographerProfileName,
+      createdAt: order.createdAt,
+      canCancel: canCancel(order, view),
+    },
+    requirementInfo: order.requirementInfo,
+    discountCode: order.discountCode,
+    mediaPayoutInfo: {
+      currency: 'USD',
+      totalCents: order.totalCents,
+      platformFeeCents,
+      photographerPayoutCents,
+      paidOut: order.paidOutAt !== null,
+      paidOutAt: order.paidOutAt,
+    },
+    targets,
+    sharingId: party ? order.sharingId : null,
+  };
 }

@@ -8,8 +8,7 @@ import { PAGES } from '@marketplace/shared/platform';
 import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { nowIso } from '../model.js';
-import { findOrderById } from '../routes/orders.js';
+import { otherParty } from '../domain/orders.js';
 import { notifyUser, type Services } from '../services.js';
 import { contentTypeOf, matchesImageType, resolveMediaPath } from './paths.js';
 
@@ -36,7 +35,7 @@ const safeFileName = (name: string) => name.replace(/[^\w.-]/g, '_').slice(0, 12
 
 /** The files host: downloads, media (images, HLS playlists and segments), and upload targets. */
 export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void {
-  const { db, config } = services;
+  const { repos, config } = services;
 
   app.get(FILES_PATHS.download, (c) => {
     const filePath = c.req.query('filePath') ?? '';
@@ -63,34 +62,29 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     `${FILES_PATHS.upload}/:targetIdentifier`,
     limitBody(config.uploadMaxBytes, 'The file'),
     async (c) => {
-      const target = db
-        .prepare('SELECT id, identifier, order_id, uploader_id, file_name, content_type, upload_token, uploaded_at FROM order_targets WHERE identifier = ?')
-        .get(c.req.param('targetIdentifier')) as
-        | { id: number; identifier: string; order_id: number; uploader_id: number; file_name: string; content_type: string; upload_token: string; uploaded_at: string | null }
-        | undefined;
-      if (!target) throw notFound('Upload target');
+      const slot = repos.orders.uploadSlot(c.req.param('targetIdentifier'));
+      if (!slot) throw notFound('Upload target');
       const token = Buffer.from(c.req.query('token') ?? '');
-      const expected = Buffer.from(target.upload_token);
+      const expected = Buffer.from(slot.token);
       if (token.length !== expected.length || !timingSafeEqual(token, expected)) throw new HttpError(403, 'Invalid upload token');
-      if (target.uploaded_at) throw new HttpError(409, 'This target already has its file');
+      if (slot.uploaded) throw new HttpError(409, 'This target already has its file');
       const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (declared !== target.content_type) throw new HttpError(415, `Expected Content-Type ${target.content_type}`);
+      if (declared !== slot.contentType) throw new HttpError(415, `Expected Content-Type ${slot.contentType}`);
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       if (bytes.length === 0) throw new HttpError(400, 'The file is empty');
-      if (!matchesImageType(bytes, target.content_type)) throw new HttpError(400, `The file is not a ${target.content_type} image`);
+      if (!matchesImageType(bytes, slot.contentType)) throw new HttpError(400, `The file is not a ${slot.contentType} image`);
 
-      const order = findOrderById(services, target.order_id);
+      const order = repos.orders.byRowId(slot.orderRowId);
       if (!order) throw notFound('Order');
-      const relative = `uploads/${order.order_id}/${target.identifier}-${safeFileName(target.file_name)}`;
+      const relative = `uploads/${order.orderId}/${slot.targetIdentifier}-${safeFileName(slot.fileName)}`;
       const full = join(config.mediaDir, relative);
       mkdirSync(dirname(full), { recursive: true });
       writeFileSync(full, bytes);
-      db.transaction(() => {
-        db.prepare('UPDATE order_targets SET file_path = ?, size_bytes = ?, uploaded_at = ? WHERE id = ?').run(relative, bytes.length, nowIso(), target.id);
-        const other = target.uploader_id === order.client_id ? order.photographer_id : order.client_id;
-        notifyUser(services, other, `New upload "${target.file_name}" on order ${order.order_id}.`, PAGES.eventOrder.href({ orderId: order.order_id }));
-      })();
-      return c.json({ targetId: target.id, targetIdentifier: target.identifier, sizeBytes: bytes.length });
+      repos.transaction(() => {
+        repos.orders.markUploaded(slot.targetId, relative, bytes.length);
+        notifyUser(services, otherParty(order, slot.uploaderId), `New upload "${slot.fileName}" on order ${order.orderId}.`, PAGES.eventOrder.href({ orderId: order.orderId }));
+      });
+      return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
     },
   );
 }

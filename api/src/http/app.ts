@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { getCookie } from 'hono/cookie';
 import { registerFileRoutes } from '../files/routes.js';
-import { SESSION_COOKIE, userForToken } from '../auth/sessions.js';
+import { SESSION_COOKIE } from '../auth/sessions.js';
 import { registerAccountRoutes } from '../routes/account.js';
 import { registerAuthRoutes } from '../routes/auth.js';
 import { registerBrowseRoutes } from '../routes/browse.js';
@@ -20,7 +20,7 @@ import { createRouter } from './route.js';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createApp(services: Services): Hono<AppEnv> {
-  const { config, db } = services;
+  const { config, repos } = services;
   const allowed = new Set(config.allowedOrigins);
   const app = new Hono<AppEnv>();
 
@@ -46,7 +46,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   });
 
   app.use('*', async (c, next) => {
-    c.set('user', userForToken(db, getCookie(c, SESSION_COOKIE)));
+    c.set('user', repos.sessions.userFor(getCookie(c, SESSION_COOKIE)));
     await next();
   });
 

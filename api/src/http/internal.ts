@@ -3,7 +3,6 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from './env.js';
 import { HttpError, notFound } from './errors.js';
-import { findUserByProfileName } from '../model.js';
 import { notifyUser, type Services } from '../services.js';
 
 const notifyBody = z.object({
@@ -20,7 +19,7 @@ export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): v
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new HttpError(401, 'Admin token required');
     const parsed = notifyBody.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) throw new HttpError(400, 'Expected JSON { profileName, content, link? }');
-    const user = findUserByProfileName(services.db, parsed.data.profileName);
+    const user = services.repos.users.byProfileName(parsed.data.profileName);
     if (!user) throw notFound('Profile');
     return c.json(notifyUser(services, user.id, parsed.data.content, parsed.data.link ?? null), 201);
   });

@@ -1,0 +1,20 @@
+import { FILES_PATHS } from '@marketplace/shared/contract';
+
+/** The files host's URLs, built in one place from its public origin. */
+export interface FileUrls {
+  /** A stored file's public URL (images, HLS), or null when there is no file. */
+  media(relativePath: string | null): string | null;
+  /** The download endpoint's URL for a stored file, saved under `fileName`. */
+  download(relativePath: string, fileName: string): string;
+  /** An upload target's URL; like a presigned URL, the token in it is the permission. */
+  upload(targetIdentifier: string, token: string): string;
+}
+
+export function fileUrls(filesOrigin: string): FileUrls {
+  return {
+    media: (relativePath) =>
+      relativePath ? `${filesOrigin}${FILES_PATHS.media}/${relativePath.split('/').map(encodeURIComponent).join('/')}` : null,
+    download: (filePath, fileName) => `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
+    upload: (targetIdentifier, token) => `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
+  };
+}
