@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
+import { PAGE_LIST, REMOTES } from '@marketplace/shared/platform';
 import { ROOT, SINGLE_PORT } from '../env.js';
 import { watchConsole } from './helpers.js';
 import { startApp, stop } from './servers.js';
@@ -34,5 +35,24 @@ test('single-bundle build: the same product from one origin, no federation reque
   expect(urls.filter((u) => /mf-manifest\.json|remoteEntry\.js/.test(u))).toEqual([]);
   expect(urls.filter((u) => u.startsWith('http://localhost:') && !u.startsWith(SINGLE) && !u.includes(':14000/'))).toEqual([]);
   expect(urls.some((u) => /mf-account_src_exposes_LoginPage/.test(u))).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+// Item 1 of the platform map: a page in the table is a route of the single bundle too, with no
+// list of modules to keep in step (the shell's unit test proves the same for the federated build).
+test('single-bundle build: every page of the platform table is routed to its remote module', async ({ page }) => {
+  // A visitor on made-up parameters is answered 401 and 404 by the API; the pages show that.
+  const problems = watchConsole(page, [/status of 40[14]/]);
+  const chunks: string[] = [];
+  page.on('request', (r) => chunks.push(r.url()));
+  for (const entry of PAGE_LIST) {
+    chunks.length = 0;
+    // Any value fills a parameter: an unknown event or order still renders its page (as "not found").
+    await page.goto(`${SINGLE}${entry.path.replace(/:\w+/g, 'someone')}`);
+    await expect(page.getByTestId(`slot-loading-${entry.remote}`)).toHaveCount(0);
+    await expect(page.getByTestId(`slot-fallback-${entry.remote}`), entry.key).toHaveCount(0);
+    const chunk = `${REMOTES[entry.remote].package}_src_exposes_${entry.module}_tsx`;
+    expect(chunks.some((u) => u.includes(chunk)), `${entry.key} loads ${chunk}`).toBe(true);
+  }
   expect(problems).toEqual([]);
 });

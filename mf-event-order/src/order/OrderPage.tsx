@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, PageLayout, PAGES, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
+import { Link, PageLayout, PAGES, QueryState, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -24,8 +24,16 @@ export function OrderPage() {
   const { data, isLoading, error } = useOrderDetails(orderId, search.get('sharingId') ?? undefined);
   const actions = useOrderActions(orderId);
 
-  if (isLoading) return <PageLayout role="status">Loading the order…</PageLayout>;
-  if (error || !data) return <PageLayout role="alert">You are unauthorized to view this page</PageLayout>;
+  if (!data) {
+    // SPEC.md section 6: any failure to load the order reads as not being allowed to see it.
+    return (
+      <PageLayout>
+        <QueryState isLoading={isLoading} error={error ?? 'no order'} errorText="You are unauthorized to view this page">
+          {null}
+        </QueryState>
+      </PageLayout>
+    );
+  }
 
   const backLink = <Link to={safeHref(data.backButton.link) ?? PAGES.home.href()}>{data.backButton.text}</Link>;
   if (isDeclinedOrDeleted(data)) {

@@ -1,7 +1,7 @@
 /**
  * Test data of the browser side, in one place: entities as the API sends them, with the fields a
  * test is about overridden. Unit and component tests of every package take them from here
- * (`@marketplace/shared/test-utils`).
+ * (`@marketplace/shared/test-utils`), and the e2e suite from `@marketplace/shared/factories` (no DOM).
  */
 import type { CartItem, ContentItem, EventOrderDetails, MessageNotification, Notification, UserInfo } from '../contract/index.js';
 
