@@ -40,16 +40,32 @@ export function ensureDeps() {
 
 /** Installs a Debian package when `path` is missing (Playwright cannot download browsers here). */
 export function ensureDebianPackage(pkg, path) {
-  if (existsSync(path)) return true;
-  console.log(`[setup] installing Debian's ${pkg}`);
+  return ensureDebianPackages({ [pkg]: path });
+}
+
+/**
+ * Installs, in one apt-get run, each Debian package whose file is missing; true when every file
+ * is there after.
+ *
+ * @param {Record<string, string>} packages package name -> a file it installs
+ */
+export function ensureDebianPackages(packages) {
+  const missing = Object.keys(packages).filter((pkg) => !existsSync(packages[pkg]));
+  if (missing.length === 0) return true;
+  console.log(`[setup] installing Debian's ${missing.join(', ')}`);
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   try {
-    execSync(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`, { stdio: 'inherit' });
+    execSync(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`, {
+      stdio: 'inherit',
+    });
   } catch {
-    console.error(`[setup] could not install ${pkg}`);
+    console.error(`[setup] could not install ${missing.join(', ')}`);
   }
-  return existsSync(path);
+  return Object.values(packages).every((path) => existsSync(path));
 }
+
+/** The production topology's servers: nginx, mosquitto (with mosquitto_ctrl and its dynamic security plugin), envsubst. */
+export const PRODUCTION_PACKAGES = { nginx: '/usr/sbin/nginx', mosquitto: '/usr/sbin/mosquitto', 'gettext-base': '/usr/bin/envsubst' };
 
 /** Production builds of the shell and every remote, two at a time (the machine has 2 cores). */
 export function buildApps() {

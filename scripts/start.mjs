@@ -1,23 +1,59 @@
 // The README's start command: installs what is missing, builds the production bundles, then
 // starts the API (with its broker) and serves the shell and each remote on its own port.
 // With --single: the single-bundle build instead, one application on port 3010.
+// With --prod (`npm run start:prod`): the production topology of docker-compose without Docker:
+// Debian's mosquitto with the repository's configuration (logins per page, administered by the
+// API) on 1883 and 9001, and each app under Debian's nginx with the images' template.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApps, buildSingle, ensureDeps, root } from './ensure-deps.mjs';
+import { buildApps, buildSingle, ensureDebianPackages, ensureDeps, PRODUCTION_PACKAGES, root } from './ensure-deps.mjs';
 
 // The platform table as data (shared/src/platform): readable before anything is installed.
 const PLATFORM = JSON.parse(readFileSync(join(root, 'shared', 'platform.json'), 'utf8'));
 
 const single = process.argv.includes('--single');
+const prod = process.argv.includes('--prod');
 ensureDeps();
+if (prod && !ensureDebianPackages(PRODUCTION_PACKAGES)) {
+  console.error('start --prod needs Debian\'s nginx, mosquitto and gettext-base, which could not be installed');
+  process.exit(1);
+}
 if (single) buildSingle();
 else buildApps();
 
+const APPS = [PLATFORM.shell, ...Object.values(PLATFORM.remotes)];
 const serve = (app, ...args) => spawn(process.execPath, [join(root, 'build-preset', 'serve.mjs'), ...args], { cwd: join(root, app), stdio: 'inherit', env: process.env });
-const children = [spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: process.env })];
-if (single) children.push(serve('shell', '--single'));
-else for (const app of [PLATFORM.shell.package, ...Object.values(PLATFORM.remotes).map((r) => r.package)]) children.push(serve(app));
+const children = [];
+if (prod) {
+  // The API's password on the broker: made once, kept beside the API's database.
+  const brokerDir = join(root, 'api', 'data', 'mosquitto');
+  const passwordFile = join(brokerDir, 'admin-password');
+  mkdirSync(brokerDir, { recursive: true });
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  const login = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim() };
+  const liveUrl = 'ws://localhost:9001';
+  const brokerEnv = { ...process.env, ...login, MQTT_DATA_DIR: brokerDir };
+  children.push(spawn(process.execPath, [join(root, 'build-preset', 'mosquitto.mjs')], { cwd: root, stdio: 'inherit', env: brokerEnv }));
+  const apiEnv = { ...process.env, ...login, MQTT_BROKER_URL: 'mqtt://127.0.0.1:1883', LIVE_PUBLIC_URL: liveUrl };
+  children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: apiEnv }));
+  for (const app of APPS) {
+    const env = {
+      ...process.env,
+      LIVE_URL: liveUrl,
+      APP_DIST: join(root, app.package, 'dist'),
+      APP_LOCAL_PORT: String(app.devPort),
+      APP_FALLBACK: app === PLATFORM.shell ? '/index.html' : '=404',
+      NGINX_WORK_DIR: join(root, 'api', 'data', 'nginx', app.package),
+    };
+    children.push(spawn(process.execPath, [join(root, 'build-preset', 'nginx.mjs')], { cwd: root, stdio: 'inherit', env }));
+  }
+} else {
+  children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: process.env }));
+  if (single) children.push(serve('shell', '--single'));
+  else for (const app of APPS) children.push(serve(app.package));
+}
 const url = `http://localhost:${single ? PLATFORM.singleBundlePort : PLATFORM.shell.devPort}`;
 setTimeout(() => console.log(`\n  Open ${url}  (demo accounts: api/README.md, password demo-pass-2026)\n`), 3000);
 

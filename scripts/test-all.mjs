@@ -5,9 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApps, buildSingle, CHROMIUM, ensureDebianPackage, ensureDeps, root } from './ensure-deps.mjs';
+import { buildApps, buildSingle, CHROMIUM, ensureDebianPackage, ensureDebianPackages, ensureDeps, PRODUCTION_PACKAGES, root } from './ensure-deps.mjs';
 
 ensureDeps();
+// The API's broker tests and the preset's nginx test run the production servers themselves.
+if (!ensureDebianPackages(PRODUCTION_PACKAGES)) console.error('nginx, mosquitto or envsubst is missing: their tests will fail');
 
 const run = (cmd, args, cwd = root, env = process.env) => spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;
 const out = mkdtempSync(join(tmpdir(), 'test-all-'));
@@ -49,7 +51,9 @@ check('build', built);
 
 console.log('\n=== docker-compose.yml ===');
 if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
-  check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']));
+  // The broker's administrator password is the deployment's secret: the file requires it.
+  const composeEnv = { ...process.env, MQTT_ADMIN_PASSWORD: process.env.MQTT_ADMIN_PASSWORD ?? 'validation-only' };
+  check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], root, composeEnv));
 } else {
   console.log('docker-compose is not available: the file was not validated');
 }

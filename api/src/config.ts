@@ -17,6 +17,8 @@ export interface ApiConfig {
   mediaDir: string;
   /** External broker to publish to; when absent the API embeds one at /mqtt. */
   brokerUrl: string | null;
+  /** The API's login on the external broker: its dynamic-security administrator (it issues the browsers' logins). */
+  brokerAdmin: { username: string; password: string } | null;
   /** The URL browsers connect to for live updates. */
   liveUrl: string;
   cookieSecure: boolean;
@@ -29,6 +31,8 @@ export interface ApiConfig {
   /** How much longer each failed login past the free ones is answered (see auth/loginThrottle.ts). */
   loginFailureDelayMs: number;
   cookieDomain: string | null;
+  /** How often sessions past their end are removed, revoking their broker logins. */
+  sessionSweepMs: number;
   uploadMaxBytes: number;
   bodyMaxBytes: number;
   adminToken: string;
@@ -67,9 +71,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     databasePath,
     mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
     brokerUrl: env.MQTT_BROKER_URL || null,
+    brokerAdmin: env.MQTT_USERNAME ? { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD ?? '' } : null,
     liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
     cookieDomain: env.COOKIE_DOMAIN || null,
+    sessionSweepMs: positiveInt(env.SESSION_SWEEP_MS, 60_000, 'SESSION_SWEEP_MS'),
     trustProxy: env.API_TRUST_PROXY === 'true',
     loginFailureDelayMs: positiveInt(env.LOGIN_FAILURE_DELAY_MS, LOGIN_THROTTLE_RULES.slowMsPerFailure, 'LOGIN_FAILURE_DELAY_MS'),
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),

@@ -9,7 +9,7 @@ import { createApp } from './http/app.js';
 import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
 import { createRepositories } from './repositories/index.js';
-import type { Services } from './services.js';
+import { endLiveAccess, type Services } from './services.js';
 
 export interface RunningApi {
   url: string;
@@ -29,13 +29,24 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const repos = createRepositories(db, config.filesOrigin);
   const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env) }) as Server;
   const live = config.brokerUrl
-    ? connectExternalBroker(config.brokerUrl)
+    ? connectExternalBroker(config.brokerUrl, config.brokerAdmin)
     : await attachBroker(server, {
-        authenticate: (cookie) => repos.sessions.userFor(parseCookieHeader(cookie, SESSION_COOKIE)),
+        authenticate: (login, cookie) =>
+          repos.sessions.userFor(login ? repos.liveClients.sessionOf(login.username, login.password) : parseCookieHeader(cookie, SESSION_COOKIE)),
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
   const services: Services = { repos, config, live };
   const app = createApp(services);
+
+  // Sessions that reach their end lose their broker logins (and connections) too, then go.
+  const sweep = async () => {
+    for (const token of repos.sessions.expiredTokens()) {
+      await endLiveAccess(services, token);
+      repos.sessions.delete(token);
+    }
+  };
+  const sweeper = setInterval(() => void sweep(), config.sessionSweepMs);
+  sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -47,6 +58,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     services,
     db,
     async close() {
+      clearInterval(sweeper);
       await live.close();
       // Stop accepting first, then drop kept-alive sockets so clients do not reuse them.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -17,3 +17,16 @@ export function notifyUser({ repos, live }: Services, userId: number, content: s
   if (profileName) live.publish('notifications', profileName, notification);
   return notification;
 }
+
+/**
+ * Ends a session's live access: its broker logins are revoked and their connections closed.
+ * Called before the session's rows go (logout, the expiry sweep); a broker that cannot be reached
+ * is logged, and the logins die with the session rows anyway on the embedded broker.
+ */
+export async function endLiveAccess({ repos, live }: Services, token: string): Promise<void> {
+  try {
+    await live.endSession(token, repos.liveClients.ofSession(token));
+  } catch (error) {
+    console.error(`[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,45 +1,156 @@
-import { createServer, type Server } from 'node:net';
-import { Aedes } from 'aedes';
-import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, freePort, startTestApi, type TestApi } from './harness.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMosquitto, type LocalBroker } from 'build-preset/mosquitto';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, freePort, present, startTestApi, type TestApi, type TestClient } from './harness.js';
 
-let broker: Aedes;
-let tcp: Server;
-let brokerUrl: string;
+// Debian's mosquitto with the repository's production configuration (api/mosquitto) and its
+// dynamic security plugin; the API is its administrator, as in docker-compose.
+const ADMIN = { username: 'api-admin', password: 'test-admin-password' };
+let dir: string;
+let broker: LocalBroker;
 let t: TestApi;
+const open: MqttClient[] = [];
 
 beforeAll(async () => {
-  // Stands in for docker-compose's mosquitto: a separate broker the API does not own.
-  broker = await Aedes.createBroker();
-  tcp = createServer(broker.handle);
-  const port = await freePort();
-  await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', () => resolve()));
-  brokerUrl = `mqtt://127.0.0.1:${port}`;
-  t = await startTestApi({ MQTT_BROKER_URL: brokerUrl });
+  dir = mkdtempSync(join(tmpdir(), 'mosquitto-test-'));
+  broker = await startMosquitto({ mqttPort: await freePort(), wsPort: await freePort(), dir, admin: ADMIN });
+  t = await startTestApi({ MQTT_BROKER_URL: broker.url, MQTT_USERNAME: ADMIN.username, MQTT_PASSWORD: ADMIN.password, LIVE_PUBLIC_URL: broker.wsUrl, SESSION_SWEEP_MS: '200' });
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => broker.close(() => resolve()));
-  await new Promise<void>((resolve) => tcp.close(() => resolve()));
+  await broker.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
-describe('external broker', () => {
-  it('publishes server events to the broker given by MQTT_BROKER_URL, and embeds none', async () => {
+/** A browser page's connection: over websocket, with the login the API gives its session. */
+async function pageConnection(user: TestClient, options: IClientOptions = {}): Promise<{ mq: MqttClient; login: { username: string; password: string } }> {
+  const res = await user.call('getLiveCredentials');
+  expect(res.status).toBe(200);
+  const login = { username: present(res.body.username, 'username'), password: present(res.body.password, 'password') };
+  const mq = await mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 5000, ...options });
+  open.push(mq);
+  return { mq, login };
+}
+
+/** The QoS the broker grants a subscription, 128 when it refuses (mqtt.js rejects then, with the SUBACK on the error). */
+const granted = (mq: MqttClient, topic: string): Promise<number | undefined> =>
+  mq.subscribeAsync(topic, { qos: 1 }).then(
+    (grants) => grants[0]?.qos,
+    (error: { packet?: { granted?: number[] } }) => {
+      if (error.packet?.granted) return error.packet.granted[0];
+      throw error;
+    },
+  );
+
+function messages(mq: MqttClient): { topic: string; body: unknown }[] {
+  const seen: { topic: string; body: unknown }[] = [];
+  mq.on('message', (topic, payload) => seen.push({ topic, body: JSON.parse(payload.toString()) }));
+  return seen;
+}
+
+async function notify(profileName: string, content: string) {
+  const res = await t.client().fetch('/internal/notify', {
+    method: 'POST',
+    body: JSON.stringify({ profileName, content }),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  expect(res.status).toBe(201);
+}
+
+const until = async (check: () => boolean, what: string, ms = 8000) => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (check()) return;
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('mosquitto with dynamic security, administered by the API', () => {
+  it('refuses a connection without a login, and embeds no broker in the API', async () => {
+    await expect(mqtt.connectAsync(broker.url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
+    await expect(mqtt.connectAsync(broker.wsUrl, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
+    await expect(mqtt.connectAsync(broker.url, { username: 'web-guess', password: 'guess', reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
     const upgrade = await fetch(`${t.url}/mqtt`, { headers: { connection: 'Upgrade', upgrade: 'websocket' } }).catch(() => null);
     expect(upgrade === null || upgrade.status === 404).toBe(true);
+  });
 
-    const sub = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0 });
-    await sub.subscribeAsync('notifications/olga', { qos: 1 });
-    const arrived = new Promise<unknown>((resolve) => sub.on('message', (_topic, payload) => resolve(JSON.parse(payload.toString()))));
-    // Published right after start-up: the API's client queues it until its connection is up.
-    const res = await t.client().fetch('/internal/notify', {
-      method: 'POST',
-      body: JSON.stringify({ profileName: 'olga', content: 'Via mosquitto' }),
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    expect(res.status).toBe(201);
-    expect(await arrived).toMatchObject({ content: 'Via mosquitto', status: 'NEW' });
-    await sub.endAsync();
+  it("gives a page its user's two topics only: not another user's, not a wildcard, and no publishing", async () => {
+    const clara = await t.as('clara');
+    expect((await clara.call('getLiveCredentials')).status).toBe(200);
+    expect((await t.client().call('getLiveCredentials')).status).toBe(401);
+    const { mq } = await pageConnection(clara);
+    expect(await granted(mq, 'notifications/clara')).toBe(1);
+    expect(await granted(mq, 'chatNotifications/clara')).toBe(1);
+    expect(await granted(mq, 'notifications/mia')).toBe(128);
+    expect(await granted(mq, 'notifications/#')).toBe(128);
+    expect(await granted(mq, 'notifications/+')).toBe(128);
+    expect(await granted(mq, '#')).toBe(128);
+
+    // A second page of clara's listens; what the first publishes on her own topic goes nowhere.
+    const { mq: other } = await pageConnection(clara);
+    expect(await granted(other, 'notifications/clara')).toBe(1);
+    const seen = messages(other);
+    await mq.publishAsync('notifications/clara', JSON.stringify({ id: 1, status: 'NEW', content: 'forged', link: null, timestamp: '2026-01-01T00:00:00Z' }), { qos: 1 });
+    await notify('clara', 'From the API');
+    await until(() => seen.length > 0, 'the API notification');
+    expect(seen.map((m) => (m.body as { content: string }).content)).toEqual(['From the API']);
+  });
+
+  it("delivers a notification and a chat message published by the API to the right user's page only", async () => {
+    const [olga, zoe] = [await t.as('olga'), await t.as('zoe')];
+    const { mq: olgaPage } = await pageConnection(olga);
+    const { mq: zoePage } = await pageConnection(zoe);
+    await granted(olgaPage, 'notifications/olga');
+    await granted(olgaPage, 'chatNotifications/olga');
+    await granted(zoePage, 'notifications/zoe');
+    await granted(zoePage, 'chatNotifications/zoe');
+    const [toOlga, toZoe] = [messages(olgaPage), messages(zoePage)];
+
+    await notify('olga', 'Via mosquitto');
+    expect((await zoe.call('sendChatMessage', { profileName: 'olga', content: 'Hello Olga' })).status).toBe(200);
+    await until(() => toOlga.length === 2, 'both messages');
+    expect(toOlga).toEqual([
+      { topic: 'notifications/olga', body: expect.objectContaining({ content: 'Via mosquitto', status: 'NEW' }) },
+      { topic: 'chatNotifications/olga', body: expect.objectContaining({ profileName: 'zoe', content: 'Hello Olga' }) },
+    ]);
+    expect(toZoe).toEqual([]);
+  });
+
+  it("revokes a session's logins at logout: its pages are disconnected and cannot come back", async () => {
+    const ben = await t.as('ben');
+    const { mq, login } = await pageConnection(ben);
+    const closed = new Promise((done) => mq.once('close', () => done(undefined)));
+    expect((await ben.call('logout')).status).toBe(200);
+    await closed;
+    await expect(mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
+  });
+
+  it('revokes the logins of a session that expired, at the next sweep', async () => {
+    const sam = await t.as('sam');
+    const { mq, login } = await pageConnection(sam);
+    const closed = new Promise((done) => mq.once('close', () => done(undefined)));
+    t.api.db.prepare("UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE profile_name = 'sam')").run();
+    await closed;
+    await expect(mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
+    expect((await sam.call('getUserInfo')).status).toBe(401);
+  });
+
+  it('survives a broker restart: the page reconnects with its login, resubscribes, and gets what is published after', async () => {
+    const dave = await t.as('dave');
+    const { mq } = await pageConnection(dave, { reconnectPeriod: 300 });
+    // As the browser's channel does: subscribe again on every connect (clean session).
+    mq.on('connect', () => void mq.subscribe('notifications/dave', { qos: 1 }));
+    await granted(mq, 'notifications/dave');
+    const seen = messages(mq);
+
+    await broker.restart();
+    await until(() => mq.connected, 'the page to reconnect');
+    await new Promise((r) => setTimeout(r, 300));
+    await notify('dave', 'After the restart');
+    await until(() => seen.length === 1, 'the notification after the restart');
+    expect(seen[0]?.body).toMatchObject({ content: 'After the restart' });
   });
 });

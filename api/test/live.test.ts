@@ -51,6 +51,25 @@ describe('live broker', () => {
     await expect(connect(null)).rejects.toThrow(/Not authorized/i);
   });
 
+  // The browser logs in as it does on the production broker (mosquitto): with its page's login.
+  it("takes a page's broker login from getLiveCredentials, its user's topics only; a wrong password or a logout ends it", async () => {
+    const leo = await t.as('leo');
+    const res = await leo.call('getLiveCredentials');
+    expect(res.status).toBe(200);
+    const login = { username: present(res.body.username, 'username'), password: present(res.body.password, 'password') };
+    const dial = (password: string) => mqtt.connectAsync(wsUrl(), { username: login.username, password, reconnectPeriod: 0, connectTimeout: 5000, wsOptions: { headers: { origin: SHELL_ORIGIN } } });
+    await expect(dial('wrong')).rejects.toThrow(/Not authorized/i);
+    const mq = await dial(login.password);
+    open.push(mq);
+    expect((await mq.subscribeAsync('notifications/leo', { qos: 1 }))[0]?.qos).toBe(1);
+    await expect(mq.subscribeAsync('notifications/clara', { qos: 1 })).rejects.toMatchObject({ packet: { granted: [128] } });
+    const closed = new Promise((done) => mq.once('close', () => done(undefined)));
+    expect((await leo.call('logout')).status).toBe(200);
+    await closed;
+    await expect(dial(login.password)).rejects.toThrow(/Not authorized/i);
+    expect((await t.client().call('getLiveCredentials')).status).toBe(401);
+  });
+
   it('refuses a websocket opened from a foreign origin', async () => {
     const clara = await t.as('clara');
     const status = (origin: string) =>

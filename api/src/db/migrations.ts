@@ -158,4 +158,14 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // Broker logins issued to browser pages (getLiveCredentials): revoked with their session.
+  `
+  CREATE TABLE live_clients (
+    username TEXT PRIMARY KEY,
+    session_token TEXT NOT NULL REFERENCES sessions(token) ON DELETE CASCADE,
+    secret_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX live_clients_by_session ON live_clients(session_token);
+  `,
 ];

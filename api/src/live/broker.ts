@@ -2,28 +2,33 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type Client } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
-import { LIVE_TOPICS, LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
+import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
 import type { SessionUser } from '../http/env.js';
-import { type LivePublisher, topicFor } from './publisher.js';
+import { type LivePublisher, ownTopics, topicFor } from './publisher.js';
 
 interface BrokerOptions {
-  /** Resolves a session cookie value to its user, or null. */
-  authenticate(cookieHeader: string | undefined): SessionUser | null;
+  /**
+   * The user of a connection: by its broker login (getLiveCredentials), or else by the session
+   * cookie sent with the websocket upgrade; null when neither is valid.
+   */
+  authenticate(login: { username: string; password: string } | null, cookieHeader: string | undefined): SessionUser | null;
   /** Browser origins allowed to open the websocket (cookie auth makes a foreign origin dangerous). */
   isAllowedOrigin(origin: string): boolean;
 }
 
 /**
- * An MQTT broker over websocket on the API's own HTTP server at /mqtt. A connection is
- * authenticated by the session cookie sent with the websocket upgrade; a client may subscribe
- * only to its own user's topics and may not publish: only the server publishes.
+ * An MQTT broker over websocket on the API's own HTTP server at /mqtt, for `npm start` and the
+ * tests: the browser sees what mosquitto with dynamic security gives in production. A connection
+ * logs in with its page's broker login (or the session cookie); a client may subscribe only to
+ * its own user's topics and may not publish: only the server publishes.
  */
 export async function attachBroker(server: Server, options: BrokerOptions): Promise<LivePublisher> {
   const users = new WeakMap<Client, SessionUser>();
   const clientsBySession = new Map<string, Set<Client>>();
   const broker = await Aedes.createBroker({
-    authenticate(client, _username, _password, done) {
-      const user = options.authenticate(client.req?.headers.cookie);
+    authenticate(client, username, password, done) {
+      const login = username && password ? { username, password: password.toString() } : null;
+      const user = options.authenticate(login, client.req?.headers.cookie);
       if (!user) {
         done(Object.assign(new Error('Not logged in'), { returnCode: 5 as const }), false);
         return;
@@ -36,7 +41,7 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
     },
     authorizeSubscribe(client, subscription, done) {
       const user = users.get(client);
-      const own = user ? [LIVE_TOPICS.notifications(user.profileName), LIVE_TOPICS.chatNotifications(user.profileName)] : [];
+      const own = user ? ownTopics(user.profileName) : [];
       // A null subscription answers SUBACK 0x80 (refused) without dropping the connection.
       done(null, own.includes(subscription.topic) ? subscription : null);
     },
@@ -74,9 +79,12 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
         () => {},
       );
     },
+    // Logins are checked against the database at connect, so there is nothing to tell.
+    admit: () => Promise.resolve(),
     endSession(token) {
       for (const client of clientsBySession.get(token) ?? []) client.close();
       clientsBySession.delete(token);
+      return Promise.resolve();
     },
     async close() {
       server.off('upgrade', onUpgrade);

@@ -1,23 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
-import { type LivePublisher, topicFor } from './publisher.js';
+import { LIVE_TOPICS } from '@marketplace/shared/contract';
+import { type LivePublisher, ownTopics, topicFor } from './publisher.js';
+
+/** mosquitto's dynamic security plugin is driven by JSON commands on this topic; answers come on `/response`. */
+const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
+const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
+/** A command not answered in this time fails (the broker is down or not configured for dynamic security). */
+const COMMAND_TIMEOUT_MS = 5000;
+/** The role that lets the API publish server events. */
+const PUBLISHER_ROLE = 'api-publisher';
+/** Answers that mean "already so": setting up is repeated on every (re)connect, and a revoked client may be gone already. */
+const ALREADY = /already exists|already has|not found/i;
+
+type Command = { command: string } & Record<string, unknown>;
+interface CommandResponse {
+  command: string;
+  error?: string;
+  correlationData?: string;
+  data?: { client?: { roles?: { rolename: string }[] } };
+}
+
+const roleOf = (profileName: string) => `user-${profileName}`;
 
 /**
- * Publishes to a broker the API does not own (docker-compose runs mosquitto). Access control
- * for browsers is then that broker's configuration; the API only publishes.
+ * Publishes to a broker the API does not own (docker-compose's mosquitto), and is that broker's
+ * administrator through its dynamic security plugin: each browser page gets its own client,
+ * whose role may subscribe to its user's two topics only (literal topics: no wildcard matches
+ * them) and publish nothing; ending a session deletes its clients, which disconnects them.
  */
-export function connectExternalBroker(url: string): LivePublisher {
-  const client = mqtt.connect(url, {
-    username: process.env.MQTT_USERNAME,
-    password: process.env.MQTT_PASSWORD,
-    reconnectPeriod: 2000,
+export function connectExternalBroker(url: string, admin: { username: string; password: string } | null): LivePublisher {
+  const client = mqtt.connect(url, { username: admin?.username, password: admin?.password, reconnectPeriod: 2000 });
+  const pending = new Map<string, (response: CommandResponse) => void>();
+  const rolesMade = new Set<string>();
+  // Commands wait for the subscription to the answers: an answer sent before it would be lost.
+  let answersHeard: () => void = () => {};
+  let listening = new Promise<void>((resolve) => (answersHeard = resolve));
+  client.on('close', () => {
+    listening = new Promise<void>((resolve) => (answersHeard = resolve));
   });
+
   client.on('error', (err) => console.error(`[live] external broker ${url}: ${err.message}`));
+  client.on('message', (topic, payload) => {
+    if (topic !== RESPONSE_TOPIC) return;
+    try {
+      const { responses } = JSON.parse(payload.toString()) as { responses?: CommandResponse[] };
+      for (const response of responses ?? []) {
+        if (response.correlationData) pending.get(response.correlationData)?.(response);
+      }
+    } catch {
+      // Not an answer of ours.
+    }
+  });
+
+  /** Runs commands in order; rejects with the broker's reason on the first that failed for real. */
+  async function run(...commands: Command[]): Promise<CommandResponse[]> {
+    await Promise.race([listening, sleep(COMMAND_TIMEOUT_MS).then(() => Promise.reject(new Error('the broker cannot be reached')))]);
+    const answers = commands.map((command) => {
+      const correlationData = randomUUID();
+      return {
+        command: { ...command, correlationData },
+        answer: new Promise<CommandResponse>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            pending.delete(correlationData);
+            reject(new Error(`the broker did not answer ${command.command}`));
+          }, COMMAND_TIMEOUT_MS);
+          pending.set(correlationData, (response) => {
+            clearTimeout(timer);
+            pending.delete(correlationData);
+            resolve(response);
+          });
+        }),
+      };
+    });
+    // Each is awaited in turn below; one that fails first must not leave the others unhandled.
+    for (const { answer } of answers) answer.catch(() => {});
+    client.publish(CONTROL_TOPIC, JSON.stringify({ commands: answers.map((a) => a.command) }), { qos: 1 });
+    const responses: CommandResponse[] = [];
+    for (const { command, answer } of answers) {
+      const response = await answer;
+      if (response.error && !ALREADY.test(response.error)) throw new Error(`${command.command}: ${response.error}`);
+      responses.push(response);
+    }
+    return responses;
+  }
+
+  /** Lets the API's own login publish server events (once per broker: the plugin keeps it in its file). */
+  async function allowPublishing(adminName: string): Promise<void> {
+    const [found] = await run({ command: 'getClient', username: adminName });
+    if (found?.data?.client?.roles?.some((r) => r.rolename === PUBLISHER_ROLE)) return;
+    await run({
+      command: 'createRole',
+      rolename: PUBLISHER_ROLE,
+      acls: Object.values(LIVE_TOPICS).map((topic) => ({ acltype: 'publishClientSend', topic: topic('#'), allow: true })),
+    });
+    // Not awaited: the plugin disconnects a client whose roles change (so they apply at once),
+    // which loses the answer; the reconnect then finds the role in place.
+    client.publish(CONTROL_TOPIC, JSON.stringify({ commands: [{ command: 'addClientRole', username: adminName, rolename: PUBLISHER_ROLE }] }), { qos: 1 });
+  }
+
+  // On every connect (a restarted broker keeps its dynamic security file, but a fresh one may not):
+  // listen for answers and make sure the API may publish server events.
+  client.on('connect', () => {
+    client.subscribe(RESPONSE_TOPIC, { qos: 1 }, (err) => {
+      if (err) return;
+      answersHeard();
+      if (admin) allowPublishing(admin.username).catch((e: unknown) => console.error(`[live] cannot set up publishing on ${url}: ${e instanceof Error ? e.message : String(e)}`));
+    });
+  });
+
   return {
     publish(kind, profileName, payload) {
       client.publish(topicFor(kind, profileName), JSON.stringify(payload), { qos: 1 });
     },
-    endSession() {
-      // Browser sessions on an external broker are that broker's to end.
+    async admit({ username, password, profileName }) {
+      const rolename = roleOf(profileName);
+      if (!rolesMade.has(rolename)) {
+        await run({
+          command: 'createRole',
+          rolename,
+          acls: ownTopics(profileName).map((topic) => ({ acltype: 'subscribeLiteral', topic, allow: true })),
+        });
+        rolesMade.add(rolename);
+      }
+      await run({ command: 'createClient', username, password, roles: [{ rolename }] });
+    },
+    async endSession(_token, usernames) {
+      if (usernames.length > 0) await run(...usernames.map((username) => ({ command: 'deleteClient', username })));
     },
     close: () => client.endAsync().then(() => undefined),
   };

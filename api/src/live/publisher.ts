@@ -3,14 +3,29 @@ import { LIVE_TOPICS } from '@marketplace/shared/contract';
 
 export type LiveKind = keyof LivePayloads;
 
+/** A broker login issued to one browser page of a user's session. */
+export interface LiveLogin {
+  username: string;
+  password: string;
+  profileName: string;
+}
+
 /** Where server events go: the embedded broker, or an external one (docker-compose's mosquitto). */
 export interface LivePublisher {
   publish<K extends LiveKind>(kind: K, profileName: string, payload: LivePayloads[K]): void;
-  /** Drops the live connections opened with this session (at logout). */
-  endSession(token: string): void;
+  /**
+   * Makes a login usable on the broker: allowed to subscribe to its user's two topics only and to
+   * publish nothing. The embedded broker checks logins against the database itself.
+   */
+  admit(login: LiveLogin): Promise<void>;
+  /** Revokes a session's logins and closes the connections made with them (logout, expiry). */
+  endSession(token: string, usernames: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
 export function topicFor(kind: LiveKind, profileName: string): string {
   return LIVE_TOPICS[kind](profileName);
 }
+
+/** The topics a user's login may subscribe to: exactly their own two. */
+export const ownTopics = (profileName: string) => [LIVE_TOPICS.notifications(profileName), LIVE_TOPICS.chatNotifications(profileName)];

@@ -7,6 +7,7 @@ import { cartRepository } from './cart.js';
 import { chatRepository } from './chat.js';
 import { contactRepository } from './contact.js';
 import { contentRepository } from './content.js';
+import { liveClientsRepository } from './liveClients.js';
 import { notificationsRepository } from './notifications.js';
 import { offersRepository } from './offers.js';
 import { ordersRepository } from './orders.js';
@@ -23,6 +24,7 @@ export function createRepositories(db: Db, filesOrigin: string) {
     urls,
     users,
     sessions: sessionsRepository(db, users),
+    liveClients: liveClientsRepository(db),
     cart: cartRepository(db, urls),
     content: contentRepository(db, urls, users),
     offers: offersRepository(db),

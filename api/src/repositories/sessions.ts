@@ -36,6 +36,11 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       );
     },
 
+    /** Sessions past their end, for the sweep that revokes what they were given. */
+    expiredTokens(): string[] {
+      return (db.prepare('SELECT token FROM sessions WHERE expires_at <= ?').all(new Date().toISOString()) as { token: string }[]).map((r) => r.token);
+    },
+
     delete(token: string): void {
       db.prepare('DELETE FROM sessions WHERE token = ?').run(token);
     },

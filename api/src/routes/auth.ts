@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { LOGIN_THROTTLE_RULES, LoginThrottle } from '../auth/loginThrottle.js';
@@ -7,9 +8,10 @@ import { clientAddress } from '../http/client.js';
 import { HttpError, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import type { ChosenRole } from '../repositories/users.js';
-import type { Services } from '../services.js';
+import { endLiveAccess, type Services } from '../services.js';
 
-export function registerAuthRoutes(r: Router, { repos, config, live }: Services): void {
+export function registerAuthRoutes(r: Router, services: Services): void {
+  const { repos, config, live } = services;
   /** Moves a visitor's cart into the account they just signed into. */
   const adoptGuestCart = (c: Parameters<typeof guestCartKey>[0], userId: number) => {
     const guestKey = guestCartKey(c, config, false);
@@ -61,13 +63,27 @@ export function registerAuthRoutes(r: Router, { repos, config, live }: Services)
     },
   );
 
-  r.visitor('logout', noFields, (_input, { c, user }) => {
+  r.visitor('logout', noFields, async (_input, { c, user }) => {
     const token = sessionToken(c);
+    // The session's broker logins first: they are found through the session's rows.
+    if (token) await endLiveAccess(services, token);
     endSession(c, repos.sessions, config, token);
-    if (token) live.endSession(token);
     // SPEC.md section 4: the browser treats 401 as a successful logout too.
     if (!user) throw notLoggedIn();
     return { loggedOut: true as const };
+  });
+
+  // One login per page (each page has its one connection); all end with the session.
+  r.user('getLiveCredentials', noFields, async (_input, { user }) => {
+    const login = { username: `web-${randomBytes(12).toString('base64url')}`, password: randomBytes(32).toString('base64url') };
+    repos.liveClients.add(login.username, user.token, login.password);
+    try {
+      await live.admit({ ...login, profileName: user.profileName });
+    } catch (error) {
+      console.error(`[live] could not admit a broker login: ${error instanceof Error ? error.message : String(error)}`);
+      throw new HttpError(503, 'Live updates are unavailable right now');
+    }
+    return login;
   });
 
   r.user('checkAuthentication', noFields, () => ({ authenticated: true as const }));

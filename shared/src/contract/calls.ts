@@ -75,6 +75,8 @@ export const API_CALLS = {
   getChatMessages: { method: 'GET', path: '/v2/chat/messages', encoding: 'query', credentials: true },
   sendChatMessage: { method: 'POST', path: '/v2/chat/sendMessage', encoding: 'form', credentials: true },
   getOpenChats: { method: 'GET', path: '/v2/chat/open', encoding: 'none', credentials: true },
+  // Production topology (issue "Production topology"): the browser's own broker login.
+  getLiveCredentials: { method: 'POST', path: '/v2/liveCredentials', encoding: 'none', credentials: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof API_CALLS;
@@ -151,6 +153,11 @@ export interface ApiContract {
   };
   sendChatMessage: { request: { profileName: string; content: string }; response: { message: ChatMessage } };
   getOpenChats: { request: NoFields; response: { chats: ChatWindowEntry[] } };
+  /**
+   * A broker login for this page's one live connection: it may subscribe to the user's two topics
+   * only and publish nothing, and it ends with the session (logout or expiry).
+   */
+  getLiveCredentials: { request: NoFields; response: { username: string; password: string } };
 }
 
 // Compile-time check that the table and the contract name the same calls.

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { LIVE_MAX_PAYLOAD_BYTES } from '../contract/live.js';
-import { LiveChannel, type MqttLike } from './channel.js';
+import { LiveChannel, LOGIN_RETRY_MS, type LiveLogin, type MqttLike } from './channel.js';
 
 /** A stand-in for mqtt.js at the network edge: records calls, lets the test emit events. */
 class FakeClient implements MqttLike {
@@ -37,14 +37,17 @@ class FakeClient implements MqttLike {
 
 const notification = { id: 1, status: 'NEW', content: 'hi', link: null, timestamp: '2026-01-01T00:00:00Z' };
 
-function setup() {
+function setup(logins: (() => Promise<LiveLogin>)[] = []) {
   const clients: FakeClient[] = [];
-  const connect = vi.fn(async () => {
+  let issued = 0;
+  // The API's getLiveCredentials: each call a new login, unless the test scripts failures.
+  const login = vi.fn(() => logins.shift()?.() ?? Promise.resolve({ username: `web-${++issued}`, password: 'secret' }));
+  const connect = vi.fn(async (_url: string, _login: LiveLogin) => {
     const c = new FakeClient();
     clients.push(c);
     return c;
   });
-  return { channel: new LiveChannel(() => 'ws://x/mqtt', connect), connect, clients };
+  return { channel: new LiveChannel(() => 'ws://x/mqtt', login, connect), connect, login, clients };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -143,5 +146,63 @@ describe('LiveChannel', () => {
     await flush();
     expect(connect).toHaveBeenCalledTimes(2);
     expect(clients[1]?.subscribed).toEqual(['notifications/mia']);
+  });
+
+  it('connects with the broker login the API gives', async () => {
+    const { channel, connect } = setup();
+    channel.subscribe('notifications', 'clara', () => {});
+    await flush();
+    expect(connect).toHaveBeenCalledWith('ws://x/mqtt', { username: 'web-1', password: 'secret' });
+  });
+
+  it('asks for a login again after a pause when the API could not give one, then connects', async () => {
+    vi.useFakeTimers();
+    try {
+      const { channel, connect, login } = setup([() => Promise.reject(new Error('503'))]);
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      channel.subscribe('notifications', 'clara', () => {});
+      await vi.advanceTimersByTimeAsync(0);
+      expect(connect).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS);
+      expect(login).toHaveBeenCalledTimes(2);
+      expect(connect).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('starts over with a fresh login when the broker refuses it, and resubscribes on the new connection', async () => {
+    vi.useFakeTimers();
+    try {
+      const { channel, connect, clients } = setup();
+      channel.subscribe('notifications', 'clara', () => {});
+      await vi.advanceTimersByTimeAsync(0);
+      clients[0]!.emit('error', Object.assign(new Error('Connection refused: Not authorized'), { code: 5 }));
+      expect(clients[0]!.ended).toBe(true);
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS);
+      expect(connect).toHaveBeenLastCalledWith('ws://x/mqtt', { username: 'web-2', password: 'secret' });
+      clients[1]!.emit('connect');
+      expect(clients[1]!.subscribed).toContain('notifications/clara');
+      // Any other error is mqtt.js's to retry.
+      clients[1]!.emit('error', new Error('socket hang up'));
+      expect(clients[1]!.ended).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not retry after logout', async () => {
+    vi.useFakeTimers();
+    try {
+      const { channel, login } = setup([() => Promise.reject(new Error('503'))]);
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      channel.subscribe('notifications', 'clara', () => {});
+      await vi.advanceTimersByTimeAsync(0);
+      channel.close();
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS * 2);
+      expect(login).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -13,15 +13,29 @@ export interface MqttLike {
   end(force?: boolean): unknown;
 }
 
-export type Connect = (url: string) => Promise<MqttLike>;
+/** The page's broker login, from the API (getLiveCredentials); it ends with the session. */
+export interface LiveLogin {
+  username: string;
+  password: string;
+}
+
+export type Connect = (url: string, login: LiveLogin) => Promise<MqttLike>;
 
 /** Loads mqtt.js only when the first subscriber appears (after login), never on anonymous pages. */
-const connectWithMqtt: Connect = async (url) => {
+const connectWithMqtt: Connect = async (url, { username, password }) => {
   const { default: mqtt } = await import('mqtt');
   // mqtt.js retries every reconnectPeriod on any failure, host-not-found included (SPEC.md section 7);
   // the channel resubscribes itself on each connect, so mqtt.js need not.
-  return mqtt.connect(url, { reconnectPeriod: 2000, connectTimeout: 10_000, resubscribe: false, clean: true }) as unknown as MqttLike;
+  return mqtt.connect(url, { username, password, reconnectPeriod: 2000, connectTimeout: 10_000, resubscribe: false, clean: true }) as unknown as MqttLike;
 };
+
+/** How long to wait before asking for a broker login again after the API could not give one. */
+export const LOGIN_RETRY_MS = 2000;
+
+/** CONNACK codes for a refused login (MQTT 3.1.1: 4 bad credentials, 5 not authorised; MQTT 5: 134, 135). */
+const LOGIN_REFUSED = new Set([4, 5, 134, 135]);
+const isLoginRefused = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error && LOGIN_REFUSED.has((error as { code: unknown }).code as number);
 
 type Handler = (payload: unknown) => void;
 
@@ -32,14 +46,18 @@ type Handler = (payload: unknown) => void;
  */
 export class LiveChannel {
   private client: MqttLike | null = null;
-  private connecting: Promise<MqttLike> | null = null;
+  private connecting: Promise<MqttLike | null> | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly guards = new Map<string, (v: unknown) => boolean>();
   private readonly readyCallbacks = new Map<string, Set<() => void>>();
   private generation = 0;
 
+  private retry: ReturnType<typeof setTimeout> | null = null;
+
   constructor(
     private readonly url: () => string,
+    /** A fresh broker login; it throws when the API cannot give one (then the channel retries). */
+    private readonly login: () => Promise<LiveLogin>,
     private readonly connect: Connect = connectWithMqtt,
   ) {}
 
@@ -77,6 +95,8 @@ export class LiveChannel {
   /** Ends the connection and forgets every subscription (logout). */
   close(): void {
     this.generation++;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
     this.handlers.clear();
     this.readyCallbacks.clear();
     this.guards.clear();
@@ -93,23 +113,51 @@ export class LiveChannel {
     if (this.client) return Promise.resolve(this.client);
     if (!this.connecting) {
       const generation = this.generation;
-      this.connecting = this.connect(this.url()).then((client) => {
-        // Logged out while mqtt.js was loading: do not keep a connection nobody wants.
-        if (generation !== this.generation) {
-          client.end(true);
+      this.connecting = this.login()
+        .then((login) => this.connect(this.url(), login))
+        .then((client) => {
+          // Logged out while mqtt.js was loading: do not keep a connection nobody wants.
+          if (generation !== this.generation) {
+            client.end(true);
+            return null;
+          }
+          diagnostics.liveClients++;
+          this.client = client;
+          client.on('message', (topic, payload) => this.dispatch(topic, payload));
+          // After a reconnect the broker has forgotten us (clean session): subscribe again.
+          client.on('connect', () => {
+            for (const topic of this.handlers.keys()) this.subscribeTopic(client, topic);
+          });
+          // The login was revoked (or the broker lost it): mqtt.js would retry it forever, so
+          // start over with a fresh one; if the session is over, the API refuses that and the
+          // session store logs out, which closes the channel.
+          client.on('error', (error) => {
+            if (this.client !== client || !isLoginRefused(error)) return;
+            client.end(true);
+            this.client = null;
+            this.connecting = null;
+            this.reconnectLater(generation);
+          });
           return client;
-        }
-        diagnostics.liveClients++;
-        this.client = client;
-        client.on('message', (topic, payload) => this.dispatch(topic, payload));
-        // After a reconnect the broker has forgotten us (clean session): subscribe again.
-        client.on('connect', () => {
-          for (const topic of this.handlers.keys()) this.subscribeTopic(client, topic);
+        })
+        .catch((error: unknown) => {
+          console.warn('[live] no broker login from the API; retrying', error);
+          this.connecting = null;
+          this.reconnectLater(generation);
+          return null;
         });
-        return client;
-      });
     }
-    return this.connecting.then((client) => (this.client === client ? client : null));
+    return this.connecting.then((client) => (client && this.client === client ? client : null));
+  }
+
+  /** Connects again after a pause, with a fresh login, when someone still listens. */
+  private reconnectLater(generation: number): void {
+    if (this.retry || generation !== this.generation) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      // The new client's 'connect' subscribes every topic.
+      if (generation === this.generation && this.handlers.size > 0) void this.ensureClient();
+    }, LOGIN_RETRY_MS);
   }
 
   private subscribeTopic(client: MqttLike, topic: string): void {

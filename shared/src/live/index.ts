@@ -1,6 +1,10 @@
+import { apiCall } from '../api/client.js';
 import { getRuntimeConfig } from '../config/runtime.js';
 import { LiveChannel } from './channel.js';
 
-/** The page's one live channel, on the runtime config's broker URL. */
-export const live = new LiveChannel(() => getRuntimeConfig().liveUrl);
-export { LiveChannel, type LiveKind, type MqttLike, type Connect } from './channel.js';
+/** The page's one live channel, on the runtime config's broker URL, logged in with the session's broker login. */
+export const live = new LiveChannel(
+  () => getRuntimeConfig().liveUrl,
+  () => apiCall('getLiveCredentials'),
+);
+export { LiveChannel, LOGIN_RETRY_MS, type LiveKind, type LiveLogin, type MqttLike, type Connect } from './channel.js';
