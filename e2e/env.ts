@@ -19,9 +19,15 @@ export const EXTRA_SHELL_PORTS = [13100, 13200, 13300, 13400, 13500, 13600, 1370
 /** Where the single-bundle build (shell/dist-single) is served by its test. */
 export const SINGLE_PORT = 13010;
 
+/**
+ * The production project (playwright.prod.config.ts) runs mosquitto: browsers connect to it
+ * there, not to the API's embedded broker. Set in the runner's environment, so workers see it.
+ */
+export const LIVE_URL = process.env.E2E_LIVE_URL;
+
 /** The runtime config environment of a shell whose remotes are on the given ports. */
 export function runtimeEnv(ports: Record<RemoteName, number> = PORTS): Record<string, string> {
-  return { API_ORIGIN: API, ...manifestEnv(ports) };
+  return { API_ORIGIN: API, ...(LIVE_URL ? { LIVE_URL } : {}), ...manifestEnv(ports) };
 }
 
 /** One fresh database per run of the suite. */

@@ -4,6 +4,23 @@ import { ADMIN_TOKEN, API, DATA_DIR, EXTRA_SHELL_PORTS, PORTS, ROOT, SHELL, SING
 
 process.env.E2E_DATA_DIR = DATA_DIR;
 
+/** The API on a fresh database, allowing the suite's shells; `extra` adds environment (an external broker). */
+export const apiServer = (extra: Record<string, string> = {}) => ({
+  command: `${ROOT}/api/node_modules/.bin/tsx ${ROOT}/api/src/main.ts`,
+  url: `${API}/health`,
+  env: {
+    API_PORT: String(PORTS.api),
+    API_HOST: '127.0.0.1',
+    API_PUBLIC_ORIGIN: API,
+    API_ALLOWED_ORIGINS: [PORTS.shell, SINGLE_PORT, ...EXTRA_SHELL_PORTS].map((p) => `http://localhost:${p}`).join(','),
+    DATABASE_PATH: `${DATA_DIR}/db.sqlite`,
+    ADMIN_TOKEN,
+    ...extra,
+  },
+  reuseExistingServer: false,
+  timeout: 60_000,
+});
+
 const serve = (dir: string, port: number) => ({
   command: `node ${ROOT}/build-preset/serve.mjs`,
   cwd: `${ROOT}/${dir}`,
@@ -19,6 +36,8 @@ const serve = (dir: string, port: number) => ({
  */
 export default defineConfig({
   testDir: './tests',
+  // Runs in the production project only (playwright.prod.config.ts).
+  testIgnore: ['production.spec.ts'],
   timeout: 45_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -37,20 +56,7 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: [
-    {
-      command: `${ROOT}/api/node_modules/.bin/tsx ${ROOT}/api/src/main.ts`,
-      url: `${API}/health`,
-      env: {
-        API_PORT: String(PORTS.api),
-        API_HOST: '127.0.0.1',
-        API_PUBLIC_ORIGIN: API,
-        API_ALLOWED_ORIGINS: [PORTS.shell, SINGLE_PORT, ...EXTRA_SHELL_PORTS].map((p) => `http://localhost:${p}`).join(','),
-        DATABASE_PATH: `${DATA_DIR}/db.sqlite`,
-        ADMIN_TOKEN,
-      },
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
+    apiServer(),
     serve(SHELL_APP.package, PORTS.shell),
     ...REMOTE_NAMES.map((name) => serve(REMOTES[name].package, PORTS[name])),
   ],

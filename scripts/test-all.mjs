@@ -65,12 +65,21 @@ if (!built) {
   console.error('Chromium is missing and could not be installed: the e2e suite cannot run');
   suites.push({ name: 'e2e', passed: 0, failed: 1 });
 } else {
-  const report = join(out, 'e2e.json');
-  const ok = run('pnpm', ['exec', 'playwright', 'test', '--reporter=list,json'], join(root, 'e2e'), { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: report });
+  playwright('e2e', 'playwright.config.ts');
+  // The same tests of serving and live updates against nginx and mosquitto (the production files).
+  console.log('\n=== e2e production project (nginx, mosquitto) ===');
+  playwright('e2e production', 'playwright.prod.config.ts');
+}
+
+/** Runs one Playwright configuration of the e2e package and records its counts as a suite. */
+function playwright(name, config) {
+  const report = join(out, `${name.replace(/\W+/g, '-')}.json`);
+  const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: report };
+  const ok = run('pnpm', ['exec', 'playwright', 'test', '--config', config, '--reporter=list,json'], join(root, 'e2e'), env);
   const stats = readJson(report)?.stats;
   const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   const counted = (stats?.unexpected ?? 0) + (stats?.skipped ?? 0);
-  suites.push({ name: 'e2e', passed, failed: counted === 0 && !ok ? 1 : counted });
+  suites.push({ name, passed, failed: counted === 0 && !ok ? 1 : counted });
 }
 
 console.log('\n=== summary ===');

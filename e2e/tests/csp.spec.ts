@@ -1,5 +1,5 @@
 import { test as base, expect } from '@playwright/test';
-import { API, PORTS } from '../env.js';
+import { API, LIVE_URL, PORTS } from '../env.js';
 import { test } from './fixtures.js';
 
 test('csp: the shell page lists exactly the origins in use, without unsafe-eval', async ({ page }) => {
@@ -8,7 +8,9 @@ test('csp: the shell page lists exactly the origins in use, without unsafe-eval'
   const directive = (name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `))?.split(' ').slice(1) ?? [];
   const remotes = [PORTS.header, PORTS.media, PORTS.eventOrder, PORTS.account].map((p) => `http://localhost:${p}`);
   expect(directive('script-src').sort()).toEqual(["'self'", ...remotes].sort());
-  expect(directive('connect-src').sort()).toEqual(["'self'", API, API.replace('http', 'ws'), ...remotes].sort());
+  // The live broker: the API's embedded one, or mosquitto in the production project.
+  const live = LIVE_URL ?? API.replace('http', 'ws');
+  expect(directive('connect-src').sort()).toEqual(["'self'", API, live, ...remotes].sort());
   expect(directive('worker-src')).toContain('blob:');
   expect(directive('object-src')).toEqual(["'none'"]);
   expect(csp).not.toContain('unsafe-eval');

@@ -51,6 +51,8 @@ test('api -> header: the notification dropdown pages through the real list at 90
   await logIn(page, 'clara');
   const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
   await expect(bell.getByTestId('badge')).toHaveText('10+');
+  // The page has settled (the live login and the reload after subscribing), as a user's would.
+  await page.waitForLoadState('networkidle');
   // The list may also be reloaded whole when the live subscription is confirmed: count the paged loads.
   const pagedLoads: string[] = [];
   page.on('request', (r) => r.url().includes('/v2/notifications?') && pagedLoads.push(new URL(r.url()).search));

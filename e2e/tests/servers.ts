@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startNginx } from 'build-preset/nginx';
 import { serveApp } from 'build-preset/serve';
-import { ROOT, runtimeEnv } from '../env.js';
+import { LIVE_URL, ROOT, runtimeEnv } from '../env.js';
 
 export type AppDir = 'shell' | 'mf-header' | 'mf-media' | 'mf-event-order' | 'mf-account';
 
@@ -12,6 +13,19 @@ export type AppDir = 'shell' | 'mf-header' | 'mf-media' | 'mf-event-order' | 'mf
 export async function startApp(dirOrApp: AppDir | string, port: number, env: Record<string, string> = runtimeEnv()): Promise<Server> {
   const dir = dirOrApp.startsWith('/') ? dirOrApp : join(ROOT, dirOrApp, 'dist');
   return serveApp({ dir, port, env: { ...process.env, ...env }, log: false });
+}
+
+/**
+ * Serves a build as a deploy would: under nginx with the images' template in the production
+ * project (where LIVE_URL names its mosquitto), with serve-app otherwise.
+ */
+export async function deployBuild(dir: string, port: number, env: Record<string, string>, role: 'shell' | 'remote'): Promise<{ stop(): Promise<void> }> {
+  if (!LIVE_URL) {
+    const server = await serveApp({ dir, port, env: { ...process.env, ...env }, log: false });
+    return { stop: () => stop(server) };
+  }
+  const workDir = mkdtempSync(join(tmpdir(), 'e2e-nginx-'));
+  return startNginx({ dist: dir, port, env: { ...process.env, ...env }, fallback: role === 'shell' ? '/index.html' : '=404', workDir });
 }
 
 export function stop(server: Server | undefined): Promise<void> {

@@ -30,9 +30,14 @@ export function useFeed<T>({ call, scope, fetchPage, idOf }: FeedOptions<T>) {
   const queryClient = useQueryClient();
   // Stable while the call and scope are: the editors and the live subscription that use it stay too.
   const queryKey = useMemo(() => [call, scope] as const, [call, scope]);
+  // Counts the loads started, so a change on the server can tell whether one overlapped it.
+  const loadsStarted = useRef(0);
   const query = useInfiniteQuery({
     queryKey,
-    queryFn: ({ pageParam }) => fetchPage(pageParam),
+    queryFn: ({ pageParam }) => {
+      loadsStarted.current++;
+      return fetchPage(pageParam);
+    },
     initialPageParam: 0,
     getNextPageParam: (last, all) => (last.more ? all.length : undefined),
     retry: false,
@@ -63,11 +68,29 @@ export function useFeed<T>({ call, scope, fetchPage, idOf }: FeedOptions<T>) {
     [queryClient, queryKey],
   );
   const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey }), [queryClient, queryKey]);
+  const loadingNow = useCallback(() => queryClient.isFetching({ queryKey }) > 0, [queryClient, queryKey]);
+
+  /**
+   * Follows a change made on the server (e.g. NEW cleared): a load that overlapped it may answer
+   * the list as it was before, so when one did, the list is loaded again once the change is done.
+   */
+  const afterServerChange = useCallback(
+    (change: Promise<unknown>) => {
+      const started = loadsStarted.current;
+      const busy = loadingNow();
+      void change.then(
+        () => (busy || loadsStarted.current !== started || loadingNow()) && reload(),
+        () => undefined,
+      );
+    },
+    [loadingNow, reload],
+  );
 
   return {
     items,
     /** Loads the list again from the server (e.g. once a live subscription is confirmed). */
     reload,
+    afterServerChange,
     hasMore: hasNextPage,
     isLoading: query.isPending,
     /** Every entry the server holds is here: loaded, no more pages, no load failed. */
@@ -94,9 +117,9 @@ export function useFeed<T>({ call, scope, fetchPage, idOf }: FeedOptions<T>) {
         );
         // A load under way started before this entry existed: its answer would replace the list
         // without it. Load again instead (the server stores an entry before publishing it).
-        if (queryClient.isFetching({ queryKey }) > 0) reload();
+        if (loadingNow()) reload();
       },
-      [edit, idOf, queryKey, queryClient, reload],
+      [edit, idOf, loadingNow, reload],
     ),
   };
 }

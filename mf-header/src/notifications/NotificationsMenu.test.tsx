@@ -341,6 +341,34 @@ describe('notification dropdown', () => {
     expect(badge()).toHaveTextContent('1');
   });
 
+  it('a reload answering from before the clear does not bring NEW back: the list is loaded again after the clear', async () => {
+    let serverHas = [notification({ content: 'Fresh', status: 'NEW' })];
+    let slow = false;
+    server.use(
+      http.get(`${API}/notifications`, async () => {
+        // The answer is what the server had when the request came in.
+        const answer = { notifications: serverHas, more: false };
+        if (slow) await delay(150);
+        return HttpResponse.json(answer);
+      }),
+      http.post(`${API}/clearNewNotifications`, () => {
+        serverHas = serverHas.map((n) => ({ ...n, status: 'UNREAD' as const }));
+        return HttpResponse.json({ updated: 1 });
+      }),
+    );
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(badge()).toHaveTextContent('1'));
+    slow = true;
+    // The live subscription is confirmed and reloads the list just before the user opens it.
+    confirmSubscription('notifications', 'nora');
+    await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));
+    await openBell();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sentTo('/notifications')).toHaveLength(3);
+    expect(badge()).toBeNull();
+  });
+
   it('a live notification already on a loaded page is shown once, on top', async () => {
     const n = notification({ content: 'Twice', status: 'READ' });
     serve({ notifications: [notification({ content: 'Other', status: 'READ' }), n], more: false });

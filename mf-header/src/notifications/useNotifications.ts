@@ -30,7 +30,12 @@ function messagesPage(pageNo: number): Promise<FeedPage<MessageNotification>> {
  * behind a failed load). Only a list known whole with nothing NEW in it spares the call.
  */
 function newStatus<T extends { status: NotificationStatus }>(
-  feed: { items: T[]; complete: boolean; update: (match: (item: T) => boolean, change: (item: T) => T) => void },
+  feed: {
+    items: T[];
+    complete: boolean;
+    update: (match: (item: T) => boolean, change: (item: T) => T) => void;
+    afterServerChange: (change: Promise<unknown>) => void;
+  },
   clearOnServer: () => Promise<unknown>,
 ) {
   const newCount = feed.items.filter((i) => i.status === 'NEW').length;
@@ -39,7 +44,8 @@ function newStatus<T extends { status: NotificationStatus }>(
     clearNew() {
       if (newCount === 0 && feed.complete) return;
       if (newCount > 0) feed.update((i) => i.status === 'NEW', (i) => ({ ...i, status: 'UNREAD' }));
-      void clearOnServer().catch(() => undefined);
+      // A reload under way (the live subscription's) may answer from before the clear.
+      feed.afterServerChange(clearOnServer());
     },
   };
 }

@@ -1,0 +1,57 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { PLATFORM } from 'build-preset/apps';
+import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
+import base, { apiServer } from './playwright.config.js';
+import { PORTS, ROOT, runtimeEnv } from './env.js';
+
+// The production topology of docker-compose, without Docker: Debian's mosquitto with the
+// repository's configuration (dynamic security, no anonymous clients) administered by the API in
+// external-broker mode, and the shell and each remote under Debian's nginx with the images'
+// template, on the same ports as the default project, so the same tests run against it.
+const BROKER = { mqtt: 14002, ws: 14001 };
+const ADMIN = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: 'e2e-broker-password' };
+const LIVE_URL = `ws://localhost:${BROKER.ws}`;
+// For the test workers (env.ts reads it when they load it; here it was read before this line ran).
+process.env.E2E_LIVE_URL = LIVE_URL;
+// Started as root, mosquitto and nginx's workers run as other users: they must reach these files.
+const work = mkdtempSync(join(tmpdir(), 'e2e-prod-'));
+chmodSync(work, 0o755);
+
+const nginx = (pkg: string, port: number) => ({
+  command: `node ${ROOT}/build-preset/nginx.mjs`,
+  url: `http://127.0.0.1:${port}/runtime-config.json`,
+  env: {
+    ...runtimeEnv(),
+    LIVE_URL,
+    APP_DIST: join(ROOT, pkg, 'dist'),
+    APP_LOCAL_PORT: String(port),
+    APP_FALLBACK: pkg === PLATFORM.shell.package ? '/index.html' : '=404',
+    NGINX_WORK_DIR: join(work, pkg),
+  },
+  reuseExistingServer: false,
+  timeout: 30_000,
+});
+
+export default defineConfig({
+  ...base,
+  // Everything that concerns serving and live updates: logins and logout with the live
+  // connection, live notifications and chat, the fault matrix and isolation, the CSP, deploys.
+  testIgnore: [],
+  testMatch: ['session.spec.ts', 'header.spec.ts', 'csp.spec.ts', 'deploy.spec.ts', 'faults.spec.ts', 'isolation.spec.ts', 'shell.spec.ts', 'production.spec.ts'],
+  projects: (base.projects ?? []).map((project) => ({ ...project, name: `production-${project.name ?? 'desktop'}` })),
+  webServer: [
+    {
+      command: `node ${ROOT}/build-preset/mosquitto.mjs`,
+      port: BROKER.ws,
+      env: { MQTT_PORT: String(BROKER.mqtt), MQTT_WS_PORT: String(BROKER.ws), MQTT_DATA_DIR: join(work, 'mosquitto'), ...ADMIN },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    apiServer({ MQTT_BROKER_URL: `mqtt://127.0.0.1:${BROKER.mqtt}`, ...ADMIN, LIVE_PUBLIC_URL: LIVE_URL }),
+    nginx(SHELL_APP.package, PORTS.shell),
+    ...REMOTE_NAMES.map((name) => nginx(REMOTES[name].package, PORTS[name])),
+  ],
+});
