@@ -1,7 +1,14 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, type WebSocket } from '@playwright/test';
+import { loadConfig } from 'api/config';
+import { startApi } from 'api/server';
+import { startMosquitto } from 'build-preset/mosquitto';
 import { REMOTES } from '@marketplace/shared/platform';
-import { ADMIN_TOKEN, API, DEMO_PASSWORD, LIVE_URL, PORTS, SHELL } from '../env.js';
+import { ADMIN_TOKEN, API, DEMO_PASSWORD, LIVE_URL, PORTS, ROOT, SHELL, runtimeEnv } from '../env.js';
 import { logIn } from './helpers.js';
+import { deployBuild } from './servers.js';
 import { test } from './fixtures.js';
 
 // Only in the production project (playwright.prod.config.ts): nginx serves the apps, mosquitto
@@ -49,4 +56,61 @@ test('production: nginx answers a missing remote file with 404, never the page, 
   const page = await request.get(`${SHELL}/user/orders`);
   expect(page.status()).toBe(200);
   expect(page.headers()['content-security-policy']).toContain(LIVE_URL);
+});
+
+test('production: mosquitto restarts while a user is logged in; the page reconnects with its login, resubscribes, and a notification published after shows without a reload', async ({ page }) => {
+  test.setTimeout(60_000);
+  // A broker, an API and a shell of its own, so restarting the broker touches no other test.
+  const work = mkdtempSync(join(tmpdir(), 'e2e-restart-'));
+  chmodSync(work, 0o755);
+  const liveUrl = 'ws://localhost:14011';
+  const apiUrl = 'http://localhost:14310';
+  const shellUrl = 'http://localhost:13960';
+  const admin = { username: 'api-admin', password: 'restart-test-password' };
+  const broker = await startMosquitto({ mqttPort: 14012, wsPort: 14011, dir: join(work, 'mosquitto'), admin });
+  const api = await startApi(
+    loadConfig({
+      API_PORT: '14310',
+      API_HOST: '127.0.0.1',
+      API_PUBLIC_ORIGIN: apiUrl,
+      API_ALLOWED_ORIGINS: shellUrl,
+      DATABASE_PATH: join(work, 'db.sqlite'),
+      ADMIN_TOKEN,
+      MQTT_BROKER_URL: broker.url,
+      MQTT_USERNAME: admin.username,
+      MQTT_PASSWORD: admin.password,
+      LIVE_PUBLIC_URL: liveUrl,
+    }),
+  );
+  const shell = await deployBuild(join(ROOT, 'shell', 'dist'), 13960, { ...runtimeEnv(), API_ORIGIN: apiUrl, LIVE_URL: liveUrl }, 'shell');
+  try {
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await logIn(page, 'dave', DEMO_PASSWORD, shellUrl);
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'no reload'));
+    const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
+    await expect(bell).toHaveAccessibleName('Notifications, 1 new');
+    await expect.poll(() => sockets.length).toBe(1);
+    expect(sockets[0]).toMatch(new RegExp(`^${liveUrl}`));
+
+    await broker.restart();
+    // mqtt.js reconnects on its own with the same login (the plugin kept it); the channel subscribes again.
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
+    await page.waitForTimeout(500);
+    const res = await fetch(`${apiUrl}/internal/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ profileName: 'dave', content: 'Published after the restart', link: null }),
+    });
+    expect(res.status).toBe(201);
+    await expect(bell).toHaveAccessibleName('Notifications, 2 new');
+    await bell.click();
+    await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Published after the restart');
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
+  } finally {
+    await shell.stop();
+    await api.close();
+    await broker.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
 });
