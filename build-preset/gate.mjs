@@ -1,0 +1,77 @@
+// The release gate's checks that read manifests (issue "Releases", first part): a candidate
+// remote must find every shared singleton it needs in the live shell at a version it accepts,
+// and must expose every module the platform table says it owns. Each check answers the reasons
+// it refuses, empty when it passes.
+import { PLATFORM } from './apps.mjs';
+
+/** @param {string} v @returns {[number, number, number] | null} */
+const parse = (v) => {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(v.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+};
+/** @param {[number, number, number]} a @param {[number, number, number]} b */
+const compare = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/**
+ * Whether `version` satisfies `range`, for the ranges builds write: `^x.y.z` (npm's caret: the
+ * left-most non-zero part fixed), `~x.y.z`, `>=x.y.z`, an exact version, `*` or none.
+ *
+ * @param {string} version
+ * @param {string | undefined} range
+ */
+export function satisfies(version, range) {
+  const have = parse(version);
+  if (!range || range === '*' || range === 'latest') return true;
+  if (!have) return false;
+  const op = /^(\^|~|>=)?\s*(.*)$/.exec(range.trim());
+  const want = parse(op?.[2] ?? '');
+  if (!want) return false;
+  if (compare(have, want) < 0) return false;
+  switch (op?.[1]) {
+    case '>=':
+      return true;
+    case '~':
+      return have[0] === want[0] && have[1] === want[1];
+    case '^':
+      if (want[0] > 0) return have[0] === want[0];
+      if (want[1] > 0) return have[0] === 0 && have[1] === want[1];
+      return have[0] === 0 && have[1] === 0 && have[2] === want[2];
+    default:
+      return compare(have, want) === 0;
+  }
+}
+
+/**
+ * @typedef {{ name: string, version?: string, requiredVersion?: string, singleton?: boolean }} SharedEntry
+ * @typedef {{ shared?: SharedEntry[], exposes?: { name: string }[] }} Manifest
+ */
+
+/**
+ * A singleton the candidate needs that the live shell does not provide, or provides at a version
+ * outside the candidate's range: the page has one copy, the shell's, so the remote would run on it.
+ *
+ * @param {Manifest} candidate
+ * @param {Manifest} shell
+ */
+export function singletonProblems(candidate, shell) {
+  const provided = new Map((shell.shared ?? []).map((s) => [s.name, s.version ?? '']));
+  return (candidate.shared ?? [])
+    .filter((s) => s.singleton)
+    .flatMap((s) => {
+      const version = provided.get(s.name);
+      if (version === undefined) return [`needs the singleton ${s.name} ${s.requiredVersion ?? ''}, which the live shell does not provide`.trim()];
+      return satisfies(version, s.requiredVersion) ? [] : [`needs ${s.name} ${s.requiredVersion}, the live shell provides ${version}`];
+    });
+}
+
+/**
+ * A page module the platform table says this remote renders, missing from the candidate's exposes.
+ *
+ * @param {Manifest} candidate
+ * @param {string} remote
+ */
+export function exposeProblems(candidate, remote) {
+  const exposed = new Set((candidate.exposes ?? []).map((e) => e.name.replace(/^\.\//, '')));
+  const owned = [...new Set(PLATFORM.pages.filter((p) => p.remote === remote).map((p) => p.module))];
+  return owned.filter((module) => !exposed.has(module)).map((module) => `does not expose ${module}, which the platform table's pages need from ${remote}`);
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// `pnpm release <remote>`, `pnpm rollback <remote>`, `pnpm releases` (issue "Releases", first part):
+// the release store is RELEASES_DIR (default: releases/ at the repository's root); the live
+// shell's manifest, read for the gate, is LIVE_SHELL_MANIFEST (a URL or a file; default: the
+// shell's build, shell/dist/mf-manifest.json).
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PLATFORM } from './apps.mjs';
+import { exposeProblems, singletonProblems } from './gate.mjs';
+import { readDiscovery, readHistory, release, rollback } from './releases.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const store = resolve(process.env.RELEASES_DIR ?? join(root, 'releases'));
+
+/** @param {string} where a URL or a file path */
+async function readManifest(where) {
+  if (/^https?:\/\//.test(where)) {
+    const res = await fetch(where, { cache: 'no-store' });
+    if (!res.ok) throw new Error(`${where} answered ${res.status}`);
+    return res.json();
+  }
+  return JSON.parse(readFileSync(where, 'utf8'));
+}
+
+/** @param {string | undefined} name @returns {{ remote: string, pkg: string }} */
+function remoteNamed(name) {
+  const entry = name ? PLATFORM.remotes[name] : undefined;
+  if (!name || !entry) {
+    console.error(`name a remote of the platform table: ${Object.keys(PLATFORM.remotes).join(', ')}`);
+    process.exit(2);
+  }
+  return { remote: name, pkg: entry.package };
+}
+
+const [command, name, ...rest] = process.argv.slice(2);
+const option = (/** @type {string} */ flag) => {
+  const i = rest.indexOf(flag);
+  return i >= 0 ? rest[i + 1] : undefined;
+};
+
+if (command === 'release') {
+  const { remote, pkg } = remoteNamed(name);
+  const dist = resolve(option('--dist') ?? join(root, pkg, 'dist'));
+  if (!existsSync(join(dist, 'mf-manifest.json'))) {
+    console.error(`${dist} has no build: run pnpm --filter ${pkg} build first, or pass --dist`);
+    process.exit(2);
+  }
+  const shellManifest = process.env.LIVE_SHELL_MANIFEST ?? join(root, PLATFORM.shell.package, 'dist', 'mf-manifest.json');
+  const entry = await release({
+    store,
+    remote,
+    dist,
+    async gate({ dir }) {
+      const candidate = await readManifest(join(dir, 'mf-manifest.json'));
+      const problems = [...singletonProblems(candidate, await readManifest(shellManifest)), ...exposeProblems(candidate, remote)];
+      return problems.length ? problems.join('; ') : null;
+    },
+  });
+  if (entry.result === 'refused') {
+    console.error(`refused ${remote} ${entry.version}: ${entry.reason}\nStill live: ${entry.from ?? 'nothing'}.`);
+    process.exit(1);
+  }
+  console.log(`${remote} ${entry.version} is live (was ${entry.from ?? 'nothing'}); the store is ${store}`);
+} else if (command === 'rollback') {
+  const { remote } = remoteNamed(name);
+  try {
+    const entry = await rollback({ store, remote });
+    console.log(`${remote} is back on ${entry.to} (was ${entry.from})`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+} else if (command === 'list') {
+  const doc = readDiscovery(store);
+  console.log('live:');
+  for (const remote of Object.keys(PLATFORM.remotes)) console.log(`  ${remote.padEnd(12)} ${doc.remotes[remote]?.live?.version ?? '(not released)'}`);
+  console.log('history:');
+  for (const e of readHistory(store)) {
+    console.log(`  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}`);
+  }
+} else {
+  console.error('usage: release.mjs release <remote> [--dist <dir>] | rollback <remote> | list');
+  process.exit(2);
+}

@@ -1,0 +1,213 @@
+// The release store (issue "Releases", first part): every released build of a remote kept under
+// <store>/<remote>/<version>/ and never overwritten, the version derived from the build's content;
+// a discovery document naming each remote's live version, switched atomically (write, then
+// rename); a history of every release and rollback; one release at a time (a lock directory).
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export const DISCOVERY_FILE = 'discovery.json';
+export const HISTORY_FILE = 'history.jsonl';
+const LOCK_DIR = '.lock';
+/** A lock older than this is left by a release that died: it is broken. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/** Every file under `dir`, as paths relative to it, sorted. @param {string} dir */
+function filesOf(dir) {
+  /** @type {string[]} */
+  const out = [];
+  const walk = (/** @type {string} */ at) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push(relative(dir, path));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * The version of a build: the first 12 hex digits of a SHA-256 over its files' names and bytes,
+ * so the same build is the same version and any change is a new one. Source maps count too.
+ *
+ * @param {string} dist
+ */
+export function contentVersion(dist) {
+  const hash = createHash('sha256');
+  for (const file of filesOf(dist)) {
+    hash.update(file).update('\0').update(readFileSync(join(dist, file))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** The integrity of a file as browsers write it (Subresource Integrity). @param {string} path */
+export const integrityOf = (path) => `sha256-${createHash('sha256').update(readFileSync(path)).digest('base64')}`;
+
+/**
+ * Copies a build into the store as `<remote>/<version>/` (through a temporary folder renamed into
+ * place, so a half-copied version never exists); a version already there is kept as it is. The
+ * copy's manifest names its version in `metaData.buildInfo.buildVersion`.
+ *
+ * @param {string} store
+ * @param {string} remote
+ * @param {string} dist
+ * @returns {{ version: string, dir: string, added: boolean }}
+ */
+export function storeBuild(store, remote, dist) {
+  if (!existsSync(join(dist, 'mf-manifest.json'))) throw new Error(`${dist} has no mf-manifest.json: not a remote's build`);
+  const version = contentVersion(dist);
+  const dir = join(store, remote, version);
+  if (existsSync(dir)) return { version, dir, added: false };
+  const tmp = join(store, remote, `.incoming-${randomBytes(6).toString('hex')}`);
+  mkdirSync(join(store, remote), { recursive: true });
+  cpSync(dist, tmp, { recursive: true });
+  const manifestPath = join(tmp, 'mf-manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  manifest.metaData = { ...manifest.metaData, buildInfo: { ...manifest.metaData?.buildInfo, buildVersion: version } };
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+  renameSync(tmp, dir);
+  return { version, dir, added: true };
+}
+
+/**
+ * @typedef {{ version: string, manifest: string, integrity: string }} Pointer
+ * @typedef {{ live?: Pointer, canary?: Pointer & { percent: number } }} RemoteEntry
+ * @typedef {{ remotes: Record<string, RemoteEntry> }} Discovery
+ */
+
+/** @param {string} store @returns {Discovery} */
+export function readDiscovery(store) {
+  const path = join(store, DISCOVERY_FILE);
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { remotes: {} };
+}
+
+/** Replaces the discovery document in one step: readers see the old one or the new one, whole. @param {string} store @param {Discovery} doc */
+export function writeDiscovery(store, doc) {
+  const tmp = join(store, `.${DISCOVERY_FILE}.${randomBytes(6).toString('hex')}`);
+  writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`);
+  renameSync(tmp, join(store, DISCOVERY_FILE));
+}
+
+/** A pointer to a stored version, its manifest relative to the discovery document. @param {string} store @param {string} remote @param {string} version @returns {Pointer} */
+export function pointerTo(store, remote, version) {
+  const manifest = `${remote}/${version}/mf-manifest.json`;
+  return { version, manifest, integrity: integrityOf(join(store, manifest)) };
+}
+
+/**
+ * @typedef {{ time: string, remote: string, action: 'release' | 'rollback', from: string | null, to: string | null, result: 'live' | 'refused', reason?: string }} HistoryEntry
+ */
+
+/** @param {string} store @param {HistoryEntry} entry */
+export function appendHistory(store, entry) {
+  appendFileSync(join(store, HISTORY_FILE), `${JSON.stringify(entry)}\n`);
+}
+
+/** @param {string} store @returns {HistoryEntry[]} */
+export function readHistory(store) {
+  const path = join(store, HISTORY_FILE);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/**
+ * Runs `work` holding the store's lock, so two releases never interleave (the second waits). A
+ * lock directory is created atomically; one left by a release that died is broken when stale.
+ *
+ * @template T
+ * @param {string} store
+ * @param {() => Promise<T> | T} work
+ * @returns {Promise<T>}
+ */
+export async function withStoreLock(store, work) {
+  mkdirSync(store, { recursive: true });
+  const lock = join(store, LOCK_DIR);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile: try again.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Releases a build of `remote`: stores it, runs the gate against what is live, and only if the
+ * gate passes points the discovery document's live version at it. Every attempt is in the history.
+ *
+ * @param {{ store: string, remote: string, dist: string, gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
+ * @returns {Promise<HistoryEntry & { version: string }>}
+ */
+export function release({ store, remote, dist, gate = () => null }) {
+  return withStoreLock(store, async () => {
+    const { version, dir } = storeBuild(store, remote, dist);
+    const doc = readDiscovery(store);
+    const from = doc.remotes[remote]?.live?.version ?? null;
+    const refused = await gate({ remote, version, dir });
+    /** @type {HistoryEntry} */
+    const entry = { time: new Date().toISOString(), remote, action: 'release', from, to: version, result: refused ? 'refused' : 'live', ...(refused ? { reason: refused } : {}) };
+    if (!refused) writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], live: pointerTo(store, remote, version) } } });
+    appendHistory(store, entry);
+    return { ...entry, version };
+  });
+}
+
+/**
+ * Switches `remote` back to the version that was live before the current one (the last release
+ * that went live with another version); fails when there is none.
+ *
+ * @param {{ store: string, remote: string }} options
+ * @returns {Promise<HistoryEntry>}
+ */
+export function rollback({ store, remote }) {
+  return withStoreLock(store, () => {
+    const doc = readDiscovery(store);
+    const current = doc.remotes[remote]?.live?.version ?? null;
+    if (!current) throw new Error(`${remote} has no live version to roll back`);
+    const earlier = liveVersions(readHistory(store), remote).filter((v) => v !== current);
+    const previous = earlier.at(-1);
+    if (!previous) throw new Error(`${remote} has no earlier good version than ${current}`);
+    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], live: pointerTo(store, remote, previous) } } });
+    /** @type {HistoryEntry} */
+    const entry = { time: new Date().toISOString(), remote, action: 'rollback', from: current, to: previous, result: 'live' };
+    appendHistory(store, entry);
+    return entry;
+  });
+}
+
+/**
+ * The versions that went live for a remote, oldest first, with each rolled-back-from version
+ * dropped (a version rolled back is not "good" to return to).
+ *
+ * @param {HistoryEntry[]} history
+ * @param {string} remote
+ */
+function liveVersions(history, remote) {
+  /** @type {string[]} */
+  const stack = [];
+  for (const entry of history) {
+    if (entry.remote !== remote || entry.result !== 'live' || !entry.to) continue;
+    if (entry.action === 'rollback') {
+      while (stack.length && stack.at(-1) !== entry.to) stack.pop();
+    } else {
+      stack.push(entry.to);
+    }
+  }
+  return stack;
+}

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { contentVersion, readDiscovery, readHistory, release, rollback, storeBuild } from './releases.mjs';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tmp = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  dirs.push(dir);
+  return dir;
+};
+
+/** A remote's build: a manifest, an entry and a chunk whose text says which build it is. */
+function build(label: string): string {
+  const dist = tmp('dist');
+  writeFileSync(join(dist, 'mf-manifest.json'), JSON.stringify({ id: 'header', name: 'header', metaData: { buildInfo: { buildName: 'mf-header' } }, exposes: [] }));
+  writeFileSync(join(dist, 'remoteEntry.js'), 'var header;');
+  mkdirSync(join(dist, 'static'));
+  writeFileSync(join(dist, 'static', 'chunk.js'), `export const label = ${JSON.stringify(label)};`);
+  return dist;
+}
+
+describe('the release store', () => {
+  it('derives the version from the content: the same build the same version, any change a new one', () => {
+    expect(contentVersion(build('one'))).toBe(contentVersion(build('one')));
+    expect(contentVersion(build('one'))).not.toBe(contentVersion(build('two')));
+    expect(contentVersion(build('one'))).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('keeps every version and never overwrites one; the stored manifest names its version', () => {
+    const store = tmp('store');
+    const first = storeBuild(store, 'header', build('one'));
+    const again = storeBuild(store, 'header', build('one'));
+    const second = storeBuild(store, 'header', build('two'));
+    expect(first.added).toBe(true);
+    expect(again).toEqual({ ...first, added: false });
+    expect(second.version).not.toBe(first.version);
+    expect(readFileSync(join(first.dir, 'static', 'chunk.js'), 'utf8')).toContain('"one"');
+    expect(JSON.parse(readFileSync(join(second.dir, 'mf-manifest.json'), 'utf8')).metaData.buildInfo).toEqual({ buildName: 'mf-header', buildVersion: second.version });
+  });
+
+  it('points the discovery document at a release the gate passes, with the manifest integrity; a refusal changes nothing live', async () => {
+    const store = tmp('store');
+    const good = await release({ store, remote: 'header', dist: build('one') });
+    expect(good).toMatchObject({ action: 'release', from: null, to: good.version, result: 'live' });
+    const live = readDiscovery(store).remotes.header?.live;
+    expect(live).toEqual({ version: good.version, manifest: `header/${good.version}/mf-manifest.json`, integrity: expect.stringMatching(/^sha256-[A-Za-z0-9+/]+=*$/) });
+
+    const bad = await release({ store, remote: 'header', dist: build('two'), gate: () => 'needs react 20, the shell provides 19.2.0' });
+    expect(bad).toMatchObject({ result: 'refused', reason: 'needs react 20, the shell provides 19.2.0', from: good.version });
+    expect(readDiscovery(store).remotes.header?.live).toEqual(live);
+    expect(readHistory(store).map((e) => e.result)).toEqual(['live', 'refused']);
+  });
+
+  it('rolls back to the version live before, then to the one before that, and no further', async () => {
+    const store = tmp('store');
+    const [a, b, c] = [await release({ store, remote: 'header', dist: build('a') }), await release({ store, remote: 'header', dist: build('b') }), await release({ store, remote: 'header', dist: build('c') })];
+    await rollback({ store, remote: 'header' });
+    expect(readDiscovery(store).remotes.header?.live?.version).toBe(b.version);
+    await rollback({ store, remote: 'header' });
+    expect(readDiscovery(store).remotes.header?.live?.version).toBe(a.version);
+    await expect(rollback({ store, remote: 'header' })).rejects.toThrow(/no earlier good version/);
+    expect(readHistory(store).map((e) => [e.action, e.from, e.to])).toEqual([
+      ['release', null, a.version],
+      ['release', a.version, b.version],
+      ['release', b.version, c.version],
+      ['rollback', c.version, b.version],
+      ['rollback', b.version, a.version],
+    ]);
+  });
+
+  it('serialises releases started at once from two processes: both land in the history, one after the other', async () => {
+    const store = tmp('store');
+    const [one, two] = [build('one'), build('two')];
+    // Each holds the lock for a while (its gate waits), so without the lock they would interleave.
+    const script = (dist: string) =>
+      `import { release } from ${JSON.stringify(join(import.meta.dirname, 'releases.mjs'))};
+       await release({ store: ${JSON.stringify(store)}, remote: 'header', dist: ${JSON.stringify(dist)}, gate: () => new Promise((r) => setTimeout(() => r(null), 300)) });`;
+    const run = (dist: string) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script(dist)]);
+    await Promise.all([run(one), run(two)]);
+    const history = readHistory(store);
+    expect(history).toHaveLength(2);
+    expect(history.map((e) => e.result)).toEqual(['live', 'live']);
+    // The second saw the first's version live: they did not overlap.
+    expect(history[1]?.from).toBe(history[0]?.to);
+    expect(readDiscovery(store).remotes.header?.live?.version).toBe(history[1]?.to);
+  });
+});
