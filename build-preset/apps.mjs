@@ -53,6 +53,8 @@ export function runtimeConfigFromEnv(env = process.env) {
     remotes: Object.fromEntries(
       Object.entries(PLATFORM.remotes).map(([name, r]) => [name, env[r.manifestVariable] || DEV_MANIFESTS[r.manifestVariable]]),
     ),
+    // The release store's discovery document, when remotes are released through it (pnpm release).
+    ...(env.DISCOVERY_URL ? { discoveryUrl: env.DISCOVERY_URL } : {}),
   };
 }
 

@@ -13,10 +13,12 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * host and blob: (hls.js feeds the player through Media Source); blob: workers (mqtt, hls.js).
  * Styles allow inline: styled-components writes <style> elements at run time.
  *
- * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string> }} config
+ * The release store's origin counts as a remote's when the config names a discovery document.
+ *
+ * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string }} config
  */
 export function contentSecurityPolicy(config) {
-  const remotes = Object.values(config.remotes).map(originOf);
+  const remotes = [...Object.values(config.remotes), ...(config.discoveryUrl ? [config.discoveryUrl] : [])].map(originOf);
   const live = new URL(config.liveUrl);
   const liveOrigin = `${live.protocol}//${live.host}`;
   const api = originOf(config.apiOrigin);

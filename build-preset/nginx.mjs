@@ -29,6 +29,7 @@ export function templateVariables({ dist, port, fallback, env = process.env }) {
     FILES_ORIGIN: config.filesOrigin,
     LIVE_URL: config.liveUrl,
     ...Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, config.remotes[name]])),
+    DISCOVERY_URL: config.discoveryUrl ?? '',
     CONTENT_SECURITY_POLICY: env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(config),
   };
 }

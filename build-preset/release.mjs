@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm release <remote>`, `pnpm rollback <remote>`, `pnpm releases` (issue "Releases", first part):
+// `pnpm release <remote> [--canary N | --promote]`, `pnpm rollback <remote>`, `pnpm releases`:
 // the release store is RELEASES_DIR (default: releases/ at the repository's root); the live
 // shell's manifest, read for the gate, is LIVE_SHELL_MANIFEST (a URL or a file; default: the
 // shell's build, shell/dist/mf-manifest.json).
@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PLATFORM } from './apps.mjs';
 import { exposeProblems, singletonProblems } from './gate.mjs';
-import { readDiscovery, readHistory, release, rollback } from './releases.mjs';
+import { promote, readDiscovery, readHistory, release, rollback } from './releases.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const store = resolve(process.env.RELEASES_DIR ?? join(root, 'releases'));
@@ -38,8 +38,19 @@ const option = (/** @type {string} */ flag) => {
   return i >= 0 ? rest[i + 1] : undefined;
 };
 
-if (command === 'release') {
+if (command === 'release' && rest.includes('--promote')) {
+  const { remote } = remoteNamed(name);
+  try {
+    const entry = await promote({ store, remote });
+    console.log(`${remote} ${entry.to} is live for every browser (was ${entry.from ?? 'nothing'})`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+} else if (command === 'release') {
   const { remote, pkg } = remoteNamed(name);
+  const canaryOption = option('--canary');
+  const canary = canaryOption === undefined ? undefined : Number(canaryOption);
   const dist = resolve(option('--dist') ?? join(root, pkg, 'dist'));
   if (!existsSync(join(dist, 'mf-manifest.json'))) {
     console.error(`${dist} has no build: run pnpm --filter ${pkg} build first, or pass --dist`);
@@ -50,6 +61,7 @@ if (command === 'release') {
     store,
     remote,
     dist,
+    ...(canary === undefined ? {} : { canary }),
     async gate({ dir }) {
       const candidate = await readManifest(join(dir, 'mf-manifest.json'));
       const problems = [...singletonProblems(candidate, await readManifest(shellManifest)), ...exposeProblems(candidate, remote)];
@@ -60,12 +72,16 @@ if (command === 'release') {
     console.error(`refused ${remote} ${entry.version}: ${entry.reason}\nStill live: ${entry.from ?? 'nothing'}.`);
     process.exit(1);
   }
-  console.log(`${remote} ${entry.version} is live (was ${entry.from ?? 'nothing'}); the store is ${store}`);
+  console.log(
+    entry.result === 'canary'
+      ? `${remote} ${entry.version} is the canary for ${entry.percent} % of browsers (the rest stay on ${entry.from}); pnpm release ${remote} --promote or pnpm rollback ${remote}`
+      : `${remote} ${entry.version} is live (was ${entry.from ?? 'nothing'}); the store is ${store}`,
+  );
 } else if (command === 'rollback') {
   const { remote } = remoteNamed(name);
   try {
     const entry = await rollback({ store, remote });
-    console.log(`${remote} is back on ${entry.to} (was ${entry.from})`);
+    console.log(entry.result === 'dropped' ? `${remote}'s canary ${entry.from} is dropped: every browser is on ${entry.to}` : `${remote} is back on ${entry.to} (was ${entry.from})`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
@@ -73,12 +89,16 @@ if (command === 'release') {
 } else if (command === 'list') {
   const doc = readDiscovery(store);
   console.log('live:');
-  for (const remote of Object.keys(PLATFORM.remotes)) console.log(`  ${remote.padEnd(12)} ${doc.remotes[remote]?.live?.version ?? '(not released)'}`);
+  for (const remote of Object.keys(PLATFORM.remotes)) {
+    const entry = doc.remotes[remote];
+    const canary = entry?.canary ? `  canary ${entry.canary.version} for ${entry.canary.percent} %` : '';
+    console.log(`  ${remote.padEnd(12)} ${entry?.live?.version ?? '(not released)'}${canary}`);
+  }
   console.log('history:');
   for (const e of readHistory(store)) {
     console.log(`  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}`);
   }
 } else {
-  console.error('usage: release.mjs release <remote> [--dist <dir>] | rollback <remote> | list');
+  console.error('usage: release.mjs release <remote> [--dist <dir>] [--canary <percent>] | release <remote> --promote | rollback <remote> | list');
   process.exit(2);
 }

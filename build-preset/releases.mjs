@@ -96,7 +96,7 @@ export function pointerTo(store, remote, version) {
 }
 
 /**
- * @typedef {{ time: string, remote: string, action: 'release' | 'rollback', from: string | null, to: string | null, result: 'live' | 'refused', reason?: string }} HistoryEntry
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'promote' | 'rollback', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number }} HistoryEntry
  */
 
 /** @param {string} store @param {HistoryEntry} entry */
@@ -151,26 +151,63 @@ export async function withStoreLock(store, work) {
  * Releases a build of `remote`: stores it, runs the gate against what is live, and only if the
  * gate passes points the discovery document's live version at it. Every attempt is in the history.
  *
- * @param {{ store: string, remote: string, dist: string, gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
+ * With `canary`, the version goes live for that percentage of browsers only (each browser keeps
+ * its cohort), the rest staying on the live version, until `promote` or `rollback`.
+ *
+ * @param {{ store: string, remote: string, dist: string, canary?: number, gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
  * @returns {Promise<HistoryEntry & { version: string }>}
  */
-export function release({ store, remote, dist, gate = () => null }) {
+export function release({ store, remote, dist, canary, gate = () => null }) {
+  if (canary !== undefined && !(Number.isInteger(canary) && canary > 0 && canary < 100)) return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
   return withStoreLock(store, async () => {
     const { version, dir } = storeBuild(store, remote, dist);
     const doc = readDiscovery(store);
     const from = doc.remotes[remote]?.live?.version ?? null;
+    if (canary !== undefined && !from) throw new Error(`${remote} has no live version yet: release it first, then canary the next one`);
     const refused = await gate({ remote, version, dir });
+    const time = new Date().toISOString();
     /** @type {HistoryEntry} */
-    const entry = { time: new Date().toISOString(), remote, action: 'release', from, to: version, result: refused ? 'refused' : 'live', ...(refused ? { reason: refused } : {}) };
-    if (!refused) writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], live: pointerTo(store, remote, version) } } });
+    const entry = refused
+      ? { time, remote, action: canary === undefined ? 'release' : 'canary', from, to: version, result: 'refused', reason: refused }
+      : canary === undefined
+        ? { time, remote, action: 'release', from, to: version, result: 'live' }
+        : { time, remote, action: 'canary', from, to: version, result: 'canary', percent: canary };
+    if (!refused) {
+      const pointer = pointerTo(store, remote, version);
+      // A new live version ends a canary under way; a new canary replaces the previous one.
+      const { canary: _ended, ...kept } = doc.remotes[remote] ?? {};
+      const next = canary === undefined ? { ...kept, live: pointer } : { ...kept, canary: { ...pointer, percent: canary } };
+      writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: next } });
+    }
     appendHistory(store, entry);
     return { ...entry, version };
   });
 }
 
 /**
- * Switches `remote` back to the version that was live before the current one (the last release
- * that went live with another version); fails when there is none.
+ * Makes a remote's canary its live version for every browser.
+ *
+ * @param {{ store: string, remote: string }} options
+ * @returns {Promise<HistoryEntry>}
+ */
+export function promote({ store, remote }) {
+  return withStoreLock(store, () => {
+    const doc = readDiscovery(store);
+    const { canary, live } = doc.remotes[remote] ?? {};
+    if (!canary) throw new Error(`${remote} has no canary to promote`);
+    const { percent: _share, ...pointer } = canary;
+    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { live: pointer } } });
+    /** @type {HistoryEntry} */
+    const entry = { time: new Date().toISOString(), remote, action: 'promote', from: live?.version ?? null, to: canary.version, result: 'live' };
+    appendHistory(store, entry);
+    return entry;
+  });
+}
+
+/**
+ * Drops `remote`'s canary when it has one (every browser back on the live version); otherwise
+ * switches it back to the version that was live before the current one (the last release that
+ * went live with another version); fails when there is none.
  *
  * @param {{ store: string, remote: string }} options
  * @returns {Promise<HistoryEntry>}
@@ -179,6 +216,15 @@ export function rollback({ store, remote }) {
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const current = doc.remotes[remote]?.live?.version ?? null;
+    const canary = doc.remotes[remote]?.canary;
+    if (canary) {
+      const { canary: _dropped, ...kept } = doc.remotes[remote] ?? {};
+      writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: kept } });
+      /** @type {HistoryEntry} */
+      const entry = { time: new Date().toISOString(), remote, action: 'rollback', from: canary.version, to: current, result: 'dropped' };
+      appendHistory(store, entry);
+      return entry;
+    }
     if (!current) throw new Error(`${remote} has no live version to roll back`);
     const earlier = liveVersions(readHistory(store), remote).filter((v) => v !== current);
     const previous = earlier.at(-1);

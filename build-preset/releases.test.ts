@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentVersion, readDiscovery, readHistory, release, rollback, storeBuild } from './releases.mjs';
+import { contentVersion, promote, readDiscovery, readHistory, release, rollback, storeBuild } from './releases.mjs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -73,6 +73,26 @@ describe('the release store', () => {
       ['rollback', c.version, b.version],
       ['rollback', b.version, a.version],
     ]);
+  });
+
+  it('serves a canary to its share beside the live version; promote makes it live, rollback drops it', async () => {
+    const store = tmp('store');
+    const a = await release({ store, remote: 'header', dist: build('a') });
+    await expect(release({ store, remote: 'header', dist: build('b'), canary: 150 })).rejects.toThrow(/1 to 99/);
+    const b = await release({ store, remote: 'header', dist: build('b'), canary: 20 });
+    expect(b).toMatchObject({ action: 'canary', result: 'canary', percent: 20, from: a.version, to: b.version });
+    expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: a.version }, canary: { version: b.version, percent: 20 } });
+
+    await rollback({ store, remote: 'header' });
+    expect(readDiscovery(store).remotes.header).toEqual({ live: expect.objectContaining({ version: a.version }) });
+
+    await release({ store, remote: 'header', dist: build('b'), canary: 50 });
+    await promote({ store, remote: 'header' });
+    expect(readDiscovery(store).remotes.header).toEqual({ live: expect.objectContaining({ version: b.version }) });
+    // The promoted version is a good one to come back to; the rolled-back canary never was live.
+    await rollback({ store, remote: 'header' });
+    expect(readDiscovery(store).remotes.header?.live?.version).toBe(a.version);
+    expect(readHistory(store).map((e) => `${e.action}:${e.result}`)).toEqual(['release:live', 'canary:canary', 'rollback:dropped', 'canary:canary', 'promote:live', 'rollback:live']);
   });
 
   it('serialises releases started at once from two processes: both land in the history, one after the other', async () => {

@@ -28,6 +28,8 @@ const TYPES = {
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.json', '.css', '.map', '.svg', '.txt']);
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
+/** A file of a released version in the release store (`<remote>/<version>/...`): never changes. */
+const RELEASED = /^\/[A-Za-z]+\/[0-9a-f]{12}\//;
 
 /**
  * @param {{ dir: string, port: number, host?: string, env?: NodeJS.ProcessEnv, log?: boolean }} options
@@ -80,7 +82,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     const headers = {
       ...(ext === '.html' ? { 'Content-Security-Policy': csp } : {}),
       'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-      'Cache-Control': HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'Cache-Control': HASHED.test(file) || RELEASED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
       ETag: etag,
       Vary: 'Accept-Encoding',
     };

@@ -1,18 +1,16 @@
 import { expect } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PORTS, ROOT, runtimeEnv } from '../env.js';
-import { deployBuild } from './servers.js';
+import { buildNextHeader, deployBuild } from './servers.js';
 import { test } from './fixtures.js';
 
-// A copy of the header package beside the real one, so its node_modules links resolve the same way.
-const NEXT = join(ROOT, '.e2e-deploy-mf-header');
+const NEXT_FOLDER = '.e2e-deploy-mf-header';
 const servers: { stop(): Promise<void> }[] = [];
 
 test.afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
-  rmSync(NEXT, { recursive: true, force: true });
+  rmSync(join(ROOT, NEXT_FOLDER), { recursive: true, force: true });
 });
 
 test('independent deploy: a rebuilt header served at the same manifest URL shows in the unchanged shell on reload', async ({ page }) => {
@@ -24,15 +22,11 @@ test('independent deploy: a rebuilt header served at the same manifest URL shows
   await expect(page.getByRole('link', { name: 'EventMedia', exact: true })).toBeVisible();
 
   // The header team changes its logo text and builds, alone.
-  rmSync(NEXT, { recursive: true, force: true });
-  cpSync(join(ROOT, 'mf-header'), NEXT, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes('/dist') });
-  const file = join(NEXT, 'src/header/HeaderBar.tsx');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('>EventMedia<', '>EventMedia Next<'));
-  execFileSync(join(ROOT, 'build-preset/build-app.mjs'), [], { cwd: NEXT, stdio: 'pipe' });
+  const nextDist = buildNextHeader(NEXT_FOLDER, 'EventMedia Next');
 
   // Deploy: the new build behind the same manifest URL (served no-cache).
   await header.stop();
-  header = await deployBuild(join(NEXT, 'dist'), headerPort, runtimeEnv(), 'remote');
+  header = await deployBuild(nextDist, headerPort, runtimeEnv(), 'remote');
   servers.push(header);
   await page.reload();
   await expect(page.getByRole('link', { name: 'EventMedia Next' })).toBeVisible();

@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,20 @@ export function stop(server: Server | undefined): Promise<void> {
   if (!server) return Promise.resolve();
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * The header team's next build: a copy of the package beside the real one (so its node_modules
+ * links resolve the same way) with the logo text changed, built alone. Returns its dist.
+ */
+export function buildNextHeader(folder: string, logo: string): string {
+  const next = join(ROOT, folder);
+  rmSync(next, { recursive: true, force: true });
+  cpSync(join(ROOT, 'mf-header'), next, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes('/dist') });
+  const file = join(next, 'src/header/HeaderBar.tsx');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('>EventMedia<', `>${logo}<`));
+  execFileSync(join(ROOT, 'build-preset/build-app.mjs'), [], { cwd: next, stdio: 'pipe' });
+  return join(next, 'dist');
 }
 
 /**

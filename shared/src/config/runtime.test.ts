@@ -12,4 +12,10 @@ describe('parseRuntimeConfig', () => {
     expect(() => parseRuntimeConfig({ ...TEST_CONFIG, remotes: { ...TEST_CONFIG.remotes, media: 'javascript:alert(1)' } })).toThrow('remotes.media');
     expect(() => parseRuntimeConfig(null)).toThrow('apiOrigin');
   });
+
+  it('takes a discovery document URL, treats an empty one as none, and refuses anything else', () => {
+    expect(parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'http://releases.test/discovery.json' }).discoveryUrl).toBe('http://releases.test/discovery.json');
+    expect(parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: '' })).toEqual(TEST_CONFIG);
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'javascript:alert(1)' })).toThrow('discoveryUrl must be a URL');
+  });
 });

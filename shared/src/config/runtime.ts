@@ -10,6 +10,11 @@ export interface RuntimeConfig {
   liveUrl: string;
   /** URL of each remote's mf-manifest.json. */
   remotes: Record<RemoteName, string>;
+  /**
+   * The release store's discovery document (build-preset/releases.mjs): when set, each released
+   * remote's manifest comes from it (its live version, or its canary for the canary's share).
+   */
+  discoveryUrl?: string;
 }
 
 export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
@@ -35,6 +40,12 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   for (const name of REMOTE_NAMES) {
     if (!isUrl(v?.remotes?.[name])) throw new Error(`runtime config: remotes.${name} must be a URL`);
   }
+  // Servers write "" when no store is deployed: that is no discovery document.
+  if (v?.discoveryUrl === '') {
+    const { discoveryUrl: _none, ...rest } = v;
+    return rest as RuntimeConfig;
+  }
+  if (v?.discoveryUrl !== undefined && !isUrl(v.discoveryUrl)) throw new Error('runtime config: discoveryUrl must be a URL');
   return v as RuntimeConfig;
 }
 

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RuntimeConfig } from '@marketplace/shared';
+import { browserCohort, manifestsFrom, resolveRemotes, type DiscoveryDocument } from './discovery.js';
+
+const configured = {
+  header: 'http://localhost:3001/mf-manifest.json',
+  media: 'http://localhost:3002/mf-manifest.json',
+  eventOrder: 'http://localhost:3003/mf-manifest.json',
+  account: 'http://localhost:3004/mf-manifest.json',
+};
+const DOC_URL = 'http://releases.test/discovery.json';
+const doc: DiscoveryDocument = {
+  remotes: {
+    header: {
+      live: { version: 'aaaaaaaaaaaa', manifest: 'header/aaaaaaaaaaaa/mf-manifest.json' },
+      canary: { version: 'bbbbbbbbbbbb', manifest: 'header/bbbbbbbbbbbb/mf-manifest.json', percent: 20 },
+    },
+    media: { live: { version: 'cccccccccccc', manifest: 'media/cccccccccccc/mf-manifest.json' } },
+  },
+};
+
+describe('the discovery document', () => {
+  it("gives each released remote its live version's manifest, the canary's to the browsers in its share, and leaves the others configured", () => {
+    const outside = manifestsFrom(doc, DOC_URL, configured, 20);
+    expect(outside.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
+    expect(outside.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
+    expect(outside.account).toBe(configured.account);
+    expect(manifestsFrom(doc, DOC_URL, configured, 19).header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
+  });
+
+  it('keeps a browser in its cohort across loads', () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const first = browserCohort(storage);
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(100);
+    expect(browserCohort(storage)).toBe(first);
+    store.set('platform-cohort', 'junk');
+    expect(browserCohort(storage)).toBeLessThan(100);
+  });
+});
+
+describe('resolveRemotes', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const config: RuntimeConfig = { apiOrigin: 'http://api.test', filesOrigin: 'http://api.test', liveUrl: 'ws://api.test/mqtt', remotes: configured };
+
+  it('uses the configured remotes without a discovery document, and when it cannot be read', async () => {
+    expect(await resolveRemotes(config)).toEqual(configured);
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('down', { status: 503 })));
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await resolveRemotes({ ...config, discoveryUrl: DOC_URL })).toEqual(configured);
+  });
+
+  it('reads the document fresh on every load', async () => {
+    const fetchMock = vi.fn(async () => Response.json(doc));
+    vi.stubGlobal('fetch', fetchMock);
+    const remotes = await resolveRemotes({ ...config, discoveryUrl: DOC_URL });
+    expect(remotes.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
+    expect(fetchMock).toHaveBeenCalledWith(DOC_URL, { cache: 'no-store' });
+  });
+});
