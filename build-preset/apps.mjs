@@ -55,6 +55,8 @@ export function runtimeConfigFromEnv(env = process.env) {
     ),
     // The release store's discovery document, when remotes are released through it (pnpm release).
     ...(env.DISCOVERY_URL ? { discoveryUrl: env.DISCOVERY_URL } : {}),
+    // Testers' version overrides: off unless the deployment turns them on.
+    allowVersionOverride: env.ALLOW_VERSION_OVERRIDE === 'true',
   };
 }
 

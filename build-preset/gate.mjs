@@ -1,8 +1,9 @@
-// The release gate's checks that read manifests (issue "Releases", first part): a candidate
-// remote must find every shared singleton it needs in the live shell at a version it accepts,
-// and must expose every module the platform table says it owns. Each check answers the reasons
+// The release gate's checks that read the builds: a candidate remote must find every shared
+// singleton it needs in the live shell at a version it accepts, use only the `@marketplace/shared`
+// exports the shell's copy offers, and expose every module the platform table says it owns. Each check answers the reasons
 // it refuses, empty when it passes.
 import { PLATFORM } from './apps.mjs';
+import { SHARED_EXPORTS_FILE, SHARED_IMPORTS_FILE, SHARED_PACKAGE } from './shared-api.mjs';
 
 /** @param {string} v @returns {[number, number, number] | null} */
 const parse = (v) => {
@@ -74,4 +75,20 @@ export function exposeProblems(candidate, remote) {
   const exposed = new Set((candidate.exposes ?? []).map((e) => e.name.replace(/^\.\//, '')));
   const owned = [...new Set(PLATFORM.pages.filter((p) => p.remote === remote).map((p) => p.module))];
   return owned.filter((module) => !exposed.has(module)).map((module) => `does not expose ${module}, which the platform table's pages need from ${remote}`);
+}
+
+/**
+ * `@marketplace/shared` exports the candidate uses that the live shell's copy does not offer
+ * (each build lists both: shared-api.mjs). Every remote runs on the shell's copy.
+ *
+ * @param {Record<string, string[]> | null} candidateImports the candidate's shared-imports.json
+ * @param {Record<string, string[]> | null} shellExports the live shell's shared-exports.json
+ */
+export function sharedExportProblems(candidateImports, shellExports) {
+  if (!candidateImports) return [`does not list the ${SHARED_PACKAGE} exports it uses (${SHARED_IMPORTS_FILE}): build it with the platform's preset`];
+  if (!shellExports) return [`the live shell does not list its ${SHARED_PACKAGE} exports (${SHARED_EXPORTS_FILE}): rebuild and deploy the shell with the platform's preset first`];
+  const offered = new Set(shellExports[SHARED_PACKAGE] ?? []);
+  return (candidateImports[SHARED_PACKAGE] ?? [])
+    .filter((name) => !offered.has(name))
+    .map((name) => `uses ${name} from ${SHARED_PACKAGE}, which the live shell's copy lacks: deploy the shell with it first`);
 }

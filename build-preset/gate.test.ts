@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exposeProblems, satisfies, singletonProblems } from './gate.mjs';
+import { exposeProblems, satisfies, sharedExportProblems, singletonProblems } from './gate.mjs';
 
 describe('satisfies', () => {
   it('reads the ranges builds write as npm does', () => {
@@ -35,5 +35,15 @@ describe('the gate', () => {
     expect(exposeProblems({ exposes: all.exposes.filter((e) => e.name !== 'CartPage') }, 'media')).toEqual([
       "does not expose CartPage, which the platform table's pages need from media",
     ]);
+  });
+
+  it("refuses a remote using a @marketplace/shared export the live shell's copy lacks, or when either side does not list them", () => {
+    const shellOffers = { '@marketplace/shared': ['apiCall', 'live', 'PAGES'] };
+    expect(sharedExportProblems({ '@marketplace/shared': ['apiCall', 'PAGES'] }, shellOffers)).toEqual([]);
+    expect(sharedExportProblems({ '@marketplace/shared': ['apiCall', 'formatMoney'] }, shellOffers)).toEqual([
+      "uses formatMoney from @marketplace/shared, which the live shell's copy lacks: deploy the shell with it first",
+    ]);
+    expect(sharedExportProblems(null, shellOffers)[0]).toMatch(/does not list the @marketplace\/shared exports it uses/);
+    expect(sharedExportProblems({ '@marketplace/shared': [] }, null)[0]).toMatch(/the live shell does not list/);
   });
 });

@@ -6,6 +6,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
 import { appFor, runtimeConfigFromEnv } from './apps.mjs';
 import { sharedConfig } from './shared-deps.mjs';
+import { SharedApiPlugin } from './shared-api.mjs';
 
 // Loaders are the preset's dependencies, not the apps': resolve them from here.
 const require = createRequire(import.meta.url);
@@ -178,6 +179,8 @@ export function federatedApp(dir, { title } = {}) {
           // development build keeps its own, so it still runs alone (dev-app).
           experiments: isRemote ? { externalRuntime: production } : { provideExternalRuntime: true },
         }),
+        // For the release gate: the shared exports this build uses, and its copy offers.
+        new SharedApiPlugin(),
         ...(base.plugins ?? []),
       ],
       devServer: {

@@ -30,6 +30,7 @@ export function templateVariables({ dist, port, fallback, env = process.env }) {
     LIVE_URL: config.liveUrl,
     ...Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, config.remotes[name]])),
     DISCOVERY_URL: config.discoveryUrl ?? '',
+    ALLOW_VERSION_OVERRIDE: String(config.allowVersionOverride),
     CONTENT_SECURITY_POLICY: env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(config),
   };
 }

@@ -30,6 +30,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'remoteEntry.js'), 'var remote = 1;');
   writeFileSync(join(dist, 'mf-manifest.json'), JSON.stringify({ id: 'header', exposes: [] }));
   writeFileSync(join(dist, 'vendor.0123abcd.js'), `export const data = ${JSON.stringify('x'.repeat(4000))};`);
+  // A released version in a release store served by the same template.
+  mkdirSync(join(dist, 'header', '0123456789ab'), { recursive: true });
+  writeFileSync(join(dist, 'header', '0123456789ab', 'mf-manifest.json'), '{}');
+  writeFileSync(join(dist, 'discovery.json'), '{"remotes":{}}');
   const env = { API_ORIGIN: 'http://localhost:4000', LIVE_URL: 'ws://localhost:9001' };
   const shellPort = await freePort();
   const remotePort = await freePort();
@@ -81,6 +85,9 @@ describe('the nginx template', () => {
       expect((await get(`${remote}${path}`)).headers.get('cache-control'), path).toBe('no-cache');
     }
     expect((await get(`${remote}/vendor.0123abcd.js`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // A release store: every file of a version is immutable, the discovery document revalidated.
+    expect((await get(`${remote}/header/0123456789ab/mf-manifest.json`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(`${remote}/discovery.json`)).headers.get('cache-control')).toBe('no-cache');
     const config = await get(`${shell}/runtime-config.json`);
     expect(config.headers.get('cache-control')).toBe('no-store');
     expect(await config.json()).toMatchObject({ apiOrigin: 'http://localhost:4000', liveUrl: 'ws://localhost:9001', remotes: { header: expect.any(String) } });

@@ -2,12 +2,14 @@
 // `pnpm release <remote> [--canary N | --promote]`, `pnpm rollback <remote>`, `pnpm releases`:
 // the release store is RELEASES_DIR (default: releases/ at the repository's root); the live
 // shell's manifest, read for the gate, is LIVE_SHELL_MANIFEST (a URL or a file; default: the
-// shell's build, shell/dist/mf-manifest.json).
+// shell's build, shell/dist/mf-manifest.json); LIVE_SHELL_URL, the shell that reads this store, is
+// where the gate's smoke load opens the candidate.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { PLATFORM } from './apps.mjs';
-import { exposeProblems, singletonProblems } from './gate.mjs';
+import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './releases.mjs';
+import { smokeLoad } from './smoke.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const store = resolve(process.env.RELEASES_DIR ?? join(root, 'releases'));
@@ -20,6 +22,15 @@ async function readManifest(where) {
     return res.json();
   }
   return JSON.parse(readFileSync(where, 'utf8'));
+}
+
+/** The file beside a manifest (a URL or a path), or null when it cannot be read. @param {string} manifest @param {string} file */
+async function besideManifest(manifest, file) {
+  try {
+    return await readManifest(/^https?:\/\//.test(manifest) ? new URL(file, manifest).href : join(dirname(manifest), file));
+  } catch {
+    return null;
+  }
 }
 
 /** @param {string | undefined} name @returns {{ remote: string, pkg: string }} */
@@ -57,14 +68,22 @@ if (command === 'release' && rest.includes('--promote')) {
     process.exit(2);
   }
   const shellManifest = process.env.LIVE_SHELL_MANIFEST ?? join(root, PLATFORM.shell.package, 'dist', 'mf-manifest.json');
+  // The live shell (it reads this store), where the smoke load opens the candidate.
+  const smokeShell = process.env.LIVE_SHELL_URL;
+  if (!smokeShell) console.warn('smoke load skipped: set LIVE_SHELL_URL to the shell that reads this store');
   const entry = await release({
     store,
     remote,
     dist,
     ...(canary === undefined ? {} : { canary }),
-    async gate({ dir }) {
+    async gate({ dir, version }) {
       const candidate = await readManifest(join(dir, 'mf-manifest.json'));
-      const problems = [...singletonProblems(candidate, await readManifest(shellManifest)), ...exposeProblems(candidate, remote)];
+      const problems = [
+        ...singletonProblems(candidate, await readManifest(shellManifest)),
+        ...sharedExportProblems(await besideManifest(join(dir, 'mf-manifest.json'), 'shared-imports.json'), await besideManifest(shellManifest, 'shared-exports.json')),
+        ...exposeProblems(candidate, remote),
+      ];
+      if (problems.length === 0 && smokeShell) problems.push(...(await smokeLoad({ shellUrl: smokeShell, remote, version })).map((p) => `smoke load: ${p}`));
       return problems.length ? problems.join('; ') : null;
     },
   });

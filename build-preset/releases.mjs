@@ -72,7 +72,7 @@ export function storeBuild(store, remote, dist) {
 
 /**
  * @typedef {{ version: string, manifest: string, integrity: string }} Pointer
- * @typedef {{ live?: Pointer, canary?: Pointer & { percent: number } }} RemoteEntry
+ * @typedef {{ live?: Pointer, canary?: Pointer & { percent: number }, versions?: string[] }} RemoteEntry
  * @typedef {{ remotes: Record<string, RemoteEntry> }} Discovery
  */
 
@@ -164,6 +164,12 @@ export function release({ store, remote, dist, canary, gate = () => null }) {
     const doc = readDiscovery(store);
     const from = doc.remotes[remote]?.live?.version ?? null;
     if (canary !== undefined && !from) throw new Error(`${remote} has no live version yet: release it first, then canary the next one`);
+    // Every stored version is listed before the gate runs (its smoke load pins the candidate by
+    // version; testers may load any listed one where the deployment allows it).
+    const known = doc.remotes[remote]?.versions ?? [];
+    const versions = known.includes(version) ? known : [...known, version];
+    const listed = { ...doc, remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], versions } } };
+    writeDiscovery(store, listed);
     const refused = await gate({ remote, version, dir });
     const time = new Date().toISOString();
     /** @type {HistoryEntry} */
@@ -175,9 +181,9 @@ export function release({ store, remote, dist, canary, gate = () => null }) {
     if (!refused) {
       const pointer = pointerTo(store, remote, version);
       // A new live version ends a canary under way; a new canary replaces the previous one.
-      const { canary: _ended, ...kept } = doc.remotes[remote] ?? {};
+      const { canary: _ended, ...kept } = listed.remotes[remote] ?? {};
       const next = canary === undefined ? { ...kept, live: pointer } : { ...kept, canary: { ...pointer, percent: canary } };
-      writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: next } });
+      writeDiscovery(store, { ...listed, remotes: { ...listed.remotes, [remote]: next } });
     }
     appendHistory(store, entry);
     return { ...entry, version };
@@ -196,7 +202,7 @@ export function promote({ store, remote }) {
     const { canary, live } = doc.remotes[remote] ?? {};
     if (!canary) throw new Error(`${remote} has no canary to promote`);
     const { percent: _share, ...pointer } = canary;
-    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { live: pointer } } });
+    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { versions: doc.remotes[remote]?.versions ?? [], live: pointer } } });
     /** @type {HistoryEntry} */
     const entry = { time: new Date().toISOString(), remote, action: 'promote', from: live?.version ?? null, to: canary.version, result: 'live' };
     appendHistory(store, entry);

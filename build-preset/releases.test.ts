@@ -56,6 +56,8 @@ describe('the release store', () => {
     expect(bad).toMatchObject({ result: 'refused', reason: 'needs react 20, the shell provides 19.2.0', from: good.version });
     expect(readDiscovery(store).remotes.header?.live).toEqual(live);
     expect(readHistory(store).map((e) => e.result)).toEqual(['live', 'refused']);
+    // Both are in the store, and listed: testers may load either where the deployment allows it.
+    expect(readDiscovery(store).remotes.header?.versions).toEqual([good.version, bad.version]);
   });
 
   it('rolls back to the version live before, then to the one before that, and no further', async () => {
@@ -84,11 +86,11 @@ describe('the release store', () => {
     expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: a.version }, canary: { version: b.version, percent: 20 } });
 
     await rollback({ store, remote: 'header' });
-    expect(readDiscovery(store).remotes.header).toEqual({ live: expect.objectContaining({ version: a.version }) });
+    expect(readDiscovery(store).remotes.header).toEqual({ versions: [a.version, b.version], live: expect.objectContaining({ version: a.version }) });
 
     await release({ store, remote: 'header', dist: build('b'), canary: 50 });
     await promote({ store, remote: 'header' });
-    expect(readDiscovery(store).remotes.header).toEqual({ live: expect.objectContaining({ version: b.version }) });
+    expect(readDiscovery(store).remotes.header).toEqual({ versions: [a.version, b.version], live: expect.objectContaining({ version: b.version }) });
     // The promoted version is a good one to come back to; the rolled-back canary never was live.
     await rollback({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(a.version);

@@ -68,6 +68,7 @@ describe('serve-app', () => {
         eventOrder: 'http://localhost:3003/mf-manifest.json',
         account: 'http://localhost:3004/mf-manifest.json',
       },
+      allowVersionOverride: false,
     });
   });
 

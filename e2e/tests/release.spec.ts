@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
 import { serveApp } from 'build-preset/serve';
 import { ROOT, runtimeEnv } from '../env.js';
-import { buildNextHeader, startApp, stop } from './servers.js';
+import { brokenCopy, buildNextHeader, startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Releases through the store (issue "Releases", first part): the real commands against a store
@@ -18,17 +18,38 @@ const STORE_URL = 'http://localhost:13981';
 const NEXT_FOLDER = '.e2e-release-mf-header';
 const store = mkdtempSync(join(tmpdir(), 'e2e-releases-'));
 const servers: Server[] = [];
+const copies: string[] = [];
 let nextDist = '';
 
 /** `pnpm release|rollback ...` on this test's store; resolves with its exit code and output. */
 async function command(...args: string[]): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'build-preset', 'release.mjs'), ...args], { env: { ...process.env, RELEASES_DIR: store } });
+    // The gate's smoke load opens candidates in this test's shell, which reads the store.
+    const env = { ...process.env, RELEASES_DIR: store, LIVE_SHELL_URL: SHELL_URL };
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'build-preset', 'release.mjs'), ...args], { env });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, output: `${failed.stdout}${failed.stderr}` };
   }
+}
+
+/** A copy of a build with one of its JSON files edited: a bad candidate. */
+function editedCopy<T>(dist: string, file: string, edit: (json: T) => void): string {
+  const copy = mkdtempSync(join(tmpdir(), 'e2e-candidate-'));
+  copies.push(copy);
+  cpSync(dist, copy, { recursive: true });
+  const json = JSON.parse(readFileSync(join(copy, file), 'utf8')) as T;
+  edit(json);
+  writeFileSync(join(copy, file), JSON.stringify(json));
+  return copy;
+}
+
+/** Runs a command that must succeed; its output is the failure message when it does not. */
+async function succeeds(...args: string[]): Promise<string> {
+  const { code, output } = await command(...args);
+  expect(code, output).toBe(0);
+  return output;
 }
 
 const liveHeader = () => (JSON.parse(readFileSync(join(store, 'discovery.json'), 'utf8')) as { remotes: { header?: { live?: { version: string } } } }).remotes.header?.live?.version;
@@ -38,21 +59,23 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   nextDist = buildNextHeader(NEXT_FOLDER, 'EventMedia Next');
   servers.push(await serveApp({ dir: store, port: 13981, log: false }));
-  servers.push(await startApp('shell', 13980, { ...runtimeEnv(), DISCOVERY_URL: `${STORE_URL}/discovery.json` }));
+  servers.push(await startApp('shell', 13980, { ...runtimeEnv(), DISCOVERY_URL: `${STORE_URL}/discovery.json`, ALLOW_VERSION_OVERRIDE: 'true' }));
 });
 test.afterAll(async () => {
   await Promise.all(servers.splice(0).map(stop));
   rmSync(join(ROOT, NEXT_FOLDER), { recursive: true, force: true });
   rmSync(store, { recursive: true, force: true });
+  for (const copy of copies.splice(0)) rmSync(copy, { recursive: true, force: true });
 });
 
-test('release: a header release shows on the next reload without a shell rebuild, rollback restores it, and the gate refuses a build the live shell cannot run', async ({ page }) => {
-  expect((await command('release', 'header')).code).toBe(0);
+test('release: a header release shows on the next reload without a shell rebuild, rollback restores it, and the gate refuses builds the live shell cannot run (singleton version, shared export, missing page module, failing smoke load)', async ({ page }) => {
+  test.setTimeout(90_000);
+  await succeeds('release', 'header');
   const first = liveHeader();
   await page.goto(SHELL_URL);
   await expect(logo(page)).toHaveText('EventMedia');
 
-  expect((await command('release', 'header', '--dist', nextDist)).code).toBe(0);
+  await succeeds('release', 'header', '--dist', nextDist);
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia Next');
   const manifest = await page.request.get(`${STORE_URL}/header/${liveHeader()}/mf-manifest.json`);
@@ -64,26 +87,37 @@ test('release: a header release shows on the next reload without a shell rebuild
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia');
 
-  // A build that needs a react the live shell does not provide: refused, nothing changes live.
-  const newer = mkdtempSync(join(tmpdir(), 'e2e-header-newer-'));
-  cpSync(nextDist, newer, { recursive: true });
-  const manifestPath = join(newer, 'mf-manifest.json');
-  const parsed = JSON.parse(readFileSync(manifestPath, 'utf8')) as { shared: { name: string; requiredVersion: string }[] };
-  for (const s of parsed.shared) if (s.name === 'react') s.requiredVersion = '^20.0.0';
-  writeFileSync(manifestPath, JSON.stringify(parsed));
-  const refused = await command('release', 'header', '--dist', newer);
-  rmSync(newer, { recursive: true, force: true });
-  expect(refused.code).toBe(1);
-  expect(refused.output).toMatch(/refused header \w+: needs react \^20\.0\.0, the live shell provides 19\./);
+  // Builds the live shell cannot run: each refused with its reason, nothing changes live.
+  const needsReact20 = await command('release', 'header', '--dist', editedCopy(nextDist, 'mf-manifest.json', (m: { shared: { name: string; requiredVersion: string }[] }) => {
+    for (const s of m.shared) if (s.name === 'react') s.requiredVersion = '^20.0.0';
+  }));
+  expect(needsReact20.code).toBe(1);
+  expect(needsReact20.output).toMatch(/refused header \w+: needs react \^20\.0\.0, the live shell provides 19\./);
+  const newHelper = await command('release', 'header', '--dist', editedCopy(nextDist, 'shared-imports.json', (m: Record<string, string[]>) => {
+    m['@marketplace/shared']?.push('formatDuration');
+  }));
+  expect(newHelper.code).toBe(1);
+  expect(newHelper.output).toContain("uses formatDuration from @marketplace/shared, which the live shell's copy lacks");
+  const noCart = await command('release', 'media', '--dist', editedCopy(join(ROOT, 'mf-media', 'dist'), 'mf-manifest.json', (m: { exposes: { name: string }[] }) => {
+    m.exposes = m.exposes.filter((e) => e.name !== 'CartPage');
+  }));
+  expect(noCart.code).toBe(1);
+  expect(noCart.output).toContain("does not expose CartPage, which the platform table's pages need from media");
+  // A build that throws while rendering passes the manifest checks but fails the smoke load.
+  const broken = brokenCopy('mf-header', 'src_header_HeaderBar_tsx', 'children:"EventMedia"', 'children:(()=>{throw new Error("broken build")})()');
+  copies.push(broken);
+  const throwing = await command('release', 'header', '--dist', broken);
+  expect(throwing.code).toBe(1);
+  expect(throwing.output).toMatch(/refused header \w+: smoke load: .*showed slot-fallback-header/);
   expect(liveHeader()).toBe(first);
   const history = await command('list');
-  expect(history.output).toMatch(/release +- -> \w+ +live[\s\S]*release +\w+ -> \w+ +live[\s\S]*rollback[\s\S]*refused: needs react/);
+  expect(history.output).toMatch(/release +- -> \w+ +live[\s\S]*release +\w+ -> \w+ +live[\s\S]*rollback[\s\S]*refused: needs react[\s\S]*refused: uses formatDuration[\s\S]*media +release +- -> \w+ +refused: does not expose CartPage[\s\S]*refused: smoke load/);
 });
 
 test('release: a 50 % canary splits fresh browsers, each stays on its version across reloads, and promote gives it to everyone', async ({ browser }) => {
   test.setTimeout(90_000);
-  if (!liveHeader()) expect((await command('release', 'header')).code).toBe(0);
-  expect((await command('release', 'header', '--dist', nextDist, '--canary', '50')).code).toBe(0);
+  if (!liveHeader()) await succeeds('release', 'header');
+  await succeeds('release', 'header', '--dist', nextDist, '--canary', '50');
   const seen: string[] = [];
   for (let i = 0; i < 16; i++) {
     const context = await browser.newContext();
@@ -98,10 +132,44 @@ test('release: a 50 % canary splits fresh browsers, each stays on its version ac
   expect(seen).toContain('EventMedia');
   expect(seen).toContain('EventMedia Next');
 
-  expect((await command('release', 'header', '--promote')).code).toBe(0);
+  await succeeds('release', 'header', '--promote');
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(SHELL_URL);
   await expect(logo(page)).toHaveText('EventMedia Next');
   await context.close();
+});
+
+test("release: a tester loads a stored version in their tab only, with a marker; a version not in the store is not loaded", async ({ browser }) => {
+  if (!liveHeader()) await succeeds('release', 'header');
+  const stored = (JSON.parse(readFileSync(join(store, 'discovery.json'), 'utf8')) as { remotes: { header: { versions: string[] } } }).remotes.header.versions;
+  const other = stored.find((v) => v !== liveHeader());
+  expect(other).toBeDefined();
+  const everyone = await browser.newContext();
+  const everyonePage = await everyone.newPage();
+  await everyonePage.goto(SHELL_URL);
+  const liveLogo = (await logo(everyonePage).textContent()) ?? '';
+
+  const tester = await browser.newContext();
+  const page = await tester.newPage();
+  await page.goto(`${SHELL_URL}/?version=header@${other}`);
+  const marker = page.getByRole('status', { name: 'Testing remote versions' });
+  await expect(marker).toContainText(`header ${other}`);
+  const testedLogo = (await logo(page).textContent()) ?? '';
+  expect(testedLogo).not.toBe(liveLogo);
+  // Kept for the tab: another page of the site without the parameter still loads it.
+  await page.goto(`${SHELL_URL}/events`);
+  await expect(logo(page)).toHaveText(testedLogo);
+  await expect(marker).toBeVisible();
+  await page.getByRole('link', { name: 'Stop testing' }).click();
+  await expect(logo(page)).toHaveText(liveLogo);
+  await expect(marker).toHaveCount(0);
+
+  // Everyone else is untouched, and a version the store does not hold is not loaded.
+  await everyonePage.reload();
+  await expect(logo(everyonePage)).toHaveText(liveLogo);
+  await page.goto(`${SHELL_URL}/?version=header@000000000000`);
+  await expect(logo(page)).toHaveText(liveLogo);
+  await expect(marker).toHaveCount(0);
+  await Promise.all([everyone.close(), tester.close()]);
 });

@@ -17,5 +17,7 @@ describe('parseRuntimeConfig', () => {
     expect(parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'http://releases.test/discovery.json' }).discoveryUrl).toBe('http://releases.test/discovery.json');
     expect(parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: '' })).toEqual(TEST_CONFIG);
     expect(() => parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'javascript:alert(1)' })).toThrow('discoveryUrl must be a URL');
+    expect(parseRuntimeConfig({ ...TEST_CONFIG, allowVersionOverride: true }).allowVersionOverride).toBe(true);
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, allowVersionOverride: 'yes' })).toThrow('allowVersionOverride must be true or false');
   });
 });

@@ -15,6 +15,8 @@ export interface RuntimeConfig {
    * remote's manifest comes from it (its live version, or its canary for the canary's share).
    */
   discoveryUrl?: string;
+  /** Testers may load a stored version of a remote in their tab (`?version=remote@version`). Off unless set. */
+  allowVersionOverride?: boolean;
 }
 
 export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
@@ -40,6 +42,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   for (const name of REMOTE_NAMES) {
     if (!isUrl(v?.remotes?.[name])) throw new Error(`runtime config: remotes.${name} must be a URL`);
   }
+  if (v?.allowVersionOverride !== undefined && typeof v.allowVersionOverride !== 'boolean') throw new Error('runtime config: allowVersionOverride must be true or false');
   // Servers write "" when no store is deployed: that is no discovery document.
   if (v?.discoveryUrl === '') {
     const { discoveryUrl: _none, ...rest } = v;

@@ -4,6 +4,7 @@ import { Link, PAGES, Route, Routes, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
+import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
 import { ROUTES, routeElement } from './routes.js';
@@ -29,7 +30,7 @@ function NotFound() {
   );
 }
 
-/** The shell's layout: header slot, the route's slot, footer, Beta mark and global overlays. */
+/** The shell's layout: header slot, the route's slot, footer, Beta mark, a tester's version marker and global overlays. */
 export function App() {
   useSessionCheck();
   const [contactOpen, setContactOpen] = useState(false);
@@ -50,6 +51,7 @@ export function App() {
       </Main>
       <Footer onContact={() => setContactOpen(true)} />
       <BetaMark />
+      <VersionOverrideMarker />
       {needsRole && <RemoteSlot remote="account" module="RoleSelectionModal" label="Role selection" props={{}} />}
       {contactOpen && <RemoteSlot remote="account" module="ContactModal" label="The contact form" props={{ onClose: () => setContactOpen(false) }} />}
     </Page>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '@marketplace/shared';
-import { browserCohort, manifestsFrom, resolveRemotes, type DiscoveryDocument } from './discovery.js';
+import { applyOverrides, browserCohort, manifestsFrom, requestedOverrides, resolveRemotes, type DiscoveryDocument } from './discovery.js';
 
 const configured = {
   header: 'http://localhost:3001/mf-manifest.json',
@@ -51,11 +51,46 @@ describe('resolveRemotes', () => {
     expect(await resolveRemotes({ ...config, discoveryUrl: DOC_URL })).toEqual(configured);
   });
 
+  it("ignores a tester's ?version unless the deployment allows overrides", async () => {
+    const listed: DiscoveryDocument = { remotes: { header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } } };
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json(listed)));
+    window.history.pushState({}, '', '/?version=header@bbbbbbbbbbbb');
+    window.localStorage.setItem('platform-cohort', '99');
+    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL })).header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
+    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL, allowVersionOverride: true })).header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
+    window.history.pushState({}, '', '/');
+    window.sessionStorage.clear();
+  });
+
   it('reads the document fresh on every load', async () => {
     const fetchMock = vi.fn(async () => Response.json(doc));
     vi.stubGlobal('fetch', fetchMock);
     const remotes = await resolveRemotes({ ...config, discoveryUrl: DOC_URL });
     expect(remotes.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
     expect(fetchMock).toHaveBeenCalledWith(DOC_URL, { cache: 'no-store' });
+  });
+});
+
+describe("testers' versions", () => {
+  const memory = () => {
+    const store = new Map<string, string>();
+    return { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) };
+  };
+
+  it('keeps the asked versions for the tab, takes only remote@version shapes, and forgets them on ?version=clear', () => {
+    const tab = memory();
+    expect(requestedOverrides('?version=header@bbbbbbbbbbbb&version=nope@cccccccccccc&version=media@http://evil', tab)).toEqual({ header: 'bbbbbbbbbbbb' });
+    expect(requestedOverrides('', tab)).toEqual({ header: 'bbbbbbbbbbbb' });
+    expect(requestedOverrides('?version=clear', tab)).toEqual({});
+    expect(requestedOverrides('', tab)).toEqual({});
+  });
+
+  it("loads only versions the store lists, from the store's own folder", () => {
+    const withVersions: DiscoveryDocument = { remotes: { ...doc.remotes, header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } } };
+    const manifests = manifestsFrom(withVersions, DOC_URL, configured, 99);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(applyOverrides(withVersions, DOC_URL, manifests, { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' })).toEqual({ header: 'bbbbbbbbbbbb' });
+    expect(manifests.header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
+    expect(manifests.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
   });
 });

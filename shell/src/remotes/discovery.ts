@@ -8,10 +8,60 @@ interface Pointer {
 }
 
 export interface DiscoveryDocument {
-  remotes: Partial<Record<RemoteName, { live?: Pointer; canary?: Pointer & { percent: number } }>>;
+  remotes: Partial<Record<RemoteName, { live?: Pointer; canary?: Pointer & { percent: number }; versions?: string[] }>>;
 }
 
 const COHORT_KEY = 'platform-cohort';
+const OVERRIDES_KEY = 'platform-version-overrides';
+/** `?version=header@<version>` asks for a stored version of a remote in this tab; `?version=clear` stops. */
+export const OVERRIDE_PARAM = 'version';
+
+type Overrides = Partial<Record<RemoteName, string>>;
+
+/**
+ * The versions a tester asked for in this tab: those in the address (`?version=remote@version`,
+ * repeatable) are added to the ones kept in the tab's storage; `?version=clear` forgets them.
+ * Only names of remotes and version-shaped values are kept: they are checked against the store later.
+ */
+export function requestedOverrides(search: string, storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): Overrides {
+  const asked = new URLSearchParams(search).getAll(OVERRIDE_PARAM);
+  if (asked.includes('clear')) {
+    storage.removeItem(OVERRIDES_KEY);
+    return {};
+  }
+  const kept = readKept(storage);
+  for (const value of asked) {
+    const [remote, version] = value.split('@');
+    if (REMOTE_NAMES.includes(remote as RemoteName) && version && /^[0-9a-f]{12}$/.test(version)) kept[remote as RemoteName] = version;
+  }
+  const valid = Object.fromEntries(Object.entries(kept).filter(([r, v]) => REMOTE_NAMES.includes(r as RemoteName) && /^[0-9a-f]{12}$/.test(String(v))));
+  storage.setItem(OVERRIDES_KEY, JSON.stringify(valid));
+  return valid;
+}
+
+function readKept(storage: Pick<Storage, 'getItem'>): Overrides {
+  try {
+    const value: unknown = JSON.parse(storage.getItem(OVERRIDES_KEY) ?? '{}');
+    return value && typeof value === 'object' ? (value as Overrides) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The overrides in effect on this page (shown by the shell's marker). */
+let applied: Overrides = {};
+const listeners = new Set<() => void>();
+export const appliedOverrides = {
+  get: (): Overrides => applied,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+function setApplied(next: Overrides): void {
+  applied = next;
+  for (const listener of listeners) listener();
+}
 
 /**
  * This browser's cohort, 0-99, drawn once and kept: a canary at N % serves the browsers whose
@@ -40,6 +90,24 @@ export function manifestsFrom(doc: DiscoveryDocument, docUrl: string, fallback: 
 }
 
 /**
+ * A tester's versions, where the store holds them: the manifest of `<remote>/<version>/` next to
+ * the document, never a URL from the address (that would let a link load any script). Returns
+ * the overrides that apply.
+ */
+export function applyOverrides(doc: DiscoveryDocument, docUrl: string, manifests: Record<RemoteName, string>, requested: Overrides): Overrides {
+  const used: Overrides = {};
+  for (const [remote, version] of Object.entries(requested) as [RemoteName, string][]) {
+    if (!doc.remotes?.[remote]?.versions?.includes(version)) {
+      console.warn(`[shell] ${remote}@${version} is not in the release store: not loaded`);
+      continue;
+    }
+    manifests[remote] = new URL(`${remote}/${version}/mf-manifest.json`, docUrl).href;
+    used[remote] = version;
+  }
+  return used;
+}
+
+/**
  * The remotes' manifest URLs for this page: from the discovery document when the runtime config
  * names one (read fresh on every load, so a release or a rollback shows on the next reload),
  * else the config's own. A document that cannot be read leaves the config's URLs.
@@ -49,7 +117,11 @@ export async function resolveRemotes(config: RuntimeConfig): Promise<Record<Remo
   try {
     const response = await fetch(config.discoveryUrl, { cache: 'no-store' });
     if (!response.ok) throw new Error(`answered ${response.status}`);
-    return manifestsFrom((await response.json()) as DiscoveryDocument, config.discoveryUrl, config.remotes, browserCohort());
+    const doc = (await response.json()) as DiscoveryDocument;
+    const manifests = manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort());
+    // Testers' versions, only where the deployment allows them.
+    if (config.allowVersionOverride) setApplied(applyOverrides(doc, config.discoveryUrl, manifests, requestedOverrides(window.location.search, window.sessionStorage)));
+    return manifests;
   } catch (error) {
     console.warn(`[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`);
     return config.remotes;

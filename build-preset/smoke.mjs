@@ -1,0 +1,64 @@
+// The release gate's smoke load: headless Chromium (Debian's) opens the live shell with the
+// candidate pinned (the browser is answered a discovery document naming the candidate live, so
+// nothing changes for anyone else) and checks every page the remote renders: the candidate's
+// files were loaded, every slot rendered (no fallback), no uncaught error, no
+// Content-Security-Policy violation.
+import { chromium } from 'playwright-core';
+import { PLATFORM } from './apps.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SETTLE_MS = 15_000;
+
+/** The paths to open for a remote: its pages (any value fills a parameter), or the home page. @param {string} remote */
+function pathsOf(remote) {
+  const pages = PLATFORM.pages.filter((p) => p.remote === remote).map((p) => p.path.replace(/:\w+/g, 'smoke'));
+  return pages.length ? [...new Set(pages)] : ['/'];
+}
+
+/**
+ * @param {{ shellUrl: string, remote: string, version: string }} candidate
+ * @returns {Promise<string[]>} what went wrong, empty when the candidate loads cleanly
+ */
+export async function smokeLoad({ shellUrl, remote, version }) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  /** @type {string[]} */
+  const problems = [];
+  try {
+    const config = await (await fetch(new URL('/runtime-config.json', shellUrl), { cache: 'no-store' })).json();
+    if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl) return [`the shell at ${shellUrl} does not read a release store (no discoveryUrl)`];
+    const discoveryUrl = config.discoveryUrl;
+    const live = await (await fetch(discoveryUrl, { cache: 'no-store' })).json();
+    const pinned = { ...live, remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: `${remote}/${version}/mf-manifest.json` }, canary: undefined } } };
+    const context = await browser.newContext();
+    await context.route(discoveryUrl, (route) => route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }));
+    /** @type {string[]} */
+    const candidateFiles = [];
+    context.on('request', (request) => request.url().includes(`/${remote}/${version}/`) && candidateFiles.push(request.url()));
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`an uncaught error on ${page.url()}: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) problems.push(`a policy violation on ${page.url()}: ${message.text()}`);
+    });
+    for (const path of pathsOf(remote)) {
+      candidateFiles.length = 0;
+      // Settled: the remotes' files fetched, then no slot still loading.
+      try {
+        await page.goto(new URL(path, shellUrl).href, { waitUntil: 'networkidle', timeout: SETTLE_MS });
+      } catch (error) {
+        problems.push(`${path} did not settle: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        continue;
+      }
+      try {
+        await page.locator('[data-testid^="slot-loading-"]').first().waitFor({ state: 'detached', timeout: SETTLE_MS });
+      } catch {
+        problems.push(`${path} was still loading a slot after ${SETTLE_MS / 1000} s`);
+      }
+      if (!candidateFiles.some((url) => url.endsWith('/mf-manifest.json'))) problems.push(`${path} did not load ${remote} ${version} (does the shell read this store?)`);
+      const fallbacks = await page.locator('[data-testid^="slot-fallback-"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')));
+      for (const fallback of fallbacks) problems.push(`${path} showed ${fallback}`);
+    }
+  } finally {
+    await browser.close();
+  }
+  return problems;
+}
