@@ -173,3 +173,16 @@ test("release: a tester loads a stored version in their tab only, with a marker;
   await expect(marker).toHaveCount(0);
   await Promise.all([everyone.close(), tester.close()]);
 });
+
+test('release: two releases started at once both land, one after the other, in the history', async () => {
+  test.setTimeout(90_000);
+  const before = (await command('list')).output.split('\n').filter((line) => / header +(release|canary|promote|rollback) /.test(line)).length;
+  const [one, two] = await Promise.all([command('release', 'header'), command('release', 'header', '--dist', nextDist)]);
+  expect(one.code, one.output).toBe(0);
+  expect(two.code, two.output).toBe(0);
+  const lines = (await command('list')).output.split('\n').filter((line) => / header +(release|canary|promote|rollback) /.test(line));
+  expect(lines).toHaveLength(before + 2);
+  // The second to take the lock saw the first's version live: "from" of the last is "to" of the one before.
+  const [first, second] = lines.slice(-2).map((line) => /(\S+) -> (\S+) +live/.exec(line));
+  expect(second?.[1]).toBe(first?.[2]);
+});
