@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplate, startNginx, templateVariables } from './nginx.mjs';
+import { freePort } from './ports.mjs';
 
 // Debian's nginx with the images' template, serving a small build as the shell and as a remote.
 const dir = mkdtempSync(join(tmpdir(), 'nginx-test-'));
@@ -13,14 +13,6 @@ const dist = join(dir, 'dist');
 const servers: { stop(): Promise<void> }[] = [];
 let shell = '';
 let remote = '';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   mkdirSync(dist, { recursive: true });

@@ -1,4 +1,16 @@
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
+
+/** A port free on 127.0.0.1 right now, for a test server. @returns {Promise<number>} */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 /** Whether something accepts connections on 127.0.0.1:port. @param {number} port */
 export function portOpen(port) {

@@ -14,8 +14,8 @@ import { smokeLoad } from './smoke.mjs';
 const root = resolve(import.meta.dirname, '..');
 const store = resolve(process.env.RELEASES_DIR ?? join(root, 'releases'));
 
-/** @param {string} where a URL or a file path */
-async function readManifest(where) {
+/** A JSON file (a manifest, a build's shared-api lists) from a URL or a path. @param {string} where */
+async function readJson(where) {
   if (/^https?:\/\//.test(where)) {
     const res = await fetch(where, { cache: 'no-store' });
     if (!res.ok) throw new Error(`${where} answered ${res.status}`);
@@ -27,7 +27,7 @@ async function readManifest(where) {
 /** The file beside a manifest (a URL or a path), or null when it cannot be read. @param {string} manifest @param {string} file */
 async function besideManifest(manifest, file) {
   try {
-    return await readManifest(/^https?:\/\//.test(manifest) ? new URL(file, manifest).href : join(dirname(manifest), file));
+    return await readJson(/^https?:\/\//.test(manifest) ? new URL(file, manifest).href : join(dirname(manifest), file));
   } catch {
     return null;
   }
@@ -77,9 +77,9 @@ if (command === 'release' && rest.includes('--promote')) {
     dist,
     ...(canary === undefined ? {} : { canary }),
     async gate({ dir, version }) {
-      const candidate = await readManifest(join(dir, 'mf-manifest.json'));
+      const candidate = await readJson(join(dir, 'mf-manifest.json'));
       const problems = [
-        ...singletonProblems(candidate, await readManifest(shellManifest)),
+        ...singletonProblems(candidate, await readJson(shellManifest)),
         ...sharedExportProblems(await besideManifest(join(dir, 'mf-manifest.json'), 'shared-imports.json'), await besideManifest(shellManifest, 'shared-exports.json')),
         ...exposeProblems(candidate, remote),
       ];

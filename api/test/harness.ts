@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { freePort } from 'build-preset/ports';
 import { encodeCall, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
@@ -11,17 +11,7 @@ export const SHELL_ORIGIN = 'http://localhost:3000';
 export const FOREIGN_ORIGIN = 'http://evil.example';
 export const ADMIN_TOKEN = 'test-admin-token';
 export { DEMO_PASSWORD } from '../src/db/seed.js';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestApi {
   url: string;

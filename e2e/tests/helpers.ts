@@ -13,14 +13,41 @@ export async function logIn(page: Page, profileName: string, password = DEMO_PAS
 }
 
 /** Creates a notification for a user through the API's operator endpoint; it is published live. */
-export async function notify(profileName: string, content: string, link: string | null = null): Promise<{ id: number }> {
-  const res = await fetch(`${API}/internal/notify`, {
+export async function notify(profileName: string, content: string, link: string | null = null, api = API): Promise<{ id: number }> {
+  const res = await fetch(`${api}/internal/notify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
     body: JSON.stringify({ profileName, content, link }),
   });
   if (res.status !== 201) throw new Error(`notify: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: number };
+}
+
+/**
+ * A logged-in user's page across a broker restart: dave logs in on `shell` (one live connection,
+ * one NEW notification), `restart` takes the broker down and up, the page connects again by
+ * itself and resubscribes, and a notification `api` publishes after that shows in the badge and
+ * on top of the list, without a reload. Answers the page's websocket URLs and the bell.
+ */
+export async function survivesBrokerRestart(page: Page, { shell, api, restart }: { shell: string; api: string; restart: () => Promise<void> }) {
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await logIn(page, 'dave', DEMO_PASSWORD, shell);
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'no reload'));
+  const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
+  await expect(bell).toHaveAccessibleName('Notifications, 1 new');
+  await expect.poll(() => sockets.length).toBe(1);
+
+  await restart();
+  // mqtt.js reconnects on its own (every 2 s); the channel subscribes again.
+  await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
+  await page.waitForTimeout(500);
+  await notify('dave', 'Published after the restart', null, api);
+  await expect(bell).toHaveAccessibleName('Notifications, 2 new');
+  await bell.click();
+  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Published after the restart');
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
+  return { sockets, bell };
 }
 
 /** The page's diagnostics counters (shared/src/diagnostics.ts). */

@@ -8,7 +8,7 @@ import { LIVE_MAX_PAYLOAD_BYTES } from '@marketplace/shared/contract';
 import { notification } from '@marketplace/shared/factories';
 import { ADMIN_TOKEN, DEMO_PASSWORD, runtimeEnv } from '../env.js';
 import { startApp, stop } from './servers.js';
-import { logIn } from './helpers.js';
+import { logIn, survivesBrokerRestart } from './helpers.js';
 import { test } from './fixtures.js';
 
 // The live channel against a broker that goes away: an API of its own (embedded broker) that the
@@ -17,15 +17,6 @@ const SHELL = 'http://localhost:13950';
 const API_PORT = 14300;
 const API_URL = `http://localhost:${API_PORT}`;
 
-
-const notify = async (profileName: string, content: string) => {
-  const res = await fetch(`${API_URL}/internal/notify`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
-    body: JSON.stringify({ profileName, content, link: null }),
-  });
-  expect(res.status).toBe(201);
-};
 
 test('live faults: the broker restarts while a user is logged in; the client reconnects, resubscribes, and a notification published after it shows without a reload; junk payloads are dropped', async ({ page }) => {
   test.setTimeout(60_000);
@@ -41,24 +32,14 @@ test('live faults: the broker restarts while a user is logged in; the client rec
   let api: RunningApi = await startApi(config);
   const shell = await startApp('shell', 13950, { ...runtimeEnv(), API_ORIGIN: API_URL });
   try {
-    const sockets: string[] = [];
-    page.on('websocket', (ws) => sockets.push(ws.url()));
-    await logIn(page, 'dave', DEMO_PASSWORD, SHELL);
-    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'no reload'));
-    const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
-    await expect(bell).toHaveAccessibleName('Notifications, 1 new');
-    await expect.poll(() => sockets.length).toBe(1);
-
-    await api.close();
-    api = await startApi(config);
-    // mqtt.js reconnects on its own (every 2 s); the channel subscribes again.
-    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
-    await page.waitForTimeout(500);
-    await notify('dave', 'Published after the restart');
-    await expect(bell).toHaveAccessibleName('Notifications, 2 new');
-    await bell.click();
-    await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Published after the restart');
-    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
+    const { bell } = await survivesBrokerRestart(page, {
+      shell: SHELL,
+      api: API_URL,
+      restart: async () => {
+        await api.close();
+        api = await startApi(config);
+      },
+    });
 
     // Malformed and oversized payloads on the user's own topic are dropped; the next good one shows.
     const errors: string[] = [];

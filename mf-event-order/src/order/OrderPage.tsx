@@ -21,14 +21,15 @@ const Columns = styled.div`
 export function OrderPage() {
   const { orderId = '' } = useParams();
   const [search] = useSearchParams();
-  const { data, isLoading, error } = useOrderDetails(orderId, search.get('sharingId') ?? undefined);
+  const { data, isLoading } = useOrderDetails(orderId, search.get('sharingId') ?? undefined);
   const actions = useOrderActions(orderId);
 
   if (!data) {
-    // SPEC.md section 6: any failure to load the order reads as not being allowed to see it.
+    // No order once loading ended is a failure, and SPEC.md section 6 shows any failure to load
+    // the order as not being allowed to see it.
     return (
       <PageLayout>
-        <QueryState isLoading={isLoading} error={error ?? 'no order'} errorText="You are unauthorized to view this page">
+        <QueryState isLoading={isLoading} error={!isLoading} errorText="You are unauthorized to view this page">
           {null}
         </QueryState>
       </PageLayout>

@@ -20,6 +20,22 @@ const serve = (...pages: { notifications: shared.Notification[]; more: boolean }
     }),
   );
 
+/**
+ * The notifications endpoint answering what the server held when each request came in; `slow`
+ * delays the answer, so a later change on the server lands before it.
+ */
+function serveAsOfRequest(initial: shared.Notification[]) {
+  const listed = { has: initial, slow: false };
+  server.use(
+    http.get(`${API}/notifications`, async () => {
+      const answer = { notifications: listed.has, more: false };
+      if (listed.slow) await delay(150);
+      return HttpResponse.json(answer);
+    }),
+  );
+  return listed;
+}
+
 const bell = () => screen.getByRole('button', { name: /^Notifications,/ });
 const list = () => screen.getByRole('list', { name: 'Notifications' });
 const entries = () => within(list()).getAllByRole('listitem');
@@ -301,13 +317,12 @@ describe('notification dropdown', () => {
   });
 
   it('reloads the list when the live subscription is (re)confirmed, so nothing published before it is missed', async () => {
-    let serverHas = [notification({ content: 'Before', status: 'READ' })];
-    server.use(http.get(`${API}/notifications`, () => HttpResponse.json({ notifications: serverHas, more: false })));
+    const listed = serveAsOfRequest([notification({ content: 'Before', status: 'READ' })]);
     logInAs();
     renderHeader();
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(1));
     // Published while the page was still subscribing: the broker never delivered it.
-    serverHas = [notification({ content: 'Missed', status: 'NEW' }), ...serverHas];
+    listed.has = [notification({ content: 'Missed', status: 'NEW' }), ...listed.has];
     confirmSubscription('notifications', 'nora');
     await waitFor(() => expect(badge()).toHaveTextContent('1'));
     await openBell();
@@ -315,26 +330,17 @@ describe('notification dropdown', () => {
   });
 
   it('a live notification arriving while the list reloads is not lost when the older answer lands', async () => {
-    let serverHas = [notification({ content: 'Before', status: 'READ' })];
-    let slow = false;
-    server.use(
-      http.get(`${API}/notifications`, async () => {
-        // The answer is what the server had when the request came in.
-        const answer = { notifications: serverHas, more: false };
-        if (slow) await delay(150);
-        return HttpResponse.json(answer);
-      }),
-    );
+    const listed = serveAsOfRequest([notification({ content: 'Before', status: 'READ' })]);
     logInAs();
     renderHeader();
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(1));
     await openBell();
     await screen.findByText('Before');
-    slow = true;
+    listed.slow = true;
     confirmSubscription('notifications', 'nora');
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));
     const fresh = notification({ content: 'During the reload', status: 'NEW' });
-    serverHas = [fresh, ...serverHas];
+    listed.has = [fresh, ...listed.has];
     publish('notifications', 'nora', fresh);
     await new Promise((r) => setTimeout(r, 400));
     expect(screen.getByText('During the reload')).toBeInTheDocument();
@@ -342,24 +348,17 @@ describe('notification dropdown', () => {
   });
 
   it('a reload answering from before the clear does not bring NEW back: the list is loaded again after the clear', async () => {
-    let serverHas = [notification({ content: 'Fresh', status: 'NEW' })];
-    let slow = false;
+    const listed = serveAsOfRequest([notification({ content: 'Fresh', status: 'NEW' })]);
     server.use(
-      http.get(`${API}/notifications`, async () => {
-        // The answer is what the server had when the request came in.
-        const answer = { notifications: serverHas, more: false };
-        if (slow) await delay(150);
-        return HttpResponse.json(answer);
-      }),
       http.post(`${API}/clearNewNotifications`, () => {
-        serverHas = serverHas.map((n) => ({ ...n, status: 'UNREAD' as const }));
+        listed.has = listed.has.map((n) => ({ ...n, status: 'UNREAD' as const }));
         return HttpResponse.json({ updated: 1 });
       }),
     );
     logInAs();
     renderHeader();
     await waitFor(() => expect(badge()).toHaveTextContent('1'));
-    slow = true;
+    listed.slow = true;
     // The live subscription is confirmed and reloads the list just before the user opens it.
     confirmSubscription('notifications', 'nora');
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));

@@ -17,6 +17,8 @@ const OVERRIDES_KEY = 'platform-version-overrides';
 export const OVERRIDE_PARAM = 'version';
 
 type Overrides = Partial<Record<RemoteName, string>>;
+/** A release store version (build-preset/releases.mjs: 12 hex digits of the build's hash). */
+const VERSION = /^[0-9a-f]{12}$/;
 
 /**
  * The versions a tester asked for in this tab: those in the address (`?version=remote@version`,
@@ -29,12 +31,9 @@ export function requestedOverrides(search: string, storage: Pick<Storage, 'getIt
     storage.removeItem(OVERRIDES_KEY);
     return {};
   }
-  const kept = readKept(storage);
-  for (const value of asked) {
-    const [remote, version] = value.split('@');
-    if (REMOTE_NAMES.includes(remote as RemoteName) && version && /^[0-9a-f]{12}$/.test(version)) kept[remote as RemoteName] = version;
-  }
-  const valid = Object.fromEntries(Object.entries(kept).filter(([r, v]) => REMOTE_NAMES.includes(r as RemoteName) && /^[0-9a-f]{12}$/.test(String(v))));
+  // Those kept from earlier pages of the tab, then those in the address (a later one wins).
+  const pairs = [...Object.entries(readKept(storage)), ...asked.map((value) => value.split('@'))];
+  const valid: Overrides = Object.fromEntries(pairs.filter(([remote, version]) => REMOTE_NAMES.includes(remote as RemoteName) && VERSION.test(String(version))));
   storage.setItem(OVERRIDES_KEY, JSON.stringify(valid));
   return valid;
 }
