@@ -7,6 +7,8 @@ import TerserPlugin from 'terser-webpack-plugin';
 import { appFor, runtimeConfigFromEnv } from './apps.mjs';
 import { sharedConfig } from './shared-deps.mjs';
 import { SharedApiPlugin } from './shared-api.mjs';
+import { BootHintsPlugin } from './boot-hints.mjs';
+import { compositionTemplate } from './page-composition.mjs';
 
 // Loaders are the preset's dependencies, not the apps': resolve them from here.
 const require = createRequire(import.meta.url);
@@ -64,10 +66,11 @@ export function exposesOf(dir) {
  * What every build of the platform has in common: swc for TypeScript and JSX, ESM-style
  * './x.js' imports, hashed async chunks with readable names, the page, the site-root files.
  *
- * @param {{ dir: string, production: boolean, outputPath: string, uniqueName: string, title: string }} options
+ * @param {{ dir: string, production: boolean, outputPath: string, uniqueName: string, title: string, host?: boolean }} options
+ * `host`: the page composes remotes (the federated shell), so its server writes their manifests into it.
  * @returns {import('webpack').Configuration}
  */
-function baseConfig({ dir, production, outputPath, uniqueName, title }) {
+function baseConfig({ dir, production, outputPath, uniqueName, title, host = false }) {
   return {
     mode: production ? 'production' : 'development',
     context: dir,
@@ -111,10 +114,14 @@ function baseConfig({ dir, production, outputPath, uniqueName, title }) {
         template: join(import.meta.dirname, 'index.html'),
         title,
         chunks: ['main'],
+        composition: compositionTemplate(host),
+        // The page is a template for its server's includes (page-composition.mjs): keep its comments.
+        minify: false,
         // The page is served for every client route (/user/login…): its script must not be relative.
         publicPath: '/',
       }),
       new SiteAssetsPlugin(),
+      new BootHintsPlugin(),
     ],
     optimization: {
       // Named chunks make the network log and the byte budgets readable (react-dom is visible by name).
@@ -158,7 +165,7 @@ export function federatedApp(dir, { title } = {}) {
    */
   return (_env, argv) => {
     const production = argv.mode !== 'development';
-    const base = baseConfig({ dir, production, outputPath: join(dir, 'dist'), uniqueName: federationName, title: title ?? pkg.description ?? pkg.name });
+    const base = baseConfig({ dir, production, outputPath: join(dir, 'dist'), uniqueName: federationName, title: title ?? pkg.description ?? pkg.name, host: !isRemote });
     return {
       ...base,
       // The host's injected runtime (CommonJS) would otherwise bring a second, CommonJS copy of
@@ -177,7 +184,8 @@ export function federatedApp(dir, { title } = {}) {
           // One federation runtime in the page: the shell provides it (global _FEDERATION_RUNTIME_CORE)
           // and remotes' production entries use it instead of each bundling a copy. A remote's
           // development build keeps its own, so it still runs alone (dev-app).
-          experiments: isRemote ? { externalRuntime: production } : { provideExternalRuntime: true },
+          // `target: 'web'` leaves the runtime's Node.js loading paths out of the browser build.
+          experiments: { ...(isRemote ? { externalRuntime: production } : { provideExternalRuntime: true }), optimization: { target: 'web' } },
         }),
         // For the release gate: the shared exports this build uses, and its copy offers.
         new SharedApiPlugin(),

@@ -30,6 +30,8 @@ export function templateVariables({ dist, port, fallback, env = process.env }) {
     LIVE_URL: config.liveUrl,
     ...Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, config.remotes[name]])),
     DISCOVERY_URL: config.discoveryUrl ?? '',
+    // Read by this server to compose the page; without a store, its own `null`.
+    DISCOVERY_UPSTREAM: config.discoveryUrl ?? `http://127.0.0.1:${port}/platform/missing.json`,
     ALLOW_VERSION_OVERRIDE: String(config.allowVersionOverride),
     CONTENT_SECURITY_POLICY: env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(config),
   };

@@ -73,7 +73,7 @@ export function storeBuild(store, remote, dist) {
 /**
  * @typedef {{ version: string, manifest: string, integrity: string }} Pointer
  * @typedef {{ live?: Pointer, canary?: Pointer & { percent: number }, versions?: string[] }} RemoteEntry
- * @typedef {{ remotes: Record<string, RemoteEntry> }} Discovery
+ * @typedef {{ remotes: Record<string, RemoteEntry>, manifests?: Record<string, unknown> }} Discovery
  */
 
 /** @param {string} store @returns {Discovery} */
@@ -82,10 +82,24 @@ export function readDiscovery(store) {
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { remotes: {} };
 }
 
-/** Replaces the discovery document in one step: readers see the old one or the new one, whole. @param {string} store @param {Discovery} doc */
+/**
+ * Replaces the discovery document in one step: readers see the old one or the new one, whole.
+ * It carries the manifests of the versions it points at (live and canary), keyed by their path,
+ * so that the shell's server composes them into the page with the pointers in the same read: a
+ * switch can never pair a pointer with another version's manifest.
+ * @param {string} store @param {Discovery} doc
+ */
 export function writeDiscovery(store, doc) {
+  /** @type {Record<string, unknown>} */
+  const manifests = {};
+  for (const entry of Object.values(doc.remotes)) {
+    for (const pointer of [entry.live, entry.canary]) {
+      if (pointer) manifests[pointer.manifest] = JSON.parse(readFileSync(join(store, pointer.manifest), 'utf8'));
+    }
+  }
   const tmp = join(store, `.${DISCOVERY_FILE}.${randomBytes(6).toString('hex')}`);
-  writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`);
+  // `<` escaped (still the same JSON): the document is composed into the page inside a <script> block.
+  writeFileSync(tmp, `${JSON.stringify({ remotes: doc.remotes, manifests }).replaceAll('<', '\\u003c')}\n`);
   renameSync(tmp, join(store, DISCOVERY_FILE));
 }
 

@@ -84,9 +84,13 @@ describe('the release store', () => {
     const b = await release({ store, remote: 'header', dist: build('b'), canary: 20 });
     expect(b).toMatchObject({ action: 'canary', result: 'canary', percent: 20, from: a.version, to: b.version });
     expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: a.version }, canary: { version: b.version, percent: 20 } });
+    // The document carries the manifests of exactly the versions it points at, for the shell's page.
+    const manifestOf = (version: string) => JSON.parse(readFileSync(join(store, 'header', version, 'mf-manifest.json'), 'utf8')) as unknown;
+    expect(readDiscovery(store).manifests).toEqual({ [`header/${a.version}/mf-manifest.json`]: manifestOf(a.version), [`header/${b.version}/mf-manifest.json`]: manifestOf(b.version) });
 
     await rollback({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header).toEqual({ versions: [a.version, b.version], live: expect.objectContaining({ version: a.version }) });
+    expect(Object.keys(readDiscovery(store).manifests ?? {})).toEqual([`header/${a.version}/mf-manifest.json`]);
 
     await release({ store, remote: 'header', dist: build('b'), canary: 50 });
     await promote({ store, remote: 'header' });

@@ -6,13 +6,18 @@
 //   redeployed remote is picked up on reload;
 // - /runtime-config.json written from environment variables;
 // - gzip for text assets; unknown extension-less paths fall back to index.html (client routes);
-// - pages carry a Content-Security-Policy listing exactly the origins in use (csp.mjs).
+// - pages carry a Content-Security-Policy listing exactly the origins in use (csp.mjs);
+// - pages are composed on every request, as nginx's server-side includes do in production: the
+//   runtime config, the release store's discovery document and the remotes' manifests are
+//   written into them (page-composition.mjs), so a release or a deploy shows on the next load.
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from './apps.mjs';
 import { contentSecurityPolicy } from './csp.mjs';
+import { platformIncludes, processIncludes } from './page-composition.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -39,6 +44,27 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   const root = resolve(dir);
   const gzipCache = new Map();
   const csp = contentSecurityPolicy(runtimeConfigFromEnv(env));
+  const include = platformIncludes(env);
+
+  /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} file */
+  async function sendPage(req, res, file) {
+    const body = Buffer.from(await processIncludes(readFileSync(file, 'utf8'), include));
+    const headers = {
+      'Content-Security-Policy': csp,
+      'Content-Type': TYPES['.html'],
+      'Cache-Control': 'no-cache',
+      ETag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
+      Vary: 'Accept-Encoding',
+    };
+    if (req.headers['if-none-match'] === headers.ETag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    const sent = gzip ? gzipSync(body) : body;
+    res.writeHead(200, { ...headers, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}), 'Content-Length': sent.length });
+    res.end(req.method === 'HEAD' ? undefined : sent);
+  }
 
   const server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -76,11 +102,17 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
       }
       file = join(root, 'index.html');
     }
-    const stat = statSync(file);
     const ext = extname(file);
+    if (ext === '.html') {
+      sendPage(req, res, file).catch((error) => {
+        console.error(`[serve] ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+      return;
+    }
+    const stat = statSync(file);
     const etag = `W/"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
     const headers = {
-      ...(ext === '.html' ? { 'Content-Security-Policy': csp } : {}),
       'Content-Type': TYPES[ext] ?? 'application/octet-stream',
       'Cache-Control': HASHED.test(file) || RELEASED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
       ETag: etag,

@@ -1,6 +1,7 @@
 // The release gate's smoke load: headless Chromium (Debian's) opens the live shell with the
-// candidate pinned (the browser is answered a discovery document naming the candidate live, so
-// nothing changes for anyone else) and checks every page the remote renders: the candidate's
+// candidate pinned (that browser alone is given a discovery document naming the candidate live,
+// in the page the shell's server composed and when it fetches the document, so nothing changes
+// for anyone else) and checks every page the remote renders: the candidate's
 // files were loaded, every slot rendered (no fallback), no uncaught error, no
 // Content-Security-Policy violation.
 import { chromium } from 'playwright-core';
@@ -13,6 +14,25 @@ const SETTLE_MS = 15_000;
 function pathsOf(remote) {
   const pages = PLATFORM.pages.filter((p) => p.remote === remote).map((p) => p.path.replace(/:\w+/g, 'smoke'));
   return pages.length ? [...new Set(pages)] : ['/'];
+}
+
+/**
+ * Runs in the smoke browser's pages: once the page is parsed and before its scripts run, the
+ * discovery document its server composed into it is replaced by the pinned one, without the
+ * manifests it carried (the browser fetches the candidate's). A page whose composition cannot be
+ * read is left as it is (it then fetches the document, which is answered pinned too).
+ * @param {{ id: string, doc: object }} pin
+ */
+function pinComposedDiscovery({ id, doc }) {
+  document.addEventListener('readystatechange', () => {
+    const block = document.readyState === 'interactive' ? document.getElementById(id) : null;
+    if (!block) return;
+    try {
+      block.textContent = JSON.stringify({ ...JSON.parse(block.textContent ?? ''), discovery: doc });
+    } catch {
+      // Not composed: nothing to replace.
+    }
+  });
 }
 
 /**
@@ -31,6 +51,7 @@ export async function smokeLoad({ shellUrl, remote, version }) {
     const pinned = { ...live, remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: `${remote}/${version}/mf-manifest.json` }, canary: undefined } } };
     const context = await browser.newContext();
     await context.route(discoveryUrl, (route) => route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }));
+    await context.addInitScript(pinComposedDiscovery, { id: 'platform-composition', doc: { ...pinned, manifests: {} } });
     /** @type {string[]} */
     const candidateFiles = [];
     context.on('request', (request) => request.url().includes(`/${remote}/${version}/`) && candidateFiles.push(request.url()));

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { manifestEnv, PLATFORM } from 'build-preset/apps';
 import { serveApp } from 'build-preset/serve';
-import { renderChart, renderMarkdown, summarize } from './report.mjs';
+import { criticalPathDepth, renderChart, renderMarkdown, summarize } from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -29,13 +29,13 @@ const NETWORK = { offline: false, latency: 40, downloadThroughput: (20 * 1024 * 
 const BASE = { federated: `http://localhost:${PORTS.shell}`, single: `http://localhost:${PORTS.single}` };
 
 /** Each scenario: where to go, what counts as its main content, and what to do first (log in, open the viewer). */
-const SCENARIOS = [
+const SCENARIOS = (process.env.BENCH_ONLY ? (s) => s.filter((x) => process.env.BENCH_ONLY.split(',').includes(x.id)) : (s) => s)([
   { id: 'home', title: 'home, anonymous', path: '/', main: 'main ul li a h3' },
   { id: 'events', title: '/events', path: '/events', main: 'main ul li a h3' },
   { id: 'gallery', title: 'event gallery', path: '/event/summer-jazz-night-2026', main: 'main [aria-label="Gallery"] li' },
   { id: 'viewer-video', title: 'gallery + viewer on a video', path: '/event/summer-jazz-night-2026', main: null, video: true },
   { id: 'order', title: 'event order, logged in', path: null, main: 'main h1', login: 'clara' },
-];
+]);
 
 /** Runs in the page before any of its scripts: when header and main content enter the DOM, LCP, long tasks. */
 const probe = (main, video) => `(() => {
@@ -107,8 +107,11 @@ async function measure(browser, variant, scenario, path) {
     await cdp.send('Network.emulateNetworkConditions', NETWORK);
     const types = new Map();
     const net = { requests: 0, federation: 0, jsBytes: 0, bytes: 0 };
+    /** Each request's start and end (CDP seconds), for the critical path. */
+    const timings = new Map();
     cdp.on('Network.requestWillBeSent', (e) => {
       if (e.request.url.startsWith('data:')) return;
+      if (!timings.has(e.requestId)) timings.set(e.requestId, { url: e.request.url, start: e.timestamp, end: Infinity });
       net.requests++;
       if (/mf-manifest\.json|remoteEntry\.js/.test(e.request.url)) net.federation++;
     });
@@ -117,7 +120,13 @@ async function measure(browser, variant, scenario, path) {
       types.set(e.requestId, e.type);
       urls.set(e.requestId, e.response.url);
     });
+    const finished = (e) => {
+      const timing = timings.get(e.requestId);
+      if (timing) timing.end = e.timestamp;
+    };
+    cdp.on('Network.loadingFailed', finished);
     cdp.on('Network.loadingFinished', (e) => {
+      finished(e);
       net.bytes += e.encodedDataLength;
       if (types.get(e.requestId) !== 'Script') return;
       net.jsBytes += e.encodedDataLength;
@@ -139,7 +148,13 @@ async function measure(browser, variant, scenario, path) {
     await page.waitForTimeout(600);
     const b = await page.evaluate(() => window.__bench);
     const tbt = b.longTasks.filter(([start]) => start < b.main).reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
-    return { ...net, header: b.header, main: b.main, lcp: b.lcp, tbt };
+    const depth = criticalPathDepth([...timings.values()], b.main);
+    if (process.env.BENCH_DEBUG) {
+      console.log(`${variant} ${scenario.id} depth ${depth.depth}: ${depth.chain.join(' -> ')}; header ${Math.round(b.header)} main ${Math.round(b.main)}`);
+      const t0 = Math.min(...[...timings.values()].map((t) => t.start));
+      for (const t of [...timings.values()].sort((x, y) => x.start - y.start)) console.log(`  ${Math.round((t.start - t0) * 1000)}-${Math.round((t.end - t0) * 1000)} ${t.url.slice(0, 110)}`);
+    }
+    return { ...net, header: b.header, main: b.main, lcp: b.lcp, tbt, depth: depth.depth };
   } finally {
     await context.close();
   }

@@ -9,7 +9,39 @@ export const METRICS = [
   { key: 'main', label: 'main content (ms)', format: (v) => String(Math.round(v)) },
   { key: 'lcp', label: 'LCP (ms)', format: (v) => String(Math.round(v)) },
   { key: 'tbt', label: 'TBT (ms)', format: (v) => String(Math.round(v)) },
+  { key: 'depth', label: 'critical path (requests)', format: (v) => String(v) },
 ];
+
+/**
+ * The longest chain of requests up to the main content in which each starts only after the one
+ * before it finished: how many round trips one after another the page waited for. Requests are
+ * `{ url, start, end }` in seconds (CDP timestamps; a request still open has end Infinity),
+ * the first being the page itself; `mainMs` is when the main content appeared, from navigation.
+ * @param {{ url: string, start: number, end: number }[]} requests
+ * @param {number} mainMs
+ */
+export function criticalPathDepth(requests, mainMs) {
+  const sorted = [...requests].sort((a, b) => a.start - b.start);
+  const origin = sorted[0]?.start ?? 0;
+  const before = sorted.filter((r) => (r.start - origin) * 1000 <= mainMs);
+  /** @type {{ depth: number, previous: number }[]} */
+  const best = [];
+  before.forEach((r, i) => {
+    let depth = 1;
+    let previous = -1;
+    for (let j = 0; j < i; j++) {
+      if (before[j].end <= r.start && best[j].depth + 1 > depth) {
+        depth = best[j].depth + 1;
+        previous = j;
+      }
+    }
+    best.push({ depth, previous });
+  });
+  let last = best.reduce((top, b, i) => (b.depth > (best[top]?.depth ?? 0) ? i : top), -1);
+  const chain = [];
+  for (; last >= 0; last = best[last].previous) chain.unshift(new URL(before[last].url).pathname.slice(0, 60));
+  return { depth: chain.length, chain };
+}
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

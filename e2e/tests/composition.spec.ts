@@ -66,3 +66,25 @@ test('header + media: adding to the cart on an event page updates the header bad
   await expect(page.getByText('Added to cart')).toBeVisible();
   await expect(cart).toHaveAttribute('aria-label', `Cart, ${before + 1} items`);
 });
+
+test('the page arrives composed: its runtime config and the remotes\' manifests are in it, so no script waits on a config or manifest request', async ({ page }) => {
+  const problems = watchConsole(page);
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  const response = await page.goto('/events');
+  await expect(page.getByRole('link', { name: /City Marathon/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Posts' })).toBeVisible();
+
+  expect(urls.filter((u) => /runtime-config\.json|mf-manifest\.json|discovery\.json/.test(u))).toEqual([]);
+  // Each preload hint is the load itself: no script is fetched twice.
+  const scripts = urls.filter((u) => u.endsWith('.js'));
+  expect(scripts.filter((u, i) => scripts.indexOf(u) !== i)).toEqual([]);
+
+  const html = (await response?.text()) ?? '';
+  expect(html).not.toContain('<!--#');
+  const block = /<script type="application\/json" id="platform-composition">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+  const composed = JSON.parse(block) as { config: { remotes: Record<string, string> }; manifests: Record<string, { name: string }> };
+  expect(composed.config.remotes.header).toBe(`http://localhost:${PORTS.header}/mf-manifest.json`);
+  expect(Object.fromEntries(Object.entries(composed.manifests).map(([remote, manifest]) => [remote, manifest.name]))).toEqual({ header: 'header', media: 'media', eventOrder: 'eventOrder', account: 'account' });
+  expect(problems).toEqual([]);
+});

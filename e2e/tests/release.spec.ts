@@ -75,7 +75,21 @@ test('release: a header release shows on the next reload without a shell rebuild
   await page.goto(SHELL_URL);
   await expect(logo(page)).toHaveText('EventMedia');
 
+  // The shell's server composes the store's document into the page on every load: the page
+  // never asks for it, and after each switch it names the new live version with its manifest.
+  const discoveryRequests: string[] = [];
+  page.on('request', (request) => request.url().includes('/discovery.json') && discoveryRequests.push(request.url()));
+  const composedHeader = async () => {
+    const html = await (await page.request.get(SHELL_URL)).text();
+    const composed = JSON.parse(/id="platform-composition">(.*?)<\/script>/s.exec(html)?.[1] ?? '') as { discovery: { remotes: { header: { live: { version: string; manifest: string } } }; manifests: Record<string, { metaData: { buildInfo: { buildVersion: string } } }> } };
+    const { live } = composed.discovery.remotes.header;
+    return { version: live.version, manifestVersion: composed.discovery.manifests[live.manifest]?.metaData.buildInfo.buildVersion };
+  };
+  expect(await composedHeader()).toEqual({ version: first, manifestVersion: first });
+
   await succeeds('release', 'header', '--dist', nextDist);
+  const next = liveHeader();
+  expect(await composedHeader()).toEqual({ version: next, manifestVersion: next });
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia Next');
   const manifest = await page.request.get(`${STORE_URL}/header/${liveHeader()}/mf-manifest.json`);
@@ -84,8 +98,10 @@ test('release: a header release shows on the next reload without a shell rebuild
 
   const back = await command('rollback', 'header');
   expect(back.output).toContain(`back on ${first}`);
+  expect(await composedHeader()).toEqual({ version: first, manifestVersion: first });
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia');
+  expect(discoveryRequests).toEqual([]);
 
   // Builds the live shell cannot run: each refused with its reason, nothing changes live.
   const needsReact20 = await command('release', 'header', '--dist', editedCopy(nextDist, 'mf-manifest.json', (m: { shared: { name: string; requiredVersion: string }[] }) => {

@@ -6,7 +6,6 @@ export * from './contract/index.js';
 export * from './constants.js';
 export * from './config/runtime.js';
 export * from './platform/index.js';
-export { pageAt } from './platform/pageAt.js';
 export { ApiError, apiCall, endsSession, putUpload, statusOf } from './api/client.js';
 export { downloadUrl } from './api/files.js';
 export { callKey, callQuery } from './api/queries.js';

@@ -2,55 +2,14 @@
  * The runtime config the shell's server writes from environment variables
  * (`/runtime-config.json`): the same build runs against any environment.
  */
-import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
+import { composedRuntimeConfig } from '../platform/composition.js';
+import { parseRuntimeConfig, type RuntimeConfig } from './parse.js';
 
-export interface RuntimeConfig {
-  apiOrigin: string;
-  filesOrigin: string;
-  liveUrl: string;
-  /** URL of each remote's mf-manifest.json. */
-  remotes: Record<RemoteName, string>;
-  /**
-   * The release store's discovery document (build-preset/releases.mjs): when set, each released
-   * remote's manifest comes from it (its live version, or its canary for the canary's share).
-   */
-  discoveryUrl?: string;
-  /** Testers may load a stored version of a remote in their tab (`?version=remote@version`). Off unless set. */
-  allowVersionOverride?: boolean;
-}
+export { parseRuntimeConfig, type RuntimeConfig } from './parse.js';
 
 export const RUNTIME_CONFIG_PATH = '/runtime-config.json';
 
 let current: RuntimeConfig | null = null;
-
-const isUrl = (v: unknown): v is string => {
-  if (typeof v !== 'string') return false;
-  try {
-    const { protocol } = new URL(v);
-    return ['http:', 'https:', 'ws:', 'wss:'].includes(protocol);
-  } catch {
-    return false;
-  }
-};
-
-/** Validates untrusted JSON into a RuntimeConfig, naming the first bad field. */
-export function parseRuntimeConfig(value: unknown): RuntimeConfig {
-  const v = value as Partial<RuntimeConfig> | null;
-  for (const key of ['apiOrigin', 'filesOrigin', 'liveUrl'] as const) {
-    if (!isUrl(v?.[key])) throw new Error(`runtime config: ${key} must be a URL`);
-  }
-  for (const name of REMOTE_NAMES) {
-    if (!isUrl(v?.remotes?.[name])) throw new Error(`runtime config: remotes.${name} must be a URL`);
-  }
-  if (v?.allowVersionOverride !== undefined && typeof v.allowVersionOverride !== 'boolean') throw new Error('runtime config: allowVersionOverride must be true or false');
-  // Servers write "" when no store is deployed: that is no discovery document.
-  if (v?.discoveryUrl === '') {
-    const { discoveryUrl: _none, ...rest } = v;
-    return rest as RuntimeConfig;
-  }
-  if (v?.discoveryUrl !== undefined && !isUrl(v.discoveryUrl)) throw new Error('runtime config: discoveryUrl must be a URL');
-  return v as RuntimeConfig;
-}
 
 export function setRuntimeConfig(config: RuntimeConfig): void {
   current = config;
@@ -61,8 +20,16 @@ export function getRuntimeConfig(): RuntimeConfig {
   return current;
 }
 
-/** Fetches, validates and installs the runtime config; every app's bootstrap calls it first. */
+/**
+ * Validates and installs the runtime config; every app's bootstrap calls it first. The config the
+ * server composed into the page is used when it is valid (no request); else it is fetched.
+ */
 export async function loadRuntimeConfig(url = RUNTIME_CONFIG_PATH): Promise<RuntimeConfig> {
+  const composed = composedRuntimeConfig();
+  if (composed) {
+    setRuntimeConfig(composed);
+    return composed;
+  }
   const response = await fetch(url, { cache: 'no-store' });
   if (!response.ok) throw new Error(`runtime config: ${url} answered ${response.status}`);
   const config = parseRuntimeConfig(await response.json());

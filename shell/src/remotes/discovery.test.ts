@@ -45,10 +45,10 @@ describe('resolveRemotes', () => {
   const config: RuntimeConfig = { apiOrigin: 'http://api.test', filesOrigin: 'http://api.test', liveUrl: 'ws://api.test/mqtt', remotes: configured };
 
   it('uses the configured remotes without a discovery document, and when it cannot be read', async () => {
-    expect(await resolveRemotes(config)).toEqual(configured);
+    expect((await resolveRemotes(config, null)).remotes).toEqual(configured);
     vi.stubGlobal('fetch', vi.fn(async () => new Response('down', { status: 503 })));
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    expect(await resolveRemotes({ ...config, discoveryUrl: DOC_URL })).toEqual(configured);
+    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null)).remotes).toEqual(configured);
   });
 
   it("ignores a tester's ?version unless the deployment allows overrides", async () => {
@@ -56,18 +56,43 @@ describe('resolveRemotes', () => {
     vi.stubGlobal('fetch', vi.fn(async () => Response.json(listed)));
     window.history.pushState({}, '', '/?version=header@bbbbbbbbbbbb');
     window.localStorage.setItem('platform-cohort', '99');
-    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL })).header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
-    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL, allowVersionOverride: true })).header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
+    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null)).remotes.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
+    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL, allowVersionOverride: true }, null)).remotes.header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
     window.history.pushState({}, '', '/');
     window.sessionStorage.clear();
   });
 
-  it('reads the document fresh on every load', async () => {
+  it('reads the document fresh when the page does not carry it, with the manifests it holds', async () => {
+    const manifest = { id: 'media', remoteEntry: { name: 'remoteEntry.js' } };
+    const fetchMock = vi.fn(async () => Response.json({ ...doc, manifests: { 'media/cccccccccccc/mf-manifest.json': manifest } }));
+    vi.stubGlobal('fetch', fetchMock);
+    const { remotes, manifests } = await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null);
+    expect(remotes.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
+    expect(manifests.get(remotes.media)).toEqual(manifest);
+    expect(fetchMock).toHaveBeenCalledWith(DOC_URL, { cache: 'no-store' });
+  });
+
+  it("takes the document and the manifests the server composed into the page, and fetches nothing", async () => {
+    const fetchMock = vi.fn(async () => new Response('not asked', { status: 500 }));
+    vi.stubGlobal('fetch', fetchMock);
+    window.localStorage.setItem('platform-cohort', '99');
+    const live = { id: 'header@aaaaaaaaaaaa' };
+    const account = { id: 'account' };
+    const composed = { config: null, discovery: { ...doc, manifests: { 'header/aaaaaaaaaaaa/mf-manifest.json': live } }, manifests: { account } };
+    const { remotes, manifests } = await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, composed);
+    expect(remotes.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
+    expect(manifests.get(remotes.header)).toEqual(live);
+    expect(manifests.get(configured.account)).toEqual(account);
+    expect(manifests.has(configured.media)).toBe(false);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('fetches the document when the page carries none (its store was down when the page was composed)', async () => {
     const fetchMock = vi.fn(async () => Response.json(doc));
     vi.stubGlobal('fetch', fetchMock);
-    const remotes = await resolveRemotes({ ...config, discoveryUrl: DOC_URL });
+    const { remotes } = await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, { config: null, discovery: null, manifests: {} });
     expect(remotes.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
-    expect(fetchMock).toHaveBeenCalledWith(DOC_URL, { cache: 'no-store' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,4 +1,6 @@
-import { REMOTE_NAMES, type RemoteName, type RuntimeConfig } from '@marketplace/shared';
+import type { RuntimeConfig } from '@marketplace/shared';
+// Not the shared package itself: main.js runs this before the shared singletons are negotiated.
+import { pageComposition, REMOTE_NAMES, type Composition, type RemoteName } from '@marketplace/shared/platform';
 
 /** A released version of a remote in the discovery document (build-preset/releases.mjs writes it). */
 interface Pointer {
@@ -9,6 +11,14 @@ interface Pointer {
 
 export interface DiscoveryDocument {
   remotes: Partial<Record<RemoteName, { live?: Pointer; canary?: Pointer & { percent: number }; versions?: string[] }>>;
+  /** The manifests of the live and canary versions, by their path (written with the pointers). */
+  manifests?: Record<string, unknown>;
+}
+
+/** The remotes' manifest URLs for this page, and the manifests already in hand, by URL. */
+export interface ResolvedRemotes {
+  remotes: Record<RemoteName, string>;
+  manifests: Map<string, unknown>;
 }
 
 const COHORT_KEY = 'platform-cohort';
@@ -106,23 +116,37 @@ export function applyOverrides(doc: DiscoveryDocument, docUrl: string, manifests
   return used;
 }
 
+const isDocument = (value: unknown): value is DiscoveryDocument => typeof value === 'object' && value !== null && typeof (value as DiscoveryDocument).remotes === 'object';
+
+/** The document the server composed into the page, else a fresh read of it. */
+async function discoveryDocument(url: string, composed: Composition | null): Promise<DiscoveryDocument> {
+  if (isDocument(composed?.discovery)) return composed.discovery;
+  const response = await fetch(url, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`answered ${response.status}`);
+  const doc: unknown = await response.json();
+  if (!isDocument(doc)) throw new Error('not a discovery document');
+  return doc;
+}
+
 /**
  * The remotes' manifest URLs for this page: from the discovery document when the runtime config
- * names one (read fresh on every load, so a release or a rollback shows on the next reload),
- * else the config's own. A document that cannot be read leaves the config's URLs.
+ * names one, else the config's own. The document and the manifests are those the server composed
+ * into the page (read on every load, so a release or a rollback shows on the next reload); a part
+ * it could not compose is fetched fresh. A document that cannot be read leaves the config's URLs.
  */
-export async function resolveRemotes(config: RuntimeConfig): Promise<Record<RemoteName, string>> {
-  if (!config.discoveryUrl) return config.remotes;
+export async function resolveRemotes(config: RuntimeConfig, composed: Composition | null = pageComposition()): Promise<ResolvedRemotes> {
+  const manifests = new Map<string, unknown>();
+  for (const name of REMOTE_NAMES) if (composed?.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
+  if (!config.discoveryUrl) return { remotes: config.remotes, manifests };
   try {
-    const response = await fetch(config.discoveryUrl, { cache: 'no-store' });
-    if (!response.ok) throw new Error(`answered ${response.status}`);
-    const doc = (await response.json()) as DiscoveryDocument;
-    const manifests = manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort());
+    const doc = await discoveryDocument(config.discoveryUrl, composed);
+    for (const [path, manifest] of Object.entries(doc.manifests ?? {})) manifests.set(new URL(path, config.discoveryUrl).href, manifest);
+    const remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort());
     // Testers' versions, only where the deployment allows them.
-    if (config.allowVersionOverride) setApplied(applyOverrides(doc, config.discoveryUrl, manifests, requestedOverrides(window.location.search, window.sessionStorage)));
-    return manifests;
+    if (config.allowVersionOverride) setApplied(applyOverrides(doc, config.discoveryUrl, remotes, requestedOverrides(window.location.search, window.sessionStorage)));
+    return { remotes, manifests };
   } catch (error) {
     console.warn(`[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`);
-    return config.remotes;
+    return { remotes: config.remotes, manifests };
   }
 }

@@ -1,22 +1,51 @@
 import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { pageAt, REMOTE_NAMES, type RuntimeConfig } from '@marketplace/shared';
+import type { RuntimeConfig } from '@marketplace/shared';
+// Not the shared package itself: main.js runs this before the shared singletons are negotiated.
+import { pageAt, REMOTE_NAMES } from '@marketplace/shared/platform';
 import { resolveRemotes } from './discovery.js';
 
 /**
  * Registers every remote's manifest URL (from the release store's discovery document when the
  * runtime config names one, else from the config): nothing is fetched until a route or slot asks
- * for one of its modules (share strategy loaded-first, set in the preset).
+ * for one of its modules (share strategy loaded-first, set in the preset). The manifests the
+ * server composed into the page are handed to the runtime instead of being fetched, once each:
+ * a later, fresh load of a remote (after its module threw) asks its server again.
  */
 let entries: Record<string, string> = {};
 /** Settles once the remotes are registered; loads wait for it. */
 let registered: Promise<void> = Promise.resolve();
+const composedManifests = new Map<string, unknown>();
 
-export function registerPlatformRemotes(config: RuntimeConfig): void {
-  registered = resolveRemotes(config).then((remotes) => {
+/**
+ * A manifest the page already holds, as the runtime's fetch hook must answer (a Response), but
+ * read without going through a body stream: reading one waits for a task, and the shell's own
+ * chunks would run first, holding the remotes' preload back until they are done.
+ */
+class ComposedManifest extends Response {
+  constructor(private readonly manifest: unknown) {
+    super(null, { status: 200 });
+  }
+  override json(): Promise<unknown> {
+    return Promise.resolve(this.manifest);
+  }
+}
+
+function registerPlatformRemotes(config: RuntimeConfig): void {
+  registered = resolveRemotes(config).then(({ remotes, manifests }) => {
     entries = { ...remotes };
+    for (const [url, manifest] of manifests) composedManifests.set(url, manifest);
     registerRemotes(REMOTE_NAMES.map((name) => ({ name, entry: remotes[name] })));
   });
   registerPlugins([
+    {
+      name: 'platform-composed-manifests',
+      fetch(url) {
+        const manifest = composedManifests.get(url);
+        if (manifest === undefined) return undefined;
+        composedManifests.delete(url);
+        return Promise.resolve(new ComposedManifest(manifest));
+      },
+    },
     {
       name: 'platform-slot-errors',
       // A failed remote is its slot's business: log it and let loadRemote reject.
@@ -45,9 +74,24 @@ export async function loadRemoteModule(id: string, fresh = false): Promise<unkno
  * manifests, entries and exposed chunks (listed in each manifest), instead of discovering them one
  * after the other as the page renders. Best effort: a remote that is down is the slot's business.
  */
-export function preloadForLocation(pathname: string): void {
+function preloadForLocation(pathname: string): void {
   const route = pageAt(pathname);
   const wanted = [{ nameOrAlias: 'header', exposes: ['Header'] }];
   if (route) wanted.push({ nameOrAlias: route.remote, exposes: [route.module] });
   void registered.then(() => preloadRemote(wanted)).catch(() => undefined);
+}
+
+let started = false;
+
+/**
+ * Registers the remotes and starts loading the page's first remote code, once per page. main.js
+ * calls it with the config its server composed into the page, before the shell's bootstrap
+ * chunk even loads, so the remotes' code downloads alongside the shell's; the bootstrap calls it
+ * again with the config it loaded (the only call when the page was not composed, in development).
+ */
+export function startFederation(config: RuntimeConfig, pathname: string): void {
+  if (started) return;
+  started = true;
+  registerPlatformRemotes(config);
+  preloadForLocation(pathname);
 }

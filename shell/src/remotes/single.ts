@@ -23,11 +23,8 @@ const EXPOSES: Record<RemoteName, LazyContext> = {
   account: import.meta.webpackContext('@exposes/account', { recursive: false, regExp: /\.tsx$/, mode: 'lazy' }),
 };
 
-/** Nothing to register: every remote is part of the bundle. */
-export function registerPlatformRemotes(_config: RuntimeConfig): void {}
-
-/** Nothing to discover: the bundle knows its chunks. */
-export function preloadForLocation(_pathname: string): void {}
+/** Nothing to register or discover: every remote is part of the bundle, which knows its chunks. */
+export function startFederation(_config: RuntimeConfig, _pathname: string): void {}
 
 /** `fresh` changes nothing here: the bundle's modules are its own build. */
 export function loadRemoteModule(id: string, _fresh = false): Promise<unknown> {

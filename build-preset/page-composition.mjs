@@ -1,0 +1,93 @@
+// The shell's page, composed by its server: the runtime config, the release store's discovery
+// document and each remote's manifest are written into the page (a data-only block, see
+// index.html), so the browser starts on the remotes' code instead of fetching these one after
+// another. The page's template uses nginx's server-side includes; nginx fills it in production
+// (nginx/app.conf.template), serve-app here with the same directives and the same sources.
+import { PLATFORM, runtimeConfigFromEnv } from './apps.mjs';
+
+/** What a server-side include gives when its source cannot be had (`<!--# config errmsg -->`). */
+export const MISSING = 'null';
+/**
+ * How long the server waits for the store or a remote before leaving its part out (the browser
+ * then fetches it, and a remote that is really down costs its slot only); nginx's proxy timeouts
+ * are the same.
+ */
+export const COMPOSE_TIMEOUT_MS = 500;
+
+/** The virtual paths the page includes: the same names are nginx's internal locations. */
+export const INCLUDES = {
+  config: '/runtime-config.json',
+  discovery: '/platform/discovery.json',
+  /** @param {string} remote */
+  manifest: (remote) => `/platform/manifests/${remote}.json`,
+};
+
+/**
+ * The block index.html carries, with the includes both servers fill: the host's page (the shell)
+ * gets everything; a page without remotes (the single bundle, a remote running alone) only its
+ * runtime config.
+ * @param {boolean} host
+ */
+export function compositionTemplate(host) {
+  const include = (/** @type {string} */ path) => `<!--# include virtual="${path}" -->`;
+  const manifests = Object.keys(PLATFORM.remotes).map((name) => `"${name}":${include(INCLUDES.manifest(name))}`);
+  const parts = host ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}` : `"config":${include(INCLUDES.config)}`;
+  return `<!--# config errmsg="${MISSING}" --><script type="application/json" id="platform-composition">{${parts}}</script>`;
+}
+
+/** JSON text that can sit inside a <script> element (`<` escaped: the same JSON). @param {string} text */
+const inScript = (text) => text.replaceAll('<', '\\u003c');
+
+/**
+ * A JSON document from another server, or null (down, slow, not 2xx, not JSON).
+ * @param {string} url
+ */
+async function fetchJson(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(COMPOSE_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    if (!response.ok) return null;
+    const text = await response.text();
+    JSON.parse(text);
+    return inScript(text.trim());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Resolves the page's includes from the environment, as nginx's locations do.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {(path: string) => Promise<string | null>}
+ */
+export function platformIncludes(env) {
+  const config = runtimeConfigFromEnv(env);
+  // Node loads its fetch implementation on first use: not while the first page waits.
+  fetch('data:,').catch(() => undefined);
+  return async (path) => {
+    if (path === INCLUDES.config) return inScript(JSON.stringify(config));
+    if (path === INCLUDES.discovery) return config.discoveryUrl ? fetchJson(config.discoveryUrl) : null;
+    const url = Object.entries(config.remotes).find(([name]) => INCLUDES.manifest(name) === path)?.[1];
+    return url ? fetchJson(url) : null;
+  };
+}
+
+const DIRECTIVE = /<!--#\s*(config|include)\s+(errmsg|virtual)="([^"]*)"\s*-->/g;
+
+/**
+ * nginx's `config errmsg` and `include virtual`, all includes fetched at once: what serve-app
+ * needs of server-side includes to fill the same template as nginx.
+ * @param {string} html
+ * @param {(path: string) => Promise<string | null>} include
+ */
+export async function processIncludes(html, include) {
+  const wanted = [...html.matchAll(DIRECTIVE)].filter((m) => m[1] === 'include').map((m) => m[3] ?? '');
+  const results = new Map(await Promise.all(wanted.map(async (path) => /** @type {const} */ ([path, await include(path)]))));
+  let errmsg = '[an error occurred while processing the directive]';
+  return html.replace(DIRECTIVE, (_all, command, _attribute, value) => {
+    if (command === 'config') {
+      errmsg = value;
+      return '';
+    }
+    return results.get(value) ?? errmsg;
+  });
+}
