@@ -1,13 +1,14 @@
 // The platform's apps for the webpack configs, the static server and the runtime config, read
 // from the platform table (`shared/src/platform`, as plain data in `shared/platform.json`).
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * @typedef {{ package: string, devPort: number, manifestVariable: string }} RemoteEntry
  * @typedef {{ key: string, path: string, remote: string, module: string, header: string, footer: string }} PageEntry
  * @type {{ shell: { name: string, package: string, devPort: number }, singleBundlePort: number, remotes: Record<string, RemoteEntry>, pages: PageEntry[] }}
  */
-export const PLATFORM = JSON.parse(readFileSync(new URL('../shared/platform.json', import.meta.url), 'utf8'));
+export const PLATFORM = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'shared', 'platform.json'), 'utf8'));
 
 /** Each app by package name: its federation name and development port. */
 /** @type {Record<string, { federationName: string, port: number }>} */

@@ -1,5 +1,6 @@
 // The Content-Security-Policy of a served page, from the same runtime config the page reads:
 // exactly the origins in use, and no 'unsafe-eval'.
+import { bootScriptSource } from './boot-script.mjs';
 
 /** @param {string} url */
 const originOf = (url) => new URL(url).origin;
@@ -8,7 +9,7 @@ const originOf = (url) => new URL(url).origin;
 const list = (sources) => [...new Set(sources)].join(' ');
 
 /**
- * Scripts from this origin and the remotes' origins; connections to the API, the files host, the
+ * Scripts from this origin and the remotes' origins, and the page's boot script by its hash; connections to the API, the files host, the
  * live broker and the remotes (their manifests); images from the files host; video from the files
  * host and blob: (hls.js feeds the player through Media Source); blob: workers (mqtt, hls.js).
  * Styles allow inline: styled-components writes <style> elements at run time.
@@ -25,7 +26,8 @@ export function contentSecurityPolicy(config) {
   const files = originOf(config.filesOrigin);
   return [
     "default-src 'self'",
-    `script-src ${list(["'self'", ...remotes])}`,
+    // The shell page's one inline script, by its hash (boot-script.mjs); no 'unsafe-inline'.
+    `script-src ${list(["'self'", bootScriptSource(), ...remotes])}`,
     `connect-src ${list(["'self'", api, files, liveOrigin, ...remotes])}`,
     `img-src ${list(["'self'", 'data:', files, api])}`,
     `media-src ${list(["'self'", 'blob:', files])}`,

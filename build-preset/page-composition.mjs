@@ -4,6 +4,7 @@
 // another. The page's template uses nginx's server-side includes; nginx fills it in production
 // (nginx/app.conf.template), serve-app here with the same directives and the same sources.
 import { PLATFORM, runtimeConfigFromEnv } from './apps.mjs';
+import { bootScript } from './boot-script.mjs';
 
 /** What a server-side include gives when its source cannot be had (`<!--# config errmsg -->`). */
 export const MISSING = 'null';
@@ -24,7 +25,7 @@ export const INCLUDES = {
 
 /**
  * The block index.html carries, with the includes both servers fill: the host's page (the shell)
- * gets everything; a page without remotes (the single bundle, a remote running alone) only its
+ * gets everything, and the inline script that hints its remotes' files from it; a page without remotes (the single bundle, a remote running alone) only its
  * runtime config.
  * @param {boolean} host
  */
@@ -32,7 +33,9 @@ export function compositionTemplate(host) {
   const include = (/** @type {string} */ path) => `<!--# include virtual="${path}" -->`;
   const manifests = Object.keys(PLATFORM.remotes).map((name) => `"${name}":${include(INCLUDES.manifest(name))}`);
   const parts = host ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}` : `"config":${include(INCLUDES.config)}`;
-  return `<!--# config errmsg="${MISSING}" --><script type="application/json" id="platform-composition">{${parts}}</script>`;
+  const block = `<!--# config errmsg="${MISSING}" --><script type="application/json" id="platform-composition">{${parts}}</script>`;
+  // The host's page also hints the header's and the route's remote from it (boot-script.mjs).
+  return host ? `${block}\n    <script>${bootScript()}</script>` : block;
 }
 
 /** JSON text that can sit inside a <script> element (`<` escaped: the same JSON). @param {string} text */

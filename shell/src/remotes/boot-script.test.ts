@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { bootScript } from 'build-preset/boot-script';
+import { COMPOSITION_ELEMENT_ID, pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
+import type { RuntimeConfig } from '@marketplace/shared';
+import { resolveRemotes } from './discovery.js';
+
+// The page's inline script hints the files main.js will load: the same version of each remote
+// (discovery.ts) and the same page (pageAt). It is run here as the browser runs it.
+
+const config: RuntimeConfig = {
+  apiOrigin: 'http://api.test',
+  filesOrigin: 'http://api.test',
+  liveUrl: 'ws://api.test/mqtt',
+  remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, `http://${name}.test/mf-manifest.json`])) as Record<RemoteName, string>,
+  discoveryUrl: 'http://store.test/releases/discovery.json',
+};
+const manifest = (name: string, modules: string[]) => ({
+  id: name,
+  name,
+  metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' },
+  exposes: modules.map((module) => ({ name: module, assets: { js: { sync: [`${module}.0000aaaa.js`, `__federation_expose_${module}.js`], async: ['later.js'] }, css: { sync: [], async: [] } } })),
+});
+const ALL_MODULES = ['Header', 'EventsPage', 'EventPage', 'CartPage', 'EventOrderPage', 'LoginPage', 'CreatorPage', 'FaqPage', 'LegalPage', 'ProfilePage'];
+const composition = {
+  config,
+  discovery: {
+    remotes: { header: { live: { version: 'aaaaaaaaaaaa', manifest: 'header/aaaaaaaaaaaa/mf-manifest.json' }, canary: { version: 'bbbbbbbbbbbb', manifest: 'header/bbbbbbbbbbbb/mf-manifest.json', percent: 30 } } },
+    manifests: { 'header/aaaaaaaaaaaa/mf-manifest.json': manifest('header', ['Header']), 'header/bbbbbbbbbbbb/mf-manifest.json': manifest('header', ['Header']) },
+  },
+  manifests: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifest(name, ALL_MODULES)])),
+};
+
+/** The hints the script adds on `path`, for a browser in `cohort`. */
+function hintsOn(path: string, cohort: number | null): string[] {
+  window.history.pushState({}, '', path);
+  if (cohort === null) window.localStorage.removeItem('platform-cohort');
+  else window.localStorage.setItem('platform-cohort', String(cohort));
+  document.head.innerHTML = '';
+  document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
+  new Function(bootScript())();
+  return [...document.head.querySelectorAll('link[rel="preload"][as="script"]')].map((link) => (link as HTMLLinkElement).href);
+}
+
+/** What main.js loads for a remote's module: its entry and the module's first chunks, from the manifest it resolves. */
+async function expected(remote: RemoteName, module: string): Promise<string[]> {
+  const { remotes } = await resolveRemotes(config, { config, discovery: composition.discovery, manifests: composition.manifests });
+  const base = remotes[remote];
+  return ['remoteEntry.js', `${module}.0000aaaa.js`, `__federation_expose_${module}.js`].map((file) => new URL(file, base).href);
+}
+
+afterEach(() => {
+  window.history.pushState({}, '', '/');
+  window.localStorage.clear();
+});
+
+describe("the page's boot script", () => {
+  it.each(['/', '/events', '/event/summer-jazz', '/cart', '/eventorder/ord-1', '/user/login', '/user/someone', '/faq', '/legal/terms-of-service/'])('hints the header and the page main.js will load on %s', async (path) => {
+    const page = pageAt(path);
+    expect(page).toBeDefined();
+    window.localStorage.setItem('platform-cohort', '80');
+    const want = [...(await expected('header', 'Header')), ...(await expected(page?.remote as RemoteName, page?.module ?? ''))];
+    expect(hintsOn(path, 80)).toEqual(want);
+  });
+
+  it("hints the canary's header to a browser in the canary's share, the live one to the others", async () => {
+    window.localStorage.setItem('platform-cohort', '10');
+    expect(hintsOn('/nowhere', 10)).toEqual(await expected('header', 'Header'));
+    expect(hintsOn('/nowhere', 10)[0]).toBe('http://store.test/releases/header/bbbbbbbbbbbb/remoteEntry.js');
+    window.localStorage.setItem('platform-cohort', '90');
+    expect(hintsOn('/nowhere', 90)[0]).toBe('http://store.test/releases/header/aaaaaaaaaaaa/remoteEntry.js');
+  });
+
+  it('hints nothing on a page its server did not compose', () => {
+    document.head.innerHTML = '';
+    document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">{"config":<!--# include virtual="/runtime-config.json" -->}</script>`;
+    new Function(bootScript())();
+    expect(document.head.querySelectorAll('link')).toHaveLength(0);
+  });
+});
