@@ -40,7 +40,7 @@ test('media + header: the viewer navigates with keys and wraps; Add to cart rais
   await expect(viewer.getByRole('heading', { name: 'Stage lights' })).toBeVisible();
 
   await viewer.getByRole('button', { name: 'Add to cart' }).click();
-  await expect(viewer.getByText('Added to cart')).toHaveCSS('color', 'rgb(30, 142, 62)');
+  await expect(viewer.getByText('Added to cart')).toHaveCSS('color', 'rgb(19, 115, 51)');
   await expect(cart).toHaveAttribute('aria-label', `Cart, ${before + 1} items`);
   await viewer.getByRole('button', { name: 'Add to cart' }).click();
   await expect(viewer.getByText('Item already in cart')).toHaveCSS('color', 'rgb(0, 0, 0)');

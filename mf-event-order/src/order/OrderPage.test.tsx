@@ -94,12 +94,12 @@ describe('progress bar', () => {
     const bar = await screen.findByRole('list', { name: 'Order progress' });
     const steps = within(bar).getAllByRole('listitem').filter((li) => li.hasAttribute('data-status-type'));
     expect(steps.map((s) => s.textContent)).toEqual(['✓Order Placed', '✓Requirements Needed', '3Awaiting Approval', '4Pending Fulfillments', '5Delivered']);
-    expect(steps[0]).toHaveStyle({ color: 'rgb(30, 142, 62)', fontWeight: '400' });
-    expect(steps[2]).toHaveStyle({ color: 'rgb(232, 113, 10)', fontWeight: '700' });
+    expect(steps[0]).toHaveStyle({ color: 'rgb(19, 115, 51)', fontWeight: '400' });
+    expect(steps[2]).toHaveStyle({ color: 'rgb(179, 84, 10)', fontWeight: '700' });
     expect(steps[2]).toHaveAttribute('aria-current', 'step');
-    expect(steps[3]).toHaveStyle({ color: 'rgb(154, 160, 166)' });
+    expect(steps[3]).toHaveStyle({ color: 'rgb(112, 117, 122)' });
     const connectors = screen.getAllByTestId('connector');
-    expect(connectors.map((c) => getComputedStyle(c).backgroundColor)).toEqual(['rgb(30, 142, 62)', 'rgb(232, 113, 10)', 'rgb(154, 160, 166)', 'rgb(154, 160, 166)']);
+    expect(connectors.map((c) => getComputedStyle(c).backgroundColor)).toEqual(['rgb(19, 115, 51)', 'rgb(179, 84, 10)', 'rgb(112, 117, 122)', 'rgb(112, 117, 122)']);
   });
 
   it('draws only the steps when the server also lists APPROVED, which has no label', async () => {

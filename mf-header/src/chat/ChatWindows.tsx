@@ -152,7 +152,7 @@ function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string 
           ×
         </button>
       </header>
-      <ol ref={log} role="log" aria-label={`Conversation with ${contact.username}`}>
+      <ol ref={log} aria-live="polite" aria-label={`Conversation with ${contact.username}`}>
         {conversation.isPending && <li className="note">Loading…</li>}
         {conversation.isError && <li className="note">This conversation could not be loaded</li>}
         {conversation.isSuccess && messages.length === 0 && <li className="note">No messages yet</li>}

@@ -22,7 +22,7 @@ describe('Add to cart', () => {
     render(<AddToCartButton item={item} addToCart={addToCart} />);
     await userEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Added to cart');
-    expect(screen.getByRole('status')).toHaveStyle({ color: 'rgb(30, 142, 62)' });
+    expect(screen.getByRole('status')).toHaveStyle({ color: 'rgb(19, 115, 51)' });
     act(() => sessionStore.setState({ cart: [cartItem(item.contentIdentifier)] }));
     await userEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
     expect(await screen.findByText('Item already in cart')).toHaveStyle({ color: 'rgb(0, 0, 0)' });

@@ -8,9 +8,11 @@ export const theme = {
     surface: '#f5f5f7',
     border: '#d2d2d7',
     primary: '#0a66c2',
-    success: '#1e8e3e',
-    warning: '#e8710a',
-    locked: '#9aa0a6',
+    // Status colours dark enough for text and for white text on them (WCAG AA, 4.5:1 on white;
+    // the axe audit in e2e/tests/a11y.spec.ts checks every page).
+    success: '#137333',
+    warning: '#b3540a',
+    locked: '#70757a',
     danger: '#c5221f',
     backdrop: 'rgba(0, 0, 0, 0.6)',
   },
