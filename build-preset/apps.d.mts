@@ -12,3 +12,4 @@ export function manifestEnv(ports: Record<string, number>): Record<string, strin
 export function appFor(packageName: string): { federationName: string; port: number };
 export function runtimeConfigFromEnv(env?: NodeJS.ProcessEnv): { apiOrigin: string; filesOrigin: string; liveUrl: string; remotes: Record<string, string>; discoveryUrl?: string; allowVersionOverride: boolean };
 export const SINGLE_BUNDLE_PORT: number;
+export const COMPOSITION_ID: string;

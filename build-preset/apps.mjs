@@ -61,5 +61,12 @@ export function runtimeConfigFromEnv(env = process.env) {
   };
 }
 
+/**
+ * The id of the data block the shell's server composes into its page (page-composition.mjs). The
+ * browser reads it as `COMPOSITION_ELEMENT_ID` (shared/src/platform/composition.ts);
+ * shell/src/remotes/boot-script.test.ts runs the boot script against that id, so the two stay equal.
+ */
+export const COMPOSITION_ID = 'platform-composition';
+
 /** The single-bundle build (the shell and every remote in one application) is served here. */
 export const SINGLE_BUNDLE_PORT = PLATFORM.singleBundlePort;

@@ -5,7 +5,7 @@
 // 'unsafe-inline'. It only hints: main.js loads the remotes (shell/src/remotes/federation.ts),
 // and a hint that turns out unused costs one download, never a wrong page.
 import { createHash } from 'node:crypto';
-import { PLATFORM } from './apps.mjs';
+import { COMPOSITION_ID, PLATFORM } from './apps.mjs';
 
 /** The table's pages as [segments, remote, module], most specific first (as the router ranks them). */
 function rankedPages() {
@@ -24,7 +24,7 @@ function rankedPages() {
 export function bootScript() {
   const body = `(function () {
   try {
-    var c = JSON.parse(document.getElementById('platform-composition').textContent);
+    var c = JSON.parse(document.getElementById('${COMPOSITION_ID}').textContent);
     var pages = ${JSON.stringify(rankedPages())};
     var kept = localStorage.getItem('platform-cohort');
     var hint = function (href) {

@@ -3,7 +3,7 @@
 // index.html), so the browser starts on the remotes' code instead of fetching these one after
 // another. The page's template uses nginx's server-side includes; nginx fills it in production
 // (nginx/app.conf.template), serve-app here with the same directives and the same sources.
-import { PLATFORM, runtimeConfigFromEnv } from './apps.mjs';
+import { COMPOSITION_ID, PLATFORM, runtimeConfigFromEnv } from './apps.mjs';
 import { bootScript } from './boot-script.mjs';
 
 /** What a server-side include gives when its source cannot be had (`<!--# config errmsg -->`). */
@@ -14,6 +14,14 @@ export const MISSING = 'null';
  * are the same.
  */
 export const COMPOSE_TIMEOUT_MS = 500;
+
+/**
+ * The JSON text of each composition block in a served page (a page has one): for the tests and
+ * anything else that reads a composed page from outside.
+ * @param {string} html
+ * @returns {string[]}
+ */
+export const compositionBlocks = (html) => [...html.matchAll(new RegExp(`<script type="application/json" id="${COMPOSITION_ID}">(.*?)</script>`, 'gs'))].map((m) => m[1] ?? '');
 
 /** The virtual paths the page includes: the same names are nginx's internal locations. */
 export const INCLUDES = {
@@ -33,7 +41,7 @@ export function compositionTemplate(host) {
   const include = (/** @type {string} */ path) => `<!--# include virtual="${path}" -->`;
   const manifests = Object.keys(PLATFORM.remotes).map((name) => `"${name}":${include(INCLUDES.manifest(name))}`);
   const parts = host ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}` : `"config":${include(INCLUDES.config)}`;
-  const block = `<!--# config errmsg="${MISSING}" --><script type="application/json" id="platform-composition">{${parts}}</script>`;
+  const block = `<!--# config errmsg="${MISSING}" --><script type="application/json" id="${COMPOSITION_ID}">{${parts}}</script>`;
   // The host's page also hints the header's and the route's remote from it (boot-script.mjs).
   return host ? `${block}\n    <script>${bootScript()}</script>` : block;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNginx } from './nginx.mjs';
-import { compositionTemplate, processIncludes } from './page-composition.mjs';
+import { compositionBlocks, compositionTemplate, processIncludes } from './page-composition.mjs';
 import { freePort } from './ports.mjs';
 import { serveApp } from './serve.mjs';
 
@@ -72,9 +72,9 @@ interface Composed {
 async function composed(url: string): Promise<{ html: string; block: Composed }> {
   const html = await (await fetch(url)).text();
   expect(html).not.toContain('<!--#');
-  const blocks = [...html.matchAll(/<script type="application\/json" id="platform-composition">(.*?)<\/script>/gs)];
+  const blocks = compositionBlocks(html);
   expect(blocks).toHaveLength(1);
-  return { html, block: JSON.parse(blocks[0]?.[1] ?? '') as Composed };
+  return { html, block: JSON.parse(blocks[0] ?? '') as Composed };
 }
 
 describe.each(['serve-app', 'nginx'] as const)('the page composed by %s', (server) => {

@@ -5,7 +5,7 @@
 // files were loaded, every slot rendered (no fallback), no uncaught error, no
 // Content-Security-Policy violation.
 import { chromium } from 'playwright-core';
-import { PLATFORM } from './apps.mjs';
+import { COMPOSITION_ID, PLATFORM } from './apps.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETTLE_MS = 15_000;
@@ -51,7 +51,7 @@ export async function smokeLoad({ shellUrl, remote, version }) {
     const pinned = { ...live, remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: `${remote}/${version}/mf-manifest.json` }, canary: undefined } } };
     const context = await browser.newContext();
     await context.route(discoveryUrl, (route) => route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }));
-    await context.addInitScript(pinComposedDiscovery, { id: 'platform-composition', doc: { ...pinned, manifests: {} } });
+    await context.addInitScript(pinComposedDiscovery, { id: COMPOSITION_ID, doc: { ...pinned, manifests: {} } });
     /** @type {string[]} */
     const candidateFiles = [];
     context.on('request', (request) => request.url().includes(`/${remote}/${version}/`) && candidateFiles.push(request.url()));

@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import { compositionBlocks } from 'build-preset/page-composition';
 import { PORTS } from '../env.js';
 import { diagnostics, logIn, watchConsole } from './helpers.js';
 import { test } from './fixtures.js';
@@ -82,7 +83,7 @@ test('the page arrives composed: its runtime config and the remotes\' manifests 
 
   const html = (await response?.text()) ?? '';
   expect(html).not.toContain('<!--#');
-  const block = /<script type="application\/json" id="platform-composition">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+  const [block = ''] = compositionBlocks(html);
   const composed = JSON.parse(block) as { config: { remotes: Record<string, string> }; manifests: Record<string, { name: string }> };
   expect(composed.config.remotes.header).toBe(`http://localhost:${PORTS.header}/mf-manifest.json`);
   expect(Object.fromEntries(Object.entries(composed.manifests).map(([remote, manifest]) => [remote, manifest.name]))).toEqual({ header: 'header', media: 'media', eventOrder: 'eventOrder', account: 'account' });

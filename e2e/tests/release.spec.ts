@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
+import { compositionBlocks } from 'build-preset/page-composition';
 import { serveApp } from 'build-preset/serve';
 import { ROOT, runtimeEnv } from '../env.js';
 import { brokenCopy, buildNextHeader, startApp, stop } from './servers.js';
@@ -81,7 +82,7 @@ test('release: a header release shows on the next reload without a shell rebuild
   page.on('request', (request) => request.url().includes('/discovery.json') && discoveryRequests.push(request.url()));
   const composedHeader = async () => {
     const html = await (await page.request.get(SHELL_URL)).text();
-    const composed = JSON.parse(/id="platform-composition">(.*?)<\/script>/s.exec(html)?.[1] ?? '') as { discovery: { remotes: { header: { live: { version: string; manifest: string } } }; manifests: Record<string, { metaData: { buildInfo: { buildVersion: string } } }> } };
+    const composed = JSON.parse(compositionBlocks(html)[0] ?? '') as { discovery: { remotes: { header: { live: { version: string; manifest: string } } }; manifests: Record<string, { metaData: { buildInfo: { buildVersion: string } } }> } };
     const { live } = composed.discovery.remotes.header;
     return { version: live.version, manifestVersion: composed.discovery.manifests[live.manifest]?.metaData.buildInfo.buildVersion };
   };
