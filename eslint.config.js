@@ -57,6 +57,29 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 19: one visual system. The apps' controls come from shared/src/ui (Button, IconButton,
+    // PlainButton, TextField, Checkbox, FileField, MenuItem), never a raw element styled on its own.
+    files: ['shell/src/**/*.tsx', 'mf-*/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXOpeningElement[name.name=/^(button|input|textarea|select)$/]',
+          message: 'Use the visual system (Button, IconButton, PlainButton, TextField, Checkbox, FileField, MenuItem from @marketplace/shared).',
+        },
+        {
+          selector: "MemberExpression[object.name='styled'][property.name=/^(button|input|textarea|select)$/]",
+          message: 'Style controls in shared/src/ui, not in an app: extend a shared component instead.',
+        },
+        {
+          selector: "CallExpression[callee.name='styled'][arguments.0.value=/^(button|input|textarea|select)$/]",
+          message: 'Style controls in shared/src/ui, not in an app: extend a shared component instead.',
+        },
+      ],
+    },
+  },
+  {
     // The modules that own an MQTT client, and tests that play a browser's client.
     files: ['api/src/live/**', 'api/test/**', 'shared/src/live/**'],
     rules: { 'no-restricted-imports': 'off' },

@@ -3,19 +3,10 @@ import { theme } from '@marketplace/shared';
 
 export const Form = styled.form`
   display: grid;
-  gap: 12px;
+  gap: ${theme.space.lg};
   max-width: 420px;
-  label {
-    display: grid;
-    gap: 4px;
-    font-size: 14px;
-  }
-  input,
-  textarea {
-    padding: 8px;
-    font: inherit;
-    border: 1px solid ${theme.colors.border};
-    border-radius: 6px;
+  > button {
+    justify-self: start;
   }
   [role='alert'] {
     color: ${theme.colors.danger};

@@ -23,3 +23,7 @@ export const DATA_CACHE_TIME_MS = 5 * 60 * 1000;
 
 export const COOKIE_LOGGED_IN = 'loggedIn';
 export const COOKIE_LOGIN_REDIRECT = 'loginRedirect';
+/** SPEC.md section 3: the date display format MM/DD/YYYY h:mm AM/PM, as a luxon format. */
+export const DATE_FORMAT = 'MM/dd/yyyy h:mm a';
+/** Issue 19: times within this many days show as "5 minutes ago"; older ones in DATE_FORMAT. */
+export const RELATIVE_TIME_DAYS = 7;

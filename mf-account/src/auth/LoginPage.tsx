@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
+import { apiCall, Button, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, TextField, useNavigate } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */
@@ -29,18 +29,12 @@ export function LoginPage() {
     <PageLayout width="narrow">
       <h1>Log in</h1>
       <Form onSubmit={(e) => void submit(e)} noValidate>
-        <label>
-          Email or profile name
-          <input name="login" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
+        <TextField label="Email or profile name" name="login" autoComplete="username" required />
+        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
         {error && <p role="alert">{error}</p>}
-        <button type="submit" disabled={busy}>
+        <Button variant="primary" type="submit" disabled={busy}>
           Log in
-        </button>
+        </Button>
         <p>
           New here? <Link to={PAGES.signup.href()}>Sign up</Link>
         </p>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, ApiError, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, useNavigate } from '@marketplace/shared';
+import { apiCall, ApiError, Button, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, TextField, useNavigate } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
@@ -40,26 +40,14 @@ export function SignupPage() {
     <PageLayout width="narrow">
       <h1>Sign up</h1>
       <Form onSubmit={(e) => void submit(e)} noValidate>
-        <label>
-          Name
-          <input name="username" autoComplete="name" required />
-        </label>
-        <label>
-          Profile name
-          <input name="profileName" autoComplete="off" required />
-        </label>
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="email" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="new-password" minLength={8} required />
-        </label>
+        <TextField label="Name" name="username" autoComplete="name" required />
+        <TextField label="Profile name" name="profileName" autoComplete="off" required />
+        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={8} required />
         {error && <p role="alert">{error}</p>}
-        <button type="submit" disabled={busy}>
+        <Button variant="primary" type="submit" disabled={busy}>
           Sign up
-        </button>
+        </Button>
         <p>
           Have an account? <Link to={PAGES.login.href()}>Log in</Link>
         </p>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, CONTACT_MODAL_WIDTH_PX, Modal } from '@marketplace/shared';
+import { apiCall, Button, CONTACT_MODAL_WIDTH_PX, Modal, TextField } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
@@ -28,32 +28,20 @@ export function ContactModal({ onClose }: { onClose: () => void }) {
         <p role="status">We have received your message, thank you</p>
       ) : (
         <Form onSubmit={(e) => void submit(e)} noValidate>
-          <label>
-            Name
-            <input name="name" required />
-          </label>
-          <label>
-            Email
-            <input name="email" type="email" required />
-          </label>
-          <label>
-            Subject
-            <input name="subject" required />
-          </label>
-          <label>
-            Message
-            <textarea name="message" rows={5} required />
-          </label>
+          <TextField label="Name" name="name" autoComplete="name" required />
+          <TextField label="Email" name="email" type="email" autoComplete="email" required />
+          <TextField label="Subject" name="subject" required />
+          <TextField label="Message" multiline name="message" rows={5} required />
           {state === 'incomplete' && <p role="alert">Please fill in every field.</p>}
           {state === 'failed' && <p role="alert">Email is invalid</p>}
-          <button type="submit" disabled={state === 'sending'}>
+          <Button variant="primary" type="submit" disabled={state === 'sending'}>
             Send
-          </button>
+          </Button>
         </Form>
       )}
-      <button type="button" onClick={onClose}>
+      <Button variant="ghost" onClick={onClose} style={{ marginTop: 12 }}>
         Close
-      </button>
+      </Button>
     </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { apiCall, Modal, sessionStore } from '@marketplace/shared';
+import { apiCall, Button, Checkbox, Modal, sessionStore } from '@marketplace/shared';
 
 /** Where users write when neither role fits (SPEC.md section 5; the address is ours to choose). */
 export const BUSINESS_EMAIL = 'hello@eventmedia.example';
@@ -22,19 +22,15 @@ export function RoleSelectionModal() {
   };
   return (
     <Modal title="You need at least 1 role to continue">
-      <label style={{ display: 'block' }}>
-        <input type="checkbox" checked={driver} onChange={(e) => setDriver(e.target.checked)} /> Driver
-      </label>
-      <label style={{ display: 'block' }}>
-        <input type="checkbox" checked={media} onChange={(e) => setMedia(e.target.checked)} /> Media
-      </label>
+      <Checkbox label="Driver" checked={driver} onChange={(e) => setDriver(e.target.checked)} />
+      <Checkbox label="Media" checked={media} onChange={(e) => setMedia(e.target.checked)} />
       {error && <p role="alert">{error}</p>}
       <p>
         If neither role fits, email us at <a href={`mailto:${BUSINESS_EMAIL}`}>{BUSINESS_EMAIL}</a>.
       </p>
-      <button type="button" disabled={(!driver && !media) || saving} onClick={() => void save()}>
+      <Button variant="primary" disabled={(!driver && !media) || saving} onClick={() => void save()}>
         Continue
-      </button>
+      </Button>
     </Modal>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, callKey, callQuery, PageLayout, QueryState, sessionStore } from '@marketplace/shared';
+import { apiCall, Button, callKey, callQuery, PageLayout, QueryState, sessionStore, TextField } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
@@ -34,20 +34,13 @@ export function SettingsPage() {
     <PageLayout width="narrow">
       <h1>Settings</h1>
       <Form onSubmit={(e) => void submit(e)}>
-        <label>
-          Name
-          <input name="username" defaultValue={q.data.username} required maxLength={60} />
-        </label>
-        <label>
-          Email
-          <input name="email" type="email" defaultValue={q.data.email} required />
-        </label>
-        <label>
-          About you
-          <textarea name="bio" defaultValue={q.data.bio} maxLength={500} rows={4} />
-        </label>
+        <TextField label="Name" name="username" defaultValue={q.data.username} required maxLength={60} />
+        <TextField label="Email" name="email" type="email" defaultValue={q.data.email} required />
+        <TextField label="About you" multiline name="bio" defaultValue={q.data.bio} maxLength={500} rows={4} />
         {status && <p role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
-        <button type="submit">Save</button>
+        <Button variant="primary" type="submit">
+          Save
+        </Button>
       </Form>
     </PageLayout>
   );

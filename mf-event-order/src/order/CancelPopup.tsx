@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Modal } from '@marketplace/shared';
+import { Button, Modal } from '@marketplace/shared';
 
 /** SPEC.md section 4 "Cancel flow": a confirmation popup; page scrolling is locked while it is open. */
 export function CancelPopup({ onConfirm, onClose }: { onConfirm: () => Promise<void>; onClose: () => void }) {
@@ -9,8 +9,8 @@ export function CancelPopup({ onConfirm, onClose }: { onConfirm: () => Promise<v
     <Modal title="Are you sure you want to cancel this order?" onClose={busy ? undefined : onClose} width={440}>
       {error && <p role="alert">{error}</p>}
       <div style={{ display: 'flex', gap: 12 }}>
-        <button
-          type="button"
+        <Button
+          variant="primary"
           disabled={busy}
           onClick={() => {
             setBusy(true);
@@ -21,10 +21,10 @@ export function CancelPopup({ onConfirm, onClose }: { onConfirm: () => Promise<v
           }}
         >
           Yes, cancel the order
-        </button>
-        <button type="button" disabled={busy} onClick={onClose}>
+        </Button>
+        <Button disabled={busy} onClick={onClose}>
           No, do not cancel
-        </button>
+        </Button>
       </div>
     </Modal>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { EventOrderDetails } from '@marketplace/shared';
+import { Button, type EventOrderDetails } from '@marketplace/shared';
 import { CancelPopup } from './CancelPopup.js';
 import { formatDate, orderInfoLabel } from './labels.js';
 import { Panel } from './ui.js';
@@ -39,9 +39,7 @@ export function OrderInfo({ details, onCancel }: { details: EventOrderDetails; o
         )}
       </dl>
       {canCancel && (
-        <button type="button" onClick={() => setConfirming(true)}>
-          Cancel order
-        </button>
+        <Button onClick={() => setConfirming(true)}>Cancel order</Button>
       )}
       {confirming && <CancelPopup onConfirm={onCancel} onClose={() => setConfirming(false)} />}
     </Panel>

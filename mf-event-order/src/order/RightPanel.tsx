@@ -1,5 +1,5 @@
-import { useState, type ChangeEvent } from 'react';
-import { formatMoney, safeHref, type EventOrderDetails, type Target } from '@marketplace/shared';
+import { useState } from 'react';
+import { Button, EmptyState, FileField, formatMoney, safeHref, TextField, type EventOrderDetails, type Target } from '@marketplace/shared';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
 import { Panel } from './ui.js';
@@ -15,16 +15,16 @@ function TargetRow({ target, canDownload, canEdit, actions }: { target: Target; 
         <div>{target.target}</div>
         {editing ? (
           <form
+            style={{ display: 'flex', gap: 8, alignItems: 'flex-end' }}
             onSubmit={(e) => {
               e.preventDefault();
               void actions.changeDescription(target.targetId, text).then(() => setEditing(false));
             }}
           >
-            <label>
-              Description of {target.target}
-              <input value={text} maxLength={500} onChange={(e) => setText(e.target.value)} />
-            </label>
-            <button type="submit">Save</button>
+            <TextField label={`Description of ${target.target}`} value={text} maxLength={500} onChange={(e) => setText(e.target.value)} />
+            <Button variant="primary" type="submit">
+              Save
+            </Button>
           </form>
         ) : (
           <small>{target.description || 'No description'} · {formatDate(target.uploadedAt)}</small>
@@ -33,12 +33,12 @@ function TargetRow({ target, canDownload, canEdit, actions }: { target: Target; 
       {canDownload && downloadUrl && <a href={downloadUrl}>Download</a>}
       {canEdit && !editing && (
         <>
-          <button type="button" onClick={() => setEditing(true)} aria-label={`Change the description of ${target.target}`}>
+          <Button variant="ghost" size="small" onClick={() => setEditing(true)} aria-label={`Change the description of ${target.target}`}>
             Edit
-          </button>
-          <button type="button" onClick={() => void actions.remove(target.targetId)} aria-label={`Remove ${target.target}`}>
+          </Button>
+          <Button variant="ghost" size="small" onClick={() => void actions.remove(target.targetId)} aria-label={`Remove ${target.target}`}>
             Remove
-          </button>
+          </Button>
         </>
       )}
     </li>
@@ -51,11 +51,6 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
   // SPEC.md section 6: client and sharedUser may download; the parties (client, photographer) manage uploads.
   const canDownload = view === 'client' || view === 'sharedUser';
   const canEdit = view !== 'sharedUser' && details.eventOrderInfo.status !== 'CANCELLED';
-  const onFiles = (e: ChangeEvent<HTMLInputElement>) => {
-    const files = [...(e.target.files ?? [])];
-    e.target.value = '';
-    if (files.length) void actions.upload(files);
-  };
   return (
     <div style={{ display: 'grid', gap: 16 }}>
       <Panel aria-labelledby="requirements">
@@ -73,7 +68,7 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
       <Panel aria-labelledby="uploads">
         <h2 id="uploads">Uploads</h2>
         {details.targets.length === 0 ? (
-          <p>No uploads yet.</p>
+          <EmptyState title="No uploads yet." icon="🖼" />
         ) : (
           <ul aria-label="Uploaded files" style={{ listStyle: 'none', padding: 0 }}>
             {details.targets.map((t) => (
@@ -82,10 +77,7 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
           </ul>
         )}
         {canEdit && (
-          <label>
-            Add images
-            <input type="file" accept="image/*" multiple onChange={onFiles} />
-          </label>
+          <FileField label="Add images" accept="image/*" multiple onFiles={(files) => void actions.upload(files)} />
         )}
         {actions.progress && (
           <p role="status" aria-live="polite">

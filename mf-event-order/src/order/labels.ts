@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { EventOrderDetails, EventOrderStep, EventOrderView } from '@marketplace/shared';
+import { DATE_FORMAT, type EventOrderDetails, type EventOrderStep, type EventOrderView } from '@marketplace/shared';
 
 /** SPEC.md section 4 "Event order status": the progress bar's labels; the photographer sees Pending Requirements. */
 export function stepLabel(step: EventOrderStep, view: EventOrderView): string {
@@ -52,6 +52,6 @@ export function isDeclinedOrDeleted(details: Pick<EventOrderDetails, 'deleted' |
 /** SPEC.md section 3: MM/DD/YYYY h:mm AM/PM, in the viewer's time zone. */
 export function formatDate(iso: string): string {
   const date = DateTime.fromISO(iso);
-  return date.isValid ? date.toFormat('MM/dd/yyyy h:mm a') : '';
+  return date.isValid ? date.toFormat(DATE_FORMAT) : '';
 }
 

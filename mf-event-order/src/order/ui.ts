@@ -1,19 +1,13 @@
 import styled from 'styled-components';
-import { theme } from '@marketplace/shared';
+import { Card, theme } from '@marketplace/shared';
 
-export const Panel = styled.section`
-  border: 1px solid ${theme.colors.border};
-  border-radius: ${theme.radius};
-  padding: 16px;
-  h2 {
-    margin-top: 0;
-    font-size: 18px;
-  }
+/** An order page panel: a card whose facts are a list of terms (dt) and values (dd). */
+export const Panel = styled(Card)`
   dt {
     color: ${theme.colors.muted};
-    font-size: 13px;
+    font-size: ${theme.text.small};
   }
   dd {
-    margin: 0 0 8px;
+    margin: 0 0 ${theme.space.sm};
   }
 `;

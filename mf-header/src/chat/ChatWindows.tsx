@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useStore } from 'zustand';
-import { apiCall, Avatar, theme, useSession, type ChatWindowEntry } from '@marketplace/shared';
+import { apiCall, Avatar, Button, IconButton, Skeleton, TextField, theme, Time, useSession, VisuallyHidden, type ChatWindowEntry } from '@marketplace/shared';
 import { chatStore } from './chatStore.js';
 import { useChat } from './useChat.js';
 
@@ -40,12 +40,6 @@ const Window = styled.section`
     margin: 0;
     font-size: 14px;
   }
-  header button {
-    border: none;
-    background: none;
-    font-size: 18px;
-    cursor: pointer;
-  }
   ol {
     list-style: none;
     margin: 0;
@@ -65,10 +59,28 @@ const Window = styled.section`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
+  li time {
+    display: block;
+    margin-top: 2px;
+    font-size: 11px;
+  }
   li[data-mine='true'] {
     align-self: flex-end;
     background: ${theme.colors.primary};
     color: #fff;
+  }
+  li[data-mine='true'] time {
+    color: inherit;
+    opacity: 0.85;
+  }
+  li.placeholder {
+    background: none;
+    padding: 0;
+    max-width: none;
+    width: 60%;
+  }
+  li.placeholder:nth-child(even) {
+    align-self: flex-end;
   }
   .note {
     color: ${theme.colors.muted};
@@ -80,11 +92,9 @@ const Window = styled.section`
     padding: 8px 10px;
     border-top: 1px solid ${theme.colors.border};
   }
-  form input {
+  form > :first-child {
     flex: 1;
     min-width: 0;
-    padding: 6px 8px;
-    font: inherit;
   }
   [role='alert'] {
     margin: 0;
@@ -148,26 +158,37 @@ function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string 
       <header>
         <Avatar src={contact.profilePicture} name={contact.username} size={24} />
         <h2>{contact.username}</h2>
-        <button type="button" aria-label={`Close chat with ${contact.username}`} onClick={() => chatStore.getState().close(contact.profileName)}>
+        <IconButton label={`Close chat with ${contact.username}`} size={28} onClick={() => chatStore.getState().close(contact.profileName)}>
           ×
-        </button>
+        </IconButton>
       </header>
       <ol ref={log} aria-live="polite" aria-label={`Conversation with ${contact.username}`}>
-        {conversation.isPending && <li className="note">Loading…</li>}
+        {conversation.isPending && (
+          <li className="note">
+            <VisuallyHidden>Loading…</VisuallyHidden>
+          </li>
+        )}
+        {conversation.isPending &&
+          [0, 1, 2].map((i) => (
+            <li key={`loading-${i}`} className="placeholder" aria-hidden="true">
+              <Skeleton height={30} shape="block" />
+            </li>
+          ))}
         {conversation.isError && <li className="note">This conversation could not be loaded</li>}
         {conversation.isSuccess && messages.length === 0 && <li className="note">No messages yet</li>}
         {messages.map((m) => (
           <li key={m.id} data-mine={m.fromProfileName === self}>
-            {m.content}
+            <span>{m.content}</span>
+            <Time iso={m.timestamp} />
           </li>
         ))}
       </ol>
       {send.isError && <p role="alert">Message not sent, try again</p>}
       <form onSubmit={submit}>
-        <input aria-label={`Message to ${contact.username}`} value={draft} maxLength={2000} onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" disabled={!draft.trim() || send.isPending}>
+        <TextField label={`Message to ${contact.username}`} hideLabel value={draft} maxLength={2000} onChange={(e) => setDraft(e.target.value)} />
+        <Button variant="primary" type="submit" disabled={!draft.trim() || send.isPending}>
           Send
-        </button>
+        </Button>
       </form>
     </Window>
   );

@@ -160,8 +160,8 @@ describe('chat windows', () => {
     expect(within(chat).getByRole('button', { name: 'Send' })).toBeDisabled();
     await userEvent.type(input, 'See you at 6{Enter}');
     const mine = await within(chat).findByText('See you at 6');
-    expect(mine).toHaveAttribute('data-mine', 'true');
-    expect(within(chat).getByText('Hi Nora')).toHaveAttribute('data-mine', 'false');
+    expect(mine.closest('li')).toHaveAttribute('data-mine', 'true');
+    expect(within(chat).getByText('Hi Nora').closest('li')).toHaveAttribute('data-mine', 'false');
     expect(input).toHaveValue('');
     expect(sentTo('/chat/sendMessage')[0]?.body).toBe('profileName=mia&content=See+you+at+6');
   });

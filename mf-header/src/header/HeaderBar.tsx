@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Badge, CartIcon, Link, Modal, pageAt, PAGES, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
+import { Badge, Button, CartIcon, IconButton, Link, Modal, pageAt, PAGES, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
 import { ChatWindows } from '../chat/ChatWindows.js';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';
@@ -62,15 +62,6 @@ const IconLink = styled(Link)`
   text-decoration: none;
 `;
 
-const Hamburger = styled.button`
-  border: none;
-  background: none;
-  font-size: 22px;
-  line-height: 1;
-  padding: 4px;
-  cursor: pointer;
-`;
-
 const SideNav = styled.nav`
   display: flex;
   flex-direction: column;
@@ -96,9 +87,9 @@ function SideMenu() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Hamburger type="button" aria-label="Open menu" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
+      <IconButton label="Open menu" size={40} aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
         ☰
-      </Hamburger>
+      </IconButton>
       {open && (
         <Modal title="Menu" placement="left" width={280} onClose={() => setOpen(false)}>
           <SideNav aria-label="Main">
@@ -155,12 +146,12 @@ export function HeaderBar() {
           <ProfileMenu />
         ) : (
           <>
-            <button type="button" onClick={() => goTo(PAGES.login.href())}>
+            <Button variant="ghost" onClick={() => goTo(PAGES.login.href())}>
               Log in
-            </button>
-            <button type="button" onClick={() => goTo(PAGES.signup.href())}>
+            </Button>
+            <Button variant="primary" onClick={() => goTo(PAGES.signup.href())}>
               Sign Up
-            </button>
+            </Button>
           </>
         )}
       </div>

@@ -1,6 +1,6 @@
 import type { ReactNode, UIEvent } from 'react';
 import styled from 'styled-components';
-import { Badge, Dropdown, SCROLL_LOAD_THRESHOLD, theme } from '@marketplace/shared';
+import { Badge, Dropdown, EmptyState, SCROLL_LOAD_THRESHOLD, Skeleton, theme, VisuallyHidden } from '@marketplace/shared';
 
 const List = styled.ul`
   list-style: none;
@@ -13,35 +13,52 @@ const List = styled.ul`
     display: flex;
     align-items: flex-start;
     gap: 8px;
-    padding: 8px 12px;
+    padding: ${theme.space.sm} ${theme.space.md};
     border-bottom: 1px solid ${theme.colors.surface};
   }
   > li[data-status='NEW'],
   > li[data-status='UNREAD'] {
-    background: #eef4fb;
+    background: ${theme.colors.highlight};
   }
   > li[data-status='NEW'] .text,
   > li[data-status='UNREAD'] .text {
     font-weight: 600;
   }
-  .entry {
+  .body {
     flex: 1;
+    min-width: 0;
+  }
+  /* The time sits under the text, lined up with it (past the picture in the messages list). */
+  .body > time {
+    display: block;
+    margin-top: 2px;
+  }
+  .body > .entry:has(img) + time {
+    padding-left: 36px;
+  }
+  .entry {
+    width: 100%;
     display: flex;
-    gap: 8px;
-    padding: 0;
-    border: none;
-    background: none;
-    font: inherit;
+    gap: ${theme.space.sm};
     color: ${theme.colors.text};
-    text-align: left;
-    cursor: pointer;
     overflow-wrap: anywhere;
   }
-  .empty,
-  .loading {
-    color: ${theme.colors.muted};
+  > li.placeholder {
+    display: block;
+    border: none;
   }
 `;
+
+/** The rows' shapes while the first page loads: a picture's place, a line of text and a time. */
+const LOADING_ROWS = [0, 1, 2].map((i) => (
+  <li key={`loading-${i}`} aria-hidden="true">
+    <Skeleton shape="circle" width={28} height={28} />
+    <span style={{ flex: 1 }}>
+      <Skeleton width="85%" height={14} style={{ marginBottom: 6 }} />
+      <Skeleton width="30%" height={12} />
+    </span>
+  </li>
+));
 
 const Icon = styled.span`
   position: relative;
@@ -57,6 +74,8 @@ export function reachedLoadPoint(el: Pick<HTMLElement, 'scrollTop' | 'clientHeig
 interface FeedListProps {
   label: string;
   empty: string;
+  /** The empty state's symbol. */
+  emptyIcon?: ReactNode;
   isLoading: boolean;
   count: number;
   hasMore: boolean;
@@ -65,14 +84,23 @@ interface FeedListProps {
 }
 
 /** A dropdown's list: its empty state, and the next page once scrolled to 90% of its height. */
-export function FeedList({ label, empty, isLoading, count, hasMore, loadMore, children }: FeedListProps) {
+export function FeedList({ label, empty, emptyIcon, isLoading, count, hasMore, loadMore, children }: FeedListProps) {
   const onScroll = (e: UIEvent<HTMLUListElement>) => {
     if (hasMore && reachedLoadPoint(e.currentTarget)) loadMore();
   };
   return (
     <List aria-label={label} aria-busy={isLoading} onScroll={onScroll}>
-      {isLoading && <li className="loading">Loading…</li>}
-      {!isLoading && count === 0 && <li className="empty">{empty}</li>}
+      {isLoading && (
+        <li className="placeholder">
+          <VisuallyHidden>Loading…</VisuallyHidden>
+        </li>
+      )}
+      {isLoading && LOADING_ROWS}
+      {!isLoading && count === 0 && (
+        <li className="placeholder">
+          <EmptyState title={empty} icon={emptyIcon} />
+        </li>
+      )}
       {children}
     </List>
   );

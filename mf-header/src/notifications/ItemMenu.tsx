@@ -1,42 +1,16 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { popupSurface, theme, useClickOutside } from '@marketplace/shared';
+import { IconButton, MenuItem, MenuList, popupSurface, useClickOutside } from '@marketplace/shared';
 
 const Wrap = styled.div`
   position: relative;
-  > button {
-    border: none;
-    background: none;
-    padding: 0 4px;
-    font-size: 18px;
-    line-height: 1;
-    cursor: pointer;
-    color: ${theme.colors.muted};
-  }
   [role='menu'] {
     position: absolute;
     right: 0;
     top: 100%;
     min-width: 180px;
-    margin: 0;
-    padding: 4px 0;
-    list-style: none;
     ${popupSurface}
     z-index: 1;
-  }
-  [role='menuitem'] {
-    display: block;
-    width: 100%;
-    padding: 6px 12px;
-    border: none;
-    background: none;
-    font: inherit;
-    text-align: left;
-    cursor: pointer;
-  }
-  [role='menuitem']:hover,
-  [role='menuitem']:focus {
-    background: ${theme.colors.surface};
   }
 `;
 
@@ -76,15 +50,14 @@ export function ItemMenu({ label, actions }: { label: string; actions: ItemActio
 
   return (
     <Wrap ref={wrap} onKeyDown={onKeyDown}>
-      <button type="button" aria-label={label} aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} onClick={() => setOpen(!open)}>
+      <IconButton label={label} size={28} aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} onClick={() => setOpen(!open)}>
         ⋯
-      </button>
+      </IconButton>
       {open && (
-        <ul role="menu" id={menuId} aria-label={label}>
+        <MenuList role="menu" id={menuId} aria-label={label}>
           {actions.map((a) => (
             <li key={a.label} role="none">
-              <button
-                type="button"
+              <MenuItem
                 role="menuitem"
                 onClick={() => {
                   setOpen(false);
@@ -92,10 +65,10 @@ export function ItemMenu({ label, actions }: { label: string; actions: ItemActio
                 }}
               >
                 {a.label}
-              </button>
+              </MenuItem>
             </li>
           ))}
-        </ul>
+        </MenuList>
       )}
     </Wrap>
   );

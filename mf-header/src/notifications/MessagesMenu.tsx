@@ -1,4 +1,4 @@
-import { Avatar, ChatIcon, useSession } from '@marketplace/shared';
+import { Avatar, ChatIcon, PlainButton, Time, useSession } from '@marketplace/shared';
 import { FeedDropdown, FeedList } from './FeedList.js';
 import { useMessageNotifications } from './useNotifications.js';
 
@@ -14,24 +14,26 @@ function Messages({ profileName }: { profileName: string }) {
   return (
     <FeedDropdown name="Messages" icon={<ChatIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
-        <FeedList label="Messages" empty="No messages to show" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
+        <FeedList label="Messages" empty="No messages to show" emptyIcon="💬" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
           {feed.items.map((m) => (
             <li key={m.profileName} data-status={m.status}>
-              <button
-                type="button"
-                className="entry"
-                onClick={() => {
-                  feed.openConversation(m);
-                  close();
-                }}
-              >
-                <Avatar src={m.profilePicture} name={m.name} size={28} />
-                <span>
-                  <strong>{m.name}</strong>
-                  <br />
-                  <span className="text">{m.content}</span>
-                </span>
-              </button>
+              <div className="body">
+                <PlainButton
+                  className="entry"
+                  onClick={() => {
+                    feed.openConversation(m);
+                    close();
+                  }}
+                >
+                  <Avatar src={m.profilePicture} name={m.name} size={28} />
+                  <span>
+                    <strong>{m.name}</strong>
+                    <br />
+                    <span className="text">{m.content}</span>
+                  </span>
+                </PlainButton>
+                <Time iso={m.timestamp} />
+              </div>
             </li>
           ))}
         </FeedList>

@@ -1,4 +1,4 @@
-import { BellIcon, useSession } from '@marketplace/shared';
+import { BellIcon, PlainButton, Time, useSession } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { FeedDropdown, FeedList } from './FeedList.js';
 import { ItemMenu } from './ItemMenu.js';
@@ -17,20 +17,22 @@ function Notifications({ profileName }: { profileName: string }) {
   return (
     <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
-        <FeedList label="Notifications" empty="No notifications" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
+        <FeedList label="Notifications" empty="No notifications" emptyIcon="🔔" isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
           {feed.items.map((n) => (
             <li key={n.id} data-status={n.status}>
-              <button
-                type="button"
-                className="entry"
-                onClick={() => {
-                  feed.markRead(n.id);
-                  // Only site-relative or http(s) links are followed (never javascript: and the like).
-                  if (follow(n.link)) close();
-                }}
-              >
-                <span className="text">{n.content}</span>
-              </button>
+              <div className="body">
+                <PlainButton
+                  className="entry"
+                  onClick={() => {
+                    feed.markRead(n.id);
+                    // Only site-relative or http(s) links are followed (never javascript: and the like).
+                    if (follow(n.link)) close();
+                  }}
+                >
+                  <span className="text">{n.content}</span>
+                </PlainButton>
+                <Time iso={n.timestamp} />
+              </div>
               <ItemMenu
                 label="Notification options"
                 actions={[

@@ -1,24 +1,4 @@
-import styled from 'styled-components';
-import { Avatar, Dropdown, Link, PAGES, theme, useNavigate, useSession, type Role } from '@marketplace/shared';
-
-const Menu = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 4px 0;
-  li > a,
-  li > button {
-    display: block;
-    width: 100%;
-    padding: 8px 12px;
-    text-align: left;
-    background: none;
-    border: none;
-    font: inherit;
-    color: ${theme.colors.text};
-    text-decoration: none;
-    cursor: pointer;
-  }
-`;
+import { Avatar, Dropdown, Link, MenuItem, MenuList, PAGES, useNavigate, useSession, type Role } from '@marketplace/shared';
 
 /** SPEC.md section 2 "Profile menu": entries with their role conditions. */
 const ENTRIES: { to: string; label: string; role?: Role }[] = [
@@ -38,7 +18,7 @@ export function ProfileMenu() {
   return (
     <Dropdown label="Profile menu" trigger={<Avatar src={user?.profilePicture} name={user?.username ?? 'Profile'} />}>
       {(close) => (
-        <Menu>
+        <MenuList>
           {ENTRIES.filter((e) => !e.role || roles.includes(e.role)).map((e) => (
             <li key={e.to}>
               <Link to={e.to} onClick={close}>
@@ -47,8 +27,7 @@ export function ProfileMenu() {
             </li>
           ))}
           <li>
-            <button
-              type="button"
+            <MenuItem
               onClick={() => {
                 close();
                 // SPEC.md section 4: 200, 401 or status 0 count as success; then home.
@@ -59,9 +38,9 @@ export function ProfileMenu() {
               }}
             >
               Logout
-            </button>
+            </MenuItem>
           </li>
-        </Menu>
+        </MenuList>
       )}
     </Dropdown>
   );

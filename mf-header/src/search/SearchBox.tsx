@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { Avatar, popupSurface, theme, useClickOutside, type SearchResult } from '@marketplace/shared';
+import { Avatar, popupSurface, TextField, theme, useClickOutside, type SearchResult } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { useSearch } from './useSearch.js';
 
@@ -9,11 +9,7 @@ const Wrap = styled.div`
   flex: 1;
   max-width: 420px;
   input {
-    width: 100%;
-    padding: 8px 12px;
-    border: 1px solid ${theme.colors.border};
-    border-radius: 18px;
-    font: inherit;
+    border-radius: 19px;
   }
 `;
 
@@ -84,10 +80,11 @@ export function SearchBox() {
   const current = results[selected];
   return (
     <Wrap ref={wrap}>
-      <input
+      <TextField
+        label="Search"
+        hideLabel
         type="search"
         role="combobox"
-        aria-label="Search"
         aria-autocomplete="list"
         aria-expanded={showing}
         aria-controls={listId}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { type ContentItem, Link, PAGES, safeHref, sessionStore, theme } from '@marketplace/shared';
+import { type ContentItem, Link, PAGES, PlainButton, safeHref, sessionStore, theme } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
@@ -21,15 +21,13 @@ const Cards = styled.ul`
   .open {
     display: block;
     width: 100%;
-    padding: 0;
-    border: none;
     background: ${theme.colors.surface};
     cursor: zoom-in;
     aspect-ratio: 3 / 2;
   }
+  /* The focus ring inside the picture: the card clips what sticks out. */
   .open:focus-visible {
-    outline: 3px solid ${theme.colors.primary};
-    outline-offset: -3px;
+    outline-offset: -2px;
   }
   .open > img,
   .open > div {
@@ -64,9 +62,9 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
       <Cards aria-label="Gallery">
         {items.map((item, i) => (
           <li key={item.contentIdentifier}>
-            <button type="button" className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
+            <PlainButton className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
               <Preview item={item} />
-            </button>
+            </PlainButton>
             <h3>{item.name}</h3>
             <p>by {item.profileName ? <Link to={PAGES.creator.href({ profileName: item.profileName })}>{item.photographer}</Link> : item.photographer}</p>
             <p>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { theme, useSession, type AddToCartResult, type ContentItem } from '@marketplace/shared';
+import { Button, theme, useSession, type AddToCartResult, type ContentItem } from '@marketplace/shared';
 
 /** SPEC.md section 5: Add to cart shows with a contentIdentifier, canAddToCart, and not already in the cart. */
 export function canOfferAddToCart(item: ContentItem, cartIdentifiers: readonly string[]): boolean {
@@ -28,8 +28,9 @@ export function AddToCartButton({ item, addToCart }: { item: ContentItem; addToC
   const message = outcome ? MESSAGES[outcome] : null;
   return (
     <span className="add-to-cart">
-      <button
-        type="button"
+      <Button
+        variant="primary"
+        size="small"
         disabled={busy}
         onClick={() => {
           setBusy(true);
@@ -39,7 +40,7 @@ export function AddToCartButton({ item, addToCart }: { item: ContentItem; addToC
         }}
       >
         Add to cart
-      </button>
+      </Button>
       {message && (
         <span role="status" style={{ color: message.color, marginLeft: 8 }}>
           {message.text}

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { type ContentItem, Link, PAGES, safeHref, theme, useDialogFocus, useScrollLock } from '@marketplace/shared';
+import { type ContentItem, IconButton, Link, PAGES, safeHref, theme, useDialogFocus, useScrollLock } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { isVideo, wrap } from './media.js';
@@ -44,17 +44,6 @@ const Overlay = styled.div`
   .media > div {
     width: min(900px, calc(100vw - 140px));
     aspect-ratio: 16 / 9;
-  }
-  button.round {
-    width: 44px;
-    height: 44px;
-    border-radius: 50%;
-    border: none;
-    background: rgba(255, 255, 255, 0.15);
-    color: #fff;
-    font-size: 22px;
-    cursor: pointer;
-    flex: none;
   }
   .info {
     padding: 12px 16px 20px;
@@ -152,14 +141,14 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
         <span aria-live="polite">
           {wrap(index, total) + 1} of {total}
         </span>
-        <button type="button" className="round" aria-label="Close" onClick={onClose}>
+        <IconButton label="Close" tone="inverse" size={44} onClick={onClose}>
           ×
-        </button>
+        </IconButton>
       </div>
       <div className="stage" data-backdrop="">
-        <button type="button" className="round" aria-label="Previous" onClick={() => setIndex((i) => wrap(i - 1, total))}>
+        <IconButton label="Previous" tone="inverse" size={44} onClick={() => setIndex((i) => wrap(i - 1, total))}>
           ‹
-        </button>
+        </IconButton>
         <div className="media" data-backdrop="">
           {video ? (
             <VideoPreview key={item.contentIdentifier} url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} useThumbnail={false} playWhileHovering={false} controls muted={false} autoplay />
@@ -167,9 +156,9 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
             src && <img key={item.contentIdentifier} src={src} alt={item.name} />
           )}
         </div>
-        <button type="button" className="round" aria-label="Next" onClick={() => setIndex((i) => wrap(i + 1, total))}>
+        <IconButton label="Next" tone="inverse" size={44} onClick={() => setIndex((i) => wrap(i + 1, total))}>
           ›
-        </button>
+        </IconButton>
       </div>
       <div className="info" data-backdrop="">
         <h2 id={titleId}>{item.name}</h2>

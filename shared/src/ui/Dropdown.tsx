@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { popupSurface } from './popup.js';
+import { IconButton } from './Button.js';
+import { popupSurface } from './Surface.js';
 import { useClickOutside } from './useClickOutside.js';
 
 const Wrap = styled.div`
@@ -50,9 +51,9 @@ export function Dropdown({ label, trigger, onOpen, children }: DropdownProps) {
         }
       }}
     >
-      <button type="button" aria-label={label} aria-haspopup="true" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
+      <IconButton label={label} size={40} aria-haspopup="true" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
         {trigger}
-      </button>
+      </IconButton>
       {open && <Menu id={menuId}>{children(() => setOpen(false))}</Menu>}
     </Wrap>
   );

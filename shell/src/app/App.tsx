@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import styled from 'styled-components';
 import { Link, PAGES, Route, Routes, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
@@ -8,6 +8,10 @@ import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
 import { ROUTES, routeElement } from './routes.js';
+
+/** The visual system's gallery, in development builds only (production builds drop the import). */
+export const GALLERY_PATH = '/__ui';
+const Gallery = process.env.NODE_ENV === 'production' ? null : lazy(() => import('../dev/Gallery.js'));
 
 const Page = styled.div`
   min-height: 100vh;
@@ -46,6 +50,16 @@ export function App() {
           {ROUTES.map((entry) => (
             <Route key={entry.path} path={entry.path} element={routeElement(entry)} />
           ))}
+          {Gallery && (
+            <Route
+              path={GALLERY_PATH}
+              element={
+                <Suspense>
+                  <Gallery />
+                </Suspense>
+              }
+            />
+          )}
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Main>

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, pageAt, PAGES, theme, useLocation } from '@marketplace/shared';
+import { Button, Link, pageAt, PAGES, theme, useLocation } from '@marketplace/shared';
 
 const Bar = styled.footer<{ $signup: boolean }>`
   display: flex;
@@ -10,15 +10,6 @@ const Bar = styled.footer<{ $signup: boolean }>`
   background: ${(p) => (p.$signup ? theme.colors.background : theme.colors.surface)};
   font-size: 14px;
   ${(p) => (p.$signup ? 'border-top: none; color: ' + theme.colors.muted + ';' : '')}
-  button {
-    background: none;
-    border: none;
-    padding: 0;
-    font: inherit;
-    color: ${theme.colors.primary};
-    cursor: pointer;
-    text-decoration: underline;
-  }
 `;
 
 /**
@@ -31,9 +22,9 @@ export function Footer({ onContact }: { onContact: () => void }) {
   const signup = pageAt(pathname)?.footer === 'signup';
   return (
     <Bar $signup={signup} data-variant={signup ? 'signup' : 'default'}>
-      <button type="button" onClick={onContact}>
+      <Button variant="link" onClick={onContact}>
         Contact Us
-      </button>
+      </Button>
       <Link to={PAGES.faq.href()}>Question?</Link>
     </Bar>
   );

@@ -1,6 +1,6 @@
 import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { theme, useLocation, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
+import { Button, theme, useLocation, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -19,9 +19,9 @@ function Fallback({ label, remote, onRetry }: { label: string; remote: RemoteNam
   return (
     <Box role="alert" data-testid={`slot-fallback-${remote}`}>
       <span>{label} is unavailable right now.</span>
-      <button type="button" onClick={onRetry}>
+      <Button size="small" onClick={onRetry}>
         Retry
-      </button>
+      </Button>
     </Box>
   );
 }

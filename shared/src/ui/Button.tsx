@@ -1,0 +1,161 @@
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
+import styled, { css } from 'styled-components';
+import { theme } from './theme.js';
+
+/** The keyboard focus indicator every control shows (SPEC.md has none; WCAG 2.4.7). */
+export const focusRing = css`
+  &:focus-visible {
+    outline: ${theme.focus.outline};
+    outline-offset: ${theme.focus.offset};
+  }
+`;
+
+/** What every button shares: the page's font, a pointer, the focus ring, and how it looks disabled. */
+const buttonBase = css`
+  font: inherit;
+  color: inherit;
+  cursor: pointer;
+  ${focusRing}
+  &:disabled {
+    cursor: not-allowed;
+    opacity: ${theme.disabledOpacity};
+  }
+`;
+
+const VARIANTS = {
+  /** The one main action of a form or dialog (Log in, Continue, Send). */
+  primary: css`
+    background: ${theme.colors.primary};
+    border-color: ${theme.colors.primary};
+    color: #fff;
+    &:hover:not(:disabled) {
+      background: ${theme.colors.primaryHover};
+    }
+    &:active:not(:disabled) {
+      background: ${theme.colors.primaryActive};
+    }
+  `,
+  /** Every other action. */
+  secondary: css`
+    background: ${theme.colors.background};
+    border-color: ${theme.colors.control};
+    color: ${theme.colors.text};
+    &:hover:not(:disabled) {
+      background: ${theme.colors.surface};
+    }
+    &:active:not(:disabled) {
+      background: ${theme.colors.surfaceHover};
+    }
+  `,
+  /** A quiet action inside a row or a bar (Edit, Remove). */
+  ghost: css`
+    background: transparent;
+    border-color: transparent;
+    color: ${theme.colors.primary};
+    &:hover:not(:disabled) {
+      background: ${theme.colors.surface};
+    }
+    &:active:not(:disabled) {
+      background: ${theme.colors.surfaceHover};
+    }
+  `,
+  /** An action that reads like a link in running text or a footer (Contact Us). */
+  link: css`
+    min-height: 0;
+    padding: 0;
+    background: none;
+    border-color: transparent;
+    color: ${theme.colors.primary};
+    font-weight: inherit;
+    font-size: inherit;
+    text-decoration: underline;
+    &:hover:not(:disabled) {
+      color: ${theme.colors.primaryHover};
+    }
+  `,
+} as const;
+
+export type ButtonVariant = keyof typeof VARIANTS;
+
+const StyledButton = styled.button<{ $variant: ButtonVariant; $small: boolean }>`
+  ${buttonBase}
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  gap: ${theme.space.sm};
+  min-height: ${(p) => (p.$small ? '30px' : theme.controlHeight)};
+  padding: 0 ${(p) => (p.$small ? theme.space.md : theme.space.lg)};
+  border: 1px solid;
+  border-radius: ${theme.controlRadius};
+  font-weight: 600;
+  font-size: ${(p) => (p.$small ? theme.text.small : theme.text.body)};
+  white-space: nowrap;
+  transition: background-color 0.12s;
+  ${(p) => VARIANTS[p.$variant]}
+`;
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: ButtonVariant;
+  size?: 'small' | 'medium';
+  ref?: Ref<HTMLButtonElement>;
+}
+
+/** The platform's button. It is `type="button"` unless told otherwise, so it never submits by accident. */
+export function Button({ variant = 'secondary', size = 'medium', type = 'button', ...rest }: ButtonProps) {
+  return <StyledButton $variant={variant} $small={size === 'small'} type={type} {...rest} />;
+}
+
+const StyledIconButton = styled.button<{ $tone: 'default' | 'inverse'; $size: number }>`
+  ${buttonBase}
+  position: relative;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  flex: none;
+  width: ${(p) => p.$size}px;
+  height: ${(p) => p.$size}px;
+  padding: 0;
+  border: none;
+  border-radius: 50%;
+  font-size: ${(p) => Math.round(p.$size / 2)}px;
+  line-height: 1;
+  background: ${(p) => (p.$tone === 'inverse' ? 'rgba(255, 255, 255, 0.15)' : 'transparent')};
+  color: ${(p) => (p.$tone === 'inverse' ? '#fff' : theme.colors.text)};
+  &:hover:not(:disabled) {
+    background: ${(p) => (p.$tone === 'inverse' ? 'rgba(255, 255, 255, 0.3)' : theme.colors.surface)};
+  }
+  &:active:not(:disabled) {
+    background: ${(p) => (p.$tone === 'inverse' ? 'rgba(255, 255, 255, 0.4)' : theme.colors.surfaceHover)};
+  }
+  &:focus-visible {
+    outline-color: ${(p) => (p.$tone === 'inverse' ? '#fff' : theme.colors.primary)};
+  }
+`;
+
+export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-label' | 'children'> {
+  /** The accessible name: an icon alone says nothing to a screen reader. */
+  label: string;
+  children: ReactNode;
+  /** 'inverse' for dark surfaces (the media viewer). */
+  tone?: 'default' | 'inverse';
+  /** The round target's width and height in px. */
+  size?: number;
+  ref?: Ref<HTMLButtonElement>;
+}
+
+/** A round button showing an icon, named by `label`. */
+export function IconButton({ label, tone = 'default', size = 36, type = 'button', ...rest }: IconButtonProps) {
+  return <StyledIconButton aria-label={label} $tone={tone} $size={size} type={type} {...rest} />;
+}
+
+/**
+ * A button with no look of its own, for a clickable area that is laid out by what it holds (a
+ * gallery card's picture, a feed entry, a menu item): the reset and the focus ring, nothing else.
+ */
+export const PlainButton = styled.button.attrs((p) => ({ type: p.type ?? 'button' }))`
+  ${buttonBase}
+  padding: 0;
+  border: none;
+  background: none;
+  text-align: left;
+`;

@@ -1,0 +1,187 @@
+import { useId, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
+import styled, { css } from 'styled-components';
+import { focusRing } from './Button.js';
+import { theme } from './theme.js';
+
+const Wrap = styled.div`
+  display: grid;
+  gap: ${theme.space.xs};
+  > label {
+    font-size: ${theme.text.small};
+    font-weight: 600;
+    color: ${theme.colors.text};
+  }
+  > .hint,
+  > .error {
+    margin: 0;
+    font-size: ${theme.text.small};
+  }
+  > .hint {
+    color: ${theme.colors.muted};
+  }
+  > .error {
+    color: ${theme.colors.danger};
+  }
+`;
+
+/** What a text box looks like: fields, the search box, the chat's message box. */
+export const textBox = css`
+  width: 100%;
+  min-height: ${theme.controlHeight};
+  padding: ${theme.space.sm} ${theme.space.md};
+  border: 1px solid ${theme.colors.control};
+  border-radius: ${theme.controlRadius};
+  background: ${theme.colors.background};
+  color: ${theme.colors.text};
+  font: inherit;
+  ${focusRing}
+  &:focus-visible {
+    outline-offset: 0;
+    border-color: ${theme.colors.primary};
+  }
+  &[aria-invalid='true'] {
+    border-color: ${theme.colors.danger};
+  }
+  &:disabled {
+    opacity: ${theme.disabledOpacity};
+  }
+  &::placeholder {
+    color: ${theme.colors.muted};
+  }
+`;
+
+const Input = styled.input`
+  ${textBox}
+`;
+
+const TextArea = styled.textarea`
+  ${textBox}
+  resize: vertical;
+`;
+
+/** `label` always names the box; `hideLabel` keeps the name for screen readers only (a search box). */
+interface FieldBase {
+  label: string;
+  hideLabel?: boolean;
+  /** Help under the box. */
+  hint?: ReactNode;
+  /** What is wrong with the value: shown under the box, read with it, and marks the box invalid. */
+  error?: ReactNode;
+}
+
+export type TextFieldProps = FieldBase &
+  (({ multiline?: false } & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>));
+
+/** A text field with its label, and its hint and error text tied to the box (aria-describedby). */
+export function TextField(props: TextFieldProps) {
+  const { label, hideLabel, hint, error, id: givenId, ...rest } = props;
+  const ownId = useId();
+  const id = givenId ?? ownId;
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const a11y = { id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined };
+  const label_ = hideLabel ? null : <label htmlFor={id}>{label}</label>;
+  const box =
+    'multiline' in rest && rest.multiline ? (
+      <TextArea {...withoutMultiline(rest)} {...a11y} />
+    ) : (
+      <Input aria-label={hideLabel ? label : undefined} {...(withoutMultiline(rest) as InputHTMLAttributes<HTMLInputElement>)} {...a11y} />
+    );
+  return (
+    <Wrap>
+      {label_}
+      {box}
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </Wrap>
+  );
+}
+
+function withoutMultiline<T extends { multiline?: boolean }>(props: T): Omit<T, 'multiline'> {
+  const { multiline: _multiline, ...rest } = props;
+  return rest;
+}
+
+const CheckLabel = styled.label`
+  display: flex;
+  align-items: center;
+  gap: ${theme.space.sm};
+  min-height: 32px;
+  cursor: pointer;
+  input {
+    width: 18px;
+    height: 18px;
+    margin: 0;
+    accent-color: ${theme.colors.primary};
+    cursor: pointer;
+    ${focusRing}
+  }
+`;
+
+export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
+  label: ReactNode;
+}
+
+/** A checkbox and its label, the whole row clickable. */
+export function Checkbox({ label, ...rest }: CheckboxProps) {
+  return (
+    <CheckLabel>
+      <input type="checkbox" {...rest} />
+      {label}
+    </CheckLabel>
+  );
+}
+
+const FileLabel = styled.label`
+  position: relative;
+  display: inline-flex;
+  align-items: center;
+  min-height: ${theme.controlHeight};
+  padding: 0 ${theme.space.lg};
+  border: 1px dashed ${theme.colors.control};
+  border-radius: ${theme.controlRadius};
+  font-weight: 600;
+  cursor: pointer;
+  &:hover {
+    background: ${theme.colors.surface};
+  }
+  /* The native input stays in the page (keyboard, screen readers, file choosers) but unseen. */
+  input {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    opacity: 0;
+  }
+  &:focus-within {
+    outline: ${theme.focus.outline};
+    outline-offset: ${theme.focus.offset};
+  }
+`;
+
+export interface FileFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange'> {
+  label: string;
+  /** The chosen files; the input is cleared after, so choosing the same file again works. */
+  onFiles: (files: File[]) => void;
+}
+
+/** A file chooser that looks like a button and names itself by `label`. */
+export function FileField({ label, onFiles, ...rest }: FileFieldProps) {
+  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(e.target.files ?? [])];
+    e.target.value = '';
+    if (files.length) onFiles(files);
+  };
+  return (
+    <FileLabel>
+      {label}
+      <input type="file" onChange={onChange} {...rest} />
+    </FileLabel>
+  );
+}
