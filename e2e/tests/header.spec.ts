@@ -4,6 +4,10 @@ import { logIn } from './helpers.js';
 import { test } from './fixtures.js';
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search' });
+/** SPEC.md section 3: MM/DD/YYYY h:mm AM/PM. */
+const ABSOLUTE = /^\d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} (AM|PM)$/;
+/** Issue 19: recent times relative ("5 minutes ago", via luxon), older ones absolute. */
+const WHEN = /^(just now|\d+ (minute|hour|day)s? ago|\d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} (AM|PM))$/;
 
 test('header -> media: search by keyboard opens the event page that media serves', async ({ page }) => {
   await page.goto('/events');
@@ -59,6 +63,13 @@ test('api -> header: the notification dropdown pages through the real list at 90
   await bell.click();
   const list = page.getByRole('list', { name: 'Notifications' });
   await expect(list.getByRole('listitem')).toHaveCount(10);
+  // Each notification says when it happened, with the absolute time in its title.
+  const times = list.locator('time');
+  await expect(times).toHaveCount(10);
+  for (const time of await times.all()) {
+    await expect(time).toHaveText(WHEN);
+    await expect(time).toHaveAttribute('title', ABSOLUTE);
+  }
   // NEW became UNREAD: the badge is gone.
   await expect(bell.getByTestId('badge')).toHaveCount(0);
   await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
@@ -81,13 +92,18 @@ test('api -> header: a chat message arrives live, opens in a window, is answered
 
   await expect(messages).toHaveAccessibleName('Messages, 1 new');
   await messages.click();
-  await page.getByRole('list', { name: 'Messages' }).getByRole('button', { name: /Mia Lens/ }).click();
+  const conversation = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Mia Lens' });
+  await expect(conversation.locator('time')).toHaveText('just now');
+  await expect(conversation.locator('time')).toHaveAttribute('title', ABSOLUTE);
+  await conversation.getByRole('button', { name: /Mia Lens/ }).click();
   const chat = page.getByRole('region', { name: 'Chat with Mia Lens' });
   await expect(chat.getByText('Hi Ana, need a photographer?')).toBeVisible();
 
   await chat.getByRole('textbox', { name: 'Message to Mia Lens' }).fill('Yes please, Saturday!');
   await chat.getByRole('button', { name: 'Send' }).click();
   await expect(chat.getByText('Yes please, Saturday!')).toBeVisible();
+  // Both messages say when they were sent.
+  await expect(chat.getByRole('listitem').locator('time')).toHaveText(['just now', 'just now']);
   const history = (await (await mia.get('/v2/chat/messages', { params: { profileName: 'ana' } })).json()) as { messages: { content: string }[] };
   expect(history.messages.map((m) => m.content)).toEqual(['Hi Ana, need a photographer?', 'Yes please, Saturday!']);
 
