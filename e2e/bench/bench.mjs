@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { manifestEnv, PLATFORM } from 'build-preset/apps';
 import { serveApp } from 'build-preset/serve';
-import { criticalPathDepth, renderChart, renderMarkdown, summarize } from './report.mjs';
+import { criticalPathDepth, cumulativeLayoutShift, renderChart, renderMarkdown, summarize } from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -39,9 +39,9 @@ const ALL_SCENARIOS = [
 /** `BENCH_ONLY=home,order`: some scenarios only. */
 const SCENARIOS = process.env.BENCH_ONLY ? ALL_SCENARIOS.filter((s) => process.env.BENCH_ONLY?.split(',').includes(s.id)) : ALL_SCENARIOS;
 
-/** Runs in the page before any of its scripts: when header and main content enter the DOM, LCP, long tasks. */
+/** Runs in the page before any of its scripts: when header and main content enter the DOM, LCP, long tasks, layout shifts. */
 const probe = (main, video) => `(() => {
-  const b = (window.__bench = { header: null, main: null, lcp: 0, longTasks: [] });
+  const b = (window.__bench = { header: null, main: null, lcp: 0, longTasks: [], shifts: [] });
   const check = () => {
     const now = performance.now();
     if (b.header === null && document.querySelector('header a[href="/"]')) b.header = now;
@@ -50,6 +50,8 @@ const probe = (main, video) => `(() => {
   new MutationObserver(check).observe(document, { childList: true, subtree: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) b.lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  // A shift right after a click (opening the viewer) is expected by the user and not counted.
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) b.shifts.push([e.startTime, e.value]); }).observe({ type: 'layout-shift', buffered: true });
   if (${Boolean(video)}) document.addEventListener('timeupdate', (e) => {
     const v = e.target;
     if (b.main === null && v.currentTime > 0 && v.closest('[role="dialog"]')) b.main = performance.now();
@@ -147,17 +149,18 @@ async function measure(browser, variant, scenario, path) {
       const text = await page.evaluate(() => document.body.innerText.slice(0, 400) + JSON.stringify(window.__bench));
       throw new Error(`${variant} ${scenario.id}: ${e.message} ${errors.join("; ")} PAGE: ${text}`);
     });
-    // Let late chunks, LCP and long tasks settle before reading.
-    await page.waitForTimeout(600);
+    // Let late chunks, images, LCP, long tasks and shifts settle before reading.
+    await page.waitForTimeout(1000);
     const b = await page.evaluate(() => window.__bench);
     const tbt = b.longTasks.filter(([start]) => start < b.main).reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
     const depth = criticalPathDepth([...timings.values()], b.main);
     if (process.env.BENCH_DEBUG) {
+      console.log(`${variant} ${scenario.id} shifts ${JSON.stringify(b.shifts.map(([t, v]) => [Math.round(t), Number(v.toFixed(4))]))}`);
       console.log(`${variant} ${scenario.id} depth ${depth.depth}: ${depth.chain.join(' -> ')}; header ${Math.round(b.header)} main ${Math.round(b.main)}`);
       const t0 = Math.min(...[...timings.values()].map((t) => t.start));
       for (const t of [...timings.values()].sort((x, y) => x.start - y.start)) console.log(`  ${Math.round((t.start - t0) * 1000)}-${Math.round((t.end - t0) * 1000)} ${t.url.slice(0, 110)}`);
     }
-    return { ...net, header: b.header, main: b.main, lcp: b.lcp, tbt, depth: depth.depth };
+    return { ...net, header: b.header, main: b.main, lcp: b.lcp, tbt, depth: depth.depth, cls: cumulativeLayoutShift(b.shifts) };
   } finally {
     await context.close();
   }

@@ -33,5 +33,5 @@ export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
 export { formatMoney } from './format.js';
 export { BrowserRouter, Link, MemoryRouter, Route, Routes, useLocation, useNavigate, useParams, useSearchParams } from './router.js';
-export { BellIcon, CartIcon, ChatIcon } from './ui/icons.js';
+export { BellIcon, CartIcon, ChatIcon, PhotoIcon } from './ui/icons.js';
 export { useMediaQuery, useIsMobile, MOBILE_QUERY } from './ui/useMediaQuery.js';

@@ -1,8 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, Button, callKey, callQuery, PageLayout, QueryState, sessionStore, TextField } from '@marketplace/shared';
+import { apiCall, Button, callKey, callQuery, PageLayout, QueryState, sessionStore, Skeleton, TextField } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
+
+/** The form's shape while the profile loads: a title and three labelled fields. */
+const FORM_SKELETON = (
+  <>
+    <Skeleton width={160} height={32} style={{ margin: '21px 0' }} />
+    {[38, 38, 96].map((height, i) => (
+      <div key={i} style={{ maxWidth: 420, marginBottom: 16 }}>
+        <Skeleton width={90} height={14} style={{ marginBottom: 6 }} />
+        <Skeleton height={height} />
+      </div>
+    ))}
+  </>
+);
 
 /** The profile fields the API lets a user change: name, email, about. */
 export function SettingsPage() {
@@ -25,7 +38,7 @@ export function SettingsPage() {
   if (!q.data)
     return (
       <PageLayout width="narrow">
-        <QueryState isLoading={!q.error} error={q.error} errorText="Please log in to change your settings.">
+        <QueryState isLoading={!q.error} error={q.error} errorText="Please log in to change your settings." skeleton={FORM_SKELETON}>
           {null}
         </QueryState>
       </PageLayout>

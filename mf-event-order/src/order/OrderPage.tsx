@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, PageLayout, PAGES, QueryState, safeHref, theme, useParams, useSearchParams } from '@marketplace/shared';
+import { Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, useParams, useSearchParams } from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -18,6 +18,19 @@ const Columns = styled.div`
   }
 `;
 
+/** The order page's shape while it loads: back link, title, progress bar and the two panels. */
+const ORDER_SKELETON = (
+  <>
+    <Skeleton width={120} height={16} />
+    <Skeleton width="50%" height={32} style={{ margin: '21px 0' }} />
+    <Skeleton height={40} style={{ marginBottom: 24 }} />
+    <Columns>
+      <Skeleton shape="block" height={360} />
+      <Skeleton shape="block" height={360} />
+    </Columns>
+  </>
+);
+
 export function OrderPage() {
   const { orderId = '' } = useParams();
   const [search] = useSearchParams();
@@ -29,7 +42,7 @@ export function OrderPage() {
     // the order as not being allowed to see it.
     return (
       <PageLayout>
-        <QueryState isLoading={isLoading} error={!isLoading} errorText="You are unauthorized to view this page">
+        <QueryState isLoading={isLoading} error={!isLoading} errorText="You are unauthorized to view this page" skeleton={ORDER_SKELETON}>
           {null}
         </QueryState>
       </PageLayout>

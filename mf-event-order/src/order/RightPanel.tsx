@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, EmptyState, FileField, formatMoney, safeHref, TextField, type EventOrderDetails, type Target } from '@marketplace/shared';
+import { Button, EmptyState, FileField, formatMoney, PhotoIcon, safeHref, TextField, type EventOrderDetails, type Target } from '@marketplace/shared';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
 import { Panel } from './ui.js';
@@ -68,7 +68,7 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
       <Panel aria-labelledby="uploads">
         <h2 id="uploads">Uploads</h2>
         {details.targets.length === 0 ? (
-          <EmptyState title="No uploads yet." icon="🖼" />
+          <EmptyState title="No uploads yet." icon={<PhotoIcon />} />
         ) : (
           <ul aria-label="Uploaded files" style={{ listStyle: 'none', padding: 0 }}>
             {details.targets.map((t) => (

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Avatar, Link, PageLayout, PAGES, QueryState, theme } from '@marketplace/shared';
+import { Avatar, Link, PageLayout, PAGES, QueryState, Skeleton, theme } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { usePosts } from './queries.js';
 
@@ -25,13 +25,29 @@ const Posts = styled.ul`
   }
 `;
 
+/** Three posts' places: a picture, a name and two lines of text each. */
+const POSTS_SKELETON = (
+  <Posts aria-hidden="true">
+    {[0, 1, 2].map((i) => (
+      <li key={i}>
+        <Skeleton shape="circle" width={40} height={40} />
+        <div className="body">
+          <Skeleton width={140} height={16} style={{ marginBottom: 16 }} />
+          <Skeleton height={14} style={{ marginBottom: 8 }} />
+          <Skeleton width="60%" height={14} />
+        </div>
+      </li>
+    ))}
+  </Posts>
+);
+
 export function CommunityPage() {
   const { data, isLoading, error } = usePosts();
   const posts = data?.posts ?? [];
   return (
     <PageLayout>
       <h1>Posts</h1>
-      <QueryState isLoading={isLoading} error={error} empty={posts.length === 0} emptyText="No posts yet.">
+      <QueryState isLoading={isLoading} error={error} empty={posts.length === 0} emptyText="No posts yet." emptyHint="Posts from photographers and organizers appear here." skeleton={POSTS_SKELETON}>
         <Posts aria-label="Posts">
           {posts.map((p) => (
             <li key={p.id}>

@@ -1,6 +1,7 @@
-import { Avatar, downloadUrl, PageLayout, QueryState, useParams, useSession, type ContentItem } from '@marketplace/shared';
+import { Avatar, downloadUrl, EmptyState, PageLayout, PhotoIcon, QueryState, Skeleton, useParams, useSession, type ContentItem } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
+import { CardsSkeleton } from './ui.js';
 
 const download = (item: ContentItem) => downloadUrl({ filePath: item.filePath, fileName: item.filename });
 
@@ -11,7 +12,19 @@ export function CreatorPage() {
   const isOwnPage = useSession((s) => s.user?.profileName === profileName);
   return (
     <PageLayout>
-      <QueryState isLoading={isLoading} error={error}>
+      <QueryState
+        isLoading={isLoading}
+        error={error}
+        skeleton={
+          <>
+            <div style={{ display: 'flex', gap: 16, alignItems: 'center', margin: '16px 0' }}>
+              <Skeleton shape="circle" width={64} height={64} />
+              <Skeleton width={220} height={32} />
+            </div>
+            <CardsSkeleton lines={3} />
+          </>
+        }
+      >
         {data && (
           <>
             <header style={{ display: 'flex', gap: 16, alignItems: 'center' }}>
@@ -21,7 +34,7 @@ export function CreatorPage() {
                 <p>{data.profile.bio}</p>
               </div>
             </header>
-            {data.contentItems.length === 0 ? <p>No content yet.</p> : <ContentGrid items={data.contentItems} downloadUrl={isOwnPage ? download : undefined} />}
+            {data.contentItems.length === 0 ? <EmptyState title="No content yet." icon={<PhotoIcon />} /> : <ContentGrid items={data.contentItems} downloadUrl={isOwnPage ? download : undefined} />}
           </>
         )}
       </QueryState>

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, PageLayout, PAGES, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
-import { Grid } from './ui.js';
+import { CardsSkeleton, Grid } from './ui.js';
 
 export function EventsPage() {
   const { data, isLoading, error } = useEvents();
@@ -10,7 +10,7 @@ export function EventsPage() {
   return (
     <PageLayout>
       <h1>Events</h1>
-      <QueryState isLoading={isLoading} error={error} empty={events.length === 0} emptyText="No events yet.">
+      <QueryState isLoading={isLoading} error={error} empty={events.length === 0} emptyText="No events yet." emptyHint="New events appear here as organizers publish them." skeleton={<CardsSkeleton />}>
         <Grid>
           {events.map((e) => (
             <EventCard key={e.eventIdentifier} event={e} />

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -48,8 +48,12 @@ describe('event page', () => {
     const items = [contentItem({ name: 'Stage' }), videoItem({ name: 'Encore' }), contentItem({ name: 'Crowd' })];
     server.use(http.get(`${API}/events/:id`, async () => (await delay(20), HttpResponse.json({ event: event(), contentItems: items }))));
     renderAt('/event/summer-jazz-night-2026');
-    expect(screen.getByRole('status')).toHaveTextContent('Loading');
+    // While loading: the gallery's shape in grey (a title, and cards), hidden from screen readers.
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent('Loading');
+    expect(status.querySelectorAll('[aria-hidden="true"] > li')).toHaveLength(8);
     expect(await screen.findByRole('heading', { name: 'Summer Jazz Night', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).toBeNull();
     const gallery = screen.getByRole('list', { name: 'Gallery' });
     expect(within(gallery).getAllByRole('listitem')).toHaveLength(3);
     // Photos are lazy thumbnails; the video is a preview with its play icon.
@@ -195,7 +199,7 @@ describe('creator page', () => {
 
 describe('cart page', () => {
   it('lists the items and removes one', async () => {
-    sessionStore.setState({ cart: [cartItem('a'), cartItem('b')] });
+    sessionStore.setState({ cart: [cartItem('a'), cartItem('b')], loaded: true });
     server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ cart: [cartItem('b')] })));
     renderAt('/cart');
     expect(within(screen.getByRole('list', { name: 'Cart items' })).getAllByRole('listitem')).toHaveLength(2);
@@ -204,7 +208,7 @@ describe('cart page', () => {
   });
 
   it('swallows a failed removal and keeps the item', async () => {
-    sessionStore.setState({ cart: [cartItem('a')] });
+    sessionStore.setState({ cart: [cartItem('a')], loaded: true });
     server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
     renderAt('/cart');
     await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
@@ -213,8 +217,12 @@ describe('cart page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('says when the cart is empty', () => {
+  it('shows its rows loading until the session has the cart, then says when it is empty', async () => {
+    sessionStore.setState({ cart: [], loaded: false });
     renderAt('/cart');
-    expect(screen.getByText('Your cart is empty.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByText('Your cart is empty.')).toBeNull();
+    act(() => sessionStore.setState({ loaded: true }));
+    expect(await screen.findByText('Your cart is empty.')).toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { theme } from '@marketplace/shared';
+import { Skeleton, theme } from '@marketplace/shared';
 
 export const Grid = styled.ul`
   list-style: none;
@@ -28,3 +28,33 @@ export const Grid = styled.ul`
   }
 `;
 
+
+/**
+ * A grid of grey cards while a gallery or the events load: a 3:2 picture and `lines` lines of
+ * text each, in the same grid as the real cards, so the page does not move when they arrive.
+ */
+export function CardsSkeleton({ count = 8, lines = 2 }: { count?: number; lines?: number }) {
+  return (
+    <Grid aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i}>
+          <Skeleton shape="block" height="auto" style={{ aspectRatio: '3 / 2', borderRadius: 0 }} />
+          <Skeleton height={20} style={{ margin: '10px 12px 0', width: 'auto', maxWidth: '60%' }} />
+          {Array.from({ length: lines - 1 }, (_, j) => (
+            <Skeleton key={j} height={14} style={{ margin: '10px 12px 0', width: 'auto', maxWidth: '70%' }} />
+          ))}
+        </li>
+      ))}
+    </Grid>
+  );
+}
+
+/** A page heading's and a paragraph's places. */
+export function HeadingSkeleton() {
+  return (
+    <>
+      <Skeleton width="45%" height={32} style={{ margin: '21px 0' }} />
+      <Skeleton width="70%" height={16} style={{ margin: '16px 0' }} />
+    </>
+  );
+}

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Button, EmptyState, formatMoney, Link, PageLayout, PAGES, safeHref, theme, useSession } from '@marketplace/shared';
+import { Button, CartIcon, EmptyState, formatMoney, Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, useSession } from '@marketplace/shared';
 
 const Items = styled.ul`
   list-style: none;
@@ -23,14 +23,31 @@ const Items = styled.ul`
   }
 `;
 
+/** Two rows' places while the session's cart loads. */
+const CART_SKELETON = (
+  <Items aria-hidden="true">
+    {[0, 1].map((i) => (
+      <li key={i}>
+        <Skeleton shape="block" width={64} height={48} />
+        <Skeleton width="50%" height={16} />
+      </li>
+    ))}
+  </Items>
+);
+
 export function CartPage() {
   const cart = useSession((s) => s.cart);
+  const loaded = useSession((s) => s.loaded);
   const remove = useSession((s) => s.removeFromCart);
   return (
     <PageLayout>
       <h1>Cart</h1>
-      {cart.length === 0 ? (
-        <EmptyState title="Your cart is empty." icon="🛒">
+      {!loaded ? (
+        <QueryState isLoading error={null} skeleton={CART_SKELETON}>
+          {null}
+        </QueryState>
+      ) : cart.length === 0 ? (
+        <EmptyState title="Your cart is empty." icon={<CartIcon />}>
           Find photos and videos on the <Link to={PAGES.events.href()}>Events</Link> page.
         </EmptyState>
       ) : (

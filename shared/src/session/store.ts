@@ -28,6 +28,8 @@ export interface SessionState {
   /** SPEC.md section 5: true only while the loggedIn cookie equals 'yes'. */
   isLoggedIn: boolean;
   cart: CartItem[];
+  /** The first load() has ended: `cart` and `user` are the server's, not the empty start. */
+  loaded: boolean;
   /** Reads userInfo (when the cookie says logged in) and the cart. */
   load(): Promise<void>;
   /** After log in or sign up: the user, the cookie's state and the (merged) cart. */
@@ -54,6 +56,7 @@ export function createSessionStore(): SessionStore {
     user: null,
     isLoggedIn: isLoggedInCookie(),
     cart: [],
+    loaded: false,
 
     async load() {
       const isLoggedIn = isLoggedInCookie();
@@ -62,7 +65,7 @@ export function createSessionStore(): SessionStore {
         isLoggedIn ? readUser() : Promise.resolve({ user: null, ended: false }),
         apiCall('getCart').then((r) => r.cart).catch(() => get().cart),
       ]);
-      set({ user: who.user, cart });
+      set({ user: who.user, cart, loaded: true });
       // The cookie said yes but the server knows nobody: no profile menu shows for nobody.
       if (who.ended) await get().expire();
     },
@@ -70,7 +73,7 @@ export function createSessionStore(): SessionStore {
     async signedIn(user) {
       set({ user, isLoggedIn: isLoggedInCookie() });
       const cart = await apiCall('getCart').then((r) => r.cart).catch(() => get().cart);
-      set({ cart });
+      set({ cart, loaded: true });
     },
 
     setUser(user) {

@@ -109,9 +109,9 @@ const Empty = styled.div`
   padding: ${theme.space.xl} ${theme.space.lg};
   color: ${theme.colors.muted};
   text-align: center;
-  .icon {
-    font-size: 32px;
-    line-height: 1;
+  .icon svg {
+    width: 32px;
+    height: 32px;
   }
   p {
     margin: 0;

@@ -5,6 +5,7 @@ import { Button, IconButton, PlainButton } from './Button.js';
 import { Checkbox, FileField, TextField } from './Field.js';
 import { QueryState } from './QueryState.js';
 import { EmptyState, MenuItem, Skeleton } from './Surface.js';
+import { CartIcon } from './icons.js';
 import { Time } from './Time.js';
 import { theme } from './theme.js';
 import { absoluteTime, whenText } from './timeFormat.js';
@@ -113,7 +114,7 @@ describe('loading and empty states', () => {
 
   it('an empty state says what is missing and what to do', () => {
     render(
-      <EmptyState title="Your cart is empty." icon="🛒">
+      <EmptyState title="Your cart is empty." icon={<CartIcon />}>
         Find photos on the Events page.
       </EmptyState>,
     );

@@ -44,7 +44,7 @@ export function App() {
   if (SITE_IS_DOWN) return <DownPage />;
   return (
     <Page>
-      <RemoteSlot remote="header" module="Header" label="The header" props={{}} />
+      <RemoteSlot remote="header" module="Header" label="The header" placeholder="header" props={{}} />
       <Main>
         <Routes>
           {ROUTES.map((entry) => (
@@ -66,8 +66,8 @@ export function App() {
       <Footer onContact={() => setContactOpen(true)} />
       <BetaMark />
       <VersionOverrideMarker />
-      {needsRole && <RemoteSlot remote="account" module="RoleSelectionModal" label="Role selection" props={{}} />}
-      {contactOpen && <RemoteSlot remote="account" module="ContactModal" label="The contact form" props={{ onClose: () => setContactOpen(false) }} />}
+      {needsRole && <RemoteSlot remote="account" module="RoleSelectionModal" label="Role selection" placeholder="overlay" props={{}} />}
+      {contactOpen && <RemoteSlot remote="account" module="ContactModal" label="The contact form" placeholder="overlay" props={{ onClose: () => setContactOpen(false) }} />}
     </Page>
   );
 }

@@ -203,7 +203,7 @@ export default function Gallery() {
           <Skeleton shape="circle" width={40} height={40} />
           <Skeleton shape="block" width={160} height={100} />
         </div>
-        <EmptyState title="No notifications" icon="🔔">
+        <EmptyState title="No notifications" icon={<BellIcon />}>
           Something to do next.
         </EmptyState>
         <div className="row">

@@ -46,6 +46,20 @@ describe('RemoteSlot', () => {
     expect(screen.getByText('header content')).toBeInTheDocument();
   });
 
+  it.each([
+    ['/', '61px'],
+    ['/user/login', '42px'],
+  ])("while the header's code loads on %s, its place is the header's height (%s), so the page does not move", (path, height) => {
+    render(
+      <MemoryRouter initialEntries={[path]}>
+        <RemoteSlot remote="header" module="Header" label="The header" placeholder="header" props={{}} loader={() => new Promise(() => undefined)} />
+      </MemoryRouter>,
+    );
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent('Loading The header');
+    expect(status.lastElementChild).toHaveStyle({ height });
+  });
+
   it('shows a fallback in its slot only when the remote fails to load, and Retry loads it again', async () => {
     const { loader, calls } = sequence(new Error('down'), Ok);
     renderSlot(loader);

@@ -1,6 +1,6 @@
 import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { Button, theme, useLocation, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
+import { Button, pageAt, PageLayout, Skeleton, theme, useLocation, VisuallyHidden, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -26,11 +26,49 @@ function Fallback({ label, remote, onRetry }: { label: string; remote: RemoteNam
   );
 }
 
-function Loading({ label, remote }: { label: string; remote: RemoteName }) {
+/**
+ * What a slot shows while its remote's code loads, shaped like what will replace it: a bar the
+ * header's height, a page's title and text, or (an overlay) nothing to see. Screen readers hear
+ * "Loading The header…".
+ */
+export type SlotPlaceholder = 'header' | 'page' | 'overlay';
+
+const HeaderBar = styled.div`
+  display: flex;
+  align-items: center;
+  gap: ${theme.space.xl};
+  /* The header's own height (mf-header HeaderBar: 10 px padding, 40 px controls, a border). */
+  height: 61px;
+  padding: 0 ${theme.space.xl};
+  border-bottom: 1px solid ${theme.colors.border};
+  ${theme.mobile} {
+    height: 103px;
+  }
+  /* A compact header (log in, sign up, legal pages) is the logo alone. */
+  &[data-compact='true'] {
+    height: 42px;
+  }
+`;
+
+function Loading({ label, remote, placeholder }: { label: string; remote: RemoteName; placeholder: SlotPlaceholder }) {
+  const { pathname } = useLocation();
   return (
-    <Box role="status" aria-live="polite" data-testid={`slot-loading-${remote}`}>
-      Loading {label}…
-    </Box>
+    <div role="status" aria-busy="true" data-testid={`slot-loading-${remote}`}>
+      <VisuallyHidden>Loading {label}…</VisuallyHidden>
+      {placeholder === 'header' && (
+        <HeaderBar data-compact={pageAt(pathname)?.header === 'compact'}>
+          <Skeleton width={110} height={20} />
+          <Skeleton width={120} height={16} />
+        </HeaderBar>
+      )}
+      {placeholder === 'page' && (
+        <PageLayout>
+          <Skeleton width="35%" height={32} style={{ margin: '21px 0 24px' }} />
+          <Skeleton height={16} style={{ marginBottom: 8 }} />
+          <Skeleton width="70%" height={16} />
+        </PageLayout>
+      )}
+    </div>
   );
 }
 
@@ -67,6 +105,8 @@ export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>>
   /** What the slot holds, for its loading and fallback text ("The header", "This page"). */
   label: string;
   props: ExposedProps<R, M>;
+  /** What shows while the code loads (the page's shape by default). */
+  placeholder?: SlotPlaceholder;
   /** Injected by tests; the registry's loader otherwise. */
   loader?: Loader;
   timeoutMs?: number;
@@ -77,7 +117,7 @@ export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>>
  * fallback with Retry. A failed slot also retries by itself when the user navigates, so a
  * remote that comes back is picked up without a full reload. Nothing outside the slot fails.
  */
-export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ remote, module, label, props, loader = loadExposed, timeoutMs = REMOTE_LOAD_TIMEOUT_MS }: RemoteSlotProps<R, M>) {
+export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ remote, module, label, props, placeholder = 'page', loader = loadExposed, timeoutMs = REMOTE_LOAD_TIMEOUT_MS }: RemoteSlotProps<R, M>) {
   const location = useLocation();
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<SlotState>({ status: 'loading' });
@@ -109,7 +149,8 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
 
   const retry = () => setAttempt((n) => n + 1);
   const fallback = <Fallback label={label} remote={remote} onRetry={retry} />;
-  if (state.status === 'loading') return <Loading label={label} remote={remote} />;
+  const loading = <Loading label={label} remote={remote} placeholder={placeholder} />;
+  if (state.status === 'loading') return loading;
   if (state.status === 'failed') return fallback;
   const Loaded = state.Component as (p: object) => ReactNode;
   return (
@@ -120,7 +161,7 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
         threw.current = true;
       }}
     >
-      <Suspense fallback={<Loading label={label} remote={remote} />}>
+      <Suspense fallback={loading}>
         <Loaded {...(props as object)} />
       </Suspense>
     </SlotBoundary>

@@ -1,0 +1,74 @@
+import { expect, type Page } from '@playwright/test';
+import { API } from '../env.js';
+import { logIn } from './helpers.js';
+import { test } from './fixtures.js';
+
+// Issue 19, item 3: while a page's first data loads it shows the shape of what is coming (a
+// skeleton), never a blank or a bare "Loading…", and the data then takes its place. The API is
+// the real one; its answers are only held back here, so the loading state is there to see.
+// max has every role, so every account page has something to load; no other test asserts his state.
+
+const HOLD_MS = 1200;
+
+/** Holds every API answer back for HOLD_MS from now on. */
+async function slowApi(page: Page): Promise<void> {
+  await page.route(`${API}/**`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+    await route.continue();
+  });
+}
+
+/** The page's main content shows its skeleton while loading, then its content and no skeleton. */
+async function loadsWithSkeleton(page: Page, path: string, loaded: (page: Page) => Promise<void>): Promise<void> {
+  await page.goto(path);
+  const main = page.locator('main');
+  await expect(main.getByRole('status').filter({ hasText: 'Loading' }).first(), `${path}: a loading status`).toBeAttached();
+  await expect(main.locator('[data-skeleton]').first(), `${path}: a skeleton while loading`).toBeVisible();
+  await loaded(page);
+  await expect(main.locator('[data-skeleton]'), `${path}: no skeleton once loaded`).toHaveCount(0);
+}
+
+const heading = (name: string | RegExp) => async (page: Page) => {
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+};
+
+test('loading: each data page of a visitor shows a skeleton until its data arrives', async ({ page }) => {
+  await slowApi(page);
+  await loadsWithSkeleton(page, '/events', async (p) => expect(p.getByRole('link', { name: 'Summer Jazz Night' })).toBeVisible());
+  await loadsWithSkeleton(page, '/event/summer-jazz-night-2026', async (p) => expect(p.getByRole('list', { name: 'Gallery' })).toBeVisible());
+  await loadsWithSkeleton(page, '/community', async (p) => expect(p.getByRole('list', { name: 'Posts' })).toBeVisible());
+  await loadsWithSkeleton(page, '/user/mia', heading('Mia Lens'));
+  await loadsWithSkeleton(page, '/cart', async (p) => expect(p.getByText('Your cart is empty.')).toBeVisible());
+});
+
+test('loading: each account page, the order page and the notification list show a skeleton until their data arrives', async ({ page }) => {
+  await logIn(page, 'max');
+  await page.goto('/user/orders');
+  const order = page.getByRole('list', { name: 'Event orders' }).getByRole('link').first();
+  const orderPath = new URL((await order.getAttribute('href'))!, page.url()).pathname;
+
+  await slowApi(page);
+  await loadsWithSkeleton(page, '/user/me', async (p) => expect(p.getByText('Max Multi')).toBeVisible());
+  await loadsWithSkeleton(page, '/user/orders', async (p) => expect(p.getByRole('list', { name: 'Event orders' })).toBeVisible());
+  for (const [path, title] of [
+    ['/user/events', 'Your events'],
+    ['/user/mediaPackages', 'Media packages'],
+    ['/user/discountCodes', 'Discount codes'],
+  ] as const) {
+    await loadsWithSkeleton(page, path, async (p) => {
+      await heading(title)(p);
+      await expect(p.locator('main li').first()).toBeVisible();
+    });
+  }
+  await loadsWithSkeleton(page, '/settings/general', async (p) => expect(p.getByRole('textbox', { name: 'Name' })).toHaveValue('Max Multi'));
+  await loadsWithSkeleton(page, orderPath, async (p) => expect(p.getByRole('heading', { name: 'Order info' })).toBeVisible());
+
+  // The notification list: rows' shapes, then the entries.
+  await page.goto('/faq');
+  await page.getByRole('button', { name: /^Notifications, \d+ new$/ }).click();
+  const list = page.getByRole('list', { name: 'Notifications' });
+  await expect(list).toHaveAttribute('aria-busy', 'true');
+  await expect(list.locator('[data-skeleton]').first()).toBeVisible();
+  await expect(list).toHaveAttribute('aria-busy', 'false');
+  await expect(list.locator('[data-skeleton]')).toHaveCount(0);
+});
