@@ -71,7 +71,6 @@ const Window = styled.section`
   }
   li[data-mine='true'] time {
     color: inherit;
-    opacity: 0.85;
   }
   li.placeholder {
     background: none;

@@ -8,9 +8,6 @@ const Wrap = styled.div`
   position: relative;
   flex: 1;
   max-width: 420px;
-  input {
-    border-radius: 19px;
-  }
 `;
 
 const Results = styled.ul`

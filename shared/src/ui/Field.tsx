@@ -25,7 +25,7 @@ const Wrap = styled.div`
 `;
 
 /** What a text box looks like: fields, the search box, the chat's message box. */
-export const textBox = css`
+const textBox = css`
   width: 100%;
   min-height: ${theme.controlHeight};
   padding: ${theme.space.sm} ${theme.space.md};
@@ -78,18 +78,16 @@ export function TextField(props: TextFieldProps) {
   const ownId = useId();
   const id = givenId ?? ownId;
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const a11y = { id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined };
-  const label_ = hideLabel ? null : <label htmlFor={id}>{label}</label>;
-  const box =
-    'multiline' in rest && rest.multiline ? (
-      <TextArea {...withoutMultiline(rest)} {...a11y} />
-    ) : (
-      <Input aria-label={hideLabel ? label : undefined} {...(withoutMultiline(rest) as InputHTMLAttributes<HTMLInputElement>)} {...a11y} />
-    );
+  // A hidden label still names the box, for screen readers.
+  const a11y = { id, 'aria-label': hideLabel ? label : undefined, 'aria-describedby': described, 'aria-invalid': error ? true : undefined };
   return (
     <Wrap>
-      {label_}
-      {box}
+      {!hideLabel && <label htmlFor={id}>{label}</label>}
+      {'multiline' in rest && rest.multiline ? (
+        <TextArea {...withoutMultiline(rest)} {...a11y} />
+      ) : (
+        <Input {...(withoutMultiline(rest) as InputHTMLAttributes<HTMLInputElement>)} {...a11y} />
+      )}
       {hint && (
         <p className="hint" id={`${id}-hint`}>
           {hint}

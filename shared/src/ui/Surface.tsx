@@ -29,7 +29,7 @@ export const popupSurface = css`
 `;
 
 /** One entry of a menu (a link or a button): full width, highlighted under the pointer and the keyboard. */
-export const menuItem = css`
+const menuItem = css`
   display: block;
   width: 100%;
   padding: ${theme.space.sm} ${theme.space.md};

@@ -10,7 +10,7 @@ import { useSessionCheck } from '../session/useSessionCheck.js';
 import { ROUTES, routeElement } from './routes.js';
 
 /** The visual system's gallery, in development builds only (production builds drop the import). */
-export const GALLERY_PATH = '/__ui';
+const GALLERY_PATH = '/__ui';
 const Gallery = process.env.NODE_ENV === 'production' ? null : lazy(() => import('../dev/Gallery.js'));
 
 const Page = styled.div`
