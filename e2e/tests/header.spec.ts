@@ -51,6 +51,27 @@ test('header: at 769 px the search box and the navigation share the first row, w
   await expect(page.getByRole('button', { name: 'Open menu' })).toHaveCount(0);
 });
 
+test('header: at 390 px the header fits the screen, and a menu opened from it stays on the screen', async ({ page }) => {
+  const phone = { width: 390, height: 800 };
+  await page.setViewportSize(phone);
+  const onScreen = async (what: string, box: { x: number; width: number } | null) => {
+    expect(box, what).not.toBeNull();
+    expect(box!.x, `${what} starts on the screen`).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, `${what} ends on the screen`).toBeLessThanOrEqual(phone.width);
+  };
+  await page.goto('/');
+  await onScreen('Sign Up', await page.getByRole('button', { name: 'Sign Up' }).boundingBox());
+  await onScreen('Log in', await page.getByRole('button', { name: 'Log in' }).boundingBox());
+
+  // max: no other test asserts his notifications.
+  await logIn(page, 'max');
+  await page.goto('/');
+  await page.getByRole('button', { name: /^Notifications, \d+ new$/ }).click();
+  const list = page.getByRole('list', { name: 'Notifications' });
+  await expect(list.locator('time').first()).toBeVisible();
+  await onScreen('the notification list', await list.boundingBox());
+});
+
 test('api -> header: the notification dropdown pages through the real list at 90% scroll', async ({ page }) => {
   await logIn(page, 'clara');
   const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });

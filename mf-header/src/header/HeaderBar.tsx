@@ -32,7 +32,7 @@ const Bar = styled.header`
     padding: 8px 12px;
   }
   &[data-layout='mobile'] .row {
-    gap: 12px;
+    gap: 8px;
   }
   /* The second row is the search box alone, full width. */
   &[data-layout='mobile'] .row + .row > * {
@@ -146,10 +146,11 @@ export function HeaderBar() {
           <ProfileMenu />
         ) : (
           <>
-            <Button variant="ghost" onClick={() => goTo(PAGES.login.href())}>
+            {/* Small on a phone, so both fit beside the logo at 390 px. */}
+            <Button variant="ghost" size={isMobile ? 'small' : 'medium'} onClick={() => goTo(PAGES.login.href())}>
               Log in
             </Button>
-            <Button variant="primary" onClick={() => goTo(PAGES.signup.href())}>
+            <Button variant="primary" size={isMobile ? 'small' : 'medium'} onClick={() => goTo(PAGES.signup.href())}>
               Sign Up
             </Button>
           </>

@@ -6,7 +6,10 @@ const List = styled.ul`
   list-style: none;
   margin: 0;
   padding: 4px 0;
-  width: min(340px, calc(100vw - 24px));
+  width: 340px;
+  ${theme.mobile} {
+    width: auto;
+  }
   max-height: 360px;
   overflow-y: auto;
   > li {

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { IconButton } from './Button.js';
+import { theme } from './theme.js';
 import { popupSurface } from './Surface.js';
 import { useClickOutside } from './useClickOutside.js';
 
@@ -16,6 +17,14 @@ const Menu = styled.div`
   min-width: 220px;
   ${popupSurface}
   z-index: 900;
+  /* On a phone a menu opened from the middle of the header would run off the screen's left
+     edge: it spans the screen instead, just under its toggle. */
+  ${theme.mobile} {
+    position: fixed;
+    top: auto;
+    left: 8px;
+    right: 8px;
+  }
 `;
 
 export interface DropdownProps {
