@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { type ContentItem, Link, PAGES, PlainButton, safeHref, sessionStore, theme } from '@marketplace/shared';
+import { Card, type ContentItem, Link, PAGES, PlainButton, safeHref, sessionStore, theme } from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
@@ -12,11 +12,10 @@ const Cards = styled.ul`
   display: grid;
   grid-template-columns: repeat(auto-fill, minmax(220px, 1fr));
   gap: 16px;
+  /* Cards (the shared Card as li): the picture runs to the card's edges. */
   > li {
-    border: 1px solid ${theme.colors.border};
-    border-radius: ${theme.radius};
+    padding: 0 0 ${theme.space.sm};
     overflow: hidden;
-    padding-bottom: 8px;
   }
   .open {
     display: block;
@@ -61,7 +60,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
     <>
       <Cards aria-label="Gallery">
         {items.map((item, i) => (
-          <li key={item.contentIdentifier}>
+          <Card as="li" key={item.contentIdentifier}>
             <PlainButton className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
               <Preview item={item} />
             </PlainButton>
@@ -70,7 +69,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
             <p>
               <AddToCartButton item={item} addToCart={addToSharedCart} />
             </p>
-          </li>
+          </Card>
         ))}
       </Cards>
       {open !== null && <MediaViewer items={items} startIndex={open} onClose={() => setOpen(null)} addToCart={addToSharedCart} downloadUrl={downloadUrl} />}

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, PageLayout, PAGES, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
+import { Card, Link, PageLayout, PAGES, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
 import { CardsSkeleton, Grid } from './ui.js';
@@ -26,7 +26,7 @@ function EventCard({ event: e }: { event: EventSummary }) {
   const link = usePrefetchWhenNear<HTMLAnchorElement>(() => void prefetchEvent(client, e.eventIdentifier));
   const cover = safeHref(e.coverUrl);
   return (
-    <li>
+    <Card as="li">
       <Link ref={link} to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>
         {cover && <img src={cover} alt="" loading="lazy" />}
         <h3>{e.name}</h3>
@@ -34,6 +34,6 @@ function EventCard({ event: e }: { event: EventSummary }) {
       <p>
         {new Date(e.startsAt).toLocaleDateString()} · {e.location} · {e.itemCount} items
       </p>
-    </li>
+    </Card>
   );
 }

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Skeleton, theme } from '@marketplace/shared';
+import { Card, Skeleton, theme } from '@marketplace/shared';
 
 export const Grid = styled.ul`
   list-style: none;
@@ -7,11 +7,10 @@ export const Grid = styled.ul`
   display: grid;
   grid-template-columns: repeat(auto-fill, minmax(220px, 1fr));
   gap: 16px;
-  li {
-    border: 1px solid ${theme.colors.border};
-    border-radius: ${theme.radius};
+  /* Cards (the shared Card as li): the picture runs to the card's edges. */
+  > li {
+    padding: 0 0 ${theme.space.sm};
     overflow: hidden;
-    padding-bottom: 8px;
   }
   img {
     width: 100%;
@@ -37,13 +36,13 @@ export function CardsSkeleton({ count = 8, lines = 2 }: { count?: number; lines?
   return (
     <Grid aria-hidden="true">
       {Array.from({ length: count }, (_, i) => (
-        <li key={i}>
+        <Card as="li" key={i}>
           <Skeleton shape="block" height="auto" style={{ aspectRatio: '3 / 2', borderRadius: 0 }} />
           <Skeleton height={20} style={{ margin: '10px 12px 0', width: 'auto', maxWidth: '60%' }} />
           {Array.from({ length: lines - 1 }, (_, j) => (
             <Skeleton key={j} height={14} style={{ margin: '10px 12px 0', width: 'auto', maxWidth: '70%' }} />
           ))}
-        </li>
+        </Card>
       ))}
     </Grid>
   );
