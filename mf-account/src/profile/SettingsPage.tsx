@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, Button, callKey, callQuery, PageLayout, QueryState, sessionStore, Skeleton, TextField } from '@marketplace/shared';
+import { apiCall, Button, callKey, callQuery, PageLayout, QueryState, sessionStore, Skeleton, TextField, TitleSkeleton } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
 /** The form's shape while the profile loads: a title and three labelled fields. */
 const FORM_SKELETON = (
   <>
-    <Skeleton width={160} height={32} style={{ margin: '21px 0' }} />
+    <TitleSkeleton width={160} />
     {[38, 38, 96].map((height, i) => (
       <div key={i} style={{ maxWidth: 420, marginBottom: 16 }}>
         <Skeleton width={90} height={14} style={{ marginBottom: 6 }} />

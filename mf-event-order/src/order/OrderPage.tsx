@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, useParams, useSearchParams } from '@marketplace/shared';
+import { Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, TitleSkeleton, useParams, useSearchParams } from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -22,7 +22,7 @@ const Columns = styled.div`
 const ORDER_SKELETON = (
   <>
     <Skeleton width={120} height={16} />
-    <Skeleton width="50%" height={32} style={{ margin: '21px 0' }} />
+    <TitleSkeleton width="50%" />
     <Skeleton height={40} style={{ marginBottom: 24 }} />
     <Columns>
       <Skeleton shape="block" height={360} />

@@ -20,6 +20,11 @@ const Bar = styled.header`
   border-bottom: 1px solid ${theme.colors.border};
   background: ${theme.colors.background};
   padding: 10px 24px;
+  /* The heights the shell's slot keeps while this code loads (theme.header). */
+  min-height: ${theme.header.height};
+  &[data-variant='compact'] {
+    min-height: ${theme.header.compactHeight};
+  }
   .row {
     display: flex;
     align-items: center;
@@ -30,6 +35,7 @@ const Bar = styled.header`
   }
   &[data-layout='mobile'] {
     padding: 8px 12px;
+    min-height: ${theme.header.mobileHeight};
   }
   &[data-layout='mobile'] .row {
     gap: 8px;
@@ -123,6 +129,8 @@ export function HeaderBar() {
     setLoginRedirect(`${pathname}${search}`);
     navigate(path);
   };
+  // Small on a phone, so Log in and Sign Up fit beside the logo at 390 px.
+  const authSize = isMobile ? 'small' : 'medium';
 
   return (
     <Bar data-layout={isMobile ? 'mobile' : 'desktop'}>
@@ -146,11 +154,10 @@ export function HeaderBar() {
           <ProfileMenu />
         ) : (
           <>
-            {/* Small on a phone, so both fit beside the logo at 390 px. */}
-            <Button variant="ghost" size={isMobile ? 'small' : 'medium'} onClick={() => goTo(PAGES.login.href())}>
+            <Button variant="ghost" size={authSize} onClick={() => goTo(PAGES.login.href())}>
               Log in
             </Button>
-            <Button variant="primary" size={isMobile ? 'small' : 'medium'} onClick={() => goTo(PAGES.signup.href())}>
+            <Button variant="primary" size={authSize} onClick={() => goTo(PAGES.signup.href())}>
               Sign Up
             </Button>
           </>

@@ -5,18 +5,10 @@ import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
+import { Grid } from './ui.js';
 
-const Cards = styled.ul`
-  list-style: none;
-  padding: 0;
-  display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(220px, 1fr));
-  gap: 16px;
-  /* Cards (the shared Card as li): the picture runs to the card's edges. */
-  > li {
-    padding: 0 0 ${theme.space.sm};
-    overflow: hidden;
-  }
+/** The card grid, whose cards open the viewer from their picture. */
+const Cards = styled(Grid)`
   .open {
     display: block;
     width: 100%;
@@ -34,10 +26,6 @@ const Cards = styled.ul`
     height: 100%;
     object-fit: cover;
     display: block;
-  }
-  h3,
-  p {
-    margin: 8px 12px 0;
   }
 `;
 

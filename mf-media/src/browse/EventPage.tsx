@@ -1,7 +1,7 @@
-import { EmptyState, PageLayout, PhotoIcon, QueryState, useParams } from '@marketplace/shared';
+import { EmptyState, PageLayout, PageSkeleton, PhotoIcon, QueryState, useParams } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useEvent } from './queries.js';
-import { CardsSkeleton, HeadingSkeleton } from './ui.js';
+import { CardsSkeleton } from './ui.js';
 
 export function EventPage() {
   const { eventIdentifier = '' } = useParams();
@@ -13,7 +13,7 @@ export function EventPage() {
         error={error}
         skeleton={
           <>
-            <HeadingSkeleton />
+            <PageSkeleton />
             <CardsSkeleton lines={3} />
           </>
         }

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { Card, Skeleton, theme } from '@marketplace/shared';
 
+/** The grid of cards every gallery and the events list use. */
 export const Grid = styled.ul`
   list-style: none;
   padding: 0;
@@ -12,7 +13,8 @@ export const Grid = styled.ul`
     padding: 0 0 ${theme.space.sm};
     overflow: hidden;
   }
-  img {
+  /* An event's cover. */
+  > li > a > img {
     width: 100%;
     /* width/height attributes reserve the space; the card crops to 3:2. */
     height: auto;
@@ -45,15 +47,5 @@ export function CardsSkeleton({ count = 8, lines = 2 }: { count?: number; lines?
         </Card>
       ))}
     </Grid>
-  );
-}
-
-/** A page heading's and a paragraph's places. */
-export function HeadingSkeleton() {
-  return (
-    <>
-      <Skeleton width="45%" height={32} style={{ margin: '21px 0' }} />
-      <Skeleton width="70%" height={16} style={{ margin: '16px 0' }} />
-    </>
   );
 }

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Button, CartIcon, EmptyState, formatMoney, Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, useSession } from '@marketplace/shared';
+import { Button, CartIcon, formatMoney, Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, useSession } from '@marketplace/shared';
 
 const Items = styled.ul`
   list-style: none;
@@ -42,15 +42,19 @@ export function CartPage() {
   return (
     <PageLayout>
       <h1>Cart</h1>
-      {!loaded ? (
-        <QueryState isLoading error={null} skeleton={CART_SKELETON}>
-          {null}
-        </QueryState>
-      ) : cart.length === 0 ? (
-        <EmptyState title="Your cart is empty." icon={<CartIcon />}>
-          Find photos and videos on the <Link to={PAGES.events.href()}>Events</Link> page.
-        </EmptyState>
-      ) : (
+      <QueryState
+        isLoading={!loaded}
+        error={null}
+        skeleton={CART_SKELETON}
+        empty={cart.length === 0}
+        emptyText="Your cart is empty."
+        emptyIcon={<CartIcon />}
+        emptyHint={
+          <>
+            Find photos and videos on the <Link to={PAGES.events.href()}>Events</Link> page.
+          </>
+        }
+      >
         <Items aria-label="Cart items">
           {cart.map((item) => (
             <li key={item.identifier}>
@@ -65,7 +69,7 @@ export function CartPage() {
             </li>
           ))}
         </Items>
-      )}
+      </QueryState>
     </PageLayout>
   );
 }

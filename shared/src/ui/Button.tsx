@@ -22,42 +22,35 @@ const buttonBase = css`
   }
 `;
 
+/** A control's background at rest, under the pointer and pressed (an enabled one only). */
+const fill = (rest: string, hover: string, active: string) => css`
+  background: ${rest};
+  &:hover:not(:disabled) {
+    background: ${hover};
+  }
+  &:active:not(:disabled) {
+    background: ${active};
+  }
+`;
+
 const VARIANTS = {
   /** The one main action of a form or dialog (Log in, Continue, Send). */
   primary: css`
-    background: ${theme.colors.primary};
+    ${fill(theme.colors.primary, theme.colors.primaryHover, theme.colors.primaryActive)}
     border-color: ${theme.colors.primary};
     color: #fff;
-    &:hover:not(:disabled) {
-      background: ${theme.colors.primaryHover};
-    }
-    &:active:not(:disabled) {
-      background: ${theme.colors.primaryActive};
-    }
   `,
   /** Every other action. */
   secondary: css`
-    background: ${theme.colors.background};
+    ${fill(theme.colors.background, theme.colors.surface, theme.colors.surfaceHover)}
     border-color: ${theme.colors.control};
     color: ${theme.colors.text};
-    &:hover:not(:disabled) {
-      background: ${theme.colors.surface};
-    }
-    &:active:not(:disabled) {
-      background: ${theme.colors.surfaceHover};
-    }
   `,
   /** A quiet action inside a row or a bar (Edit, Remove). */
   ghost: css`
-    background: transparent;
+    ${fill('transparent', theme.colors.surface, theme.colors.surfaceHover)}
     border-color: transparent;
     color: ${theme.colors.primary};
-    &:hover:not(:disabled) {
-      background: ${theme.colors.surface};
-    }
-    &:active:not(:disabled) {
-      background: ${theme.colors.surfaceHover};
-    }
   `,
   /** An action that reads like a link in running text or a footer (Contact Us). */
   link: css`
@@ -105,7 +98,22 @@ export function Button({ variant = 'secondary', size = 'medium', type = 'button'
   return <StyledButton $variant={variant} $small={size === 'small'} type={type} {...rest} />;
 }
 
-const StyledIconButton = styled.button<{ $tone: 'default' | 'inverse'; $size: number }>`
+/** Icon buttons on the page's light surfaces, and on dark ones (the media viewer). */
+const TONES = {
+  default: css`
+    ${fill('transparent', theme.colors.surface, theme.colors.surfaceHover)}
+    color: ${theme.colors.text};
+  `,
+  inverse: css`
+    ${fill('rgba(255, 255, 255, 0.15)', 'rgba(255, 255, 255, 0.3)', 'rgba(255, 255, 255, 0.4)')}
+    color: #fff;
+    &:focus-visible {
+      outline-color: #fff;
+    }
+  `,
+} as const;
+
+const StyledIconButton = styled.button<{ $tone: keyof typeof TONES; $size: number }>`
   ${buttonBase}
   position: relative;
   display: inline-flex;
@@ -119,17 +127,7 @@ const StyledIconButton = styled.button<{ $tone: 'default' | 'inverse'; $size: nu
   border-radius: 50%;
   font-size: ${(p) => Math.round(p.$size / 2)}px;
   line-height: 1;
-  background: ${(p) => (p.$tone === 'inverse' ? 'rgba(255, 255, 255, 0.15)' : 'transparent')};
-  color: ${(p) => (p.$tone === 'inverse' ? '#fff' : theme.colors.text)};
-  &:hover:not(:disabled) {
-    background: ${(p) => (p.$tone === 'inverse' ? 'rgba(255, 255, 255, 0.3)' : theme.colors.surface)};
-  }
-  &:active:not(:disabled) {
-    background: ${(p) => (p.$tone === 'inverse' ? 'rgba(255, 255, 255, 0.4)' : theme.colors.surfaceHover)};
-  }
-  &:focus-visible {
-    outline-color: ${(p) => (p.$tone === 'inverse' ? '#fff' : theme.colors.primary)};
-  }
+  ${(p) => TONES[p.$tone]}
 `;
 
 export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'aria-label' | 'children'> {
@@ -137,7 +135,7 @@ export interface IconButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEle
   label: string;
   children: ReactNode;
   /** 'inverse' for dark surfaces (the media viewer). */
-  tone?: 'default' | 'inverse';
+  tone?: keyof typeof TONES;
   /** The round target's width and height in px. */
   size?: number;
   ref?: Ref<HTMLButtonElement>;

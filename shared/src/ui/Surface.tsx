@@ -102,6 +102,32 @@ export function Skeleton({ width = '100%', height = '1em', shape = 'line', style
   return <Block aria-hidden="true" data-skeleton="" style={{ width, height, borderRadius: radius, ...style }} />;
 }
 
+/** A page title's place (an h1: 32 px with its margins), for a page still loading. */
+export function TitleSkeleton({ width = '40%' }: { width?: number | string }) {
+  return <Skeleton width={width} height={32} style={{ margin: '21px 0' }} />;
+}
+
+/** The placeholder of a page whose shape is not known in advance: a title and two lines. */
+export function PageSkeleton() {
+  return (
+    <>
+      <TitleSkeleton />
+      <Skeleton height={16} style={{ marginBottom: 8 }} />
+      <Skeleton width="70%" height={16} />
+    </>
+  );
+}
+
+/** Text for screen readers only (a skeleton says "loading" to the eye). */
+export const VisuallyHidden = styled.span`
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+  white-space: nowrap;
+`;
+
 const Empty = styled.div`
   display: grid;
   justify-items: center;

@@ -43,6 +43,11 @@ export const theme = {
   /** The keyboard focus indicator of every control (shown for keyboard focus: :focus-visible). */
   focus: { outline: '2px solid #0a66c2', offset: '2px' },
   shadow: { popup: '0 8px 24px rgba(0, 0, 0, 0.12)', raised: '0 1px 3px rgba(0, 0, 0, 0.08)' },
+  /**
+   * The header's heights: its own bar (mf-header) holds them, and the shell's slot keeps its place
+   * at the same height while the header's code loads, so the page below does not move.
+   */
+  header: { height: '61px', mobileHeight: '103px', compactHeight: '42px' },
   /** How a disabled control looks; it also stops reacting to the pointer. */
   disabledOpacity: 0.5,
   /** SPEC.md section 9: the mobile layout applies at 768 px or less. */

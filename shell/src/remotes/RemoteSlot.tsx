@@ -1,6 +1,6 @@
 import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { Button, pageAt, PageLayout, Skeleton, theme, useLocation, VisuallyHidden, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
+import { Button, pageAt, PageLayout, PageSkeleton, Skeleton, theme, useLocation, VisuallyHidden, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -37,16 +37,15 @@ const HeaderBar = styled.div`
   display: flex;
   align-items: center;
   gap: ${theme.space.xl};
-  /* The header's own height (mf-header HeaderBar: 10 px padding, 40 px controls, a border). */
-  height: 61px;
+  height: ${theme.header.height};
   padding: 0 ${theme.space.xl};
   border-bottom: 1px solid ${theme.colors.border};
   ${theme.mobile} {
-    height: 103px;
+    height: ${theme.header.mobileHeight};
   }
   /* A compact header (log in, sign up, legal pages) is the logo alone. */
   &[data-compact='true'] {
-    height: 42px;
+    height: ${theme.header.compactHeight};
   }
 `;
 
@@ -63,9 +62,7 @@ function Loading({ label, remote, placeholder }: { label: string; remote: Remote
       )}
       {placeholder === 'page' && (
         <PageLayout>
-          <Skeleton width="35%" height={32} style={{ margin: '21px 0 24px' }} />
-          <Skeleton height={16} style={{ marginBottom: 8 }} />
-          <Skeleton width="70%" height={16} />
+          <PageSkeleton />
         </PageLayout>
       )}
     </div>
