@@ -12,6 +12,26 @@ const restrictedPaths = [
   { name: 'react-router-dom', message: "Import the router from '@marketplace/shared' (shared/src/router.ts)." },
 ];
 
+// The packages' layers: each imports only the packages listed for it, so the arrows between them
+// point one way (shared at the bottom; nothing imports an app or the e2e suite).
+const APPS = ['shell', 'mf-header', 'mf-media', 'mf-event-order', 'mf-account'];
+const MAY_IMPORT = {
+  shared: [],
+  api: ['shared'],
+  'page-server': ['shared'],
+  'build-preset': ['shared', 'page-server'],
+  releases: ['shared', 'page-server', 'build-preset'],
+  ...Object.fromEntries(APPS.map((app) => [app, ['shared', 'page-server', 'build-preset']])),
+  e2e: ['shared', 'api', 'page-server', 'build-preset', 'releases'],
+};
+const layerZones = Object.entries(MAY_IMPORT).map(([pkg, allowed]) => ({
+  target: `./${pkg}`,
+  from: Object.keys(MAY_IMPORT)
+    .filter((other) => other !== pkg && !allowed.includes(other))
+    .map((other) => `./${other}`),
+  message: `${pkg} may import only ${allowed.join(', ') || 'no other package'} (package layers, eslint.config.js).`,
+}));
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-single/**', 'e2e/bench/results/**', '**/data/**', '**/coverage/**', 'api/fixtures/**'] },
   js.configs.recommended,
@@ -40,6 +60,7 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: false }],
       'import-x/no-relative-packages': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
     },
   },
   {

@@ -4,18 +4,16 @@ import { basename, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
-import { appFor, runtimeConfigFromEnv } from './apps.mjs';
+import { appFor, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { sharedConfig } from './shared-deps.mjs';
 import { SharedApiPlugin } from './shared-api.mjs';
 import { BootHintsPlugin } from './boot-hints.mjs';
-import { compositionTemplate } from './page-composition.mjs';
+import { compositionTemplate } from 'page-server/page-composition';
 
 // Loaders are the preset's dependencies, not the apps': resolve them from here.
 const require = createRequire(import.meta.url);
 
-export { APPS, runtimeConfigFromEnv } from './apps.mjs';
 export { baseConfig };
-export { SINGLETONS, sharedConfig } from './shared-deps.mjs';
 
 /** @type {NonNullable<import('webpack-dev-server').Configuration['setupMiddlewares']>} */
 const setupMiddlewares = (middlewares, server) => {

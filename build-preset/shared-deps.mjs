@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
-const sharedPackage = JSON.parse(readFileSync(new URL('../shared/package.json', import.meta.url), 'utf8'));
+/** @type {{ version: string }} */
+const sharedPackage = createRequire(import.meta.url)('@marketplace/shared/package.json');
 
 /**
  * Modules that must exist once in the page. Keys match exact import strings, so subpaths are

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import webpack from 'webpack';
-import { APPS, SINGLE_BUNDLE_PORT } from './apps.mjs';
+import { APPS, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { baseConfig } from './index.mjs';
 import { SINGLETONS } from './shared-deps.mjs';
 

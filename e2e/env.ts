@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { manifestEnv } from 'build-preset/apps';
+import { manifestEnv } from '@marketplace/shared/node/platform';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP, type RemoteName } from '@marketplace/shared/platform';
 
 /** The suite serves each app of the platform table 10000 above its development port (3000 -> 13000). */

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { PLATFORM } from 'build-preset/apps';
+import { PLATFORM } from '@marketplace/shared/node/platform';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
 import base, { apiServer } from './playwright.config.js';
 import { PORTS, ROOT, runtimeEnv } from './env.js';
@@ -21,7 +21,7 @@ const work = mkdtempSync(join(tmpdir(), 'e2e-prod-'));
 chmodSync(work, 0o755);
 
 const nginx = (pkg: string, port: number) => ({
-  command: `node ${ROOT}/build-preset/nginx.mjs`,
+  command: `node ${ROOT}/page-server/nginx.mjs`,
   url: `http://127.0.0.1:${port}/runtime-config.json`,
   env: {
     ...runtimeEnv(),
@@ -44,7 +44,7 @@ export default defineConfig({
   projects: (base.projects ?? []).map((project) => ({ ...project, name: `production-${project.name ?? 'desktop'}` })),
   webServer: [
     {
-      command: `node ${ROOT}/build-preset/mosquitto.mjs`,
+      command: `node ${ROOT}/api/mosquitto/mosquitto.mjs`,
       port: BROKER.ws,
       env: { MQTT_PORT: String(BROKER.mqtt), MQTT_WS_PORT: String(BROKER.ws), MQTT_DATA_DIR: join(work, 'mosquitto'), ...ADMIN },
       reuseExistingServer: false,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildApps, buildSingle, CHROMIUM, ensureDebianPackage, ensureDebianPackages, ensureDeps, PRODUCTION_PACKAGES, root } from './ensure-deps.mjs';
 
 ensureDeps();
-// The API's broker tests and the preset's nginx test run the production servers themselves.
+// The API's broker tests and the page server's nginx test run the production servers themselves.
 if (!ensureDebianPackages(PRODUCTION_PACKAGES)) console.error('nginx, mosquitto or envsubst is missing: their tests will fail');
 
 const run = (cmd, args, cwd = root, env = process.env) => spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;

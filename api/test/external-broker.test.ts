@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMosquitto, type LocalBroker } from 'build-preset/mosquitto';
+import { startMosquitto, type LocalBroker } from 'api/mosquitto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, freePort, present, startTestApi, type TestApi, type TestClient } from './harness.js';

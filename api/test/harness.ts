@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from 'build-preset/ports';
+import { freePort } from '@marketplace/shared/node/ports';
 import { encodeCall, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';

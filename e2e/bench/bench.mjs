@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
-import { manifestEnv, PLATFORM } from 'build-preset/apps';
-import { serveApp } from 'build-preset/serve';
+import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
+import { serveApp } from 'page-server/serve';
 import { criticalPathDepth, cumulativeLayoutShift, renderChart, renderMarkdown, summarize } from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');

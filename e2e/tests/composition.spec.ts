@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { compositionBlocks } from 'build-preset/page-composition';
+import { compositionBlocks } from 'page-server/page-composition';
 import { PORTS } from '../env.js';
 import { diagnostics, logIn, watchConsole } from './helpers.js';
 import { test } from './fixtures.js';

@@ -2,7 +2,7 @@ import { expect, test as base } from '@playwright/test';
 
 /**
  * The suite's `test`: every test fails on a Content-Security-Policy violation in its page (the
- * apps are served with the production policy, build-preset/csp.mjs). Chromium reports each
+ * apps are served with the production policy, page-server/csp.mjs). Chromium reports each
  * violation on the console as "Refused to … because it violates the following Content Security
  * Policy directive".
  */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, type WebSocket } from '@playwright/test';
 import { loadConfig } from 'api/config';
 import { startApi } from 'api/server';
-import { startMosquitto } from 'build-preset/mosquitto';
+import { startMosquitto } from 'api/mosquitto';
 import { REMOTES } from '@marketplace/shared/platform';
 import { ADMIN_TOKEN, API, DEMO_PASSWORD, LIVE_URL, PORTS, ROOT, SHELL, runtimeEnv } from '../env.js';
 import { logIn, notify, survivesBrokerRestart } from './helpers.js';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
-import { compositionBlocks } from 'build-preset/page-composition';
-import { serveApp } from 'build-preset/serve';
+import { compositionBlocks } from 'page-server/page-composition';
+import { serveApp } from 'page-server/serve';
 import { ROOT, runtimeEnv } from '../env.js';
 import { brokenCopy, buildNextHeader, startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
@@ -27,7 +27,7 @@ async function command(...args: string[]): Promise<{ code: number; output: strin
   try {
     // The gate's smoke load opens candidates in this test's shell, which reads the store.
     const env = { ...process.env, RELEASES_DIR: store, LIVE_SHELL_URL: SHELL_URL };
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'build-preset', 'release.mjs'), ...args], { env });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'releases', 'cli.mjs'), ...args], { env });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

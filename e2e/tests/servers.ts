@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startNginx } from 'build-preset/nginx';
-import { serveApp } from 'build-preset/serve';
+import { startNginx } from 'page-server/nginx';
+import { serveApp } from 'page-server/serve';
 import { LIVE_URL, ROOT, runtimeEnv } from '../env.js';
 
 export type AppDir = 'shell' | 'mf-header' | 'mf-media' | 'mf-event-order' | 'mf-account';

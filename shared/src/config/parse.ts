@@ -11,7 +11,7 @@ export interface RuntimeConfig {
   /** URL of each remote's mf-manifest.json. */
   remotes: Record<RemoteName, string>;
   /**
-   * The release store's discovery document (build-preset/releases.mjs): when set, each released
+   * The release store's discovery document (releases/store.mjs): when set, each released
    * remote's manifest comes from it (its live version, or its canary for the canary's share).
    */
   discoveryUrl?: string;

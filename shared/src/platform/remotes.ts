@@ -1,7 +1,7 @@
 /**
- * The platform's deployables, written once. Everything else derives from this table: the build
- * preset's app list and runtime config (through `platform.json`, which `platform.test.ts` keeps
- * equal to it), the shell's remote registry, the e2e environment, the bench and the start script.
+ * The platform's deployables, written once. Everything else derives from this table: the Node
+ * tools' app list and runtime config (`node/platform.mjs`, through `platform.json`, which
+ * `platform.test.ts` keeps equal to it), the shell's remote registry, the e2e environment, the bench and the start script.
  */
 export const REMOTES = {
   header: { package: 'mf-header', devPort: 3001, manifestVariable: 'HEADER_MANIFEST_URL' },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bootScript } from 'build-preset/boot-script';
+import { bootScript } from 'page-server/boot-script';
 import { COMPOSITION_ELEMENT_ID, pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
 import type { RuntimeConfig } from '@marketplace/shared';
 import { resolveRemotes } from './discovery.js';

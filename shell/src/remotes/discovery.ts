@@ -2,7 +2,7 @@ import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import { pageComposition, REMOTE_NAMES, type Composition, type RemoteName } from '@marketplace/shared/platform';
 
-/** A released version of a remote in the discovery document (build-preset/releases.mjs writes it). */
+/** A released version of a remote in the discovery document (releases/store.mjs writes it). */
 interface Pointer {
   version: string;
   /** The version's manifest, relative to the discovery document. */
@@ -27,7 +27,7 @@ const OVERRIDES_KEY = 'platform-version-overrides';
 export const OVERRIDE_PARAM = 'version';
 
 type Overrides = Partial<Record<RemoteName, string>>;
-/** A release store version (build-preset/releases.mjs: 12 hex digits of the build's hash). */
+/** A release store version (releases/store.mjs: 12 hex digits of the build's hash). */
 const VERSION = /^[0-9a-f]{12}$/;
 
 /**

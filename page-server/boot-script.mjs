@@ -5,7 +5,7 @@
 // 'unsafe-inline'. It only hints: main.js loads the remotes (shell/src/remotes/federation.ts),
 // and a hint that turns out unused costs one download, never a wrong page.
 import { createHash } from 'node:crypto';
-import { COMPOSITION_ID, PLATFORM } from './apps.mjs';
+import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 
 /** The table's pages as [segments, remote, module], most specific first (as the router ranks them). */
 function rankedPages() {

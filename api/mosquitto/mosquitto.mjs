@@ -3,11 +3,10 @@
 // listeners (loopback, given ports) and the paths of the plugin and its data change.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { stopOnSignal, waitForPorts } from './ports.mjs';
+import { join } from 'node:path';
+import { stopOnSignal, waitForPorts } from '@marketplace/shared/node/ports';
 
-export const MOSQUITTO_CONF = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'api', 'mosquitto', 'mosquitto.conf');
+export const MOSQUITTO_CONF = join(import.meta.dirname, 'mosquitto.conf');
 /** Where Debian's package puts the plugin (the eclipse-mosquitto image has it in /usr/lib). */
 export const DEBIAN_DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
 
@@ -77,7 +76,7 @@ export async function startMosquitto(options) {
   };
 }
 
-// `node build-preset/mosquitto.mjs`: the broker in the foreground, for `npm run start:prod` and
+// `node api/mosquitto/mosquitto.mjs`: the broker in the foreground, for `npm run start:prod` and
 // the e2e production project (MQTT_PORT, MQTT_WS_PORT, MQTT_DATA_DIR, MQTT_USERNAME, MQTT_PASSWORD).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env;

@@ -6,9 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PLATFORM, runtimeConfigFromEnv } from './apps.mjs';
+import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { contentSecurityPolicy } from './csp.mjs';
-import { stopOnSignal, waitForPorts } from './ports.mjs';
+import { stopOnSignal, waitForPorts } from '@marketplace/shared/node/ports';
 
 export const NGINX_TEMPLATE = join(dirname(fileURLToPath(import.meta.url)), 'nginx', 'app.conf.template');
 
@@ -99,7 +99,7 @@ http {
   };
 }
 
-// `node build-preset/nginx.mjs`: one app under nginx in the foreground, for `npm run start:prod`
+// `node page-server/nginx.mjs`: one app under nginx in the foreground, for `npm run start:prod`
 // and the e2e production project (APP_DIST, APP_LOCAL_PORT, APP_FALLBACK, NGINX_WORK_DIR, and the
 // runtime config variables).
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * @typedef {{ key: string, path: string, remote: string, module: string, header: string, footer: string }} PageEntry
  * @type {{ shell: { name: string, package: string, devPort: number }, singleBundlePort: number, remotes: Record<string, RemoteEntry>, pages: PageEntry[] }}
  */
-export const PLATFORM = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'shared', 'platform.json'), 'utf8'));
+export const PLATFORM = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'platform.json'), 'utf8'));
 
 /** Each app by package name: its federation name and development port. */
 /** @type {Record<string, { federationName: string, port: number }>} */
@@ -37,7 +37,7 @@ const DEV_MANIFESTS = manifestEnv(Object.fromEntries(Object.entries(PLATFORM.rem
  */
 export function appFor(packageName) {
   const app = APPS[packageName];
-  if (!app) throw new Error(`webpack-preset: unknown app '${packageName}'; add it to the platform table (shared/src/platform/remotes.ts)`);
+  if (!app) throw new Error(`unknown app '${packageName}'; add it to the platform table (shared/src/platform/remotes.ts)`);
   return app;
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNginx } from './nginx.mjs';
 import { compositionBlocks, compositionTemplate, processIncludes } from './page-composition.mjs';
-import { freePort } from './ports.mjs';
+import { freePort } from '@marketplace/shared/node/ports';
 import { serveApp } from './serve.mjs';
 
 // The shell's page composed by serve-app and by Debian's nginx with the images' template, from

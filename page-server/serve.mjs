@@ -15,7 +15,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from './apps.mjs';
+import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { contentSecurityPolicy } from './csp.mjs';
 import { platformIncludes, processIncludes } from './page-composition.mjs';
 

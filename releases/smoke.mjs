@@ -5,7 +5,7 @@
 // files were loaded, every slot rendered (no fallback), no uncaught error, no
 // Content-Security-Policy violation.
 import { chromium } from 'playwright-core';
-import { COMPOSITION_ID, PLATFORM } from './apps.mjs';
+import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETTLE_MS = 15_000;

@@ -2,8 +2,8 @@
 // singleton it needs in the live shell at a version it accepts, use only the `@marketplace/shared`
 // exports the shell's copy offers, and expose every module the platform table says it owns. Each check answers the reasons
 // it refuses, empty when it passes.
-import { PLATFORM } from './apps.mjs';
-import { SHARED_EXPORTS_FILE, SHARED_IMPORTS_FILE, SHARED_PACKAGE } from './shared-api.mjs';
+import { PLATFORM } from '@marketplace/shared/node/platform';
+import { SHARED_EXPORTS_FILE, SHARED_IMPORTS_FILE, SHARED_PACKAGE } from 'build-preset/shared-api';
 
 /** @param {string} v @returns {[number, number, number] | null} */
 const parse = (v) => {

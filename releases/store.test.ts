@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentVersion, promote, readDiscovery, readHistory, release, rollback, storeBuild } from './releases.mjs';
+import { contentVersion, promote, readDiscovery, readHistory, release, rollback, storeBuild } from './store.mjs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -106,7 +106,7 @@ describe('the release store', () => {
     const [one, two] = [build('one'), build('two')];
     // Each holds the lock for a while (its gate waits), so without the lock they would interleave.
     const script = (dist: string) =>
-      `import { release } from ${JSON.stringify(join(import.meta.dirname, 'releases.mjs'))};
+      `import { release } from ${JSON.stringify(join(import.meta.dirname, 'store.mjs'))};
        await release({ store: ${JSON.stringify(store)}, remote: 'header', dist: ${JSON.stringify(dist)}, gate: () => new Promise((r) => setTimeout(() => r(null), 300)) });`;
     const run = (dist: string) => promisify(execFile)(process.execPath, ['--input-type=module', '-e', script(dist)]);
     await Promise.all([run(one), run(two)]);

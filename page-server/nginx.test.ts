@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplate, startNginx, templateVariables } from './nginx.mjs';
-import { freePort } from './ports.mjs';
+import { freePort } from '@marketplace/shared/node/ports';
 
 // Debian's nginx with the images' template, serving a small build as the shell and as a remote.
 const dir = mkdtempSync(join(tmpdir(), 'nginx-test-'));

@@ -3,7 +3,7 @@
 // index.html), so the browser starts on the remotes' code instead of fetching these one after
 // another. The page's template uses nginx's server-side includes; nginx fills it in production
 // (nginx/app.conf.template), serve-app here with the same directives and the same sources.
-import { COMPOSITION_ID, PLATFORM, runtimeConfigFromEnv } from './apps.mjs';
+import { COMPOSITION_ID, PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { bootScript } from './boot-script.mjs';
 
 /** What a server-side include gives when its source cannot be had (`<!--# config errmsg -->`). */

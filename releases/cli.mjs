@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // `pnpm release <remote> [--canary N | --promote]`, `pnpm rollback <remote>`, `pnpm releases`:
-// the release store is RELEASES_DIR (default: releases/ at the repository's root); the live
+// the release store is RELEASES_DIR (default: releases/store/, beside this file); the live
 // shell's manifest, read for the gate, is LIVE_SHELL_MANIFEST (a URL or a file; default: the
 // shell's build, shell/dist/mf-manifest.json); LIVE_SHELL_URL, the shell that reads this store, is
 // where the gate's smoke load opens the candidate.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { PLATFORM } from './apps.mjs';
+import { PLATFORM } from '@marketplace/shared/node/platform';
 import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
-import { promote, readDiscovery, readHistory, release, rollback } from './releases.mjs';
+import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
 import { smokeLoad } from './smoke.mjs';
 
+// The apps' builds are found in the workspace, one folder up.
 const root = resolve(import.meta.dirname, '..');
-const store = resolve(process.env.RELEASES_DIR ?? join(root, 'releases'));
+const store = resolve(process.env.RELEASES_DIR ?? join(import.meta.dirname, 'store'));
 
 /** A JSON file (a manifest, a build's shared-api lists) from a URL or a path. @param {string} where */
 async function readJson(where) {
@@ -118,6 +119,6 @@ if (command === 'release' && rest.includes('--promote')) {
     console.log(`  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}`);
   }
 } else {
-  console.error('usage: release.mjs release <remote> [--dist <dir>] [--canary <percent>] | release <remote> --promote | rollback <remote> | list');
+  console.error('usage: pnpm release <remote> [--dist <dir>] [--canary <percent>] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases');
   process.exit(2);
 }

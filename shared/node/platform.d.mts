@@ -1,4 +1,4 @@
-/** Types of apps.mjs for TypeScript callers (the e2e suite, the preset's tests). */
+/** Types of platform.mjs for TypeScript callers (the e2e suite, the page server's and releases' tests). */
 export interface PlatformData {
   shell: { name: string; package: string; devPort: number };
   singleBundlePort: number;
