@@ -33,7 +33,17 @@ const layerZones = Object.entries(MAY_IMPORT).map(([pkg, allowed]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-single/**', 'e2e/bench/results/**', '**/data/**', '**/coverage/**', 'api/fixtures/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/dist-single/**',
+      'e2e/bench/results/**',
+      '**/data/**',
+      '**/coverage/**',
+      'api/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -55,7 +65,13 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json'], alwaysTryTypes: true, noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['*/tsconfig.json'],
+          alwaysTryTypes: true,
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: false }],
@@ -72,7 +88,12 @@ export default tseslint.config(
         'error',
         {
           paths: [...restrictedPaths, { name: 'better-sqlite3', message: 'SQL lives in api/src/repositories.' }],
-          patterns: [{ group: ['**/db/database.js', '**/db/database'], message: 'Store and read through the repositories (api/src/repositories), not the database.' }],
+          patterns: [
+            {
+              group: ['**/db/database.js', '**/db/database'],
+              message: 'Store and read through the repositories (api/src/repositories), not the database.',
+            },
+          ],
         },
       ],
     },
@@ -87,7 +108,8 @@ export default tseslint.config(
         'error',
         {
           selector: 'JSXOpeningElement[name.name=/^(button|input|textarea|select)$/]',
-          message: 'Use the visual system (Button, IconButton, PlainButton, TextField, Checkbox, FileField, MenuItem from @marketplace/shared).',
+          message:
+            'Use the visual system (Button, IconButton, PlainButton, TextField, Checkbox, FileField, MenuItem from @marketplace/shared).',
         },
         {
           selector: "MemberExpression[object.name='styled'][property.name=/^(button|input|textarea|select)$/]",

@@ -7,7 +7,9 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 /** @typedef {import('webpack').Compilation} Compilation @typedef {import('webpack').Chunk} Chunk @typedef {import('webpack').Module} Module */
 
 /** A module's own `options.shareKey` / `_name` (the federation plugin's consume and provide modules). @param {Module} module */
-const shareKeyOf = (module) => /** @type {{ options?: { shareKey?: string }, _name?: string }} */ (module).options?.shareKey ?? /** @type {{ _name?: string }} */ (module)._name;
+const shareKeyOf = (module) =>
+  /** @type {{ options?: { shareKey?: string }, _name?: string }} */ (module).options?.shareKey ??
+  /** @type {{ _name?: string }} */ (module)._name;
 
 /**
  * The JavaScript files the page needs on every load after main.js, in load order.
@@ -17,14 +19,17 @@ const shareKeyOf = (module) => /** @type {{ options?: { shareKey?: string }, _na
 export function bootFiles(compilation) {
   const { chunkGraph, moduleGraph } = compilation;
   const entry = compilation.entrypoints.get('main');
-  const entryModules = new Set([...(compilation.entries.get('main')?.dependencies ?? [])].map((dep) => moduleGraph.getModule(dep)));
+  const entryModules = new Set(
+    [...(compilation.entries.get('main')?.dependencies ?? [])].map((dep) => moduleGraph.getModule(dep)),
+  );
   if (!entry) return [];
 
   /** @type {Set<Chunk>} */
   const chunks = new Set();
   // The bootstrap: the chunk groups main's own entry module opens.
   for (const group of entry.childrenIterable) {
-    if (group.origins.some((origin) => origin.module && entryModules.has(origin.module))) for (const chunk of group.chunks) chunks.add(chunk);
+    if (group.origins.some((origin) => origin.module && entryModules.has(origin.module)))
+      for (const chunk of group.chunks) chunks.add(chunk);
   }
 
   // Each shared singleton's provided copy (the one a loaded-first page uses), by share key.
@@ -39,7 +44,7 @@ export function bootFiles(compilation) {
   }
   // Follow what the collected chunks consume, until nothing new.
   const seen = new Set();
-  for (let added = true; added; ) {
+  for (let added = true; added;) {
     added = false;
     for (const chunk of [...chunks]) {
       for (const module of chunkGraph.getChunkModulesIterable(chunk)) {
@@ -65,7 +70,9 @@ export class BootHintsPlugin {
     compiler.hooks.compilation.tap('BootHintsPlugin', (compilation) => {
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('BootHintsPlugin', (data) => {
         const base = data.publicPath;
-        const hints = bootFiles(compilation).map((file) => HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'preload', as: 'script', href: `${base}${file}` }));
+        const hints = bootFiles(compilation).map((file) =>
+          HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'preload', as: 'script', href: `${base}${file}` }),
+        );
         // main.js first: a deferred script is fetched at low priority, below the preloads it
         // would otherwise share the line with, though it is the one everything waits on.
         for (const tag of data.headTags) if (tag.tagName === 'script') tag.attributes.fetchpriority = 'high';

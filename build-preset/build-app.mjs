@@ -15,6 +15,15 @@ webpack(config, (error, stats) => {
     console.error(error);
     process.exit(1);
   }
-  console.log(stats.toString({ colors: process.stdout.isTTY, modules: false, children: false, chunks: false, chunkModules: false, entrypoints: false }));
+  console.log(
+    stats.toString({
+      colors: process.stdout.isTTY,
+      modules: false,
+      children: false,
+      chunks: false,
+      chunkModules: false,
+      entrypoints: false,
+    }),
+  );
   process.exit(stats.hasErrors() ? 1 : 0);
 });

@@ -33,13 +33,16 @@ class SiteAssetsPlugin {
   apply(compiler) {
     const { RawSource } = compiler.webpack.sources;
     compiler.hooks.thisCompilation.tap('SiteAssetsPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'SiteAssetsPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        for (const name of readdirSync(SITE_DIR)) {
-          const file = join(SITE_DIR, name);
-          compilation.fileDependencies.add(file);
-          compilation.emitAsset(name, new RawSource(readFileSync(file)));
-        }
-      });
+      compilation.hooks.processAssets.tap(
+        { name: 'SiteAssetsPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          for (const name of readdirSync(SITE_DIR)) {
+            const file = join(SITE_DIR, name);
+            compilation.fileDependencies.add(file);
+            compilation.emitAsset(name, new RawSource(readFileSync(file)));
+          }
+        },
+      );
     });
   }
 }
@@ -163,7 +166,14 @@ export function federatedApp(dir, { title } = {}) {
    */
   return (_env, argv) => {
     const production = argv.mode !== 'development';
-    const base = baseConfig({ dir, production, outputPath: join(dir, 'dist'), uniqueName: federationName, title: title ?? pkg.description ?? pkg.name, host: !isRemote });
+    const base = baseConfig({
+      dir,
+      production,
+      outputPath: join(dir, 'dist'),
+      uniqueName: federationName,
+      title: title ?? pkg.description ?? pkg.name,
+      host: !isRemote,
+    });
     return {
       ...base,
       // The host's injected runtime (CommonJS) would otherwise bring a second, CommonJS copy of
@@ -183,7 +193,10 @@ export function federatedApp(dir, { title } = {}) {
           // and remotes' production entries use it instead of each bundling a copy. A remote's
           // development build keeps its own, so it still runs alone (dev-app).
           // `target: 'web'` leaves the runtime's Node.js loading paths out of the browser build.
-          experiments: { ...(isRemote ? { externalRuntime: production } : { provideExternalRuntime: true }), optimization: { target: 'web' } },
+          experiments: {
+            ...(isRemote ? { externalRuntime: production } : { provideExternalRuntime: true }),
+            optimization: { target: 'web' },
+          },
         }),
         // For the release gate: the shared exports this build uses, and its copy offers.
         new SharedApiPlugin(),

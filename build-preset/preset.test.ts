@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { exposesOf, federatedApp } from './index.mjs';
 
 type Plugin = { constructor: { name: string } };
-type FederationOptions = { name: string; filename?: string; exposes?: Record<string, string>; shared: Record<string, { singleton: boolean; version?: string }> };
+type FederationOptions = {
+  name: string;
+  filename?: string;
+  exposes?: Record<string, string>;
+  shared: Record<string, { singleton: boolean; version?: string }>;
+};
 
 /** An app's folder as the preset reads it: its package.json and the files in src/exposes. */
 function appFolder(packageName: string, exposed: string[]) {
@@ -19,13 +24,20 @@ function appFolder(packageName: string, exposed: string[]) {
 
 function federation(dir: string, mode: 'production' | 'development' = 'production') {
   const config = federatedApp(dir)({}, { mode });
-  const plugin = (config.plugins as Plugin[]).find((p) => p.constructor.name === 'ModuleFederationPlugin') as unknown as { _options: FederationOptions };
+  const plugin = (config.plugins as Plugin[]).find(
+    (p) => p.constructor.name === 'ModuleFederationPlugin',
+  ) as unknown as { _options: FederationOptions };
   return { config, options: plugin._options };
 }
 
 describe('the build preset', () => {
   it("exposes every component in a remote's src/exposes as ./Name, its tests left out", () => {
-    const dir = appFolder(PLATFORM.remotes.header?.package ?? '', ['Header.tsx', 'Zeta.tsx', 'Header.test.tsx', 'notes.md']);
+    const dir = appFolder(PLATFORM.remotes.header?.package ?? '', [
+      'Header.tsx',
+      'Zeta.tsx',
+      'Header.test.tsx',
+      'notes.md',
+    ]);
     expect(exposesOf(dir)).toEqual({ './Header': './src/exposes/Header.tsx', './Zeta': './src/exposes/Zeta.tsx' });
     const { options, config } = federation(dir);
     expect(options.name).toBe('header');
@@ -34,9 +46,20 @@ describe('the build preset', () => {
   });
 
   it('shares one copy of each singleton in every app, the shared package at its own version', () => {
-    for (const dir of [appFolder(PLATFORM.shell.package, []), appFolder(PLATFORM.remotes.media?.package ?? '', ['Viewer.tsx'])]) {
+    for (const dir of [
+      appFolder(PLATFORM.shell.package, []),
+      appFolder(PLATFORM.remotes.media?.package ?? '', ['Viewer.tsx']),
+    ]) {
       const { shared } = federation(dir).options;
-      for (const name of ['react', 'react-dom', 'react-dom/client', 'zustand', 'styled-components', '@tanstack/react-query', '@marketplace/shared']) {
+      for (const name of [
+        'react',
+        'react-dom',
+        'react-dom/client',
+        'zustand',
+        'styled-components',
+        '@tanstack/react-query',
+        '@marketplace/shared',
+      ]) {
         expect(shared[name]?.singleton, name).toBe(true);
       }
       expect(shared['@marketplace/shared']?.version).toMatch(/^\d+\.\d+\.\d+$/);

@@ -17,9 +17,16 @@ export class SharedApiPlugin {
       imported.clear();
       for (const type of ['javascript/auto', 'javascript/esm', 'javascript/dynamic']) {
         normalModuleFactory.hooks.parser.for(type).tap(NAME, (/** @type {any} */ parser) => {
-          parser.hooks.importSpecifier.tap(NAME, (/** @type {unknown} */ _statement, /** @type {string} */ source, /** @type {string | null} */ exportName) => {
-            if (source === SHARED_PACKAGE && exportName) imported.add(exportName);
-          });
+          parser.hooks.importSpecifier.tap(
+            NAME,
+            (
+              /** @type {unknown} */ _statement,
+              /** @type {string} */ source,
+              /** @type {string | null} */ exportName,
+            ) => {
+              if (source === SHARED_PACKAGE && exportName) imported.add(exportName);
+            },
+          );
         });
       }
       /** @type {string[] | null} */

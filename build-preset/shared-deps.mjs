@@ -29,7 +29,9 @@ export function sharedConfig() {
       {
         singleton: true,
         strictVersion: false,
-        ...(name === '@marketplace/shared' ? { requiredVersion: `^${sharedPackage.version}`, version: sharedPackage.version } : {}),
+        ...(name === '@marketplace/shared'
+          ? { requiredVersion: `^${sharedPackage.version}`, version: sharedPackage.version }
+          : {}),
       },
     ]),
   );

@@ -37,7 +37,13 @@ export function singleBundleApp(root) {
    */
   return (_env, argv) => {
     const production = argv.mode !== 'development';
-    const base = baseConfig({ dir: shellDir, production, outputPath: join(shellDir, 'dist-single'), uniqueName: 'single', title: 'Event media marketplace' });
+    const base = baseConfig({
+      dir: shellDir,
+      production,
+      outputPath: join(shellDir, 'dist-single'),
+      uniqueName: 'single',
+      title: 'Event media marketplace',
+    });
     return {
       ...base,
       output: { ...base.output, publicPath: '/' },
@@ -45,7 +51,8 @@ export function singleBundleApp(root) {
       plugins: [
         // The shell's federation loader becomes static imports of the remotes' exposed modules.
         new webpack.NormalModuleReplacementPlugin(/(^|[\\/])federation\.js$/, (resource) => {
-          if (resource.context.startsWith(join(shellDir, 'src'))) resource.request = resolve(shellDir, 'src', 'remotes', 'single.ts');
+          if (resource.context.startsWith(join(shellDir, 'src')))
+            resource.request = resolve(shellDir, 'src', 'remotes', 'single.ts');
         }),
         ...(base.plugins ?? []),
       ],

@@ -21,7 +21,9 @@ const prose = (text: string) => text.replace(/```[\s\S]*?```/g, '').replace(/`[^
 /** The relative links of a Markdown text: `[text](target)`, `![alt](target)` and `src="target"`. */
 function relativeLinks(text: string): string[] {
   const body = prose(text);
-  const targets = [...body.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g), ...body.matchAll(/\bsrc="([^"]+)"/g)].map((m) => m[1] ?? '');
+  const targets = [...body.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g), ...body.matchAll(/\bsrc="([^"]+)"/g)].map(
+    (m) => m[1] ?? '',
+  );
   return targets.filter((t) => t !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(t));
 }
 
@@ -35,7 +37,9 @@ function slug(heading: string): string {
 }
 
 function anchors(file: string): Set<string> {
-  const headings = [...prose(readFileSync(file, 'utf8')).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)].map((m) => slug(m[1] ?? ''));
+  const headings = [...prose(readFileSync(file, 'utf8')).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)].map((m) =>
+    slug(m[1] ?? ''),
+  );
   // A repeated heading gets -1, -2… as on the forge.
   const seen = new Map<string, number>();
   return new Set(
@@ -55,26 +59,34 @@ describe('links in the READMEs and docs', () => {
     expect(names).toContain('README.md');
     expect(names).toContain('CONTRIBUTING.md');
     expect(names.filter((n) => n.startsWith('docs/')).length).toBeGreaterThan(3);
-    for (const pkg of ['shell', 'shared', 'api', 'build-preset', 'page-server', 'releases', 'e2e']) expect(names).toContain(`${pkg}/README.md`);
+    for (const pkg of ['shell', 'shared', 'api', 'build-preset', 'page-server', 'releases', 'e2e'])
+      expect(names).toContain(`${pkg}/README.md`);
   });
 
-  it.each(files.map((f) => [relative(root, f), f]))('%s: every relative link points at a file, and a #heading it names', (_name, file) => {
-    const broken: string[] = [];
-    for (const link of relativeLinks(readFileSync(file, 'utf8'))) {
-      const [path = '', anchor] = link.split('#');
-      const target = path === '' ? file : resolve(dirname(file), decodeURIComponent(path));
-      if (!existsSync(target)) broken.push(`${link}: no such file`);
-      else if (anchor && statSync(target).isFile() && target.endsWith('.md') && !anchors(target).has(anchor)) broken.push(`${link}: no such heading`);
-    }
-    expect(broken).toEqual([]);
-  });
+  it.each(files.map((f) => [relative(root, f), f]))(
+    '%s: every relative link points at a file, and a #heading it names',
+    (_name, file) => {
+      const broken: string[] = [];
+      for (const link of relativeLinks(readFileSync(file, 'utf8'))) {
+        const [path = '', anchor] = link.split('#');
+        const target = path === '' ? file : resolve(dirname(file), decodeURIComponent(path));
+        if (!existsSync(target)) broken.push(`${link}: no such file`);
+        else if (anchor && statSync(target).isFile() && target.endsWith('.md') && !anchors(target).has(anchor))
+          broken.push(`${link}: no such heading`);
+      }
+      expect(broken).toEqual([]);
+    },
+  );
 });
 
 describe('the link checker', () => {
   it('reads links and images, skips URLs and code, and slugs headings as the forge does', () => {
-    const text = '[a](docs/x.md#how-it-works) ![chart](../e2e/chart.svg) [web](https://example.com) `[no](y.md)`\n```\n[no](z.md)\n```\n<img src="pic.svg">';
+    const text =
+      '[a](docs/x.md#how-it-works) ![chart](../e2e/chart.svg) [web](https://example.com) `[no](y.md)`\n```\n[no](z.md)\n```\n<img src="pic.svg">';
     expect(relativeLinks(text)).toEqual(['docs/x.md#how-it-works', '../e2e/chart.svg', 'pic.svg']);
     expect(slug('Releasing a remote (the release store)')).toBe('releasing-a-remote-the-release-store');
-    expect(slug('Production topology: docker-compose, and the same')).toBe('production-topology-docker-compose-and-the-same');
+    expect(slug('Production topology: docker-compose, and the same')).toBe(
+      'production-topology-docker-compose-and-the-same',
+    );
   });
 });

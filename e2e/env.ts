@@ -6,7 +6,10 @@ import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP, type RemoteName } from '@mar
 
 /** The suite serves each app of the platform table 10000 above its development port (3000 -> 13000). */
 const OFFSET = 10_000;
-const remotePorts = Object.fromEntries(REMOTE_NAMES.map((name) => [name, REMOTES[name].devPort + OFFSET])) as Record<RemoteName, number>;
+const remotePorts = Object.fromEntries(REMOTE_NAMES.map((name) => [name, REMOTES[name].devPort + OFFSET])) as Record<
+  RemoteName,
+  number
+>;
 export const PORTS = { shell: SHELL_APP.devPort + OFFSET, ...remotePorts, api: 14000 };
 export const SHELL = `http://localhost:${PORTS.shell}`;
 export const API = `http://localhost:${PORTS.api}`;

@@ -40,13 +40,27 @@ export default defineConfig({
   // Everything that concerns serving and live updates: logins and logout with the live
   // connection, live notifications and chat, the fault matrix and isolation, the CSP, deploys.
   testIgnore: [],
-  testMatch: ['session.spec.ts', 'header.spec.ts', 'csp.spec.ts', 'deploy.spec.ts', 'faults.spec.ts', 'isolation.spec.ts', 'shell.spec.ts', 'production.spec.ts'],
+  testMatch: [
+    'session.spec.ts',
+    'header.spec.ts',
+    'csp.spec.ts',
+    'deploy.spec.ts',
+    'faults.spec.ts',
+    'isolation.spec.ts',
+    'shell.spec.ts',
+    'production.spec.ts',
+  ],
   projects: (base.projects ?? []).map((project) => ({ ...project, name: `production-${project.name ?? 'desktop'}` })),
   webServer: [
     {
       command: `node ${ROOT}/api/mosquitto/mosquitto.mjs`,
       port: BROKER.ws,
-      env: { MQTT_PORT: String(BROKER.mqtt), MQTT_WS_PORT: String(BROKER.ws), MQTT_DATA_DIR: join(work, 'mosquitto'), ...ADMIN },
+      env: {
+        MQTT_PORT: String(BROKER.mqtt),
+        MQTT_WS_PORT: String(BROKER.ws),
+        MQTT_DATA_DIR: join(work, 'mosquitto'),
+        ...ADMIN,
+      },
       reuseExistingServer: false,
       timeout: 30_000,
     },

@@ -9,7 +9,8 @@ import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 
 /** The table's pages as [segments, remote, module], most specific first (as the router ranks them). */
 function rankedPages() {
-  const score = (/** @type {string[]} */ segments) => segments.reduce((sum, s) => sum + (s.startsWith(':') ? 3 : 10), segments.length);
+  const score = (/** @type {string[]} */ segments) =>
+    segments.reduce((sum, s) => sum + (s.startsWith(':') ? 3 : 10), segments.length);
   return PLATFORM.pages
     .map((page) => [page.path === '/' ? [] : page.path.slice(1).split('/'), page.remote, page.module])
     .sort((a, b) => score(/** @type {string[]} */ (b[0])) - score(/** @type {string[]} */ (a[0])));

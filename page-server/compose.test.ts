@@ -8,7 +8,9 @@ import { contentSecurityPolicy } from './csp.mjs';
 const root = join(import.meta.dirname, '..');
 const compose = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
 const block = compose.slice(compose.indexOf('x-runtime-config:'), compose.indexOf('services:'));
-const env = Object.fromEntries([...block.matchAll(/^ {2}([A-Z_]+): "?(.*?)"?$/gm)].map((m) => [m[1] as string, m[2] as string]));
+const env = Object.fromEntries(
+  [...block.matchAll(/^ {2}([A-Z_]+): "?(.*?)"?$/gm)].map((m) => [m[1] as string, m[2] as string]),
+);
 /** Each service's lines, from its name to the next service. */
 const services = compose
   .slice(compose.indexOf('services:'), compose.indexOf('\nvolumes:'))
@@ -17,7 +19,8 @@ const services = compose
 
 describe('docker-compose.yml against the platform table', () => {
   it("names each remote's manifest at its port, with the policy the page server computes from them", () => {
-    for (const r of Object.values(PLATFORM.remotes)) expect(env[r.manifestVariable]).toBe(`http://localhost:${r.devPort}/mf-manifest.json`);
+    for (const r of Object.values(PLATFORM.remotes))
+      expect(env[r.manifestVariable]).toBe(`http://localhost:${r.devPort}/mf-manifest.json`);
     expect(env.CONTENT_SECURITY_POLICY).toBe(contentSecurityPolicy(runtimeConfigFromEnv(env)));
   });
 
@@ -30,7 +33,9 @@ describe('docker-compose.yml against the platform table', () => {
       expect(/ports:\s*\n\s*- "(\d+):80"/.exec(service)?.[1], app.package).toBe(String(app.devPort));
       // Only the shell answers its client routes (/user/login…) with its page.
       expect(service.includes('APP_FALLBACK: /index.html'), app.package).toBe(app === PLATFORM.shell);
-      expect(existsSync(join(root, app.package, 'Dockerfile')), `${app.package} has no Dockerfile of its own`).toBe(false);
+      expect(existsSync(join(root, app.package, 'Dockerfile')), `${app.package} has no Dockerfile of its own`).toBe(
+        false,
+      );
     }
   });
 });

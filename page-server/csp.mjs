@@ -19,7 +19,9 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string }} config
  */
 export function contentSecurityPolicy(config) {
-  const remotes = [...Object.values(config.remotes), ...(config.discoveryUrl ? [config.discoveryUrl] : [])].map(originOf);
+  const remotes = [...Object.values(config.remotes), ...(config.discoveryUrl ? [config.discoveryUrl] : [])].map(
+    originOf,
+  );
   const live = new URL(config.liveUrl);
   const liveOrigin = `${live.protocol}//${live.host}`;
   const api = originOf(config.apiOrigin);

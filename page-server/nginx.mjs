@@ -28,7 +28,9 @@ export function templateVariables({ dist, port, fallback, env = process.env }) {
     API_ORIGIN: config.apiOrigin,
     FILES_ORIGIN: config.filesOrigin,
     LIVE_URL: config.liveUrl,
-    ...Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, config.remotes[name]])),
+    ...Object.fromEntries(
+      Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, config.remotes[name]]),
+    ),
     DISCOVERY_URL: config.discoveryUrl ?? '',
     // Read by this server to compose the page; without a store, its own `null`.
     DISCOVERY_UPSTREAM: config.discoveryUrl ?? `http://127.0.0.1:${port}/platform/missing.json`,
@@ -81,7 +83,9 @@ http {
 `,
   );
   const log = [];
-  const child = spawn('nginx', ['-p', workDir, '-c', join(workDir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('nginx', ['-p', workDir, '-c', join(workDir, 'nginx.conf'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.on('data', (d) => log.push(String(d)));
   child.stderr.on('data', (d) => log.push(String(d)));
   if (!(await waitForPorts([app.port], () => child.exitCode === null))) {
@@ -108,7 +112,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('nginx.mjs: set APP_DIST, APP_LOCAL_PORT, APP_FALLBACK (/index.html or =404) and NGINX_WORK_DIR');
     process.exit(2);
   }
-  const server = await startNginx({ dist: APP_DIST, port: Number(APP_LOCAL_PORT), fallback: APP_FALLBACK, workDir: NGINX_WORK_DIR });
+  const server = await startNginx({
+    dist: APP_DIST,
+    port: Number(APP_LOCAL_PORT),
+    fallback: APP_FALLBACK,
+    workDir: NGINX_WORK_DIR,
+  });
   console.log(`[nginx] ${APP_DIST} on ${server.url}`);
   stopOnSignal(server.stop);
 }

@@ -39,7 +39,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers: { 'accept-encoding': 'identity', ...headers } });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers: { 'accept-encoding': 'identity', ...headers } });
 
 describe('the nginx template', () => {
   it('keeps nginx variables and fills only the defined ones, as the image does', () => {
@@ -64,10 +65,18 @@ describe('the nginx template', () => {
   });
 
   it('sends nosniff and the policy on every answer, errors included', async () => {
-    for (const url of [`${shell}/`, `${shell}/main.js`, `${shell}/missing.js`, `${remote}/mf-manifest.json`, `${remote}/nothing`]) {
+    for (const url of [
+      `${shell}/`,
+      `${shell}/main.js`,
+      `${shell}/missing.js`,
+      `${remote}/mf-manifest.json`,
+      `${remote}/nothing`,
+    ]) {
       const res = await get(url);
       expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
-      expect(res.headers.get('content-security-policy'), url).toMatch(/^default-src 'self'; script-src 'self' .*connect-src 'self' http:\/\/localhost:4000 ws:\/\/localhost:9001/);
+      expect(res.headers.get('content-security-policy'), url).toMatch(
+        /^default-src 'self'; script-src 'self' .*connect-src 'self' http:\/\/localhost:4000 ws:\/\/localhost:9001/,
+      );
       expect(res.headers.get('access-control-allow-origin'), url).toBe('*');
     }
   });
@@ -76,13 +85,21 @@ describe('the nginx template', () => {
     for (const path of ['/', '/index.html', '/main.js', '/remoteEntry.js', '/mf-manifest.json']) {
       expect((await get(`${remote}${path}`)).headers.get('cache-control'), path).toBe('no-cache');
     }
-    expect((await get(`${remote}/vendor.0123abcd.js`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(`${remote}/vendor.0123abcd.js`)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     // A release store: every file of a version is immutable, the discovery document revalidated.
-    expect((await get(`${remote}/header/0123456789ab/mf-manifest.json`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await get(`${remote}/header/0123456789ab/mf-manifest.json`)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect((await get(`${remote}/discovery.json`)).headers.get('cache-control')).toBe('no-cache');
     const config = await get(`${shell}/runtime-config.json`);
     expect(config.headers.get('cache-control')).toBe('no-store');
-    expect(await config.json()).toMatchObject({ apiOrigin: 'http://localhost:4000', liveUrl: 'ws://localhost:9001', remotes: { header: expect.any(String) } });
+    expect(await config.json()).toMatchObject({
+      apiOrigin: 'http://localhost:4000',
+      liveUrl: 'ws://localhost:9001',
+      remotes: { header: expect.any(String) },
+    });
   });
 
   it('gzips text files for clients that accept it', async () => {

@@ -21,7 +21,10 @@ export const COMPOSE_TIMEOUT_MS = 500;
  * @param {string} html
  * @returns {string[]}
  */
-export const compositionBlocks = (html) => [...html.matchAll(new RegExp(`<script type="application/json" id="${COMPOSITION_ID}">(.*?)</script>`, 'gs'))].map((m) => m[1] ?? '');
+export const compositionBlocks = (html) =>
+  [...html.matchAll(new RegExp(`<script type="application/json" id="${COMPOSITION_ID}">(.*?)</script>`, 'gs'))].map(
+    (m) => m[1] ?? '',
+  );
 
 /** The virtual paths the page includes: the same names are nginx's internal locations. */
 export const INCLUDES = {
@@ -40,7 +43,9 @@ export const INCLUDES = {
 export function compositionTemplate(host) {
   const include = (/** @type {string} */ path) => `<!--# include virtual="${path}" -->`;
   const manifests = Object.keys(PLATFORM.remotes).map((name) => `"${name}":${include(INCLUDES.manifest(name))}`);
-  const parts = host ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}` : `"config":${include(INCLUDES.config)}`;
+  const parts = host
+    ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}`
+    : `"config":${include(INCLUDES.config)}`;
   const block = `<!--# config errmsg="${MISSING}" --><script type="application/json" id="${COMPOSITION_ID}">{${parts}}</script>`;
   // The host's page also hints the header's and the route's remote from it (boot-script.mjs).
   return host ? `${block}\n    <script>${bootScript()}</script>` : block;
@@ -55,7 +60,10 @@ const inScript = (text) => text.replaceAll('<', '\\u003c');
  */
 async function fetchJson(url) {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(COMPOSE_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    const response = await fetch(url, {
+      signal: AbortSignal.timeout(COMPOSE_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) return null;
     const text = await response.text();
     JSON.parse(text);
@@ -92,7 +100,9 @@ const DIRECTIVE = /<!--#\s*(config|include)\s+(errmsg|virtual)="([^"]*)"\s*-->/g
  */
 export async function processIncludes(html, include) {
   const wanted = [...html.matchAll(DIRECTIVE)].filter((m) => m[1] === 'include').map((m) => m[3] ?? '');
-  const results = new Map(await Promise.all(wanted.map(async (path) => /** @type {const} */ ([path, await include(path)]))));
+  const results = new Map(
+    await Promise.all(wanted.map(async (path) => /** @type {const} */ ([path, await include(path)]))),
+  );
   let errmsg = '[an error occurred while processing the directive]';
   return html.replace(DIRECTIVE, (_all, command, _attribute, value) => {
     if (command === 'config') {

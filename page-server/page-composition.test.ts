@@ -20,7 +20,10 @@ const dist = join(dir, 'dist');
 /** What the sources answer now; a test changes it to release or deploy. */
 const sources = {
   header: { id: 'header', name: 'header', metaData: { buildInfo: { buildVersion: 'one' } } } as object,
-  discovery: { remotes: { media: { live: { version: 'aaaaaaaaaaaa', manifest: 'media/aaaaaaaaaaaa/mf-manifest.json' } } }, manifests: { 'media/aaaaaaaaaaaa/mf-manifest.json': { id: 'media', note: '</script><script>alert(1)</script>' } } } as object,
+  discovery: {
+    remotes: { media: { live: { version: 'aaaaaaaaaaaa', manifest: 'media/aaaaaaaaaaaa/mf-manifest.json' } } },
+    manifests: { 'media/aaaaaaaaaaaa/mf-manifest.json': { id: 'media', note: '</script><script>alert(1)</script>' } },
+  } as object,
 };
 let upstream: Server;
 let closedPort = 0;
@@ -29,9 +32,14 @@ const pages: Record<'serve-app' | 'nginx', string> = { 'serve-app': '', nginx: '
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
-    if (req.url === '/header/mf-manifest.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sources.header));
-    else if (req.url === '/discovery.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sources.discovery).replaceAll('<', '\\u003c'));
-    else if (req.url === '/slow/mf-manifest.json') setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"slow"}'), 3000);
+    if (req.url === '/header/mf-manifest.json')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sources.header));
+    else if (req.url === '/discovery.json')
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(sources.discovery).replaceAll('<', '\\u003c'));
+    else if (req.url === '/slow/mf-manifest.json')
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"slow"}'), 3000);
     else res.writeHead(500).end('broken');
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -91,7 +99,10 @@ describe.each(['serve-app', 'nginx'] as const)('the page composed by %s', (serve
   it('is composed again on every load: a release or a deploy shows on the next one, never a stale copy', async () => {
     const before = { ...sources };
     const released = { id: 'media', version: 'bbbbbbbbbbbb' };
-    sources.discovery = { remotes: { media: { live: { version: 'bbbbbbbbbbbb', manifest: 'media/bbbbbbbbbbbb/mf-manifest.json' } } }, manifests: { 'media/bbbbbbbbbbbb/mf-manifest.json': released } };
+    sources.discovery = {
+      remotes: { media: { live: { version: 'bbbbbbbbbbbb', manifest: 'media/bbbbbbbbbbbb/mf-manifest.json' } } },
+      manifests: { 'media/bbbbbbbbbbbb/mf-manifest.json': released },
+    };
     sources.header = { id: 'header', name: 'header', metaData: { buildInfo: { buildVersion: 'two' } } };
     try {
       const { block } = await composed(pages[server]);

@@ -1,4 +1,10 @@
 import type { Server } from 'node:http';
 
 /** Serves one built app's dist folder (see serve.mjs). */
-export function serveApp(options: { dir: string; port: number; host?: string; env?: NodeJS.ProcessEnv; log?: boolean }): Promise<Server>;
+export function serveApp(options: {
+  dir: string;
+  port: number;
+  host?: string;
+  env?: NodeJS.ProcessEnv;
+  log?: boolean;
+}): Promise<Server>;

@@ -114,7 +114,8 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     const etag = `W/"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
     const headers = {
       'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-      'Cache-Control': HASHED.test(file) || RELEASED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'Cache-Control':
+        HASHED.test(file) || RELEASED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
       ETag: etag,
       Vary: 'Accept-Encoding',
     };

@@ -15,7 +15,12 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'main.js'), 'console.log("main")');
   writeFileSync(join(dir, 'mf-manifest.json'), '{"id":"x"}');
   writeFileSync(join(dir, 'chunk.0123abcd.js'), 'x'.repeat(5000));
-  server = await serveApp({ dir, port: 0, log: false, env: { API_ORIGIN: 'https://api.example.com', MEDIA_MANIFEST_URL: 'https://media.example.com/mf-manifest.json' } });
+  server = await serveApp({
+    dir,
+    port: 0,
+    log: false,
+    env: { API_ORIGIN: 'https://api.example.com', MEDIA_MANIFEST_URL: 'https://media.example.com/mf-manifest.json' },
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -33,7 +38,9 @@ describe('serve-app', () => {
 
   it('serves pages with a Content-Security-Policy naming the configured origins, and scripts without one', async () => {
     const csp = (await fetch(`${base}/user/login`)).headers.get('content-security-policy') ?? '';
-    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=' http:\/\/localhost:3001 https:\/\/media\.example\.com /);
+    expect(csp).toMatch(
+      /script-src 'self' 'sha256-[A-Za-z0-9+/]+=' http:\/\/localhost:3001 https:\/\/media\.example\.com /,
+    );
     expect(csp).toContain("connect-src 'self' https://api.example.com wss://api.example.com");
     expect(csp).toContain("img-src 'self' data: https://api.example.com");
     expect(csp).not.toContain('unsafe-eval');
@@ -42,13 +49,15 @@ describe('serve-app', () => {
 
   it('serves hashed chunks immutable for a year, gzipped when asked', async () => {
     // node:http, because fetch would decompress the body before we see it.
-    const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-      get(`${base}/chunk.0123abcd.js`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
-      }).on('error', reject);
-    });
+    const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>(
+      (resolve, reject) => {
+        get(`${base}/chunk.0123abcd.js`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+        }).on('error', reject);
+      },
+    );
     expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(headers['content-encoding']).toBe('gzip');
     expect(body.length).toBeLessThan(200);

@@ -68,7 +68,8 @@ if (command === 'release' && rest.includes('--promote')) {
     console.error(`${dist} has no build: run pnpm --filter ${pkg} build first, or pass --dist`);
     process.exit(2);
   }
-  const shellManifest = process.env.LIVE_SHELL_MANIFEST ?? join(root, PLATFORM.shell.package, 'dist', 'mf-manifest.json');
+  const shellManifest =
+    process.env.LIVE_SHELL_MANIFEST ?? join(root, PLATFORM.shell.package, 'dist', 'mf-manifest.json');
   // The live shell (it reads this store), where the smoke load opens the candidate.
   const smokeShell = process.env.LIVE_SHELL_URL;
   if (!smokeShell) console.warn('smoke load skipped: set LIVE_SHELL_URL to the shell that reads this store');
@@ -81,10 +82,14 @@ if (command === 'release' && rest.includes('--promote')) {
       const candidate = await readJson(join(dir, 'mf-manifest.json'));
       const problems = [
         ...singletonProblems(candidate, await readJson(shellManifest)),
-        ...sharedExportProblems(await besideManifest(join(dir, 'mf-manifest.json'), 'shared-imports.json'), await besideManifest(shellManifest, 'shared-exports.json')),
+        ...sharedExportProblems(
+          await besideManifest(join(dir, 'mf-manifest.json'), 'shared-imports.json'),
+          await besideManifest(shellManifest, 'shared-exports.json'),
+        ),
         ...exposeProblems(candidate, remote),
       ];
-      if (problems.length === 0 && smokeShell) problems.push(...(await smokeLoad({ shellUrl: smokeShell, remote, version })).map((p) => `smoke load: ${p}`));
+      if (problems.length === 0 && smokeShell)
+        problems.push(...(await smokeLoad({ shellUrl: smokeShell, remote, version })).map((p) => `smoke load: ${p}`));
       return problems.length ? problems.join('; ') : null;
     },
   });
@@ -101,7 +106,11 @@ if (command === 'release' && rest.includes('--promote')) {
   const { remote } = remoteNamed(name);
   try {
     const entry = await rollback({ store, remote });
-    console.log(entry.result === 'dropped' ? `${remote}'s canary ${entry.from} is dropped: every browser is on ${entry.to}` : `${remote} is back on ${entry.to} (was ${entry.from})`);
+    console.log(
+      entry.result === 'dropped'
+        ? `${remote}'s canary ${entry.from} is dropped: every browser is on ${entry.to}`
+        : `${remote} is back on ${entry.to} (was ${entry.from})`,
+    );
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
@@ -116,9 +125,13 @@ if (command === 'release' && rest.includes('--promote')) {
   }
   console.log('history:');
   for (const e of readHistory(store)) {
-    console.log(`  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}`);
+    console.log(
+      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}`,
+    );
   }
 } else {
-  console.error('usage: pnpm release <remote> [--dist <dir>] [--canary <percent>] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases');
+  console.error(
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent>] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases',
+  );
   process.exit(2);
 }

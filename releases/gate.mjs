@@ -60,8 +60,13 @@ export function singletonProblems(candidate, shell) {
     .filter((s) => s.singleton)
     .flatMap((s) => {
       const version = provided.get(s.name);
-      if (version === undefined) return [`needs the singleton ${s.name} ${s.requiredVersion ?? ''}, which the live shell does not provide`.trim()];
-      return satisfies(version, s.requiredVersion) ? [] : [`needs ${s.name} ${s.requiredVersion}, the live shell provides ${version}`];
+      if (version === undefined)
+        return [
+          `needs the singleton ${s.name} ${s.requiredVersion ?? ''}, which the live shell does not provide`.trim(),
+        ];
+      return satisfies(version, s.requiredVersion)
+        ? []
+        : [`needs ${s.name} ${s.requiredVersion}, the live shell provides ${version}`];
     });
 }
 
@@ -74,7 +79,9 @@ export function singletonProblems(candidate, shell) {
 export function exposeProblems(candidate, remote) {
   const exposed = new Set((candidate.exposes ?? []).map((e) => e.name.replace(/^\.\//, '')));
   const owned = [...new Set(PLATFORM.pages.filter((p) => p.remote === remote).map((p) => p.module))];
-  return owned.filter((module) => !exposed.has(module)).map((module) => `does not expose ${module}, which the platform table's pages need from ${remote}`);
+  return owned
+    .filter((module) => !exposed.has(module))
+    .map((module) => `does not expose ${module}, which the platform table's pages need from ${remote}`);
 }
 
 /**
@@ -85,10 +92,19 @@ export function exposeProblems(candidate, remote) {
  * @param {Record<string, string[]> | null} shellExports the live shell's shared-exports.json
  */
 export function sharedExportProblems(candidateImports, shellExports) {
-  if (!candidateImports) return [`does not list the ${SHARED_PACKAGE} exports it uses (${SHARED_IMPORTS_FILE}): build it with the platform's preset`];
-  if (!shellExports) return [`the live shell does not list its ${SHARED_PACKAGE} exports (${SHARED_EXPORTS_FILE}): rebuild and deploy the shell with the platform's preset first`];
+  if (!candidateImports)
+    return [
+      `does not list the ${SHARED_PACKAGE} exports it uses (${SHARED_IMPORTS_FILE}): build it with the platform's preset`,
+    ];
+  if (!shellExports)
+    return [
+      `the live shell does not list its ${SHARED_PACKAGE} exports (${SHARED_EXPORTS_FILE}): rebuild and deploy the shell with the platform's preset first`,
+    ];
   const offered = new Set(shellExports[SHARED_PACKAGE] ?? []);
   return (candidateImports[SHARED_PACKAGE] ?? [])
     .filter((name) => !offered.has(name))
-    .map((name) => `uses ${name} from ${SHARED_PACKAGE}, which the live shell's copy lacks: deploy the shell with it first`);
+    .map(
+      (name) =>
+        `uses ${name} from ${SHARED_PACKAGE}, which the live shell's copy lacks: deploy the shell with it first`,
+    );
 }

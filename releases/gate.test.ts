@@ -17,7 +17,12 @@ describe('satisfies', () => {
   });
 });
 
-const shell = { shared: [{ name: 'react', version: '19.3.1', singleton: true }, { name: '@marketplace/shared', version: '0.1.0', singleton: true }] };
+const shell = {
+  shared: [
+    { name: 'react', version: '19.3.1', singleton: true },
+    { name: '@marketplace/shared', version: '0.1.0', singleton: true },
+  ],
+};
 
 describe('the gate', () => {
   it('refuses a remote needing a singleton version, or a singleton, the live shell does not provide', () => {
@@ -26,11 +31,15 @@ describe('the gate', () => {
     const unknown = { shared: [{ name: 'zod', requiredVersion: '^4.0.0', singleton: true }] };
     expect(singletonProblems(fits, shell)).toEqual([]);
     expect(singletonProblems(newer, shell)).toEqual(['needs react ^20.0.0, the live shell provides 19.3.1']);
-    expect(singletonProblems(unknown, shell)).toEqual(['needs the singleton zod ^4.0.0, which the live shell does not provide']);
+    expect(singletonProblems(unknown, shell)).toEqual([
+      'needs the singleton zod ^4.0.0, which the live shell does not provide',
+    ]);
   });
 
   it('refuses a remote missing a page module the platform table gives it', () => {
-    const all = { exposes: ['EventsPage', 'EventPage', 'CommunityPage', 'CartPage', 'CreatorPage'].map((name) => ({ name })) };
+    const all = {
+      exposes: ['EventsPage', 'EventPage', 'CommunityPage', 'CartPage', 'CreatorPage'].map((name) => ({ name })),
+    };
     expect(exposeProblems(all, 'media')).toEqual([]);
     expect(exposeProblems({ exposes: all.exposes.filter((e) => e.name !== 'CartPage') }, 'media')).toEqual([
       "does not expose CartPage, which the platform table's pages need from media",
@@ -43,7 +52,9 @@ describe('the gate', () => {
     expect(sharedExportProblems({ '@marketplace/shared': ['apiCall', 'formatMoney'] }, shellOffers)).toEqual([
       "uses formatMoney from @marketplace/shared, which the live shell's copy lacks: deploy the shell with it first",
     ]);
-    expect(sharedExportProblems(null, shellOffers)[0]).toMatch(/does not list the @marketplace\/shared exports it uses/);
+    expect(sharedExportProblems(null, shellOffers)[0]).toMatch(
+      /does not list the @marketplace\/shared exports it uses/,
+    );
     expect(sharedExportProblems({ '@marketplace/shared': [] }, null)[0]).toMatch(/the live shell does not list/);
   });
 });

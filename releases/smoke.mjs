@@ -45,20 +45,37 @@ export async function smokeLoad({ shellUrl, remote, version }) {
   const problems = [];
   try {
     const config = await (await fetch(new URL('/runtime-config.json', shellUrl), { cache: 'no-store' })).json();
-    if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl) return [`the shell at ${shellUrl} does not read a release store (no discoveryUrl)`];
+    if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl)
+      return [`the shell at ${shellUrl} does not read a release store (no discoveryUrl)`];
     const discoveryUrl = config.discoveryUrl;
     const live = await (await fetch(discoveryUrl, { cache: 'no-store' })).json();
-    const pinned = { ...live, remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: `${remote}/${version}/mf-manifest.json` }, canary: undefined } } };
+    const pinned = {
+      ...live,
+      remotes: {
+        ...live.remotes,
+        [remote]: {
+          ...live.remotes?.[remote],
+          live: { version, manifest: `${remote}/${version}/mf-manifest.json` },
+          canary: undefined,
+        },
+      },
+    };
     const context = await browser.newContext();
-    await context.route(discoveryUrl, (route) => route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }));
+    await context.route(discoveryUrl, (route) =>
+      route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }),
+    );
     await context.addInitScript(pinComposedDiscovery, { id: COMPOSITION_ID, doc: { ...pinned, manifests: {} } });
     /** @type {string[]} */
     const candidateFiles = [];
-    context.on('request', (request) => request.url().includes(`/${remote}/${version}/`) && candidateFiles.push(request.url()));
+    context.on(
+      'request',
+      (request) => request.url().includes(`/${remote}/${version}/`) && candidateFiles.push(request.url()),
+    );
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`an uncaught error on ${page.url()}: ${error.message}`));
     page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) problems.push(`a policy violation on ${page.url()}: ${message.text()}`);
+      if (/Content Security Policy/i.test(message.text()))
+        problems.push(`a policy violation on ${page.url()}: ${message.text()}`);
     });
     for (const path of pathsOf(remote)) {
       candidateFiles.length = 0;
@@ -66,7 +83,9 @@ export async function smokeLoad({ shellUrl, remote, version }) {
       try {
         await page.goto(new URL(path, shellUrl).href, { waitUntil: 'networkidle', timeout: SETTLE_MS });
       } catch (error) {
-        problems.push(`${path} did not settle: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        problems.push(
+          `${path} did not settle: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        );
         continue;
       }
       try {
@@ -74,8 +93,11 @@ export async function smokeLoad({ shellUrl, remote, version }) {
       } catch {
         problems.push(`${path} was still loading a slot after ${SETTLE_MS / 1000} s`);
       }
-      if (!candidateFiles.some((url) => url.endsWith('/mf-manifest.json'))) problems.push(`${path} did not load ${remote} ${version} (does the shell read this store?)`);
-      const fallbacks = await page.locator('[data-testid^="slot-fallback-"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')));
+      if (!candidateFiles.some((url) => url.endsWith('/mf-manifest.json')))
+        problems.push(`${path} did not load ${remote} ${version} (does the shell read this store?)`);
+      const fallbacks = await page
+        .locator('[data-testid^="slot-fallback-"]')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')));
       for (const fallback of fallbacks) problems.push(`${path} showed ${fallback}`);
     }
   } finally {

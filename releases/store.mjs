@@ -3,7 +3,18 @@
 // a discovery document naming each remote's live version, switched atomically (write, then
 // rename); a history of every release and rollback; one release at a time (a lock directory).
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const DISCOVERY_FILE = 'discovery.json';
@@ -36,7 +47,11 @@ function filesOf(dir) {
 export function contentVersion(dist) {
   const hash = createHash('sha256');
   for (const file of filesOf(dist)) {
-    hash.update(file).update('\0').update(readFileSync(join(dist, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(dist, file)))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 12);
 }
@@ -55,7 +70,8 @@ export const integrityOf = (path) => `sha256-${createHash('sha256').update(readF
  * @returns {{ version: string, dir: string, added: boolean }}
  */
 export function storeBuild(store, remote, dist) {
-  if (!existsSync(join(dist, 'mf-manifest.json'))) throw new Error(`${dist} has no mf-manifest.json: not a remote's build`);
+  if (!existsSync(join(dist, 'mf-manifest.json')))
+    throw new Error(`${dist} has no mf-manifest.json: not a remote's build`);
   const version = contentVersion(dist);
   const dir = join(store, remote, version);
   if (existsSync(dir)) return { version, dir, added: false };
@@ -172,12 +188,14 @@ export async function withStoreLock(store, work) {
  * @returns {Promise<HistoryEntry & { version: string }>}
  */
 export function release({ store, remote, dist, canary, gate = () => null }) {
-  if (canary !== undefined && !(Number.isInteger(canary) && canary > 0 && canary < 100)) return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
+  if (canary !== undefined && !(Number.isInteger(canary) && canary > 0 && canary < 100))
+    return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
   return withStoreLock(store, async () => {
     const { version, dir } = storeBuild(store, remote, dist);
     const doc = readDiscovery(store);
     const from = doc.remotes[remote]?.live?.version ?? null;
-    if (canary !== undefined && !from) throw new Error(`${remote} has no live version yet: release it first, then canary the next one`);
+    if (canary !== undefined && !from)
+      throw new Error(`${remote} has no live version yet: release it first, then canary the next one`);
     // Every stored version is listed before the gate runs (its smoke load pins the candidate by
     // version; testers may load any listed one where the deployment allows it).
     const known = doc.remotes[remote]?.versions ?? [];
@@ -188,7 +206,15 @@ export function release({ store, remote, dist, canary, gate = () => null }) {
     const time = new Date().toISOString();
     /** @type {HistoryEntry} */
     const entry = refused
-      ? { time, remote, action: canary === undefined ? 'release' : 'canary', from, to: version, result: 'refused', reason: refused }
+      ? {
+          time,
+          remote,
+          action: canary === undefined ? 'release' : 'canary',
+          from,
+          to: version,
+          result: 'refused',
+          reason: refused,
+        }
       : canary === undefined
         ? { time, remote, action: 'release', from, to: version, result: 'live' }
         : { time, remote, action: 'canary', from, to: version, result: 'canary', percent: canary };
@@ -196,7 +222,8 @@ export function release({ store, remote, dist, canary, gate = () => null }) {
       const pointer = pointerTo(store, remote, version);
       // A new live version ends a canary under way; a new canary replaces the previous one.
       const { canary: _ended, ...kept } = listed.remotes[remote] ?? {};
-      const next = canary === undefined ? { ...kept, live: pointer } : { ...kept, canary: { ...pointer, percent: canary } };
+      const next =
+        canary === undefined ? { ...kept, live: pointer } : { ...kept, canary: { ...pointer, percent: canary } };
       writeDiscovery(store, { ...listed, remotes: { ...listed.remotes, [remote]: next } });
     }
     appendHistory(store, entry);
@@ -216,9 +243,19 @@ export function promote({ store, remote }) {
     const { canary, live } = doc.remotes[remote] ?? {};
     if (!canary) throw new Error(`${remote} has no canary to promote`);
     const { percent: _share, ...pointer } = canary;
-    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { versions: doc.remotes[remote]?.versions ?? [], live: pointer } } });
+    writeDiscovery(store, {
+      ...doc,
+      remotes: { ...doc.remotes, [remote]: { versions: doc.remotes[remote]?.versions ?? [], live: pointer } },
+    });
     /** @type {HistoryEntry} */
-    const entry = { time: new Date().toISOString(), remote, action: 'promote', from: live?.version ?? null, to: canary.version, result: 'live' };
+    const entry = {
+      time: new Date().toISOString(),
+      remote,
+      action: 'promote',
+      from: live?.version ?? null,
+      to: canary.version,
+      result: 'live',
+    };
     appendHistory(store, entry);
     return entry;
   });
@@ -241,7 +278,14 @@ export function rollback({ store, remote }) {
       const { canary: _dropped, ...kept } = doc.remotes[remote] ?? {};
       writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: kept } });
       /** @type {HistoryEntry} */
-      const entry = { time: new Date().toISOString(), remote, action: 'rollback', from: canary.version, to: current, result: 'dropped' };
+      const entry = {
+        time: new Date().toISOString(),
+        remote,
+        action: 'rollback',
+        from: canary.version,
+        to: current,
+        result: 'dropped',
+      };
       appendHistory(store, entry);
       return entry;
     }
@@ -249,9 +293,19 @@ export function rollback({ store, remote }) {
     const earlier = liveVersions(readHistory(store), remote).filter((v) => v !== current);
     const previous = earlier.at(-1);
     if (!previous) throw new Error(`${remote} has no earlier good version than ${current}`);
-    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], live: pointerTo(store, remote, previous) } } });
+    writeDiscovery(store, {
+      ...doc,
+      remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], live: pointerTo(store, remote, previous) } },
+    });
     /** @type {HistoryEntry} */
-    const entry = { time: new Date().toISOString(), remote, action: 'rollback', from: current, to: previous, result: 'live' };
+    const entry = {
+      time: new Date().toISOString(),
+      remote,
+      action: 'rollback',
+      from: current,
+      to: previous,
+      result: 'live',
+    };
     appendHistory(store, entry);
     return entry;
   });

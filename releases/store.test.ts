@@ -19,7 +19,10 @@ const tmp = (name: string) => {
 /** A remote's build: a manifest, an entry and a chunk whose text says which build it is. */
 function build(label: string): string {
   const dist = tmp('dist');
-  writeFileSync(join(dist, 'mf-manifest.json'), JSON.stringify({ id: 'header', name: 'header', metaData: { buildInfo: { buildName: 'mf-header' } }, exposes: [] }));
+  writeFileSync(
+    join(dist, 'mf-manifest.json'),
+    JSON.stringify({ id: 'header', name: 'header', metaData: { buildInfo: { buildName: 'mf-header' } }, exposes: [] }),
+  );
   writeFileSync(join(dist, 'remoteEntry.js'), 'var header;');
   mkdirSync(join(dist, 'static'));
   writeFileSync(join(dist, 'static', 'chunk.js'), `export const label = ${JSON.stringify(label)};`);
@@ -42,7 +45,10 @@ describe('the release store', () => {
     expect(again).toEqual({ ...first, added: false });
     expect(second.version).not.toBe(first.version);
     expect(readFileSync(join(first.dir, 'static', 'chunk.js'), 'utf8')).toContain('"one"');
-    expect(JSON.parse(readFileSync(join(second.dir, 'mf-manifest.json'), 'utf8')).metaData.buildInfo).toEqual({ buildName: 'mf-header', buildVersion: second.version });
+    expect(JSON.parse(readFileSync(join(second.dir, 'mf-manifest.json'), 'utf8')).metaData.buildInfo).toEqual({
+      buildName: 'mf-header',
+      buildVersion: second.version,
+    });
   });
 
   it('points the discovery document at a release the gate passes, with the manifest integrity; a refusal changes nothing live', async () => {
@@ -50,10 +56,23 @@ describe('the release store', () => {
     const good = await release({ store, remote: 'header', dist: build('one') });
     expect(good).toMatchObject({ action: 'release', from: null, to: good.version, result: 'live' });
     const live = readDiscovery(store).remotes.header?.live;
-    expect(live).toEqual({ version: good.version, manifest: `header/${good.version}/mf-manifest.json`, integrity: expect.stringMatching(/^sha256-[A-Za-z0-9+/]+=*$/) });
+    expect(live).toEqual({
+      version: good.version,
+      manifest: `header/${good.version}/mf-manifest.json`,
+      integrity: expect.stringMatching(/^sha256-[A-Za-z0-9+/]+=*$/),
+    });
 
-    const bad = await release({ store, remote: 'header', dist: build('two'), gate: () => 'needs react 20, the shell provides 19.2.0' });
-    expect(bad).toMatchObject({ result: 'refused', reason: 'needs react 20, the shell provides 19.2.0', from: good.version });
+    const bad = await release({
+      store,
+      remote: 'header',
+      dist: build('two'),
+      gate: () => 'needs react 20, the shell provides 19.2.0',
+    });
+    expect(bad).toMatchObject({
+      result: 'refused',
+      reason: 'needs react 20, the shell provides 19.2.0',
+      from: good.version,
+    });
     expect(readDiscovery(store).remotes.header?.live).toEqual(live);
     expect(readHistory(store).map((e) => e.result)).toEqual(['live', 'refused']);
     // Both are in the store, and listed: testers may load either where the deployment allows it.
@@ -62,7 +81,11 @@ describe('the release store', () => {
 
   it('rolls back to the version live before, then to the one before that, and no further', async () => {
     const store = tmp('store');
-    const [a, b, c] = [await release({ store, remote: 'header', dist: build('a') }), await release({ store, remote: 'header', dist: build('b') }), await release({ store, remote: 'header', dist: build('c') })];
+    const [a, b, c] = [
+      await release({ store, remote: 'header', dist: build('a') }),
+      await release({ store, remote: 'header', dist: build('b') }),
+      await release({ store, remote: 'header', dist: build('c') }),
+    ];
     await rollback({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(b.version);
     await rollback({ store, remote: 'header' });
@@ -83,22 +106,42 @@ describe('the release store', () => {
     await expect(release({ store, remote: 'header', dist: build('b'), canary: 150 })).rejects.toThrow(/1 to 99/);
     const b = await release({ store, remote: 'header', dist: build('b'), canary: 20 });
     expect(b).toMatchObject({ action: 'canary', result: 'canary', percent: 20, from: a.version, to: b.version });
-    expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: a.version }, canary: { version: b.version, percent: 20 } });
+    expect(readDiscovery(store).remotes.header).toMatchObject({
+      live: { version: a.version },
+      canary: { version: b.version, percent: 20 },
+    });
     // The document carries the manifests of exactly the versions it points at, for the shell's page.
-    const manifestOf = (version: string) => JSON.parse(readFileSync(join(store, 'header', version, 'mf-manifest.json'), 'utf8')) as unknown;
-    expect(readDiscovery(store).manifests).toEqual({ [`header/${a.version}/mf-manifest.json`]: manifestOf(a.version), [`header/${b.version}/mf-manifest.json`]: manifestOf(b.version) });
+    const manifestOf = (version: string) =>
+      JSON.parse(readFileSync(join(store, 'header', version, 'mf-manifest.json'), 'utf8')) as unknown;
+    expect(readDiscovery(store).manifests).toEqual({
+      [`header/${a.version}/mf-manifest.json`]: manifestOf(a.version),
+      [`header/${b.version}/mf-manifest.json`]: manifestOf(b.version),
+    });
 
     await rollback({ store, remote: 'header' });
-    expect(readDiscovery(store).remotes.header).toEqual({ versions: [a.version, b.version], live: expect.objectContaining({ version: a.version }) });
+    expect(readDiscovery(store).remotes.header).toEqual({
+      versions: [a.version, b.version],
+      live: expect.objectContaining({ version: a.version }),
+    });
     expect(Object.keys(readDiscovery(store).manifests ?? {})).toEqual([`header/${a.version}/mf-manifest.json`]);
 
     await release({ store, remote: 'header', dist: build('b'), canary: 50 });
     await promote({ store, remote: 'header' });
-    expect(readDiscovery(store).remotes.header).toEqual({ versions: [a.version, b.version], live: expect.objectContaining({ version: b.version }) });
+    expect(readDiscovery(store).remotes.header).toEqual({
+      versions: [a.version, b.version],
+      live: expect.objectContaining({ version: b.version }),
+    });
     // The promoted version is a good one to come back to; the rolled-back canary never was live.
     await rollback({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(a.version);
-    expect(readHistory(store).map((e) => `${e.action}:${e.result}`)).toEqual(['release:live', 'canary:canary', 'rollback:dropped', 'canary:canary', 'promote:live', 'rollback:live']);
+    expect(readHistory(store).map((e) => `${e.action}:${e.result}`)).toEqual([
+      'release:live',
+      'canary:canary',
+      'rollback:dropped',
+      'canary:canary',
+      'promote:live',
+      'rollback:live',
+    ]);
   });
 
   it('serialises releases started at once from two processes: both land in the history, one after the other', async () => {

@@ -55,9 +55,12 @@ export function ensureDebianPackages(packages) {
   console.log(`[setup] installing Debian's ${missing.join(', ')}`);
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   try {
-    execSync(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`, {
-      stdio: 'inherit',
-    });
+    execSync(
+      `${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`,
+      {
+        stdio: 'inherit',
+      },
+    );
   } catch {
     console.error(`[setup] could not install ${missing.join(', ')}`);
   }
@@ -65,7 +68,11 @@ export function ensureDebianPackages(packages) {
 }
 
 /** The production topology's servers: nginx, mosquitto (with mosquitto_ctrl and its dynamic security plugin), envsubst. */
-export const PRODUCTION_PACKAGES = { nginx: '/usr/sbin/nginx', mosquitto: '/usr/sbin/mosquitto', 'gettext-base': '/usr/bin/envsubst' };
+export const PRODUCTION_PACKAGES = {
+  nginx: '/usr/sbin/nginx',
+  mosquitto: '/usr/sbin/mosquitto',
+  'gettext-base': '/usr/bin/envsubst',
+};
 
 /** Production builds of the shell and every remote, two at a time (the machine has 2 cores). */
 export function buildApps() {

@@ -17,14 +17,19 @@ const single = process.argv.includes('--single');
 const prod = process.argv.includes('--prod');
 ensureDeps();
 if (prod && !ensureDebianPackages(PRODUCTION_PACKAGES)) {
-  console.error('start --prod needs Debian\'s nginx, mosquitto and gettext-base, which could not be installed');
+  console.error("start --prod needs Debian's nginx, mosquitto and gettext-base, which could not be installed");
   process.exit(1);
 }
 if (single) buildSingle();
 else buildApps();
 
 const APPS = [PLATFORM.shell, ...Object.values(PLATFORM.remotes)];
-const serve = (app, ...args) => spawn(process.execPath, [join(root, 'page-server', 'serve.mjs'), ...args], { cwd: join(root, app), stdio: 'inherit', env: process.env });
+const serve = (app, ...args) =>
+  spawn(process.execPath, [join(root, 'page-server', 'serve.mjs'), ...args], {
+    cwd: join(root, app),
+    stdio: 'inherit',
+    env: process.env,
+  });
 const children = [];
 if (prod) {
   // The API's password on the broker: made once, kept beside the API's database.
@@ -35,7 +40,13 @@ if (prod) {
   const login = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim() };
   const liveUrl = 'ws://localhost:9001';
   const brokerEnv = { ...process.env, ...login, MQTT_DATA_DIR: brokerDir };
-  children.push(spawn(process.execPath, [join(root, 'api', 'mosquitto', 'mosquitto.mjs')], { cwd: root, stdio: 'inherit', env: brokerEnv }));
+  children.push(
+    spawn(process.execPath, [join(root, 'api', 'mosquitto', 'mosquitto.mjs')], {
+      cwd: root,
+      stdio: 'inherit',
+      env: brokerEnv,
+    }),
+  );
   const apiEnv = { ...process.env, ...login, MQTT_BROKER_URL: 'mqtt://127.0.0.1:1883', LIVE_PUBLIC_URL: liveUrl };
   children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: apiEnv }));
   for (const app of APPS) {
@@ -47,7 +58,9 @@ if (prod) {
       APP_FALLBACK: app === PLATFORM.shell ? '/index.html' : '=404',
       NGINX_WORK_DIR: join(root, 'api', 'data', 'nginx', app.package),
     };
-    children.push(spawn(process.execPath, [join(root, 'page-server', 'nginx.mjs')], { cwd: root, stdio: 'inherit', env }));
+    children.push(
+      spawn(process.execPath, [join(root, 'page-server', 'nginx.mjs')], { cwd: root, stdio: 'inherit', env }),
+    );
   }
 } else {
   children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: process.env }));

@@ -5,13 +5,24 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApps, buildSingle, CHROMIUM, ensureDebianPackage, ensureDebianPackages, ensureDeps, PRODUCTION_PACKAGES, root } from './ensure-deps.mjs';
+import {
+  buildApps,
+  buildSingle,
+  CHROMIUM,
+  ensureDebianPackage,
+  ensureDebianPackages,
+  ensureDeps,
+  PRODUCTION_PACKAGES,
+  root,
+} from './ensure-deps.mjs';
 
 ensureDeps();
 // The API's broker tests and the page server's nginx test run the production servers themselves.
-if (!ensureDebianPackages(PRODUCTION_PACKAGES)) console.error('nginx, mosquitto or envsubst is missing: their tests will fail');
+if (!ensureDebianPackages(PRODUCTION_PACKAGES))
+  console.error('nginx, mosquitto or envsubst is missing: their tests will fail');
 
-const run = (cmd, args, cwd = root, env = process.env) => spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;
+const run = (cmd, args, cwd = root, env = process.env) =>
+  spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;
 const out = mkdtempSync(join(tmpdir(), 'test-all-'));
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
 
@@ -30,7 +41,11 @@ for (const dir of packages) {
   if (!pkg.scripts?.test) continue;
   const report = join(out, `${dir}.json`);
   console.log(`\n=== ${dir}: tests ===`);
-  const ok = run('pnpm', ['test', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], join(root, dir));
+  const ok = run(
+    'pnpm',
+    ['test', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    join(root, dir),
+  );
   const json = readJson(report);
   const passed = json?.numPassedTests ?? 0;
   // Skipped and todo tests count as failures: a test that does not run proves nothing.
@@ -75,7 +90,12 @@ if (!built) {
 function playwright(name, config) {
   const report = join(out, `${name.replace(/\W+/g, '-')}.json`);
   const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: report };
-  const ok = run('pnpm', ['exec', 'playwright', 'test', '--config', config, '--reporter=list,json'], join(root, 'e2e'), env);
+  const ok = run(
+    'pnpm',
+    ['exec', 'playwright', 'test', '--config', config, '--reporter=list,json'],
+    join(root, 'e2e'),
+    env,
+  );
   const stats = readJson(report)?.stats;
   const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   const counted = (stats?.unexpected ?? 0) + (stats?.skipped ?? 0);

@@ -7,4 +7,9 @@ export interface LocalBroker {
 }
 export const MOSQUITTO_CONF: string;
 export function localBrokerConfig(options: { mqttPort: number; wsPort: number; dir: string }): string;
-export function startMosquitto(options: { mqttPort: number; wsPort: number; dir: string; admin: { username: string; password: string } }): Promise<LocalBroker>;
+export function startMosquitto(options: {
+  mqttPort: number;
+  wsPort: number;
+  dir: string;
+  admin: { username: string; password: string };
+}): Promise<LocalBroker>;

@@ -21,7 +21,8 @@ export function localBrokerConfig({ mqttPort, wsPort, dir }) {
     .replace(/^listener 9001$/m, `listener ${wsPort} 127.0.0.1`)
     .replace(/^plugin .*$/m, `plugin ${DEBIAN_DYNSEC_PLUGIN}`)
     .replace(/^plugin_opt_config_file .*$/m, `plugin_opt_config_file ${join(dir, 'dynamic-security.json')}`);
-  if ((replaced.match(/127\.0\.0\.1/g) ?? []).length !== 2) throw new Error(`${MOSQUITTO_CONF} no longer has the two listeners this runner rewrites`);
+  if ((replaced.match(/127\.0\.0\.1/g) ?? []).length !== 2)
+    throw new Error(`${MOSQUITTO_CONF} no longer has the two listeners this runner rewrites`);
   return replaced;
 }
 
@@ -37,7 +38,8 @@ export async function startMosquitto(options) {
   const confPath = join(dir, 'mosquitto.conf');
   writeFileSync(confPath, localBrokerConfig(options));
   const dynsec = join(dir, 'dynamic-security.json');
-  if (!existsSync(dynsec)) execFileSync('mosquitto_ctrl', ['dynsec', 'init', dynsec, admin.username, admin.password], { stdio: 'ignore' });
+  if (!existsSync(dynsec))
+    execFileSync('mosquitto_ctrl', ['dynsec', 'init', dynsec, admin.username, admin.password], { stdio: 'ignore' });
   // Started as root, mosquitto drops to its own user, which must read and rewrite the plugin's file.
   if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'mosquitto:', dir]);
 

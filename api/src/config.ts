@@ -77,7 +77,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     cookieDomain: env.COOKIE_DOMAIN || null,
     sessionSweepMs: positiveInt(env.SESSION_SWEEP_MS, 60_000, 'SESSION_SWEEP_MS'),
     trustProxy: env.API_TRUST_PROXY === 'true',
-    loginFailureDelayMs: positiveInt(env.LOGIN_FAILURE_DELAY_MS, LOGIN_THROTTLE_RULES.slowMsPerFailure, 'LOGIN_FAILURE_DELAY_MS'),
+    loginFailureDelayMs: positiveInt(
+      env.LOGIN_FAILURE_DELAY_MS,
+      LOGIN_THROTTLE_RULES.slowMsPerFailure,
+      'LOGIN_FAILURE_DELAY_MS',
+    ),
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),

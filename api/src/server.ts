@@ -32,7 +32,11 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     ? connectExternalBroker(config.brokerUrl, config.brokerAdmin)
     : await attachBroker(server, {
         authenticate: (login, cookie) =>
-          repos.sessions.userFor(login ? repos.liveClients.sessionOf(login.username, login.password) : parseCookieHeader(cookie, SESSION_COOKIE)),
+          repos.sessions.userFor(
+            login
+              ? repos.liveClients.sessionOf(login.username, login.password)
+              : parseCookieHeader(cookie, SESSION_COOKIE),
+          ),
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
   const services: Services = { repos, config, live };

@@ -11,7 +11,12 @@ export interface Services {
 }
 
 /** Stores a NEW notification for a user and pushes it on notifications/{profileName}. */
-export function notifyUser({ repos, live }: Services, userId: number, content: string, link: string | null): Notification {
+export function notifyUser(
+  { repos, live }: Services,
+  userId: number,
+  content: string,
+  link: string | null,
+): Notification {
   const notification = repos.notifications.add(userId, content, link);
   const profileName = repos.users.profileNameOf(userId);
   if (profileName) live.publish('notifications', profileName, notification);
@@ -27,6 +32,8 @@ export async function endLiveAccess({ repos, live }: Services, token: string): P
   try {
     await live.endSession(token, repos.liveClients.ofSession(token));
   } catch (error) {
-    console.error(`[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

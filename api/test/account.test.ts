@@ -7,7 +7,12 @@ describe('own profile and settings', () => {
   it('returns the own profile with email and bio', async () => {
     const ivy = await t().as('ivy');
     const res = await ivy.call('getOwnProfile');
-    expect(res.body).toMatchObject({ profileName: 'ivy', email: 'ivy@example.com', bio: 'Portraits at events.', roles: ['MEDIA'] });
+    expect(res.body).toMatchObject({
+      profileName: 'ivy',
+      email: 'ivy@example.com',
+      bio: 'Portraits at events.',
+      roles: ['MEDIA'],
+    });
   });
 
   it('changes username, email and bio, validating each', async () => {
@@ -15,7 +20,10 @@ describe('own profile and settings', () => {
     const res = await ivy.call('updateProfile', { username: 'Ivy S.', bio: 'New bio' });
     expect(res.body).toMatchObject({ username: 'Ivy S.', bio: 'New bio', email: 'ivy@example.com' });
     expect((await ivy.call('getUserInfo')).body.username).toBe('Ivy S.');
-    expect((await ivy.call('updateProfile', { email: 'nope' })).body).toEqual({ error: "Invalid field 'email': Email is invalid", field: 'email' });
+    expect((await ivy.call('updateProfile', { email: 'nope' })).body).toEqual({
+      error: "Invalid field 'email': Email is invalid",
+      field: 'email',
+    });
     expect((await ivy.call('updateProfile', { email: 'mia@example.com' })).status).toBe(409);
     expect((await ivy.call('updateProfile', {})).status).toBe(400);
     expect((await t().client().call('getOwnProfile')).status).toBe(401);
@@ -25,7 +33,9 @@ describe('own profile and settings', () => {
 describe('role pages', () => {
   it('gives organisers their events and refuses others with 403', async () => {
     const olga = await t().as('olga');
-    const events = (await olga.call('getMyEvents')).body.events.map((e: { eventIdentifier: string }) => e.eventIdentifier);
+    const events = (await olga.call('getMyEvents')).body.events.map(
+      (e: { eventIdentifier: string }) => e.eventIdentifier,
+    );
     expect(events).toEqual(['winter-gala-2026', 'summer-jazz-night-2026']);
     const mia = await t().as('mia');
     const refused = await mia.call('getMyEvents');
@@ -35,8 +45,15 @@ describe('role pages', () => {
 
   it('gives MEDIA users their packages and discount codes and refuses others', async () => {
     const mia = await t().as('mia');
-    expect((await mia.call('getMediaPackages')).body.mediaPackages.map((p: { name: string }) => p.name)).toEqual(['Essentials', 'Full evening', 'Premium']);
-    expect((await mia.call('getDiscountCodes')).body.discountCodes.map((d: { code: string }) => d.code)).toEqual(['MIA10', 'MIAWINTER25']);
+    expect((await mia.call('getMediaPackages')).body.mediaPackages.map((p: { name: string }) => p.name)).toEqual([
+      'Essentials',
+      'Full evening',
+      'Premium',
+    ]);
+    expect((await mia.call('getDiscountCodes')).body.discountCodes.map((d: { code: string }) => d.code)).toEqual([
+      'MIA10',
+      'MIAWINTER25',
+    ]);
     const dave = await t().as('dave');
     expect((await dave.call('getMediaPackages')).status).toBe(403);
     expect((await dave.call('getDiscountCodes')).status).toBe(403);
@@ -51,16 +68,28 @@ describe('contact form', () => {
     const res = await t().client().call('submitContactInfo', message, { origin: 'http://localhost:3000' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: true });
-    const row = t().api.db.prepare('SELECT name, email, subject, message FROM contact_messages WHERE email = ?').get('pat@example.com');
+    const row = t()
+      .api.db.prepare('SELECT name, email, subject, message FROM contact_messages WHERE email = ?')
+      .get('pat@example.com');
     expect(row).toEqual(message);
   });
 
   it('refuses an invalid email or a missing field, storing nothing', async () => {
-    const bad = await t().client().call('submitContactInfo', { ...message, email: 'pat@' });
+    const bad = await t()
+      .client()
+      .call('submitContactInfo', { ...message, email: 'pat@' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/Email is invalid/);
-    expect((await t().client().call('submitContactInfo', { ...message, subject: '' })).body.field).toBe('subject');
-    const count = t().api.db.prepare("SELECT COUNT(*) AS n FROM contact_messages WHERE email = 'pat@'").get() as { n: number };
+    expect(
+      (
+        await t()
+          .client()
+          .call('submitContactInfo', { ...message, subject: '' })
+      ).body.field,
+    ).toBe('subject');
+    const count = t().api.db.prepare("SELECT COUNT(*) AS n FROM contact_messages WHERE email = 'pat@'").get() as {
+      n: number;
+    };
     expect(count.n).toBe(0);
   });
 });

@@ -42,7 +42,12 @@ describe('log in', () => {
 describe('sign up', () => {
   it('creates a user with no roles, logged in at once', async () => {
     const client = t().client();
-    const res = await client.call('signup', { username: 'Nina New', profileName: 'nina', email: 'nina@example.com', password: 'long-enough' });
+    const res = await client.call('signup', {
+      username: 'Nina New',
+      profileName: 'nina',
+      email: 'nina@example.com',
+      password: 'long-enough',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ roles: [], profileName: 'nina', profilePicture: null, username: 'Nina New' });
     expect(client.cookies.get('loggedIn')).toBe('yes');
@@ -50,18 +55,30 @@ describe('sign up', () => {
   });
 
   it('refuses a taken profile name or email with 409', async () => {
-    const taken = await t().client().call('signup', { username: 'X', profileName: 'mia', email: 'x@example.com', password: 'long-enough' });
+    const taken = await t()
+      .client()
+      .call('signup', { username: 'X', profileName: 'mia', email: 'x@example.com', password: 'long-enough' });
     expect(taken.status).toBe(409);
     expect(taken.body.field).toBe('profileName');
-    const email = await t().client().call('signup', { username: 'X', profileName: 'xavier', email: 'mia@example.com', password: 'long-enough' });
+    const email = await t()
+      .client()
+      .call('signup', { username: 'X', profileName: 'xavier', email: 'mia@example.com', password: 'long-enough' });
     expect(email.status).toBe(409);
     expect(email.body.field).toBe('email');
   });
 
   it.each([
-    [{ username: 'A', profileName: 'ann', email: 'not-an-email', password: 'long-enough' }, 'email', /Email is invalid/],
+    [
+      { username: 'A', profileName: 'ann', email: 'not-an-email', password: 'long-enough' },
+      'email',
+      /Email is invalid/,
+    ],
     [{ username: 'A', profileName: 'ann', email: 'ann@example.com', password: 'short' }, 'password', /at least 8/],
-    [{ username: 'A', profileName: 'Ann Upper', email: 'ann@example.com', password: 'long-enough' }, 'profileName', /lowercase/],
+    [
+      { username: 'A', profileName: 'Ann Upper', email: 'ann@example.com', password: 'long-enough' },
+      'profileName',
+      /lowercase/,
+    ],
   ])('validates %j', async (body, field, message) => {
     const res = await t().client().call('signup', body);
     expect(res.status).toBe(400);
@@ -102,7 +119,9 @@ describe('session', () => {
     expect(clara.cookies.get('loggedIn')).toBe('no');
     expect(clara.cookies.has('session')).toBe(false);
     // The old cookie no longer works anywhere, even if someone kept it.
-    const replay = await t().client().fetch('/v2/checkAuthentication', { method: 'POST', headers: { cookie: stolen } });
+    const replay = await t()
+      .client()
+      .fetch('/v2/checkAuthentication', { method: 'POST', headers: { cookie: stolen } });
     expect(replay.status).toBe(401);
   });
 
@@ -121,7 +140,10 @@ describe('updateRoles', () => {
     expect(res.body.roles).toEqual(['DRIVER', 'MEDIA']);
     expect((await nora.call('updateRoles', { driver: false, media: true })).body.roles).toEqual(['MEDIA']);
     const olga = await t().as('olga');
-    expect((await olga.call('updateRoles', { driver: true, media: false })).body.roles).toEqual(['DRIVER', 'EVENT_ORGANIZER']);
+    expect((await olga.call('updateRoles', { driver: true, media: false })).body.roles).toEqual([
+      'DRIVER',
+      'EVENT_ORGANIZER',
+    ]);
   });
 
   it('refuses no role at all, a non-boolean, and a form-encoded body', async () => {
@@ -130,7 +152,10 @@ describe('updateRoles', () => {
     const bad = await dave.call('updateRoles', { driver: 'yes', media: 'false' });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('driver');
-    const form = await dave.fetch('/v2/updateRoles', { method: 'POST', body: new URLSearchParams({ driver: 'true', media: 'true' }) });
+    const form = await dave.fetch('/v2/updateRoles', {
+      method: 'POST',
+      body: new URLSearchParams({ driver: 'true', media: 'true' }),
+    });
     expect(form.status).toBe(415);
     expect(form.body.error).toMatch(/multipart\/form-data/);
     expect((await dave.call('getUserInfo')).body.roles).toEqual(['DRIVER']);

@@ -9,7 +9,11 @@ describe('events', () => {
     expect(res.status).toBe(200);
     expect(res.body.events).toHaveLength(3);
     expect(res.body.more).toBe(true);
-    expect(res.body.events[0]).toMatchObject({ eventIdentifier: 'winter-gala-2026', organizerProfileName: 'olga', itemCount: 0 });
+    expect(res.body.events[0]).toMatchObject({
+      eventIdentifier: 'winter-gala-2026',
+      organizerProfileName: 'olga',
+      itemCount: 0,
+    });
     const rest = await t().client().call('getEvents', { pageNo: 1, limit: 3 });
     expect(rest.body).toMatchObject({ more: false });
     expect(rest.body.events).toHaveLength(1);
@@ -41,7 +45,10 @@ describe('events', () => {
       canAddToCart: true,
       priceCents: 1500,
     });
-    const video = present(items.find((i) => i.contentType === 'video/mp4'), 'a video item');
+    const video = present(
+      items.find((i) => i.contentType === 'video/mp4'),
+      'a video item',
+    );
     expect(video.contentUrl).toMatch(/\/playlist\.m3u8$/);
     expect(video.filePath).toMatch(/\.mp4$/);
     const sizes = new Set(items.map((i: { width: number; height: number }) => `${i.width}x${i.height}`));
@@ -66,11 +73,16 @@ describe('events', () => {
       const res = await fetch(item.contentUrl.replace(t().config.filesOrigin, t().url));
       expect(res.status, item.contentUrl).toBe(200);
     }
-    const video = present(items.find((i) => i.contentType.startsWith('video/')), 'a video item');
+    const video = present(
+      items.find((i) => i.contentType.startsWith('video/')),
+      'a video item',
+    );
     const playlist = await (await fetch(video.contentUrl.replace(t().config.filesOrigin, t().url))).text();
     const segments = playlist.split('\n').filter((line) => line.endsWith('.ts'));
     expect(segments.length).toBeGreaterThanOrEqual(2);
-    const segment = await fetch(video.contentUrl.replace(t().config.filesOrigin, t().url).replace('playlist.m3u8', segments[0] as string));
+    const segment = await fetch(
+      video.contentUrl.replace(t().config.filesOrigin, t().url).replace('playlist.m3u8', segments[0] as string),
+    );
     expect(segment.headers.get('content-type')).toBe('video/mp2t');
     expect((await segment.arrayBuffer()).byteLength).toBeGreaterThan(1000);
   });
@@ -81,7 +93,10 @@ describe('posts and profiles', () => {
     const res = await t().client().call('getPosts');
     expect(res.body.posts).toHaveLength(8);
     expect(res.body.more).toBe(false);
-    expect(res.body.posts[0]).toMatchObject({ author: { profileName: 'mia', username: 'Mia Lens' }, contentItem: { name: 'Encore' } });
+    expect(res.body.posts[0]).toMatchObject({
+      author: { profileName: 'mia', username: 'Mia Lens' },
+      contentItem: { name: 'Encore' },
+    });
     expect(res.body.posts.some((p: { contentItem: unknown }) => p.contentItem === null)).toBe(true);
   });
 
@@ -100,7 +115,11 @@ describe('search', () => {
     const links = res.body.searchResults.map((r: { urlLink: string }) => r.urlLink);
     expect(links).toContain('/user/max');
     expect(links).toContain('/event/city-marathon-2026');
-    expect(res.body.searchResults[0]).toEqual({ name: expect.any(String), iconUrl: expect.any(String), urlLink: expect.any(String) });
+    expect(res.body.searchResults[0]).toEqual({
+      name: expect.any(String),
+      iconUrl: expect.any(String),
+      urlLink: expect.any(String),
+    });
   });
 
   it('answers nothing for an empty query and matches wildcards literally', async () => {

@@ -10,7 +10,13 @@ describe('cart', () => {
     const res = await dave.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' });
     expect(res.status).toBe(200);
     expect(res.body.cart).toEqual([
-      expect.objectContaining({ identifier: 'ci-photo-001', itemType: 'CONTENT', name: 'Stage lights', eventName: 'Summer Jazz Night', priceCents: 1500 }),
+      expect.objectContaining({
+        identifier: 'ci-photo-001',
+        itemType: 'CONTENT',
+        name: 'Stage lights',
+        eventName: 'Summer Jazz Night',
+        priceCents: 1500,
+      }),
     ]);
     expect((await dave.call('getCart')).body.cart).toHaveLength(1);
   });
@@ -29,7 +35,9 @@ describe('cart', () => {
     expect((await tom.call('addCartItem', { identifier: 'ci-nope', itemType: 'CONTENT' })).status).toBe(404);
     // Every fifth seeded photo is not for sale.
     expect((await tom.call('addCartItem', { identifier: 'ci-photo-005', itemType: 'CONTENT' })).status).toBe(400);
-    expect((await tom.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'TICKET' })).body.field).toBe('itemType');
+    expect((await tom.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'TICKET' })).body.field).toBe(
+      'itemType',
+    );
     const mia = await t().as('mia');
     const own = await mia.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' });
     expect(own.status).toBe(400);
@@ -60,9 +68,13 @@ describe('cart', () => {
     const added = await visitor.call('addCartItem', { identifier: 'ci-photo-004', itemType: 'CONTENT' });
     expect(added.status).toBe(200);
     expect(visitor.cookies.has('guestCart')).toBe(true);
-    expect((await visitor.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual(['ci-photo-004']);
+    expect((await visitor.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual([
+      'ci-photo-004',
+    ]);
     await visitor.call('login', { login: 'leo', password: 'demo-pass-2026' });
     expect(visitor.cookies.has('guestCart')).toBe(false);
-    expect((await visitor.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual(['ci-photo-004']);
+    expect((await visitor.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual([
+      'ci-photo-004',
+    ]);
   });
 });

@@ -39,8 +39,15 @@ describe('chat', () => {
     expect(res.body.contact).toMatchObject({ profileName: 'mia', username: 'Mia Lens' });
     expect(res.body.messages.map((m: { fromProfileName: string }) => m.fromProfileName)).toEqual(['clara', 'mia']);
     const list = (await clara.call('getMessageNotifications', { pageNo: 0, limit: 50 })).body.messageNotifications;
-    expect(present(list.find((m) => m.profileName === 'mia'), "mia's entry").status).toBe('READ');
-    expect((await clara.call('getOpenChats')).body.chats.map((c: { profileName: string }) => c.profileName)).toEqual(['mia']);
+    expect(
+      present(
+        list.find((m) => m.profileName === 'mia'),
+        "mia's entry",
+      ).status,
+    ).toBe('READ');
+    expect((await clara.call('getOpenChats')).body.chats.map((c: { profileName: string }) => c.profileName)).toEqual([
+      'mia',
+    ]);
   });
 
   it('closeChat removes the window', async () => {
@@ -55,7 +62,11 @@ describe('chat', () => {
     const mia = await t().as('mia');
     const sent = await mia.call('sendChatMessage', { profileName: 'clara', content: 'Photos are ready!' });
     expect(sent.status).toBe(200);
-    expect(sent.body.message).toMatchObject({ fromProfileName: 'mia', toProfileName: 'clara', content: 'Photos are ready!' });
+    expect(sent.body.message).toMatchObject({
+      fromProfileName: 'mia',
+      toProfileName: 'clara',
+      content: 'Photos are ready!',
+    });
     const clara = await t().as('clara');
     const list = (await clara.call('getMessageNotifications', { pageNo: 0, limit: 50 })).body.messageNotifications;
     const fromMia = list.filter((m: { profileName: string }) => m.profileName === 'mia');

@@ -17,7 +17,13 @@ const open: MqttClient[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mosquitto-test-'));
   broker = await startMosquitto({ mqttPort: await freePort(), wsPort: await freePort(), dir, admin: ADMIN });
-  t = await startTestApi({ MQTT_BROKER_URL: broker.url, MQTT_USERNAME: ADMIN.username, MQTT_PASSWORD: ADMIN.password, LIVE_PUBLIC_URL: broker.wsUrl, SESSION_SWEEP_MS: '200' });
+  t = await startTestApi({
+    MQTT_BROKER_URL: broker.url,
+    MQTT_USERNAME: ADMIN.username,
+    MQTT_PASSWORD: ADMIN.password,
+    LIVE_PUBLIC_URL: broker.wsUrl,
+    SESSION_SWEEP_MS: '200',
+  });
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.endAsync(true)));
@@ -29,7 +35,10 @@ afterAll(async () => {
 });
 
 /** A browser page's connection: over websocket, with the login the API gives its session. */
-async function pageConnection(user: TestClient, options: IClientOptions = {}): Promise<{ mq: MqttClient; login: { username: string; password: string } }> {
+async function pageConnection(
+  user: TestClient,
+  options: IClientOptions = {},
+): Promise<{ mq: MqttClient; login: { username: string; password: string } }> {
   const res = await user.call('getLiveCredentials');
   expect(res.status).toBe(200);
   const login = { username: present(res.body.username, 'username'), password: present(res.body.password, 'password') };
@@ -70,10 +79,23 @@ const until = async (check: () => boolean, what: string, ms = 8000) => {
 
 describe('mosquitto with dynamic security, administered by the API', () => {
   it('refuses a connection without a login, and embeds no broker in the API', async () => {
-    await expect(mqtt.connectAsync(broker.url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
-    await expect(mqtt.connectAsync(broker.wsUrl, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
-    await expect(mqtt.connectAsync(broker.url, { username: 'web-guess', password: 'guess', reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
-    const upgrade = await fetch(`${t.url}/mqtt`, { headers: { connection: 'Upgrade', upgrade: 'websocket' } }).catch(() => null);
+    await expect(mqtt.connectAsync(broker.url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(
+      /Not authorized/i,
+    );
+    await expect(mqtt.connectAsync(broker.wsUrl, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(
+      /Not authorized/i,
+    );
+    await expect(
+      mqtt.connectAsync(broker.url, {
+        username: 'web-guess',
+        password: 'guess',
+        reconnectPeriod: 0,
+        connectTimeout: 3000,
+      }),
+    ).rejects.toThrow(/Not authorized/i);
+    const upgrade = await fetch(`${t.url}/mqtt`, { headers: { connection: 'Upgrade', upgrade: 'websocket' } }).catch(
+      () => null,
+    );
     expect(upgrade === null || upgrade.status === 404).toBe(true);
   });
 
@@ -93,7 +115,11 @@ describe('mosquitto with dynamic security, administered by the API', () => {
     const { mq: other } = await pageConnection(clara);
     expect(await granted(other, 'notifications/clara')).toBe(1);
     const seen = messages(other);
-    await mq.publishAsync('notifications/clara', JSON.stringify({ id: 1, status: 'NEW', content: 'forged', link: null, timestamp: '2026-01-01T00:00:00Z' }), { qos: 1 });
+    await mq.publishAsync(
+      'notifications/clara',
+      JSON.stringify({ id: 1, status: 'NEW', content: 'forged', link: null, timestamp: '2026-01-01T00:00:00Z' }),
+      { qos: 1 },
+    );
     await notify('clara', 'From the API');
     await until(() => seen.length > 0, 'the API notification');
     expect(seen.map((m) => (m.body as { content: string }).content)).toEqual(['From the API']);
@@ -125,16 +151,24 @@ describe('mosquitto with dynamic security, administered by the API', () => {
     const closed = new Promise((done) => mq.once('close', () => done(undefined)));
     expect((await ben.call('logout')).status).toBe(200);
     await closed;
-    await expect(mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
+    await expect(
+      mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 }),
+    ).rejects.toThrow(/Not authorized/i);
   });
 
   it('revokes the logins of a session that expired, at the next sweep', async () => {
     const sam = await t.as('sam');
     const { mq, login } = await pageConnection(sam);
     const closed = new Promise((done) => mq.once('close', () => done(undefined)));
-    t.api.db.prepare("UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE profile_name = 'sam')").run();
+    t.api.db
+      .prepare(
+        "UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE profile_name = 'sam')",
+      )
+      .run();
     await closed;
-    await expect(mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Not authorized/i);
+    await expect(
+      mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 }),
+    ).rejects.toThrow(/Not authorized/i);
     expect((await sam.call('getUserInfo')).status).toBe(401);
   });
 

@@ -20,7 +20,9 @@ describe('GET /download', () => {
     const res = await download('events/summer-jazz-night-2026/photo-001.png', 'Stage lights.png');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
-    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Stage lights.png"; filename*=UTF-8''Stage%20lights.png`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="Stage lights.png"; filename*=UTF-8''Stage%20lights.png`,
+    );
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect(bytes[1]).toBe(0x50); // 'P' of the PNG signature
   });
@@ -56,7 +58,13 @@ describe('GET /download', () => {
   });
 
   it('refuses traversal written raw into the URL, encoded once and twice', async () => {
-    for (const raw of ['..%2Fsecret.txt', '%2E%2E%2Fsecret.txt', '%252E%252E%252Fsecret.txt', '..%5Csecret.txt', 'events%00.png']) {
+    for (const raw of [
+      '..%2Fsecret.txt',
+      '%2E%2E%2Fsecret.txt',
+      '%252E%252E%252Fsecret.txt',
+      '..%5Csecret.txt',
+      'events%00.png',
+    ]) {
       const res = await fetch(`${t.url}/download?filePath=${raw}&fileName=x`);
       expect(res.status, raw).toBe(400);
     }
@@ -72,7 +80,12 @@ describe('GET /media', () => {
   });
 
   it('refuses encoded traversal in the path', async () => {
-    for (const path of ['/media/..%2Fdb.sqlite', '/media/%2e%2e/db.sqlite', '/media/escape/secret.txt', '/media/events/%E0%A4%A']) {
+    for (const path of [
+      '/media/..%2Fdb.sqlite',
+      '/media/%2e%2e/db.sqlite',
+      '/media/escape/secret.txt',
+      '/media/events/%E0%A4%A',
+    ]) {
       const res = await fetch(`${t.url}${path}`);
       expect([400, 404], path).toContain(res.status);
       expect(await res.text()).not.toContain('top secret');

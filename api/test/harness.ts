@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '@marketplace/shared/node/ports';
-import { encodeCall, type ApiErrorBody, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
+import {
+  encodeCall,
+  type ApiErrorBody,
+  type ApiRequest,
+  type ApiResponse,
+  type CallName,
+} from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 
@@ -43,7 +49,10 @@ export function useTestApi(env: Record<string, string> = {}): () => TestApi {
 }
 
 /** Starts the real API on 127.0.0.1 with a fresh temporary database (or `dir`, to reuse one). */
-export async function startTestApi(env: Record<string, string> = {}, dir = mkdtempSync(join(tmpdir(), 'api-test-'))): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  dir = mkdtempSync(join(tmpdir(), 'api-test-')),
+): Promise<TestApi> {
   const port = await freePort();
   const config = loadConfig({
     API_PORT: String(port),
@@ -108,17 +117,34 @@ export class TestClient {
   }
 
   /** Sends a contract call the way the shared table says (method, path, encoding). */
-  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}, init: { origin?: string; headers?: Record<string, string> } = {}): Promise<Reply<CallBody<K>>> {
+  async call<K extends CallName>(
+    name: K,
+    request: ApiRequest<K> | Record<string, unknown> = {},
+    init: { origin?: string; headers?: Record<string, string> } = {},
+  ): Promise<Reply<CallBody<K>>> {
     // The browser client's own encoding (shared), so the tests send exactly what the apps send.
     const { method, path, body, credentials } = encodeCall(name, request);
     return this.fetch<CallBody<K>>(path, { method, body, origin: init.origin, headers: init.headers, credentials });
   }
 
-  async fetch<B = RawBody>(url: string, init: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string; credentials?: boolean } = {}): Promise<Reply<B>> {
+  async fetch<B = RawBody>(
+    url: string,
+    init: {
+      method?: string;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+      origin?: string;
+      credentials?: boolean;
+    } = {},
+  ): Promise<Reply<B>> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (init.credentials !== false && this.cookies.size) headers.cookie = this.cookieHeader;
     if (init.origin) headers.origin = init.origin;
-    const res = await fetch(url.startsWith('http') ? url : `${this.base}${url}`, { method: init.method ?? 'GET', body: init.body, headers });
+    const res = await fetch(url.startsWith('http') ? url : `${this.base}${url}`, {
+      method: init.method ?? 'GET',
+      body: init.body,
+      headers,
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [key, ...rest] = (pair ?? '').split('=');

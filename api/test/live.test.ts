@@ -5,7 +5,15 @@ import mqtt, { type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
-import { ADMIN_TOKEN, FOREIGN_ORIGIN, SHELL_ORIGIN, present, startTestApi, type TestApi, type TestClient } from './harness.js';
+import {
+  ADMIN_TOKEN,
+  FOREIGN_ORIGIN,
+  SHELL_ORIGIN,
+  present,
+  startTestApi,
+  type TestApi,
+  type TestClient,
+} from './harness.js';
 
 let t: TestApi;
 const open: MqttClient[] = [];
@@ -56,13 +64,25 @@ describe('live broker', () => {
     const leo = await t.as('leo');
     const res = await leo.call('getLiveCredentials');
     expect(res.status).toBe(200);
-    const login = { username: present(res.body.username, 'username'), password: present(res.body.password, 'password') };
-    const dial = (password: string) => mqtt.connectAsync(wsUrl(), { username: login.username, password, reconnectPeriod: 0, connectTimeout: 5000, wsOptions: { headers: { origin: SHELL_ORIGIN } } });
+    const login = {
+      username: present(res.body.username, 'username'),
+      password: present(res.body.password, 'password'),
+    };
+    const dial = (password: string) =>
+      mqtt.connectAsync(wsUrl(), {
+        username: login.username,
+        password,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+        wsOptions: { headers: { origin: SHELL_ORIGIN } },
+      });
     await expect(dial('wrong')).rejects.toThrow(/Not authorized/i);
     const mq = await dial(login.password);
     open.push(mq);
     expect((await mq.subscribeAsync('notifications/leo', { qos: 1 }))[0]?.qos).toBe(1);
-    await expect(mq.subscribeAsync('notifications/clara', { qos: 1 })).rejects.toMatchObject({ packet: { granted: [128] } });
+    await expect(mq.subscribeAsync('notifications/clara', { qos: 1 })).rejects.toMatchObject({
+      packet: { granted: [128] },
+    });
     const closed = new Promise((done) => mq.once('close', () => done(undefined)));
     expect((await leo.call('logout')).status).toBe(200);
     await closed;
@@ -114,9 +134,17 @@ describe('live broker', () => {
     const arrived = nextMessage(claraMq, 'notifications/clara');
     const created = await notifyViaAdmin('clara', 'Your photos are ready');
     expect(created.status).toBe(201);
-    expect(await arrived).toEqual({ id: created.body.id, status: 'NEW', content: 'Your photos are ready', link: '/events', timestamp: expect.any(String) });
+    expect(await arrived).toEqual({
+      id: created.body.id,
+      status: 'NEW',
+      content: 'Your photos are ready',
+      link: '/events',
+      timestamp: expect.any(String),
+    });
     // The same notification is in the list, so a reload agrees with the live view.
-    expect(present((await clara.call('getNotifications')).body.notifications[0], 'a notification').id).toBe(created.body.id);
+    expect(present((await clara.call('getNotifications')).body.notifications[0], 'a notification').id).toBe(
+      created.body.id,
+    );
     expect(miaGot).toBe(0);
   });
 
@@ -144,7 +172,11 @@ describe('live broker', () => {
     await mq.subscribeAsync('notifications/mia', { qos: 1 });
     const arrived = nextMessage(mq, 'notifications/mia');
     expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1004', status: 'CANCELLED' })).status).toBe(200);
-    expect(await arrived).toMatchObject({ status: 'NEW', link: '/eventorder/ord-1004', content: expect.stringContaining('cancelled') });
+    expect(await arrived).toMatchObject({
+      status: 'NEW',
+      link: '/eventorder/ord-1004',
+      content: expect.stringContaining('cancelled'),
+    });
   });
 
   it('does not let clients publish, even to their own topic', async () => {
@@ -155,7 +187,11 @@ describe('live broker', () => {
     listener.on('message', () => got++);
     const publisher = await connect(clara);
     const closed = new Promise<void>((resolve) => publisher.once('close', () => resolve()));
-    publisher.publish('notifications/clara', JSON.stringify({ id: 1, status: 'NEW', content: 'forged', link: null, timestamp: '' }), { qos: 0 });
+    publisher.publish(
+      'notifications/clara',
+      JSON.stringify({ id: 1, status: 'NEW', content: 'forged', link: null, timestamp: '' }),
+      { qos: 0 },
+    );
     await closed;
     // A real notification still arrives, and it is the only one.
     const arrived = nextMessage(listener, 'notifications/clara');

@@ -13,10 +13,16 @@ describe('failed logins', () => {
     const attacker = t().client();
     const statuses: number[] = [];
     for (let i = 0; i < LOGIN_THROTTLE_RULES.refuseAfterPerAccount; i++) {
-      statuses.push((await attacker.call('login', { login: 'mia', password: `guess-${i}` }, from('203.0.113.7'))).status);
+      statuses.push(
+        (await attacker.call('login', { login: 'mia', password: `guess-${i}` }, from('203.0.113.7'))).status,
+      );
     }
     expect(new Set(statuses)).toEqual(new Set([401]));
-    const refused = await attacker.call('login', { login: 'mia@example.com', password: DEMO_PASSWORD }, from('203.0.113.7'));
+    const refused = await attacker.call(
+      'login',
+      { login: 'mia@example.com', password: DEMO_PASSWORD },
+      from('203.0.113.7'),
+    );
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatch(/too many failed logins/i);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -36,7 +42,11 @@ describe('failed logins', () => {
       const res = await sprayer.call('login', { login: `nobody-${i}`, password: 'x' }, from('203.0.113.99'));
       expect(res.status).toBe(401);
     }
-    expect((await sprayer.call('login', { login: 'clara', password: DEMO_PASSWORD }, from('203.0.113.99'))).status).toBe(429);
-    expect((await t().client().call('login', { login: 'clara', password: DEMO_PASSWORD }, from('198.51.100.21'))).status).toBe(200);
+    expect(
+      (await sprayer.call('login', { login: 'clara', password: DEMO_PASSWORD }, from('203.0.113.99'))).status,
+    ).toBe(429);
+    expect(
+      (await t().client().call('login', { login: 'clara', password: DEMO_PASSWORD }, from('198.51.100.21'))).status,
+    ).toBe(200);
   });
 });

@@ -28,7 +28,9 @@ describe('notifications', () => {
 
   it('clearNewNotifications turns every NEW into UNREAD', async () => {
     const mia = await t().as('mia');
-    const before = (await mia.call('getNotifications')).body.notifications.filter((n: { status: string }) => n.status === 'NEW');
+    const before = (await mia.call('getNotifications')).body.notifications.filter(
+      (n: { status: string }) => n.status === 'NEW',
+    );
     expect(before.length).toBeGreaterThan(0);
     const res = await mia.call('clearNewNotifications');
     expect(res.body).toEqual({ updated: before.length });
@@ -43,9 +45,15 @@ describe('notifications', () => {
     expect(res.status).toBe(200);
     expect(res.body.notification).toMatchObject({ id: first.id, status: 'READ' });
     const olga = await t().as('olga');
-    expect((await olga.call('updateNotificationStatus', { status: 'READ', notificationId: first.id })).status).toBe(404);
-    expect((await max.call('updateNotificationStatus', { status: 'NEW', notificationId: first.id })).body.field).toBe('status');
-    expect((await max.call('updateNotificationStatus', { status: 'READ', notificationId: 'abc' })).body.field).toBe('notificationId');
+    expect((await olga.call('updateNotificationStatus', { status: 'READ', notificationId: first.id })).status).toBe(
+      404,
+    );
+    expect((await max.call('updateNotificationStatus', { status: 'NEW', notificationId: first.id })).body.field).toBe(
+      'status',
+    );
+    expect((await max.call('updateNotificationStatus', { status: 'READ', notificationId: 'abc' })).body.field).toBe(
+      'notificationId',
+    );
   });
 
   it('deleteNotification removes it for good', async () => {

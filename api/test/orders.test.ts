@@ -22,7 +22,11 @@ describe('event orders', () => {
     expect(asClient).toHaveLength(9);
     expect(asClient.every((o: { view: string }) => o.view === 'client')).toBe(true);
     const asPhotographer = (await mia.call('getEventOrders')).body.eventOrders;
-    expect(asPhotographer.every((o: { view: string; counterpart: string }) => o.view === 'photographer' && o.counterpart === 'Clara Client')).toBe(true);
+    expect(
+      asPhotographer.every(
+        (o: { view: string; counterpart: string }) => o.view === 'photographer' && o.counterpart === 'Clara Client',
+      ),
+    ).toBe(true);
     expect((await t.client().call('getEventOrders')).status).toBe(401);
   });
 
@@ -55,7 +59,13 @@ describe('event orders', () => {
       backButton: { text: 'Back to orders', link: '/user/orders' },
       discountCode: null,
       requirementInfo: { summary: expect.any(String), items: expect.any(Array) },
-      mediaPayoutInfo: { currency: 'USD', totalCents: 35000, platformFeeCents: 5250, photographerPayoutCents: 29750, paidOut: false },
+      mediaPayoutInfo: {
+        currency: 'USD',
+        totalCents: 35000,
+        platformFeeCents: 5250,
+        photographerPayoutCents: 29750,
+        paidOut: false,
+      },
       targets: [],
       sharingId: expect.any(String),
     });
@@ -86,7 +96,9 @@ describe('event orders', () => {
     expect(shared.status).toBe(200);
     expect(shared.body).toMatchObject({ view: 'sharedUser', sharingId: null, backButton: { link: '/events' } });
     expect(shared.body.eventOrderInfo.canCancel).toBe(false);
-    expect((await t.client().call('getEventOrderDetails', { orderId: 'ord-1006', sharingId })).body.view).toBe('sharedUser');
+    expect((await t.client().call('getEventOrderDetails', { orderId: 'ord-1006', sharingId })).body.view).toBe(
+      'sharedUser',
+    );
 
     const refused = await nora.call('getEventOrderDetails', { orderId: 'ord-1006' });
     expect(refused.status).toBe(403);
@@ -109,44 +121,78 @@ describe('cancel', () => {
     const after = (await clara.call('getEventOrderDetails', { orderId: 'ord-1002' })).body.eventOrderInfo;
     expect(after).toMatchObject({ status: 'CANCELLED', canCancel: false });
     const [latest] = (await mia.call('getNotifications')).body.notifications;
-    expect(latest).toMatchObject({ status: 'NEW', content: expect.stringContaining('ord-1002'), link: '/eventorder/ord-1002' });
+    expect(latest).toMatchObject({
+      status: 'NEW',
+      content: expect.stringContaining('ord-1002'),
+      link: '/eventorder/ord-1002',
+    });
   });
 
   it('refuses to cancel twice, a delivered order, or another status', async () => {
     await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' });
     expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' })).status).toBe(409);
     expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1006', status: 'CANCELLED' })).status).toBe(409);
-    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'DELIVERED' })).body.field).toBe('status');
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'DELIVERED' })).body.field).toBe(
+      'status',
+    );
   });
 });
 
 describe('upload targets', () => {
   const png = gradientPng(64, 48, 7);
   const put = (client: TestClient, url: string, body: Uint8Array, contentType = 'image/png') =>
-    client.fetch(url.replace(t.config.filesOrigin, t.url), { method: 'PUT', body: new Blob([new Uint8Array(body)]), headers: { 'content-type': contentType } });
+    client.fetch(url.replace(t.config.filesOrigin, t.url), {
+      method: 'PUT',
+      body: new Blob([new Uint8Array(body)]),
+      headers: { 'content-type': contentType },
+    });
 
   it('adds a target, takes the file by PUT, and lists it in the order', async () => {
-    const added = await clara.call('addTarget', { orderId: 'ord-1005', description: 'Venue map', fileName: 'venue.png', contentType: 'image/png' });
+    const added = await clara.call('addTarget', {
+      orderId: 'ord-1005',
+      description: 'Venue map',
+      fileName: 'venue.png',
+      contentType: 'image/png',
+    });
     expect(added.status).toBe(200);
-    expect(added.body).toEqual({ uploadUrl: expect.stringContaining('/upload/'), targetId: expect.any(Number), targetIdentifier: expect.any(String) });
+    expect(added.body).toEqual({
+      uploadUrl: expect.stringContaining('/upload/'),
+      targetId: expect.any(Number),
+      targetIdentifier: expect.any(String),
+    });
     // Not listed until its file arrives.
     expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets).toEqual([]);
 
     const uploaded = await put(t.client(), added.body.uploadUrl, png);
     expect(uploaded.status).toBe(200);
-    const target = present((await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets[0], 'the uploaded target');
-    expect(target).toMatchObject({ targetId: added.body.targetId, targetIdentifier: added.body.targetIdentifier, target: 'venue.png', description: 'Venue map' });
+    const target = present(
+      (await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets[0],
+      'the uploaded target',
+    );
+    expect(target).toMatchObject({
+      targetId: added.body.targetId,
+      targetIdentifier: added.body.targetIdentifier,
+      target: 'venue.png',
+      description: 'Venue map',
+    });
     const [viewUrl = '', downloadUrl = ''] = target.targetURLs;
     const file = await fetch(viewUrl.replace(t.config.filesOrigin, t.url));
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
     const download = await fetch(downloadUrl.replace(t.config.filesOrigin, t.url));
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="venue.png"/);
     // The photographer hears about it.
-    expect(present((await mia.call('getNotifications')).body.notifications[0], 'a notification').content).toMatch(/venue\.png/);
+    expect(present((await mia.call('getNotifications')).body.notifications[0], 'a notification').content).toMatch(
+      /venue\.png/,
+    );
   });
 
   it('refuses a bad token, a wrong content type, a non-image, a second upload and an oversized file', async () => {
-    const { body } = await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png', contentType: 'image/png' });
+    const { body } = await clara.call('addTarget', {
+      orderId: 'ord-1005',
+      description: '',
+      fileName: 'a.png',
+      contentType: 'image/png',
+    });
     const url: string = body.uploadUrl;
     expect((await put(t.client(), url.replace(/token=[^&]+/, 'token=wrong'), png)).status).toBe(403);
     expect((await put(t.client(), url, png, 'image/jpeg')).status).toBe(415);
@@ -161,23 +207,65 @@ describe('upload targets', () => {
   });
 
   it('accepts images only, from parties to an open order', async () => {
-    const pdf = await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.pdf', contentType: 'application/pdf' });
+    const pdf = await clara.call('addTarget', {
+      orderId: 'ord-1005',
+      description: '',
+      fileName: 'a.pdf',
+      contentType: 'application/pdf',
+    });
     expect(pdf.status).toBe(400);
     expect(pdf.body.field).toBe('contentType');
-    expect((await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: '../x.png', contentType: 'image/png' })).body.field).toBe('fileName');
+    expect(
+      (
+        await clara.call('addTarget', {
+          orderId: 'ord-1005',
+          description: '',
+          fileName: '../x.png',
+          contentType: 'image/png',
+        })
+      ).body.field,
+    ).toBe('fileName');
     const nora = await t.as('nora');
-    expect((await nora.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png', contentType: 'image/png' })).status).toBe(403);
-    expect((await clara.call('addTarget', { orderId: 'ord-1007', description: '', fileName: 'a.png', contentType: 'image/png' })).status).toBe(409);
-    expect((await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png' })).body).toEqual({ error: "Missing field 'contentType'", field: 'contentType' });
+    expect(
+      (
+        await nora.call('addTarget', {
+          orderId: 'ord-1005',
+          description: '',
+          fileName: 'a.png',
+          contentType: 'image/png',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await clara.call('addTarget', {
+          orderId: 'ord-1007',
+          description: '',
+          fileName: 'a.png',
+          contentType: 'image/png',
+        })
+      ).status,
+    ).toBe(409);
+    expect((await clara.call('addTarget', { orderId: 'ord-1005', description: '', fileName: 'a.png' })).body).toEqual({
+      error: "Missing field 'contentType'",
+      field: 'contentType',
+    });
   });
 
   it("changes a target's description and removes a target with its file", async () => {
     const targets = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
     const first = present(targets[0], 'a first target');
     const second = present(targets[1], 'a second target');
-    const changed = await clara.call('changeTargetDescription', { orderId: 'ord-1006', targetId: first.targetId, description: 'Updated' });
+    const changed = await clara.call('changeTargetDescription', {
+      orderId: 'ord-1006',
+      targetId: first.targetId,
+      description: 'Updated',
+    });
     expect(changed.body.target).toMatchObject({ targetId: first.targetId, description: 'Updated' });
-    expect((await clara.call('changeTargetDescription', { orderId: 'ord-1005', targetId: first.targetId, description: 'x' })).status).toBe(404);
+    expect(
+      (await clara.call('changeTargetDescription', { orderId: 'ord-1005', targetId: first.targetId, description: 'x' }))
+        .status,
+    ).toBe(404);
 
     const nora = await t.as('nora');
     expect((await nora.call('removeTarget', { targetId: second.targetId })).status).toBe(403);

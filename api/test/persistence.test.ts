@@ -8,7 +8,12 @@ const t = useTestApi();
 describe('persistence', () => {
   it('keeps what users changed across a restart, without seeding again', async () => {
     const users = () => (t().api.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
-    const signup = await t().client().call('signup', { username: 'Rita Restart', profileName: 'rita', email: 'rita@example.com', password: 'long-enough' });
+    const signup = await t().client().call('signup', {
+      username: 'Rita Restart',
+      profileName: 'rita',
+      email: 'rita@example.com',
+      password: 'long-enough',
+    });
     expect(signup.status).toBe(201);
     const clara = await t().as('clara');
     await clara.call('addCartItem', { identifier: 'ci-photo-006', itemType: 'CONTENT' });
@@ -22,10 +27,17 @@ describe('persistence', () => {
     expect(users()).toBe(countBefore);
     // The session survives too: the same cookie still works.
     expect((await clara.call('checkAuthentication')).status).toBe(200);
-    expect((await clara.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual(['ci-photo-006']);
-    const after = present((await clara.call('getNotifications')).body.notifications.find((n) => n.id === first.id), 'the same notification');
+    expect((await clara.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual([
+      'ci-photo-006',
+    ]);
+    const after = present(
+      (await clara.call('getNotifications')).body.notifications.find((n) => n.id === first.id),
+      'the same notification',
+    );
     expect(after.status).toBe('READ');
-    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1003' })).body.eventOrderInfo.status).toBe('CANCELLED');
+    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-1003' })).body.eventOrderInfo.status).toBe(
+      'CANCELLED',
+    );
     expect((await t().client().call('login', { login: 'rita', password: 'long-enough' })).status).toBe(200);
   });
 

@@ -15,7 +15,11 @@ describe('CORS', () => {
   it('answers a preflight for a multipart POST and for an upload PUT', async () => {
     const res = await fetch(`${t().url}/upload/x`, {
       method: 'OPTIONS',
-      headers: { origin: SHELL_ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: SHELL_ORIGIN,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(SHELL_ORIGIN);
@@ -32,11 +36,18 @@ describe('foreign origins', () => {
   it('refuses a state-changing call from a foreign origin and changes nothing', async () => {
     const clara = await t().as('clara');
     const before = count('cart_items');
-    const res = await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: FOREIGN_ORIGIN });
+    const res = await clara.call(
+      'addCartItem',
+      { identifier: 'ci-photo-001', itemType: 'CONTENT' },
+      { origin: FOREIGN_ORIGIN },
+    );
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/not allowed/);
     expect(count('cart_items')).toBe(before);
-    expect((await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: SHELL_ORIGIN })).status).toBe(200);
+    expect(
+      (await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: SHELL_ORIGIN }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -55,11 +66,13 @@ describe('bad bodies', () => {
   });
 
   it('answers 400 for a malformed multipart body', async () => {
-    const res = await t().client().fetch('/v2/submitContactInfo', {
-      method: 'POST',
-      body: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nunterminated',
-      headers: { 'content-type': 'multipart/form-data; boundary=b' },
-    });
+    const res = await t()
+      .client()
+      .fetch('/v2/submitContactInfo', {
+        method: 'POST',
+        body: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nunterminated',
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/body|field/i);
   });
@@ -82,11 +95,13 @@ describe('bad bodies', () => {
 
 describe('operator endpoint', () => {
   it('refuses /internal/notify without the admin token', async () => {
-    const res = await t().client().fetch('/internal/notify', {
-      method: 'POST',
-      body: JSON.stringify({ profileName: 'clara', content: 'x' }),
-      headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },
-    });
+    const res = await t()
+      .client()
+      .fetch('/internal/notify', {
+        method: 'POST',
+        body: JSON.stringify({ profileName: 'clara', content: 'x' }),
+        headers: { 'content-type': 'application/json', authorization: 'Bearer wrong' },
+      });
     expect(res.status).toBe(401);
   });
 });

@@ -25,19 +25,37 @@ const PORTS = {
 };
 const API = `http://localhost:${PORTS.api}`;
 /** A modest broadband line, so that bytes and request waterfalls cost what they cost people. */
-const NETWORK = { offline: false, latency: 40, downloadThroughput: (20 * 1024 * 1024) / 8, uploadThroughput: (5 * 1024 * 1024) / 8 };
+const NETWORK = {
+  offline: false,
+  latency: 40,
+  downloadThroughput: (20 * 1024 * 1024) / 8,
+  uploadThroughput: (5 * 1024 * 1024) / 8,
+};
 const BASE = { federated: `http://localhost:${PORTS.shell}`, single: `http://localhost:${PORTS.single}` };
 
 /** Each scenario: where to go, what counts as its main content, and what to do first (log in, open the viewer). */
 const ALL_SCENARIOS = [
   { id: 'home', title: 'home, anonymous', path: '/', main: 'main ul li a h3' },
   { id: 'events', title: '/events', path: '/events', main: 'main ul li a h3' },
-  { id: 'gallery', title: 'event gallery', path: '/event/summer-jazz-night-2026', main: 'main [aria-label="Gallery"] li' },
-  { id: 'viewer-video', title: 'gallery + viewer on a video', path: '/event/summer-jazz-night-2026', main: null, video: true },
+  {
+    id: 'gallery',
+    title: 'event gallery',
+    path: '/event/summer-jazz-night-2026',
+    main: 'main [aria-label="Gallery"] li',
+  },
+  {
+    id: 'viewer-video',
+    title: 'gallery + viewer on a video',
+    path: '/event/summer-jazz-night-2026',
+    main: null,
+    video: true,
+  },
   { id: 'order', title: 'event order, logged in', path: null, main: 'main h1', login: 'clara' },
 ];
 /** `BENCH_ONLY=home,order`: some scenarios only. */
-const SCENARIOS = process.env.BENCH_ONLY ? ALL_SCENARIOS.filter((s) => process.env.BENCH_ONLY?.split(',').includes(s.id)) : ALL_SCENARIOS;
+const SCENARIOS = process.env.BENCH_ONLY
+  ? ALL_SCENARIOS.filter((s) => process.env.BENCH_ONLY?.split(',').includes(s.id))
+  : ALL_SCENARIOS;
 
 /** Runs in the page before any of its scripts: when header and main content enter the DOM, LCP, long tasks, layout shifts. */
 const probe = (main, video) => `(() => {
@@ -89,8 +107,14 @@ async function waitFor(url, ms = 60_000) {
 
 /** The id of one of clara's orders, for the logged-in scenario. */
 async function orderPath() {
-  const login = await fetch(`${API}/v2/login`, { method: 'POST', body: new URLSearchParams({ login: 'clara', password: 'demo-pass-2026' }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const login = await fetch(`${API}/v2/login`, {
+    method: 'POST',
+    body: new URLSearchParams({ login: 'clara', password: 'demo-pass-2026' }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const { eventOrders } = await (await fetch(`${API}/v2/user/eventOrders`, { headers: { cookie } })).json();
   return `/eventorder/${eventOrders[0].orderId}`;
 }
@@ -100,7 +124,9 @@ async function measure(browser, variant, scenario, path) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     if (scenario.login) {
-      const res = await context.request.post(`${API}/v2/login`, { form: { login: scenario.login, password: 'demo-pass-2026' } });
+      const res = await context.request.post(`${API}/v2/login`, {
+        form: { login: scenario.login, password: 'demo-pass-2026' },
+      });
       if (!res.ok()) throw new Error(`login ${res.status()}`);
       await context.addCookies([{ name: 'loggedIn', value: 'yes', url: BASE[variant] }]);
     }
@@ -115,7 +141,8 @@ async function measure(browser, variant, scenario, path) {
     const timings = new Map();
     cdp.on('Network.requestWillBeSent', (e) => {
       if (e.request.url.startsWith('data:')) return;
-      if (!timings.has(e.requestId)) timings.set(e.requestId, { url: e.request.url, start: e.timestamp, end: Infinity });
+      if (!timings.has(e.requestId))
+        timings.set(e.requestId, { url: e.request.url, start: e.timestamp, end: Infinity });
       net.requests++;
       if (/mf-manifest\.json|remoteEntry\.js/.test(e.request.url)) net.federation++;
     });
@@ -134,7 +161,8 @@ async function measure(browser, variant, scenario, path) {
       net.bytes += e.encodedDataLength;
       if (types.get(e.requestId) !== 'Script') return;
       net.jsBytes += e.encodedDataLength;
-      if (process.env.BENCH_DEBUG) console.log(`${variant} ${scenario.id} ${Math.round(e.encodedDataLength / 1024)} KB ${urls.get(e.requestId)}`);
+      if (process.env.BENCH_DEBUG)
+        console.log(`${variant} ${scenario.id} ${Math.round(e.encodedDataLength / 1024)} KB ${urls.get(e.requestId)}`);
     });
 
     const errors = [];
@@ -145,22 +173,39 @@ async function measure(browser, variant, scenario, path) {
     if (scenario.video) {
       await page.getByRole('button', { name: 'Open Opening set clip' }).click({ timeout: 30_000 });
     }
-    await page.waitForFunction(() => window.__bench.main !== null && window.__bench.header !== null, null, { timeout: 30_000 }).catch(async (e) => {
-      const text = await page.evaluate(() => document.body.innerText.slice(0, 400) + JSON.stringify(window.__bench));
-      throw new Error(`${variant} ${scenario.id}: ${e.message} ${errors.join("; ")} PAGE: ${text}`);
-    });
+    await page
+      .waitForFunction(() => window.__bench.main !== null && window.__bench.header !== null, null, { timeout: 30_000 })
+      .catch(async (e) => {
+        const text = await page.evaluate(() => document.body.innerText.slice(0, 400) + JSON.stringify(window.__bench));
+        throw new Error(`${variant} ${scenario.id}: ${e.message} ${errors.join('; ')} PAGE: ${text}`);
+      });
     // Let late chunks, images, LCP, long tasks and shifts settle before reading.
     await page.waitForTimeout(1000);
     const b = await page.evaluate(() => window.__bench);
-    const tbt = b.longTasks.filter(([start]) => start < b.main).reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
+    const tbt = b.longTasks
+      .filter(([start]) => start < b.main)
+      .reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0);
     const depth = criticalPathDepth([...timings.values()], b.main);
     if (process.env.BENCH_DEBUG) {
-      console.log(`${variant} ${scenario.id} shifts ${JSON.stringify(b.shifts.map(([t, v]) => [Math.round(t), Number(v.toFixed(4))]))}`);
-      console.log(`${variant} ${scenario.id} depth ${depth.depth}: ${depth.chain.join(' -> ')}; header ${Math.round(b.header)} main ${Math.round(b.main)}`);
+      console.log(
+        `${variant} ${scenario.id} shifts ${JSON.stringify(b.shifts.map(([t, v]) => [Math.round(t), Number(v.toFixed(4))]))}`,
+      );
+      console.log(
+        `${variant} ${scenario.id} depth ${depth.depth}: ${depth.chain.join(' -> ')}; header ${Math.round(b.header)} main ${Math.round(b.main)}`,
+      );
       const t0 = Math.min(...[...timings.values()].map((t) => t.start));
-      for (const t of [...timings.values()].sort((x, y) => x.start - y.start)) console.log(`  ${Math.round((t.start - t0) * 1000)}-${Math.round((t.end - t0) * 1000)} ${t.url.slice(0, 110)}`);
+      for (const t of [...timings.values()].sort((x, y) => x.start - y.start))
+        console.log(`  ${Math.round((t.start - t0) * 1000)}-${Math.round((t.end - t0) * 1000)} ${t.url.slice(0, 110)}`);
     }
-    return { ...net, header: b.header, main: b.main, lcp: b.lcp, tbt, depth: depth.depth, cls: cumulativeLayoutShift(b.shifts) };
+    return {
+      ...net,
+      header: b.header,
+      main: b.main,
+      lcp: b.lcp,
+      tbt,
+      depth: depth.depth,
+      cls: cumulativeLayoutShift(b.shifts),
+    };
   } finally {
     await context.close();
   }
@@ -179,7 +224,10 @@ async function main() {
     ...REMOTES.map(([name, r]) => serveApp({ dir: join(ROOT, r.package, 'dist'), port: PORTS[name], env, log: false })),
     serveApp({ dir: join(ROOT, 'shell/dist-single'), port: PORTS.single, env, log: false }),
   ]);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   try {
     await waitFor(`${API}/health`);
     const paths = { order: await orderPath() };

@@ -113,7 +113,9 @@ export function renderTargets(report) {
       const ratio = s.metrics[t.key]?.ratio;
       if (ratio === null || ratio === undefined) return 'n/a';
       const limit = t.limit(s.id);
-      return ratio <= limit ? `${ratio.toFixed(2)}× ≤ ${limit.toFixed(2)} met` : `${ratio.toFixed(2)}× > ${limit.toFixed(2)} (+${Math.round((ratio / limit - 1) * 100)} %)`;
+      return ratio <= limit
+        ? `${ratio.toFixed(2)}× ≤ ${limit.toFixed(2)} met`
+        : `${ratio.toFixed(2)}× > ${limit.toFixed(2)} (+${Math.round((ratio / limit - 1) * 100)} %)`;
     });
     const absolute = ABSOLUTE_TARGETS.map((t) => {
       const value = s.metrics[t.key]?.federated;
@@ -130,10 +132,11 @@ export function renderMarkdown(report) {
   const head = `| scenario | ${METRICS.map((m) => m.label).join(' | ')} |`;
   const rule = `|---|${METRICS.map(() => '---').join('|')}|`;
   const rows = report.scenarios.map(
-    (s) => `| ${s.title} | ${METRICS.map((m) => {
-      const { federated, single, ratio } = s.metrics[m.key];
-      return `${m.format(federated)} / ${m.format(single)} (${ratioText(ratio)})`;
-    }).join(' | ')} |`,
+    (s) =>
+      `| ${s.title} | ${METRICS.map((m) => {
+        const { federated, single, ratio } = s.metrics[m.key];
+        return `${m.format(federated)} / ${m.format(single)} (${ratioText(ratio)})`;
+      }).join(' | ')} |`,
   );
   return [
     `Cold loads, median of ${report.runs} runs each, federated / single-bundle (ratio). ${report.network.latency} ms latency, ${Math.round((report.network.downloadThroughput * 8) / 1024 / 1024)} Mbit/s; ${report.date}.`,
@@ -173,7 +176,12 @@ export function renderChart(report) {
       return [label, ...parts].join('');
     })
     .join('\n');
-  const legend = keys.map((k, j) => `<rect x="${left + j * 170}" y="12" width="14" height="14" fill="${k.color}"/><text x="${left + j * 170 + 20}" y="24" font-size="13">${k.label}</text>`).join('');
+  const legend = keys
+    .map(
+      (k, j) =>
+        `<rect x="${left + j * 170}" y="12" width="14" height="14" fill="${k.color}"/><text x="${left + j * 170 + 20}" y="24" font-size="13">${k.label}</text>`,
+    )
+    .join('');
   const guide = (r, text, dash) =>
     `<line x1="${x(r)}" y1="40" x2="${x(r)}" y2="${height - 10}" stroke="#555" stroke-dasharray="${dash}"/><text x="${x(r) + 4}" y="${height - 14}" font-size="11" fill="#555">${text}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif">

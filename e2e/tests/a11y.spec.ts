@@ -11,7 +11,10 @@ import { test } from './fixtures.js';
 
 /** Each page of the table, its parameters filled with seeded values. */
 const PATHS = PAGE_LIST.map((page) =>
-  page.path.replace(':eventIdentifier', 'summer-jazz-night-2026').replace(':orderId', 'ord-1009').replace(':profileName', 'mia'),
+  page.path
+    .replace(':eventIdentifier', 'summer-jazz-night-2026')
+    .replace(':orderId', 'ord-1009')
+    .replace(':profileName', 'mia'),
 );
 
 /** The page settled: its remotes rendered (no slot still loading) and its data in. */
@@ -28,9 +31,14 @@ async function violations(page: Page): Promise<string[]> {
     .map((v) => `${page.url()} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-for (const viewport of [{ width: 1280, height: 800 }, { width: 768, height: 1024 }]) {
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 768, height: 1024 },
+]) {
   for (const session of ['anonymous', 'logged in'] as const) {
-    test(`a11y: every page of the platform table, ${session}, at ${viewport.width} px, has no serious or critical axe violation`, async ({ page }) => {
+    test(`a11y: every page of the platform table, ${session}, at ${viewport.width} px, has no serious or critical axe violation`, async ({
+      page,
+    }) => {
       test.setTimeout(180_000);
       await page.setViewportSize(viewport);
       if (session === 'logged in') await logIn(page, 'dave');
@@ -45,7 +53,11 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 768, height: 1024
   }
 }
 
-test('a11y: each overlay open (notifications, messages, chat window, profile menu, viewer, contact, role modal, cancel popup) has no serious or critical axe violation', async ({ page, browser, playwright }) => {
+test('a11y: each overlay open (notifications, messages, chat window, profile menu, viewer, contact, role modal, cancel popup) has no serious or critical axe violation', async ({
+  page,
+  browser,
+  playwright,
+}) => {
   test.setTimeout(180_000);
   const found: string[] = [];
   const audit = async (overlay: string) => found.push(...(await violations(page)).map((v) => `${overlay}: ${v}`));
@@ -53,7 +65,13 @@ test('a11y: each overlay open (notifications, messages, chat window, profile men
   // A conversation for max, so his message dropdown has an entry that opens a chat window.
   const mia = await playwright.request.newContext({ baseURL: API });
   expect((await mia.post('/v2/login', { form: { login: 'mia', password: DEMO_PASSWORD } })).status()).toBe(200);
-  expect((await mia.post('/v2/chat/sendMessage', { form: { profileName: 'max', content: 'Hello Max, are you free on Saturday?' } })).status()).toBe(200);
+  expect(
+    (
+      await mia.post('/v2/chat/sendMessage', {
+        form: { profileName: 'max', content: 'Hello Max, are you free on Saturday?' },
+      })
+    ).status(),
+  ).toBe(200);
   await mia.dispose();
 
   await logIn(page, 'max');

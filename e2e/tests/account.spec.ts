@@ -1,7 +1,9 @@
 import { expect } from '@playwright/test';
 import { test } from './fixtures.js';
 
-test('header -> account -> header: sign up a new user, pick Media in the role modal, see the MEDIA entries in the profile menu', async ({ page }) => {
+test('header -> account -> header: sign up a new user, pick Media in the role modal, see the MEDIA entries in the profile menu', async ({
+  page,
+}) => {
   const name = `n${Date.now().toString(36)}`;
   await page.goto('/community');
   await page.getByRole('button', { name: 'Sign Up' }).click();

@@ -15,13 +15,17 @@ let proxy: Awaited<ReturnType<typeof startApiFaultProxy>>;
 let closeShell: () => Promise<void>;
 test.beforeEach(async () => {
   proxy = await startApiFaultProxy(PROXY_PORT, API);
-  const shell = await startApp('shell', 13900, { ...runtimeEnv(), API_ORIGIN: `http://localhost:${PROXY_PORT}`, FILES_ORIGIN: API, LIVE_URL: `${API.replace('http', 'ws')}/mqtt` });
+  const shell = await startApp('shell', 13900, {
+    ...runtimeEnv(),
+    API_ORIGIN: `http://localhost:${PROXY_PORT}`,
+    FILES_ORIGIN: API,
+    LIVE_URL: `${API.replace('http', 'ws')}/mqtt`,
+  });
   closeShell = () => stop(shell);
 });
 test.afterEach(async () => {
   await Promise.all([proxy.close(), closeShell()]);
 });
-
 
 /** The loggedIn cookie's value and days until it expires. */
 async function loggedInCookie(page: Page) {
@@ -33,7 +37,9 @@ for (const [label, fault] of [
   ['401', { status: 401 }],
   ['status 0 (connection dropped)', 'connection dropped'],
 ] as [string, ApiFault][]) {
-  test(`api faults: a logout answered ${label} counts as success: loggedIn no for 7 days, home, live connection closed`, async ({ page }) => {
+  test(`api faults: a logout answered ${label} counts as success: loggedIn no for 7 days, home, live connection closed`, async ({
+    page,
+  }) => {
     let closed = false;
     page.on('websocket', (ws) => ws.on('close', () => (closed = true)));
     await logIn(page, 'ben', DEMO_PASSWORD, SHELL);
@@ -63,7 +69,9 @@ test('api faults: a logout answered 500 is a failure: the user stays logged in w
   expect((await loggedInCookie(page)).value).toBe('yes');
 });
 
-test('api faults: the session check answered 500 changes nothing; answered 401 or 403 it logs out to /user/login for 30 days', async ({ page }) => {
+test('api faults: the session check answered 500 changes nothing; answered 401 or 403 it logs out to /user/login for 30 days', async ({
+  page,
+}) => {
   for (const status of [401, 403]) {
     await logIn(page, 'ben', DEMO_PASSWORD, SHELL);
     await page.goto(`${SHELL}/events`);
@@ -86,7 +94,9 @@ test('api faults: the session check answered 500 changes nothing; answered 401 o
   }
 });
 
-test("api faults: a failed first notifications load shows 'No notifications' and asks for no more pages", async ({ page }) => {
+test("api faults: a failed first notifications load shows 'No notifications' and asks for no more pages", async ({
+  page,
+}) => {
   proxy.fail('GET /v2/notifications', { status: 500 });
   const paged: string[] = [];
   page.on('request', (r) => r.url().includes('/v2/notifications?') && paged.push(r.url()));
@@ -124,8 +134,12 @@ test('api faults: a failed upload stops the loop silently and keeps the uploads 
 
   proxy.fail('POST /v2/eventorder/target/add', { status: 500 }, 1);
   const png = (name: string, seed: number) => ({ name, mimeType: 'image/png', buffer: gradientPng(640, 480, seed) });
-  await page.getByLabel('Add images').setInputFiles([png('first.png', 11), png('second.png', 12), png('third.png', 13)]);
-  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/3', { timeout: 30_000 });
+  await page
+    .getByLabel('Add images')
+    .setInputFiles([png('first.png', 11), png('second.png', 12), png('third.png', 13)]);
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/3', {
+    timeout: 30_000,
+  });
   await expect(uploads).toContainText('first.png');
   await page.waitForTimeout(500);
   await expect(uploads.getByRole('listitem')).toHaveCount(before + 1);
@@ -134,7 +148,9 @@ test('api faults: a failed upload stops the loop silently and keeps the uploads 
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test("api faults: a failed contact submit says 'Email is invalid'; a failed cart removal is swallowed and the item stays", async ({ page }) => {
+test("api faults: a failed contact submit says 'Email is invalid'; a failed cart removal is swallowed and the item stays", async ({
+  page,
+}) => {
   await page.goto(`${SHELL}/events`);
   proxy.fail('POST /v2/submitContactInfo', { status: 500 });
   await page.getByRole('button', { name: 'Contact Us' }).click();
@@ -158,7 +174,10 @@ test("api faults: a failed contact submit says 'Email is invalid'; a failed cart
   const items = page.getByRole('list', { name: 'Cart items' }).getByRole('listitem');
   await expect(items.first()).toBeVisible();
   const count = await items.count();
-  await items.first().getByRole('button', { name: /^Remove / }).click();
+  await items
+    .first()
+    .getByRole('button', { name: /^Remove / })
+    .click();
   await page.waitForTimeout(500);
   await expect(items).toHaveCount(count);
   await expect(page.getByRole('alert')).toHaveCount(0);

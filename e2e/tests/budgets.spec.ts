@@ -9,11 +9,17 @@ interface Budget {
   measured: number;
   allowed: number;
 }
-const BUDGETS = JSON.parse(readFileSync(join(ROOT, 'e2e', 'budgets.json'), 'utf8')) as { homeJs: Budget; initialChunks: Record<string, Budget> };
+const BUDGETS = JSON.parse(readFileSync(join(ROOT, 'e2e', 'budgets.json'), 'utf8')) as {
+  homeJs: Budget;
+  initialChunks: Record<string, Budget>;
+};
 
 /** A budget failure names what, how big it is and what is allowed. */
 const within = (what: string, bytes: number, budget: Budget) =>
-  expect(bytes, `${what}: ${bytes} bytes (gzip), allowed ${budget.allowed} (measured ${budget.measured} when the budget was set)`).toBeLessThanOrEqual(budget.allowed);
+  expect(
+    bytes,
+    `${what}: ${bytes} bytes (gzip), allowed ${budget.allowed} (measured ${budget.measured} when the budget was set)`,
+  ).toBeLessThanOrEqual(budget.allowed);
 
 test("budgets: each app's initial chunk, gzipped as served, stays within its budget", () => {
   for (const [file, budget] of Object.entries(BUDGETS.initialChunks)) {
@@ -21,7 +27,9 @@ test("budgets: each app's initial chunk, gzipped as served, stays within its bud
   }
 });
 
-test('budgets: the anonymous home page loads one react-dom, no mqtt, hls.js, image compression, luxon or event-order code, and its JS stays within budget', async ({ page }) => {
+test('budgets: the anonymous home page loads one react-dom, no mqtt, hls.js, image compression, luxon or event-order code, and its JS stays within budget', async ({
+  page,
+}) => {
   const scripts: { url: string; bytes: number }[] = [];
   const urls: string[] = [];
   page.on('request', (r) => urls.push(r.url()));
@@ -42,5 +50,9 @@ test('budgets: the anonymous home page loads one react-dom, no mqtt, hls.js, ima
   // Luxon comes with the first time shown (an opened notification list, a chat window).
   expect(names.filter((u) => /luxon/.test(u))).toEqual([]);
   expect(urls.filter((u) => u.startsWith(`http://localhost:${PORTS.eventOrder}/`))).toEqual([]);
-  within('home page JS', scripts.reduce((sum, s) => sum + s.bytes, 0), BUDGETS.homeJs);
+  within(
+    'home page JS',
+    scripts.reduce((sum, s) => sum + s.bytes, 0),
+    BUDGETS.homeJs,
+  );
 });

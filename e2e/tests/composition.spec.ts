@@ -23,7 +23,9 @@ test('shell + header + media: the home page loads only the remotes it shows, and
   expect(problems).toEqual([]);
 });
 
-test('header + media + account in one page: exactly one react-dom, one session store; logged in, one websocket', async ({ page }) => {
+test('header + media + account in one page: exactly one react-dom, one session store; logged in, one websocket', async ({
+  page,
+}) => {
   const problems = watchConsole(page);
   const scripts: string[] = [];
   const sockets: string[] = [];
@@ -35,7 +37,8 @@ test('header + media + account in one page: exactly one react-dom, one session s
   // The header (its remote) navigates to the account remote's page.
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
-  for (const port of [PORTS.header, PORTS.media, PORTS.account]) expect(scripts.some(fromPort(port)), `remote on ${port}`).toBe(true);
+  for (const port of [PORTS.header, PORTS.media, PORTS.account])
+    expect(scripts.some(fromPort(port)), `remote on ${port}`).toBe(true);
 
   expect(scripts.filter((u) => /react-dom_client_js/.test(u))).toHaveLength(1);
   expect(scripts.filter((u) => /node_modules_react-dom_index_js/.test(u)).length).toBeLessThanOrEqual(1);
@@ -68,7 +71,9 @@ test('header + media: adding to the cart on an event page updates the header bad
   await expect(cart).toHaveAttribute('aria-label', `Cart, ${before + 1} items`);
 });
 
-test('the page arrives composed: its runtime config and the remotes\' manifests are in it, so no script waits on a config or manifest request', async ({ page }) => {
+test("the page arrives composed: its runtime config and the remotes' manifests are in it, so no script waits on a config or manifest request", async ({
+  page,
+}) => {
   const problems = watchConsole(page);
   const urls: string[] = [];
   page.on('request', (r) => urls.push(r.url()));
@@ -84,8 +89,13 @@ test('the page arrives composed: its runtime config and the remotes\' manifests 
   const html = (await response?.text()) ?? '';
   expect(html).not.toContain('<!--#');
   const [block = ''] = compositionBlocks(html);
-  const composed = JSON.parse(block) as { config: { remotes: Record<string, string> }; manifests: Record<string, { name: string }> };
+  const composed = JSON.parse(block) as {
+    config: { remotes: Record<string, string> };
+    manifests: Record<string, { name: string }>;
+  };
   expect(composed.config.remotes.header).toBe(`http://localhost:${PORTS.header}/mf-manifest.json`);
-  expect(Object.fromEntries(Object.entries(composed.manifests).map(([remote, manifest]) => [remote, manifest.name]))).toEqual({ header: 'header', media: 'media', eventOrder: 'eventOrder', account: 'account' });
+  expect(
+    Object.fromEntries(Object.entries(composed.manifests).map(([remote, manifest]) => [remote, manifest.name])),
+  ).toEqual({ header: 'header', media: 'media', eventOrder: 'eventOrder', account: 'account' });
   expect(problems).toEqual([]);
 });

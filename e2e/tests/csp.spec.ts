@@ -3,15 +3,24 @@ import { test as base, expect } from '@playwright/test';
 import { API, LIVE_URL, PORTS } from '../env.js';
 import { test } from './fixtures.js';
 
-test('csp: the shell page lists exactly the origins in use and its one inline script by hash, without unsafe-eval or unsafe-inline', async ({ page }) => {
+test('csp: the shell page lists exactly the origins in use and its one inline script by hash, without unsafe-eval or unsafe-inline', async ({
+  page,
+}) => {
   const response = await page.goto('/events');
   const csp = (await response?.headerValue('content-security-policy')) ?? '';
-  const directive = (name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `))?.split(' ').slice(1) ?? [];
+  const directive = (name: string) =>
+    csp
+      .split('; ')
+      .find((d) => d.startsWith(`${name} `))
+      ?.split(' ')
+      .slice(1) ?? [];
   const remotes = [PORTS.header, PORTS.media, PORTS.eventOrder, PORTS.account].map((p) => `http://localhost:${p}`);
   // The page's inline scripts that run: exactly one (its boot hints), allowed by its own hash.
   const inline = [...((await response?.text()) ?? '').matchAll(/<script>(.*?)<\/script>/gs)].map((m) => m[1] ?? '');
   expect(inline).toHaveLength(1);
-  const hash = `'sha256-${createHash('sha256').update(inline[0] ?? '').digest('base64')}'`;
+  const hash = `'sha256-${createHash('sha256')
+    .update(inline[0] ?? '')
+    .digest('base64')}'`;
   expect(directive('script-src').sort()).toEqual(["'self'", hash, ...remotes].sort());
   expect(directive('script-src')).not.toContain("'unsafe-inline'");
   // The live broker: the API's embedded one, or mosquitto in the production project.

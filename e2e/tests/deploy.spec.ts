@@ -13,10 +13,14 @@ test.afterAll(async () => {
   rmSync(join(ROOT, NEXT_FOLDER), { recursive: true, force: true });
 });
 
-test('independent deploy: a rebuilt header served at the same manifest URL shows in the unchanged shell on reload', async ({ page }) => {
+test('independent deploy: a rebuilt header served at the same manifest URL shows in the unchanged shell on reload', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const headerPort = 13401;
-  servers.push(await deployBuild(join(ROOT, 'shell', 'dist'), 13400, runtimeEnv({ ...PORTS, header: headerPort }), 'shell'));
+  servers.push(
+    await deployBuild(join(ROOT, 'shell', 'dist'), 13400, runtimeEnv({ ...PORTS, header: headerPort }), 'shell'),
+  );
   let header = await deployBuild(join(ROOT, 'mf-header', 'dist'), headerPort, runtimeEnv(), 'remote');
   await page.goto('http://localhost:13400/');
   await expect(page.getByRole('link', { name: 'EventMedia', exact: true })).toBeVisible();

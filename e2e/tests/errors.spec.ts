@@ -6,15 +6,22 @@ import { test } from './fixtures.js';
 // video whose stream fails, a video still processing.
 
 test('errors: a broken profile picture falls back to the generic image', async ({ page }) => {
-  withDatabase((db) => db.prepare('UPDATE users SET profile_picture = ? WHERE profile_name = ?').run('profiles/gone.png', 'zoe'));
+  withDatabase((db) =>
+    db.prepare('UPDATE users SET profile_picture = ? WHERE profile_name = ?').run('profiles/gone.png', 'zoe'),
+  );
   await logIn(page, 'zoe');
   const picture = page.getByRole('button', { name: 'Profile menu' }).getByRole('img');
   await expect.poll(() => picture.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
 });
 
-test("errors: a video whose stream fails says 'Video failed to load'; one without a url yet says 'Video preview is processing'", async ({ page }) => {
+test("errors: a video whose stream fails says 'Video failed to load'; one without a url yet says 'Video preview is processing'", async ({
+  page,
+}) => {
   withDatabase((db) => {
-    db.prepare('UPDATE content_items SET stream_path = ? WHERE name = ?').run('videos/gone/playlist.m3u8', 'Finish line sprint');
+    db.prepare('UPDATE content_items SET stream_path = ? WHERE name = ?').run(
+      'videos/gone/playlist.m3u8',
+      'Finish line sprint',
+    );
     db.prepare(
       `INSERT INTO content_items (identifier, event_id, owner_id, name, content_type, width, height, file_path, filename, stream_path, thumbnail_path, for_sale, price_cents, created_at)
        VALUES ('ci-processing', (SELECT id FROM events WHERE identifier = 'winter-gala-2026'), (SELECT id FROM users WHERE profile_name = 'ana'),
@@ -27,5 +34,7 @@ test("errors: a video whose stream fails says 'Video failed to load'; one withou
   await expect(card.getByText('Video failed to load')).toBeVisible({ timeout: 15_000 });
 
   await page.goto('/event/winter-gala-2026');
-  await expect(page.getByRole('button', { name: 'Open Rehearsal' }).getByText('Video preview is processing')).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: 'Open Rehearsal' }).getByText('Video preview is processing'),
+  ).toBeVisible();
 });

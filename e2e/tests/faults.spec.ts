@@ -9,8 +9,12 @@ type RemoteKey = 'header' | 'media' | 'eventOrder' | 'account';
 /** Opens the page that uses the remote; the event order page needs a logged-in client. */
 async function openPage(page: Page, shell: string, remote: RemoteKey): Promise<void> {
   if (remote === 'eventOrder') {
-    expect((await page.request.post(`${API}/v2/login`, { form: { login: 'clara', password: 'demo-pass-2026' } })).status()).toBe(200);
-    const { eventOrders } = (await (await page.request.get(`${API}/v2/user/eventOrders`)).json()) as { eventOrders: { orderId: string }[] };
+    expect(
+      (await page.request.post(`${API}/v2/login`, { form: { login: 'clara', password: 'demo-pass-2026' } })).status(),
+    ).toBe(200);
+    const { eventOrders } = (await (await page.request.get(`${API}/v2/user/eventOrders`)).json()) as {
+      eventOrders: { orderId: string }[];
+    };
     await page.context().addCookies([{ name: 'loggedIn', value: 'yes', url: shell }]);
     await page.goto(`${shell}/eventorder/${eventOrders[0]?.orderId}`);
     return;
@@ -25,11 +29,24 @@ async function searchWorks(page: Page) {
   await page.getByRole('combobox', { name: 'Search' }).press('Escape');
 }
 
-const REMOTES: Record<RemoteKey, { app: AppDir; ports: [shell: number, remote: number]; broken: { chunkPrefix: string; find: string; replace: string }; othersWork: (page: Page) => Promise<void>; works: (page: Page) => Locator }> = {
+const REMOTES: Record<
+  RemoteKey,
+  {
+    app: AppDir;
+    ports: [shell: number, remote: number];
+    broken: { chunkPrefix: string; find: string; replace: string };
+    othersWork: (page: Page) => Promise<void>;
+    works: (page: Page) => Locator;
+  }
+> = {
   header: {
     app: 'mf-header',
     ports: [13500, 13501],
-    broken: { chunkPrefix: 'src_header_HeaderBar_tsx', find: 'children:"EventMedia"', replace: 'children:(()=>{throw new Error("broken build")})()' },
+    broken: {
+      chunkPrefix: 'src_header_HeaderBar_tsx',
+      find: 'children:"EventMedia"',
+      replace: 'children:(()=>{throw new Error("broken build")})()',
+    },
     // The page's own remote and the footer's account modal still work.
     othersWork: async (page) => {
       await expect(page.getByRole('link', { name: /Summer Jazz Night/ })).toBeVisible();
@@ -41,14 +58,22 @@ const REMOTES: Record<RemoteKey, { app: AppDir; ports: [shell: number, remote: n
   media: {
     app: 'mf-media',
     ports: [13600, 13602],
-    broken: { chunkPrefix: '__federation_expose_EventsPage', find: 'children:"Events"', replace: 'children:(()=>{throw new Error("broken build")})()' },
+    broken: {
+      chunkPrefix: '__federation_expose_EventsPage',
+      find: 'children:"Events"',
+      replace: 'children:(()=>{throw new Error("broken build")})()',
+    },
     othersWork: searchWorks,
     works: (page) => page.getByRole('heading', { name: 'Events', level: 1 }),
   },
   eventOrder: {
     app: 'mf-event-order',
     ports: [13700, 13703],
-    broken: { chunkPrefix: 'src_order_OrderPage_tsx', find: 'children:"Order info"', replace: 'children:(()=>{throw new Error("broken build")})()' },
+    broken: {
+      chunkPrefix: 'src_order_OrderPage_tsx',
+      find: 'children:"Order info"',
+      replace: 'children:(()=>{throw new Error("broken build")})()',
+    },
     othersWork: async (page) => {
       await searchWorks(page);
       await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
@@ -58,7 +83,11 @@ const REMOTES: Record<RemoteKey, { app: AppDir; ports: [shell: number, remote: n
   account: {
     app: 'mf-account',
     ports: [13800, 13804],
-    broken: { chunkPrefix: '__federation_expose_LoginPage', find: 'children:"Log in"', replace: 'children:(()=>{throw new Error("broken build")})()' },
+    broken: {
+      chunkPrefix: '__federation_expose_LoginPage',
+      find: 'children:"Log in"',
+      replace: 'children:(()=>{throw new Error("broken build")})()',
+    },
     // The login page's header is the compact one: its logo leads to the media remote's page.
     othersWork: async (page) => {
       await page.getByRole('link', { name: 'EventMedia' }).click();
@@ -78,7 +107,9 @@ test.afterEach(async () => {
 
 for (const [remote, c] of Object.entries(REMOTES) as [RemoteKey, (typeof REMOTES)[RemoteKey]][]) {
   for (const fault of FAULTS) {
-    test(`fault matrix: ${remote} ${fault}: its slot falls back, the other remotes work, and it recovers without a reload`, async ({ page }) => {
+    test(`fault matrix: ${remote} ${fault}: its slot falls back, the other remotes work, and it recovers without a reload`, async ({
+      page,
+    }) => {
       test.setTimeout(60_000);
       const uncaught: string[] = [];
       page.on('pageerror', (e) => uncaught.push(e.message));

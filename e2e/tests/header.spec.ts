@@ -51,7 +51,9 @@ test('header: at 769 px the search box and the navigation share the first row, w
   await expect(page.getByRole('button', { name: 'Open menu' })).toHaveCount(0);
 });
 
-test('header: at 390 px the header fits the screen, and a menu opened from it stays on the screen', async ({ page }) => {
+test('header: at 390 px the header fits the screen, and a menu opened from it stays on the screen', async ({
+  page,
+}) => {
   const phone = { width: 390, height: 800 };
   await page.setViewportSize(phone);
   const onScreen = async (what: string, box: { x: number; width: number } | null) => {
@@ -101,7 +103,10 @@ test('api -> header: the notification dropdown pages through the real list at 90
   await expect(page.getByRole('button', { name: 'Notifications, 0 new' })).toBeVisible();
 });
 
-test('api -> header: a chat message arrives live, opens in a window, is answered, and the window is remembered until closed', async ({ page, playwright }) => {
+test('api -> header: a chat message arrives live, opens in a window, is answered, and the window is remembered until closed', async ({
+  page,
+  playwright,
+}) => {
   await logIn(page, 'ana');
   const messages = page.getByRole('button', { name: /^Messages, \d+ new$/ });
   await expect(messages).toHaveAccessibleName('Messages, 0 new');
@@ -109,11 +114,18 @@ test('api -> header: a chat message arrives live, opens in a window, is answered
   // Mia writes to Ana through the API, from her own session.
   const mia = await playwright.request.newContext({ baseURL: API });
   expect((await mia.post('/v2/login', { form: { login: 'mia', password: DEMO_PASSWORD } })).status()).toBe(200);
-  expect((await mia.post('/v2/chat/sendMessage', { form: { profileName: 'ana', content: 'Hi Ana, need a photographer?' } })).status()).toBe(200);
+  expect(
+    (
+      await mia.post('/v2/chat/sendMessage', { form: { profileName: 'ana', content: 'Hi Ana, need a photographer?' } })
+    ).status(),
+  ).toBe(200);
 
   await expect(messages).toHaveAccessibleName('Messages, 1 new');
   await messages.click();
-  const conversation = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Mia Lens' });
+  const conversation = page
+    .getByRole('list', { name: 'Messages' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Mia Lens' });
   await expect(conversation.locator('time')).toHaveText('just now');
   await expect(conversation.locator('time')).toHaveAttribute('title', ABSOLUTE);
   await conversation.getByRole('button', { name: /Mia Lens/ }).click();
@@ -125,7 +137,9 @@ test('api -> header: a chat message arrives live, opens in a window, is answered
   await expect(chat.getByText('Yes please, Saturday!')).toBeVisible();
   // Both messages say when they were sent.
   await expect(chat.getByRole('listitem').locator('time')).toHaveText(['just now', 'just now']);
-  const history = (await (await mia.get('/v2/chat/messages', { params: { profileName: 'ana' } })).json()) as { messages: { content: string }[] };
+  const history = (await (await mia.get('/v2/chat/messages', { params: { profileName: 'ana' } })).json()) as {
+    messages: { content: string }[];
+  };
   expect(history.messages.map((m) => m.content)).toEqual(['Hi Ana, need a photographer?', 'Yes please, Saturday!']);
 
   // The open window survives a reload; closing it tells the server, so it stays closed.
@@ -133,7 +147,9 @@ test('api -> header: a chat message arrives live, opens in a window, is answered
   await expect(chat).toBeVisible();
   await chat.getByRole('button', { name: 'Close chat with Mia Lens' }).click();
   await expect(chat).toHaveCount(0);
-  await expect.poll(async () => ((await (await page.request.get(`${API}/v2/chat/open`)).json()) as { chats: unknown[] }).chats).toEqual([]);
+  await expect
+    .poll(async () => ((await (await page.request.get(`${API}/v2/chat/open`)).json()) as { chats: unknown[] }).chats)
+    .toEqual([]);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
   await expect(chat).toHaveCount(0);

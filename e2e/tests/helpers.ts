@@ -13,7 +13,12 @@ export async function logIn(page: Page, profileName: string, password = DEMO_PAS
 }
 
 /** Creates a notification for a user through the API's operator endpoint; it is published live. */
-export async function notify(profileName: string, content: string, link: string | null = null, api = API): Promise<{ id: number }> {
+export async function notify(
+  profileName: string,
+  content: string,
+  link: string | null = null,
+  api = API,
+): Promise<{ id: number }> {
   const res = await fetch(`${api}/internal/notify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -29,7 +34,10 @@ export async function notify(profileName: string, content: string, link: string 
  * itself and resubscribes, and a notification `api` publishes after that shows in the badge and
  * on top of the list, without a reload. Answers the page's websocket URLs and the bell.
  */
-export async function survivesBrokerRestart(page: Page, { shell, api, restart }: { shell: string; api: string; restart: () => Promise<void> }) {
+export async function survivesBrokerRestart(
+  page: Page,
+  { shell, api, restart }: { shell: string; api: string; restart: () => Promise<void> },
+) {
   const sockets: string[] = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
   await logIn(page, 'dave', DEMO_PASSWORD, shell);
@@ -45,14 +53,20 @@ export async function survivesBrokerRestart(page: Page, { shell, api, restart }:
   await notify('dave', 'Published after the restart', null, api);
   await expect(bell).toHaveAccessibleName('Notifications, 2 new');
   await bell.click();
-  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Published after the restart');
+  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText(
+    'Published after the restart',
+  );
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
   return { sockets, bell };
 }
 
 /** The page's diagnostics counters (shared/src/diagnostics.ts). */
 export function diagnostics(page: Page): Promise<{ sessionStores: number; liveClients: number }> {
-  return page.evaluate(() => (globalThis as unknown as { __MARKETPLACE_DIAGNOSTICS__: { sessionStores: number; liveClients: number } }).__MARKETPLACE_DIAGNOSTICS__);
+  return page.evaluate(
+    () =>
+      (globalThis as unknown as { __MARKETPLACE_DIAGNOSTICS__: { sessionStores: number; liveClients: number } })
+        .__MARKETPLACE_DIAGNOSTICS__,
+  );
 }
 
 /** Fails the test on any uncaught page error or console error, except the ones a test expects. */

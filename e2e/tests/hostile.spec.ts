@@ -10,17 +10,23 @@ const JS_LINK = 'javascript:window.__pwned=1';
 /** Plants text the API has no call to write (event and item names) straight into its database. */
 function plantInDatabase() {
   withDatabase((db) => {
-    db.prepare('UPDATE events SET name = ?, description = ? WHERE identifier = ?').run(`Gala ${PAYLOAD}`, PAYLOAD, 'winter-gala-2026');
-    db.prepare('UPDATE content_items SET name = ? WHERE identifier = (SELECT ci.identifier FROM content_items ci JOIN events e ON e.id = ci.event_id WHERE e.identifier = ? ORDER BY ci.id LIMIT 1)').run(
-      `Pizza ${PAYLOAD}`,
-      'tech-meetup-november',
+    db.prepare('UPDATE events SET name = ?, description = ? WHERE identifier = ?').run(
+      `Gala ${PAYLOAD}`,
+      PAYLOAD,
+      'winter-gala-2026',
     );
+    db.prepare(
+      'UPDATE content_items SET name = ? WHERE identifier = (SELECT ci.identifier FROM content_items ci JOIN events e ON e.id = ci.event_id WHERE e.identifier = ? ORDER BY ci.id LIMIT 1)',
+    ).run(`Pizza ${PAYLOAD}`, 'tech-meetup-november');
   });
 }
 
 const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned);
 
-test('hostile input: script and HTML in notifications, links, chat, profile fields, event and item names and search results stay inert', async ({ page, playwright }) => {
+test('hostile input: script and HTML in notifications, links, chat, profile fields, event and item names and search results stay inert', async ({
+  page,
+  playwright,
+}) => {
   test.setTimeout(60_000);
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
@@ -29,12 +35,20 @@ test('hostile input: script and HTML in notifications, links, chat, profile fiel
   });
   plantInDatabase();
   // ivy's own profile fields, a chat message from mia, and a notification with a javascript: link.
-  const ivy = await playwright.request.newContext({ baseURL: API, extraHTTPHeaders: { origin: 'http://localhost:13000' } });
+  const ivy = await playwright.request.newContext({
+    baseURL: API,
+    extraHTTPHeaders: { origin: 'http://localhost:13000' },
+  });
   expect((await ivy.post('/v2/login', { form: { login: 'ivy', password: DEMO_PASSWORD } })).status()).toBe(200);
   expect((await ivy.post('/v2/user/updateProfile', { form: { bio: PAYLOAD } })).status()).toBe(200);
-  const mia = await playwright.request.newContext({ baseURL: API, extraHTTPHeaders: { origin: 'http://localhost:13000' } });
+  const mia = await playwright.request.newContext({
+    baseURL: API,
+    extraHTTPHeaders: { origin: 'http://localhost:13000' },
+  });
   expect((await mia.post('/v2/login', { form: { login: 'mia', password: DEMO_PASSWORD } })).status()).toBe(200);
-  expect((await mia.post('/v2/chat/sendMessage', { form: { profileName: 'ivy', content: PAYLOAD } })).status()).toBe(200);
+  expect((await mia.post('/v2/chat/sendMessage', { form: { profileName: 'ivy', content: PAYLOAD } })).status()).toBe(
+    200,
+  );
   await notify('ivy', PAYLOAD, JS_LINK);
 
   await logIn(page, 'ivy');
@@ -43,7 +57,10 @@ test('hostile input: script and HTML in notifications, links, chat, profile fiel
   await page.getByRole('list', { name: 'Notifications' }).getByRole('button', { name: PAYLOAD }).click();
   // Chat: the message is text in the window.
   await page.getByRole('button', { name: /^Messages,/ }).click();
-  await page.getByRole('list', { name: 'Messages' }).getByRole('button', { name: /Mia Lens/ }).click();
+  await page
+    .getByRole('list', { name: 'Messages' })
+    .getByRole('button', { name: /Mia Lens/ })
+    .click();
   await expect(page.getByRole('region', { name: 'Chat with Mia Lens' }).getByText(PAYLOAD)).toBeVisible();
   // Search results, the events list, the event page, an item in the gallery and the viewer, the profile.
   await page.getByRole('combobox', { name: 'Search' }).fill('Gala');

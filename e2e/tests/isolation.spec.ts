@@ -10,7 +10,9 @@ test.afterEach(async () => {
   await Promise.all(servers.splice(0).map(stop));
 });
 
-test('media down: its slot shows a fallback, the header and account still work, and navigating picks media up when it is back', async ({ page }) => {
+test('media down: its slot shows a fallback, the header and account still work, and navigating picks media up when it is back', async ({
+  page,
+}) => {
   const mediaPort = 13102;
   servers.push(await startApp('shell', 13100, runtimeEnv({ ...PORTS, media: mediaPort })));
   await page.goto('http://localhost:13100/events');
@@ -41,10 +43,17 @@ test('header down: the page still shows its content and footer; Retry brings the
   await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
 });
 
-test('media throwing while rendering: only its slot falls back; its other pages and the header keep working', async ({ page }) => {
+test('media throwing while rendering: only its slot falls back; its other pages and the header keep working', async ({
+  page,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const broken = brokenCopy('mf-media', '__federation_expose_EventsPage', 'children:"Events"', 'children:(()=>{throw new Error("broken build")})()');
+  const broken = brokenCopy(
+    'mf-media',
+    '__federation_expose_EventsPage',
+    'children:"Events"',
+    'children:(()=>{throw new Error("broken build")})()',
+  );
   servers.push(await startApp(broken, 13302));
   servers.push(await startApp('shell', 13300, runtimeEnv({ ...PORTS, media: 13302 })));
   await page.goto('http://localhost:13300/events');

@@ -14,7 +14,8 @@ const focused = (page: Page) =>
     const style = getComputedStyle(el);
     const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
     const shadow = style.boxShadow !== 'none';
-    const name = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
+    const name =
+      el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
     return { name: name.trim(), visible: (outline || shadow) && el.matches(':focus-visible') };
   });
 
@@ -31,7 +32,9 @@ async function tabTo(page: Page, name: RegExp, max = 60): Promise<void> {
   throw new Error(`no control named ${name} within ${max} Tab presses`);
 }
 
-test('keyboard only: log in, search and follow a result, open the viewer and add to cart, open the cart, log out; focus visible at each step', async ({ page }) => {
+test('keyboard only: log in, search and follow a result, open the viewer and add to cart, open the cart, log out; focus visible at each step', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.goto('/events');
   await expect(page.getByRole('link', { name: /Summer Jazz Night/ })).toBeVisible();

@@ -17,8 +17,9 @@ const SHELL = 'http://localhost:13950';
 const API_PORT = 14300;
 const API_URL = `http://localhost:${API_PORT}`;
 
-
-test('live faults: the broker restarts while a user is logged in; the client reconnects, resubscribes, and a notification published after it shows without a reload; junk payloads are dropped', async ({ page }) => {
+test('live faults: the broker restarts while a user is logged in; the client reconnects, resubscribes, and a notification published after it shows without a reload; junk payloads are dropped', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-live-'));
   const config = loadConfig({
@@ -47,7 +48,11 @@ test('live faults: the broker restarts while a user is logged in; the client rec
     await page.keyboard.press('Escape');
     const good = notification({ id: 999_001, content: 'After the junk', timestamp: new Date().toISOString() });
     api.services.live.publish('notifications', 'dave', { id: 'not a number', content: 42 } as never);
-    api.services.live.publish('notifications', 'dave', { ...good, id: 999_000, content: 'x'.repeat(LIVE_MAX_PAYLOAD_BYTES) });
+    api.services.live.publish('notifications', 'dave', {
+      ...good,
+      id: 999_000,
+      content: 'x'.repeat(LIVE_MAX_PAYLOAD_BYTES),
+    });
     api.services.live.publish('notifications', 'dave', good);
     await bell.click();
     const items = page.getByRole('list', { name: 'Notifications' }).getByRole('listitem');

@@ -22,7 +22,10 @@ async function slowApi(page: Page): Promise<void> {
 async function loadsWithSkeleton(page: Page, path: string, loaded: (page: Page) => Promise<void>): Promise<void> {
   await page.goto(path);
   const main = page.locator('main');
-  await expect(main.getByRole('status').filter({ hasText: 'Loading' }).first(), `${path}: a loading status`).toBeAttached();
+  await expect(
+    main.getByRole('status').filter({ hasText: 'Loading' }).first(),
+    `${path}: a loading status`,
+  ).toBeAttached();
   await expect(main.locator('[data-skeleton]').first(), `${path}: a skeleton while loading`).toBeVisible();
   await loaded(page);
   await expect(main.locator('[data-skeleton]'), `${path}: no skeleton once loaded`).toHaveCount(0);
@@ -34,14 +37,22 @@ const heading = (name: string | RegExp) => async (page: Page) => {
 
 test('loading: each data page of a visitor shows a skeleton until its data arrives', async ({ page }) => {
   await slowApi(page);
-  await loadsWithSkeleton(page, '/events', async (p) => expect(p.getByRole('link', { name: 'Summer Jazz Night' })).toBeVisible());
-  await loadsWithSkeleton(page, '/event/summer-jazz-night-2026', async (p) => expect(p.getByRole('list', { name: 'Gallery' })).toBeVisible());
-  await loadsWithSkeleton(page, '/community', async (p) => expect(p.getByRole('list', { name: 'Posts' })).toBeVisible());
+  await loadsWithSkeleton(page, '/events', async (p) =>
+    expect(p.getByRole('link', { name: 'Summer Jazz Night' })).toBeVisible(),
+  );
+  await loadsWithSkeleton(page, '/event/summer-jazz-night-2026', async (p) =>
+    expect(p.getByRole('list', { name: 'Gallery' })).toBeVisible(),
+  );
+  await loadsWithSkeleton(page, '/community', async (p) =>
+    expect(p.getByRole('list', { name: 'Posts' })).toBeVisible(),
+  );
   await loadsWithSkeleton(page, '/user/mia', heading('Mia Lens'));
   await loadsWithSkeleton(page, '/cart', async (p) => expect(p.getByText('Your cart is empty.')).toBeVisible());
 });
 
-test('loading: each account page, the order page and the notification list show a skeleton until their data arrives', async ({ page }) => {
+test('loading: each account page, the order page and the notification list show a skeleton until their data arrives', async ({
+  page,
+}) => {
   await logIn(page, 'max');
   await page.goto('/user/orders');
   const order = page.getByRole('list', { name: 'Event orders' }).getByRole('link').first();
@@ -49,7 +60,9 @@ test('loading: each account page, the order page and the notification list show 
 
   await slowApi(page);
   await loadsWithSkeleton(page, '/user/me', async (p) => expect(p.getByText('Max Multi')).toBeVisible());
-  await loadsWithSkeleton(page, '/user/orders', async (p) => expect(p.getByRole('list', { name: 'Event orders' })).toBeVisible());
+  await loadsWithSkeleton(page, '/user/orders', async (p) =>
+    expect(p.getByRole('list', { name: 'Event orders' })).toBeVisible(),
+  );
   for (const [path, title] of [
     ['/user/events', 'Your events'],
     ['/user/mediaPackages', 'Media packages'],
@@ -60,8 +73,12 @@ test('loading: each account page, the order page and the notification list show 
       await expect(p.locator('main li').first()).toBeVisible();
     });
   }
-  await loadsWithSkeleton(page, '/settings/general', async (p) => expect(p.getByRole('textbox', { name: 'Name' })).toHaveValue('Max Multi'));
-  await loadsWithSkeleton(page, orderPath, async (p) => expect(p.getByRole('heading', { name: 'Order info' })).toBeVisible());
+  await loadsWithSkeleton(page, '/settings/general', async (p) =>
+    expect(p.getByRole('textbox', { name: 'Name' })).toHaveValue('Max Multi'),
+  );
+  await loadsWithSkeleton(page, orderPath, async (p) =>
+    expect(p.getByRole('heading', { name: 'Order info' })).toBeVisible(),
+  );
 
   // The notification list: rows' shapes, then the entries.
   await page.goto('/faq');

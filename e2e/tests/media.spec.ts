@@ -10,12 +10,18 @@ function watchHlsScripts(page: Page): string[] {
 }
 
 const position = async (page: Page) => {
-  const text = (await page.getByRole('dialog').getByText(/^\d+ of \d+$/).textContent()) ?? '';
+  const text =
+    (await page
+      .getByRole('dialog')
+      .getByText(/^\d+ of \d+$/)
+      .textContent()) ?? '';
   const [n, total] = text.split(' of ').map(Number);
   return { n: n!, total: total! };
 };
 
-test('media + header: the viewer navigates with keys and wraps; Add to cart raises the header badge, and again says it is already there', async ({ page }) => {
+test('media + header: the viewer navigates with keys and wraps; Add to cart raises the header badge, and again says it is already there', async ({
+  page,
+}) => {
   await logIn(page, 'zoe');
   await page.goto('/event/summer-jazz-night-2026');
   const cart = page.getByRole('link', { name: /^Cart, \d+ items$/ });
@@ -55,20 +61,29 @@ test('media + header: the viewer navigates with keys and wraps; Add to cart rais
 test("media: hovering a video preview plays the API's HLS stream, and hls.js loads only then", async ({ page }) => {
   const hlsScripts = watchHlsScripts(page);
   const streamed: string[] = [];
-  page.on('response', (r) => /\.(m3u8|ts)$/.test(new URL(r.url()).pathname) && r.ok() && streamed.push(new URL(r.url()).pathname));
+  page.on(
+    'response',
+    (r) => /\.(m3u8|ts)$/.test(new URL(r.url()).pathname) && r.ok() && streamed.push(new URL(r.url()).pathname),
+  );
 
   await page.goto('/events');
   await expect(page.getByRole('link', { name: 'Tech Meetup November' })).toBeVisible();
   await page.getByRole('link', { name: 'Tech Meetup November' }).click();
   const card = page.getByRole('button', { name: 'Open Lightning talk' });
   await expect(card.locator('img[src="/play-icon.svg"]')).toBeVisible();
-  expect(await card.locator('img[src="/play-icon.svg"]').evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBe(50);
+  expect(
+    await card
+      .locator('img[src="/play-icon.svg"]')
+      .evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width),
+  ).toBe(50);
   expect(hlsScripts).toEqual([]);
   expect(streamed).toEqual([]);
 
   await card.hover();
   const video = card.locator('video');
-  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })
+    .toBeGreaterThan(0);
   expect(await video.evaluate((v: HTMLVideoElement) => [v.paused, v.muted])).toEqual([false, true]);
   await expect(card.locator('img')).toHaveCount(0);
   expect(hlsScripts.length).toBeGreaterThan(0);

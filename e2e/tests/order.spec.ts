@@ -12,7 +12,9 @@ async function openFromOrders(page: Page, eventName: string) {
   await expect(page.getByRole('heading', { name: eventName })).toBeVisible();
 }
 
-test('account -> event order: upload two images one at a time and see them listed; compression loads only then', async ({ page }) => {
+test('account -> event order: upload two images one at a time and see them listed; compression loads only then', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
   await logIn(page, 'clara');
@@ -23,7 +25,9 @@ test('account -> event order: upload two images one at a time and see them liste
 
   await page.getByLabel('Add images').setInputFiles([png('stage.png', 1), png('doors.png', 2)]);
   // Compression re-encodes each image on the main thread: allow for a loaded 2-core machine.
-  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 2/2', { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 2/2', {
+    timeout: 30_000,
+  });
   await expect(uploads.getByRole('listitem')).toHaveCount(2);
   await expect(uploads).toContainText('stage.png');
   await expect(uploads).toContainText('doors.png');
@@ -44,7 +48,10 @@ test('account -> event order: the client cancels, and the page shows the refetch
   await expect(page.getByTestId('order-status')).toHaveText('Order has been cancelled');
 });
 
-test('event order: a sharing link opens the sharedUser view; without it another user is unauthorized', async ({ page, browser }) => {
+test('event order: a sharing link opens the sharedUser view; without it another user is unauthorized', async ({
+  page,
+  browser,
+}) => {
   await logIn(page, 'clara');
   const details = await (await page.context().request.get(`${API}/v2/eventorder/ord-1006/details`)).json();
   const sharingId: string = details.sharingId;

@@ -14,7 +14,9 @@ import { test } from './fixtures.js';
 // Only in the production project (playwright.prod.config.ts): nginx serves the apps, mosquitto
 // carries live updates with a login per page.
 
-test('production: the page connects to mosquitto with its own broker login, gets live notifications there, and logout revokes the login', async ({ page }) => {
+test('production: the page connects to mosquitto with its own broker login, gets live notifications there, and logout revokes the login', async ({
+  page,
+}) => {
   const sockets: WebSocket[] = [];
   page.on('websocket', (ws) => sockets.push(ws));
   const logins = page.waitForResponse((r) => r.url() === `${API}/v2/liveCredentials` && r.status() === 200);
@@ -27,7 +29,9 @@ test('production: the page connects to mosquitto with its own broker login, gets
   await notify('ivy', 'Through mosquitto');
   await expect(bell).toHaveAccessibleName(/Notifications, \d+ new/);
   await bell.click();
-  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Through mosquitto');
+  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText(
+    'Through mosquitto',
+  );
 
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Profile menu' }).click();
@@ -39,7 +43,9 @@ test('production: the page connects to mosquitto with its own broker login, gets
   expect(sockets).toHaveLength(1);
 });
 
-test('production: nginx answers a missing remote file with 404, never the page, with nosniff and the policy', async ({ request }) => {
+test('production: nginx answers a missing remote file with 404, never the page, with nosniff and the policy', async ({
+  request,
+}) => {
   for (const name of ['header', 'media'] as const) {
     const base = `http://localhost:${PORTS[name]}`;
     const missing = await request.get(`${base}/remoteEntry.gone.js`);
@@ -53,7 +59,9 @@ test('production: nginx answers a missing remote file with 404, never the page, 
   expect(page.headers()['content-security-policy']).toContain(LIVE_URL);
 });
 
-test('production: mosquitto restarts while a user is logged in; the page reconnects with its login, resubscribes, and a notification published after shows without a reload', async ({ page }) => {
+test('production: mosquitto restarts while a user is logged in; the page reconnects with its login, resubscribes, and a notification published after shows without a reload', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   // A broker, an API and a shell of its own, so restarting the broker touches no other test.
   const work = mkdtempSync(join(tmpdir(), 'e2e-restart-'));
@@ -77,10 +85,19 @@ test('production: mosquitto restarts while a user is logged in; the page reconne
       LIVE_PUBLIC_URL: liveUrl,
     }),
   );
-  const shell = await deployBuild(join(ROOT, 'shell', 'dist'), 13960, { ...runtimeEnv(), API_ORIGIN: apiUrl, LIVE_URL: liveUrl }, 'shell');
+  const shell = await deployBuild(
+    join(ROOT, 'shell', 'dist'),
+    13960,
+    { ...runtimeEnv(), API_ORIGIN: apiUrl, LIVE_URL: liveUrl },
+    'shell',
+  );
   try {
     // mqtt.js reconnects with the same login (the plugin kept it in its file).
-    const { sockets } = await survivesBrokerRestart(page, { shell: shellUrl, api: apiUrl, restart: () => broker.restart() });
+    const { sockets } = await survivesBrokerRestart(page, {
+      shell: shellUrl,
+      api: apiUrl,
+      restart: () => broker.restart(),
+    });
     expect(sockets[0]).toMatch(new RegExp(`^${liveUrl}`));
   } finally {
     await shell.stop();

@@ -27,7 +27,9 @@ async function command(...args: string[]): Promise<{ code: number; output: strin
   try {
     // The gate's smoke load opens candidates in this test's shell, which reads the store.
     const env = { ...process.env, RELEASES_DIR: store, LIVE_SHELL_URL: SHELL_URL };
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'releases', 'cli.mjs'), ...args], { env });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'releases', 'cli.mjs'), ...args], {
+      env,
+    });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -53,14 +55,25 @@ async function succeeds(...args: string[]): Promise<string> {
   return output;
 }
 
-const liveHeader = () => (JSON.parse(readFileSync(join(store, 'discovery.json'), 'utf8')) as { remotes: { header?: { live?: { version: string } } } }).remotes.header?.live?.version;
+const liveHeader = () =>
+  (
+    JSON.parse(readFileSync(join(store, 'discovery.json'), 'utf8')) as {
+      remotes: { header?: { live?: { version: string } } };
+    }
+  ).remotes.header?.live?.version;
 const logo = (page: Page) => page.getByRole('link', { name: /^EventMedia( Next)?$/ });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   nextDist = buildNextHeader(NEXT_FOLDER, 'EventMedia Next');
   servers.push(await serveApp({ dir: store, port: 13981, log: false }));
-  servers.push(await startApp('shell', 13980, { ...runtimeEnv(), DISCOVERY_URL: `${STORE_URL}/discovery.json`, ALLOW_VERSION_OVERRIDE: 'true' }));
+  servers.push(
+    await startApp('shell', 13980, {
+      ...runtimeEnv(),
+      DISCOVERY_URL: `${STORE_URL}/discovery.json`,
+      ALLOW_VERSION_OVERRIDE: 'true',
+    }),
+  );
 });
 test.afterAll(async () => {
   await Promise.all(servers.splice(0).map(stop));
@@ -69,7 +82,9 @@ test.afterAll(async () => {
   for (const copy of copies.splice(0)) rmSync(copy, { recursive: true, force: true });
 });
 
-test('release: a header release shows on the next reload without a shell rebuild, rollback restores it, and the gate refuses builds the live shell cannot run (singleton version, shared export, missing page module, failing smoke load)', async ({ page }) => {
+test('release: a header release shows on the next reload without a shell rebuild, rollback restores it, and the gate refuses builds the live shell cannot run (singleton version, shared export, missing page module, failing smoke load)', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await succeeds('release', 'header');
   const first = liveHeader();
@@ -82,9 +97,17 @@ test('release: a header release shows on the next reload without a shell rebuild
   page.on('request', (request) => request.url().includes('/discovery.json') && discoveryRequests.push(request.url()));
   const composedHeader = async () => {
     const html = await (await page.request.get(SHELL_URL)).text();
-    const composed = JSON.parse(compositionBlocks(html)[0] ?? '') as { discovery: { remotes: { header: { live: { version: string; manifest: string } } }; manifests: Record<string, { metaData: { buildInfo: { buildVersion: string } } }> } };
+    const composed = JSON.parse(compositionBlocks(html)[0] ?? '') as {
+      discovery: {
+        remotes: { header: { live: { version: string; manifest: string } } };
+        manifests: Record<string, { metaData: { buildInfo: { buildVersion: string } } }>;
+      };
+    };
     const { live } = composed.discovery.remotes.header;
-    return { version: live.version, manifestVersion: composed.discovery.manifests[live.manifest]?.metaData.buildInfo.buildVersion };
+    return {
+      version: live.version,
+      manifestVersion: composed.discovery.manifests[live.manifest]?.metaData.buildInfo.buildVersion,
+    };
   };
   expect(await composedHeader()).toEqual({ version: first, manifestVersion: first });
 
@@ -105,33 +128,57 @@ test('release: a header release shows on the next reload without a shell rebuild
   expect(discoveryRequests).toEqual([]);
 
   // Builds the live shell cannot run: each refused with its reason, nothing changes live.
-  const needsReact20 = await command('release', 'header', '--dist', editedCopy(nextDist, 'mf-manifest.json', (m: { shared: { name: string; requiredVersion: string }[] }) => {
-    for (const s of m.shared) if (s.name === 'react') s.requiredVersion = '^20.0.0';
-  }));
+  const needsReact20 = await command(
+    'release',
+    'header',
+    '--dist',
+    editedCopy(nextDist, 'mf-manifest.json', (m: { shared: { name: string; requiredVersion: string }[] }) => {
+      for (const s of m.shared) if (s.name === 'react') s.requiredVersion = '^20.0.0';
+    }),
+  );
   expect(needsReact20.code).toBe(1);
   expect(needsReact20.output).toMatch(/refused header \w+: needs react \^20\.0\.0, the live shell provides 19\./);
-  const newHelper = await command('release', 'header', '--dist', editedCopy(nextDist, 'shared-imports.json', (m: Record<string, string[]>) => {
-    m['@marketplace/shared']?.push('formatDuration');
-  }));
+  const newHelper = await command(
+    'release',
+    'header',
+    '--dist',
+    editedCopy(nextDist, 'shared-imports.json', (m: Record<string, string[]>) => {
+      m['@marketplace/shared']?.push('formatDuration');
+    }),
+  );
   expect(newHelper.code).toBe(1);
   expect(newHelper.output).toContain("uses formatDuration from @marketplace/shared, which the live shell's copy lacks");
-  const noCart = await command('release', 'media', '--dist', editedCopy(join(ROOT, 'mf-media', 'dist'), 'mf-manifest.json', (m: { exposes: { name: string }[] }) => {
-    m.exposes = m.exposes.filter((e) => e.name !== 'CartPage');
-  }));
+  const noCart = await command(
+    'release',
+    'media',
+    '--dist',
+    editedCopy(join(ROOT, 'mf-media', 'dist'), 'mf-manifest.json', (m: { exposes: { name: string }[] }) => {
+      m.exposes = m.exposes.filter((e) => e.name !== 'CartPage');
+    }),
+  );
   expect(noCart.code).toBe(1);
   expect(noCart.output).toContain("does not expose CartPage, which the platform table's pages need from media");
   // A build that throws while rendering passes the manifest checks but fails the smoke load.
-  const broken = brokenCopy('mf-header', 'src_header_HeaderBar_tsx', 'children:"EventMedia"', 'children:(()=>{throw new Error("broken build")})()');
+  const broken = brokenCopy(
+    'mf-header',
+    'src_header_HeaderBar_tsx',
+    'children:"EventMedia"',
+    'children:(()=>{throw new Error("broken build")})()',
+  );
   copies.push(broken);
   const throwing = await command('release', 'header', '--dist', broken);
   expect(throwing.code).toBe(1);
   expect(throwing.output).toMatch(/refused header \w+: smoke load: .*showed slot-fallback-header/);
   expect(liveHeader()).toBe(first);
   const history = await command('list');
-  expect(history.output).toMatch(/release +- -> \w+ +live[\s\S]*release +\w+ -> \w+ +live[\s\S]*rollback[\s\S]*refused: needs react[\s\S]*refused: uses formatDuration[\s\S]*media +release +- -> \w+ +refused: does not expose CartPage[\s\S]*refused: smoke load/);
+  expect(history.output).toMatch(
+    /release +- -> \w+ +live[\s\S]*release +\w+ -> \w+ +live[\s\S]*rollback[\s\S]*refused: needs react[\s\S]*refused: uses formatDuration[\s\S]*media +release +- -> \w+ +refused: does not expose CartPage[\s\S]*refused: smoke load/,
+  );
 });
 
-test('release: a 50 % canary splits fresh browsers, each stays on its version across reloads, and promote gives it to everyone', async ({ browser }) => {
+test('release: a 50 % canary splits fresh browsers, each stays on its version across reloads, and promote gives it to everyone', async ({
+  browser,
+}) => {
   test.setTimeout(90_000);
   if (!liveHeader()) await succeeds('release', 'header');
   await succeeds('release', 'header', '--dist', nextDist, '--canary', '50');
@@ -157,9 +204,13 @@ test('release: a 50 % canary splits fresh browsers, each stays on its version ac
   await context.close();
 });
 
-test("release: a tester loads a stored version in their tab only, with a marker; a version not in the store is not loaded", async ({ browser }) => {
+test('release: a tester loads a stored version in their tab only, with a marker; a version not in the store is not loaded', async ({
+  browser,
+}) => {
   if (!liveHeader()) await succeeds('release', 'header');
-  const stored = (JSON.parse(readFileSync(join(store, 'discovery.json'), 'utf8')) as { remotes: { header: { versions: string[] } } }).remotes.header.versions;
+  const stored = (
+    JSON.parse(readFileSync(join(store, 'discovery.json'), 'utf8')) as { remotes: { header: { versions: string[] } } }
+  ).remotes.header.versions;
   const other = stored.find((v) => v !== liveHeader());
   expect(other).toBeDefined();
   const everyone = await browser.newContext();
@@ -193,11 +244,18 @@ test("release: a tester loads a stored version in their tab only, with a marker;
 
 test('release: two releases started at once both land, one after the other, in the history', async () => {
   test.setTimeout(90_000);
-  const before = (await command('list')).output.split('\n').filter((line) => / header +(release|canary|promote|rollback) /.test(line)).length;
-  const [one, two] = await Promise.all([command('release', 'header'), command('release', 'header', '--dist', nextDist)]);
+  const before = (await command('list')).output
+    .split('\n')
+    .filter((line) => / header +(release|canary|promote|rollback) /.test(line)).length;
+  const [one, two] = await Promise.all([
+    command('release', 'header'),
+    command('release', 'header', '--dist', nextDist),
+  ]);
   expect(one.code, one.output).toBe(0);
   expect(two.code, two.output).toBe(0);
-  const lines = (await command('list')).output.split('\n').filter((line) => / header +(release|canary|promote|rollback) /.test(line));
+  const lines = (await command('list')).output
+    .split('\n')
+    .filter((line) => / header +(release|canary|promote|rollback) /.test(line));
   expect(lines).toHaveLength(before + 2);
   // The second to take the lock saw the first's version live: "from" of the last is "to" of the one before.
   const [first, second] = lines.slice(-2).map((line) => /(\S+) -> (\S+) +live/.exec(line));

@@ -11,7 +11,11 @@ import { LIVE_URL, ROOT, runtimeEnv } from '../env.js';
 export type AppDir = 'shell' | 'mf-header' | 'mf-media' | 'mf-event-order' | 'mf-account';
 
 /** Serves a built app (or any dist folder) on a port until stopped. */
-export async function startApp(dirOrApp: AppDir | string, port: number, env: Record<string, string> = runtimeEnv()): Promise<Server> {
+export async function startApp(
+  dirOrApp: AppDir | string,
+  port: number,
+  env: Record<string, string> = runtimeEnv(),
+): Promise<Server> {
   const dir = dirOrApp.startsWith('/') ? dirOrApp : join(ROOT, dirOrApp, 'dist');
   return serveApp({ dir, port, env: { ...process.env, ...env }, log: false });
 }
@@ -20,13 +24,24 @@ export async function startApp(dirOrApp: AppDir | string, port: number, env: Rec
  * Serves a build as a deploy would: under nginx with the images' template in the production
  * project (where LIVE_URL names its mosquitto), with serve-app otherwise.
  */
-export async function deployBuild(dir: string, port: number, env: Record<string, string>, role: 'shell' | 'remote'): Promise<{ stop(): Promise<void> }> {
+export async function deployBuild(
+  dir: string,
+  port: number,
+  env: Record<string, string>,
+  role: 'shell' | 'remote',
+): Promise<{ stop(): Promise<void> }> {
   if (!LIVE_URL) {
     const server = await serveApp({ dir, port, env: { ...process.env, ...env }, log: false });
     return { stop: () => stop(server) };
   }
   const workDir = mkdtempSync(join(tmpdir(), 'e2e-nginx-'));
-  return startNginx({ dist: dir, port, env: { ...process.env, ...env }, fallback: role === 'shell' ? '/index.html' : '=404', workDir });
+  return startNginx({
+    dist: dir,
+    port,
+    env: { ...process.env, ...env },
+    fallback: role === 'shell' ? '/index.html' : '=404',
+    workDir,
+  });
 }
 
 export function stop(server: Server | undefined): Promise<void> {
@@ -42,7 +57,11 @@ export function stop(server: Server | undefined): Promise<void> {
 export function buildNextHeader(folder: string, logo: string): string {
   const next = join(ROOT, folder);
   rmSync(next, { recursive: true, force: true });
-  cpSync(join(ROOT, 'mf-header'), next, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes('/dist') });
+  cpSync(join(ROOT, 'mf-header'), next, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !src.includes('/dist'),
+  });
   const file = join(next, 'src/header/HeaderBar.tsx');
   writeFileSync(file, readFileSync(file, 'utf8').replace('>EventMedia<', `>${logo}<`));
   execFileSync(join(ROOT, 'build-preset/build-app.mjs'), [], { cwd: next, stdio: 'pipe' });
@@ -86,7 +105,12 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
  * answering 500, its entry answered after the slot's timeout, or serving a copy whose module
  * throws while rendering. `heal()` makes it a healthy remote again without the page reloading.
  */
-export async function startFaultyRemote(app: AppDir, port: number, fault: Fault, broken: { chunkPrefix: string; find: string; replace: string }) {
+export async function startFaultyRemote(
+  app: AppDir,
+  port: number,
+  fault: Fault,
+  broken: { chunkPrefix: string; find: string; replace: string },
+) {
   const good = await startApp(app, 0);
   const bad = await startApp(brokenCopy(app, broken.chunkPrefix, broken.find, broken.replace), 0);
   let healed = false;
@@ -94,13 +118,22 @@ export async function startFaultyRemote(app: AppDir, port: number, fault: Fault,
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     if (!healed && fault === 'manifest 500' && url.startsWith('/mf-manifest.json')) {
-      res.writeHead(500, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' }).end('down for maintenance');
+      res
+        .writeHead(500, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' })
+        .end('down for maintenance');
       return;
     }
-    if (!healed && fault === 'entry delayed past the load timeout' && url.startsWith('/remoteEntry.js')) await new Promise((r) => setTimeout(r, ENTRY_DELAY_MS));
+    if (!healed && fault === 'entry delayed past the load timeout' && url.startsWith('/remoteEntry.js'))
+      await new Promise((r) => setTimeout(r, ENTRY_DELAY_MS));
     const target = !healed && fault === 'throwing on render' ? bad : good;
-    const upstream = await fetch(`http://127.0.0.1:${portOf(target)}${url}`, { headers: { 'accept-encoding': 'identity' } });
-    const headers = Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)));
+    const upstream = await fetch(`http://127.0.0.1:${portOf(target)}${url}`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    const headers = Object.fromEntries(
+      [...upstream.headers].filter(
+        ([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k),
+      ),
+    );
     res.writeHead(upstream.status, headers).end(Buffer.from(await upstream.arrayBuffer()));
   };
   const listen = () =>
@@ -134,20 +167,43 @@ export async function startApiFaultProxy(port: number, target: string) {
       // A rule may let its first calls through (the second upload fails, not the first).
       const fault = rule && rule.passes-- <= 0 ? rule.fault : undefined;
       const origin = req.headers.origin;
-      const cors: Record<string, string> = origin ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' } : {};
+      const cors: Record<string, string> = origin
+        ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' }
+        : {};
       if (fault === 'connection dropped') {
         req.socket.destroy();
         return;
       }
       if (fault) {
-        res.writeHead(fault.status, { ...cors, 'Content-Type': 'application/json' }).end(JSON.stringify({ error: `injected ${fault.status}` }));
+        res
+          .writeHead(fault.status, { ...cors, 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ error: `injected ${fault.status}` }));
         return;
       }
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
-      const upstream = await fetch(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
-      const out: Record<string, string | string[]> = Object.fromEntries([...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'set-cookie'].includes(k)));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>;
+      const upstream = await fetch(url, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+        redirect: 'manual',
+      });
+      const out: Record<string, string | string[]> = Object.fromEntries(
+        [...upstream.headers].filter(
+          ([k]) =>
+            ![
+              'content-encoding',
+              'content-length',
+              'transfer-encoding',
+              'connection',
+              'keep-alive',
+              'set-cookie',
+            ].includes(k),
+        ),
+      );
       const cookies = upstream.headers.getSetCookie();
       if (cookies.length) out['set-cookie'] = cookies;
       res.writeHead(upstream.status, out).end(Buffer.from(await upstream.arrayBuffer()));

@@ -3,7 +3,9 @@ import { API } from '../env.js';
 import { logIn, notify } from './helpers.js';
 import { test } from './fixtures.js';
 
-test('header -> account: log in from a page reached through the header and come back to it, without a reload', async ({ page }) => {
+test('header -> account: log in from a page reached through the header and come back to it, without a reload', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('link', { name: 'Posts' }).click();
   await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
@@ -22,7 +24,9 @@ test('header -> account: log in from a page reached through the header and come 
   expect((await page.context().cookies()).find((c) => c.name === 'loginRedirect')).toBeUndefined();
 });
 
-test('header: the profile menu shows role entries, and Logout ends the session and the live connection', async ({ page }) => {
+test('header: the profile menu shows role entries, and Logout ends the session and the live connection', async ({
+  page,
+}) => {
   let closed = false;
   page.on('websocket', (ws) => ws.on('close', () => (closed = true)));
   await logIn(page, 'max');
@@ -63,5 +67,7 @@ test('api -> header: a notification published live appears in the badge and the 
   await notify('olga', 'Your event has a new photographer', '/events');
   await expect(bell).toHaveAccessibleName('Notifications, 2 new');
   await bell.click();
-  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText('Your event has a new photographer');
+  await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText(
+    'Your event has a new photographer',
+  );
 });

@@ -2,7 +2,9 @@ import { expect } from '@playwright/test';
 import { logIn } from './helpers.js';
 import { test } from './fixtures.js';
 
-test('shell -> account: Contact Us in the footer opens the contact form, sent without credentials', async ({ page }) => {
+test('shell -> account: Contact Us in the footer opens the contact form, sent without credentials', async ({
+  page,
+}) => {
   await page.goto('/events');
   await page.getByRole('button', { name: 'Contact Us' }).click();
   const dialog = page.getByRole('dialog', { name: 'Contact Us' });
@@ -20,7 +22,9 @@ test('shell -> account: Contact Us in the footer opens the contact form, sent wi
   expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
 });
 
-test('shell -> account: Question? leads to the FAQ; the signup page has its own footer; /receipt paths have none', async ({ page }) => {
+test('shell -> account: Question? leads to the FAQ; the signup page has its own footer; /receipt paths have none', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByLabel('This site is in beta')).toBeVisible();
   await page.getByRole('link', { name: 'Question?' }).click();
@@ -32,7 +36,9 @@ test('shell -> account: Question? leads to the FAQ; the signup page has its own 
   await expect(page.locator('footer')).toHaveCount(0);
 });
 
-test('account -> header: a user with no role must pick one; Media adds the MEDIA entries to the profile menu', async ({ page }) => {
+test('account -> header: a user with no role must pick one; Media adds the MEDIA entries to the profile menu', async ({
+  page,
+}) => {
   await logIn(page, 'nora');
   const dialog = page.getByRole('dialog', { name: 'You need at least 1 role to continue' });
   await expect(dialog).toBeVisible();

@@ -14,7 +14,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => stop(server));
 
-test('single-bundle build: the same product from one origin, no federation requests, routes split the same way', async ({ page }) => {
+test('single-bundle build: the same product from one origin, no federation requests, routes split the same way', async ({
+  page,
+}) => {
   const problems = watchConsole(page);
   const urls: string[] = [];
   page.on('request', (r) => urls.push(r.url()));
@@ -33,7 +35,9 @@ test('single-bundle build: the same product from one origin, no federation reque
   await expect(page.getByRole('heading', { name: 'City Marathon', level: 1 })).toBeVisible();
 
   expect(urls.filter((u) => /mf-manifest\.json|remoteEntry\.js/.test(u))).toEqual([]);
-  expect(urls.filter((u) => u.startsWith('http://localhost:') && !u.startsWith(SINGLE) && !u.includes(':14000/'))).toEqual([]);
+  expect(
+    urls.filter((u) => u.startsWith('http://localhost:') && !u.startsWith(SINGLE) && !u.includes(':14000/')),
+  ).toEqual([]);
   expect(urls.some((u) => /mf-account_src_exposes_LoginPage/.test(u))).toBe(true);
   expect(problems).toEqual([]);
 });
@@ -52,7 +56,10 @@ test('single-bundle build: every page of the platform table is routed to its rem
     await expect(page.getByTestId(`slot-loading-${entry.remote}`)).toHaveCount(0);
     await expect(page.getByTestId(`slot-fallback-${entry.remote}`), entry.key).toHaveCount(0);
     const chunk = `${REMOTES[entry.remote].package}_src_exposes_${entry.module}_tsx`;
-    expect(chunks.some((u) => u.includes(chunk)), `${entry.key} loads ${chunk}`).toBe(true);
+    expect(
+      chunks.some((u) => u.includes(chunk)),
+      `${entry.key} loads ${chunk}`,
+    ).toBe(true);
   }
   expect(problems).toEqual([]);
 });

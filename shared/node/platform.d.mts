@@ -10,6 +10,13 @@ export const APPS: Record<string, { federationName: string; port: number }>;
 export const API_DEFAULT_ORIGIN: string;
 export function manifestEnv(ports: Record<string, number>): Record<string, string>;
 export function appFor(packageName: string): { federationName: string; port: number };
-export function runtimeConfigFromEnv(env?: NodeJS.ProcessEnv): { apiOrigin: string; filesOrigin: string; liveUrl: string; remotes: Record<string, string>; discoveryUrl?: string; allowVersionOverride: boolean };
+export function runtimeConfigFromEnv(env?: NodeJS.ProcessEnv): {
+  apiOrigin: string;
+  filesOrigin: string;
+  liveUrl: string;
+  remotes: Record<string, string>;
+  discoveryUrl?: string;
+  allowVersionOverride: boolean;
+};
 export const SINGLE_BUNDLE_PORT: number;
 export const COMPOSITION_ID: string;

@@ -14,7 +14,9 @@ export const PLATFORM = JSON.parse(readFileSync(join(import.meta.dirname, '..', 
 /** @type {Record<string, { federationName: string, port: number }>} */
 export const APPS = {
   [PLATFORM.shell.package]: { federationName: PLATFORM.shell.name, port: PLATFORM.shell.devPort },
-  ...Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.package, { federationName: name, port: r.devPort }])),
+  ...Object.fromEntries(
+    Object.entries(PLATFORM.remotes).map(([name, r]) => [r.package, { federationName: name, port: r.devPort }]),
+  ),
 };
 
 export const API_DEFAULT_ORIGIN = 'http://localhost:4000';
@@ -26,10 +28,17 @@ export const API_DEFAULT_ORIGIN = 'http://localhost:4000';
  * @returns {Record<string, string>}
  */
 export function manifestEnv(ports) {
-  return Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [r.manifestVariable, `http://localhost:${ports[name]}/mf-manifest.json`]));
+  return Object.fromEntries(
+    Object.entries(PLATFORM.remotes).map(([name, r]) => [
+      r.manifestVariable,
+      `http://localhost:${ports[name]}/mf-manifest.json`,
+    ]),
+  );
 }
 
-const DEV_MANIFESTS = manifestEnv(Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [name, r.devPort])));
+const DEV_MANIFESTS = manifestEnv(
+  Object.fromEntries(Object.entries(PLATFORM.remotes).map(([name, r]) => [name, r.devPort])),
+);
 
 /**
  * Looks an app up by its package name (the folder's package.json).
@@ -37,7 +46,8 @@ const DEV_MANIFESTS = manifestEnv(Object.fromEntries(Object.entries(PLATFORM.rem
  */
 export function appFor(packageName) {
   const app = APPS[packageName];
-  if (!app) throw new Error(`unknown app '${packageName}'; add it to the platform table (shared/src/platform/remotes.ts)`);
+  if (!app)
+    throw new Error(`unknown app '${packageName}'; add it to the platform table (shared/src/platform/remotes.ts)`);
   return app;
 }
 
@@ -52,7 +62,10 @@ export function runtimeConfigFromEnv(env = process.env) {
     filesOrigin: env.FILES_ORIGIN || apiOrigin,
     liveUrl: env.LIVE_URL || `${apiOrigin.replace(/^http/, 'ws')}/mqtt`,
     remotes: Object.fromEntries(
-      Object.entries(PLATFORM.remotes).map(([name, r]) => [name, env[r.manifestVariable] || DEV_MANIFESTS[r.manifestVariable]]),
+      Object.entries(PLATFORM.remotes).map(([name, r]) => [
+        name,
+        env[r.manifestVariable] || DEV_MANIFESTS[r.manifestVariable],
+      ]),
     ),
     // The release store's discovery document, when remotes are released through it (pnpm release).
     ...(env.DISCOVERY_URL ? { discoveryUrl: env.DISCOVERY_URL } : {}),

@@ -33,7 +33,10 @@ describe('cookies', () => {
     expect(await parentDomain(host)).toBe(domain);
   });
 
-  it.each(['example.com', 'example.co.uk', 'someone.github.io', 'localhost', '127.0.0.1', '[::1]'])('sets no domain on %s (host-only cookie)', async (host) => {
-    expect(await parentDomain(host)).toBeUndefined();
-  });
+  it.each(['example.com', 'example.co.uk', 'someone.github.io', 'localhost', '127.0.0.1', '[::1]'])(
+    'sets no domain on %s (host-only cookie)',
+    async (host) => {
+      expect(await parentDomain(host)).toBeUndefined();
+    },
+  );
 });

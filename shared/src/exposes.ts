@@ -42,7 +42,9 @@ export type ExposedProps<R extends RemoteName, M extends ExposedName<R>> = Expos
 export type ExposedModule<P> = { default: (props: P) => React.ReactNode };
 
 /** The type of the component in a remote's `exposes/M.tsx`: each file declares itself with it. */
-export type ExposedComponent<R extends RemoteName, M extends ExposedName<R>> = (props: ExposedProps<R, M>) => React.ReactNode;
+export type ExposedComponent<R extends RemoteName, M extends ExposedName<R>> = (
+  props: ExposedProps<R, M>,
+) => React.ReactNode;
 
 /**
  * Everything a remote exposes, exactly: a remote's `src/exposed.ts` declares its `exposes/`

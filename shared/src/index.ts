@@ -12,15 +12,48 @@ export { callKey, callQuery } from './api/queries.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
 export { diagnostics } from './diagnostics.js';
 export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from './live/index.js';
-export { createSessionStore, sessionStore, useSession, type SessionState, type SessionStore, type AddToCartResult } from './session/store.js';
+export {
+  createSessionStore,
+  sessionStore,
+  useSession,
+  type SessionState,
+  type SessionStore,
+  type AddToCartResult,
+} from './session/store.js';
 export { theme, type Theme } from './ui/theme.js';
 export { Badge, formatBadgeCount } from './ui/Badge.js';
 export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';
 export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
-export { popupSurface, MenuItem, MenuList, Card, Skeleton, TitleSkeleton, PageSkeleton, VisuallyHidden, EmptyState, type SkeletonProps, type EmptyStateProps } from './ui/Surface.js';
-export { Button, IconButton, PlainButton, type ButtonProps, type ButtonVariant, type IconButtonProps } from './ui/Button.js';
-export { TextField, Checkbox, FileField, type TextFieldProps, type CheckboxProps, type FileFieldProps } from './ui/Field.js';
+export {
+  popupSurface,
+  MenuItem,
+  MenuList,
+  Card,
+  Skeleton,
+  TitleSkeleton,
+  PageSkeleton,
+  VisuallyHidden,
+  EmptyState,
+  type SkeletonProps,
+  type EmptyStateProps,
+} from './ui/Surface.js';
+export {
+  Button,
+  IconButton,
+  PlainButton,
+  type ButtonProps,
+  type ButtonVariant,
+  type IconButtonProps,
+} from './ui/Button.js';
+export {
+  TextField,
+  Checkbox,
+  FileField,
+  type TextFieldProps,
+  type CheckboxProps,
+  type FileFieldProps,
+} from './ui/Field.js';
 export { Time } from './ui/Time.js';
 export { PageLayout } from './ui/PageLayout.js';
 export { QueryState, type QueryStateProps } from './ui/QueryState.js';
@@ -32,6 +65,16 @@ export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
 export { formatMoney } from './format.js';
-export { BrowserRouter, Link, MemoryRouter, Route, Routes, useLocation, useNavigate, useParams, useSearchParams } from './router.js';
+export {
+  BrowserRouter,
+  Link,
+  MemoryRouter,
+  Route,
+  Routes,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+} from './router.js';
 export { BellIcon, CartIcon, ChatIcon, PhotoIcon } from './ui/icons.js';
 export { useMediaQuery, useIsMobile, MOBILE_QUERY } from './ui/useMediaQuery.js';

@@ -5,4 +5,15 @@
  * still has one router context because everyone gets them from the one loaded copy of this
  * package. ESLint refuses direct imports of react-router(-dom) elsewhere.
  */
-export { BrowserRouter, Link, MemoryRouter, Route, Routes, matchRoutes, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+export {
+  BrowserRouter,
+  Link,
+  MemoryRouter,
+  Route,
+  Routes,
+  matchRoutes,
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+} from 'react-router';

@@ -4,7 +4,9 @@ const KEY_LENGTH = 32;
 
 /** scrypt on libuv's thread pool: a login's hashing never holds up other requests on the event loop. */
 function derive(password: string, salt: Buffer, length: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, length, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, length, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -33,7 +33,12 @@ function cookieOptions(config: ApiConfig) {
  * Starts a session: the HttpOnly session cookie, and the readable loggedIn=yes cookie the
  * browser side keys its logged-in state on (SPEC.md section 5).
  */
-export function startSession(c: Context<AppEnv>, sessions: SessionsRepository, config: ApiConfig, userId: number): string {
+export function startSession(
+  c: Context<AppEnv>,
+  sessions: SessionsRepository,
+  config: ApiConfig,
+  userId: number,
+): string {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
   sessions.create(token, userId, now, new Date(now.getTime() + SESSION_DAYS * DAY_SECONDS * 1000));
@@ -42,10 +47,18 @@ export function startSession(c: Context<AppEnv>, sessions: SessionsRepository, c
   return token;
 }
 
-export function endSession(c: Context<AppEnv>, sessions: SessionsRepository, config: ApiConfig, token: string | undefined): void {
+export function endSession(
+  c: Context<AppEnv>,
+  sessions: SessionsRepository,
+  config: ApiConfig,
+  token: string | undefined,
+): void {
   if (token) sessions.delete(token);
   deleteCookie(c, SESSION_COOKIE, cookieOptions(config));
-  setCookie(c, COOKIE_LOGGED_IN, 'no', { ...cookieOptions(config), maxAge: LOGGED_IN_COOKIE_DAYS_AT_LOGOUT * DAY_SECONDS });
+  setCookie(c, COOKIE_LOGGED_IN, 'no', {
+    ...cookieOptions(config),
+    maxAge: LOGGED_IN_COOKIE_DAYS_AT_LOGOUT * DAY_SECONDS,
+  });
 }
 
 export function sessionToken(c: Context<AppEnv>): string | undefined {
@@ -57,7 +70,11 @@ export function guestCartKey(c: Context<AppEnv>, config: ApiConfig, create: bool
   let token = getCookie(c, GUEST_CART_COOKIE);
   if (!token && create) {
     token = randomBytes(18).toString('base64url');
-    setCookie(c, GUEST_CART_COOKIE, token, { ...cookieOptions(config), httpOnly: true, maxAge: SESSION_DAYS * DAY_SECONDS });
+    setCookie(c, GUEST_CART_COOKIE, token, {
+      ...cookieOptions(config),
+      httpOnly: true,
+      maxAge: SESSION_DAYS * DAY_SECONDS,
+    });
   }
   return token ? guestCartKeyOf(token) : null;
 }

@@ -24,7 +24,12 @@ export const DEMO_USERS: readonly DemoUser[] = [
   { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], bio: 'Concert and festival photographer.' },
   { profileName: 'dave', username: 'Dave Wheels', roles: ['DRIVER'], bio: 'Drives crews and gear to events.' },
   { profileName: 'olga', username: 'Olga Events', roles: ['EVENT_ORGANIZER'], bio: 'Organises music nights and runs.' },
-  { profileName: 'max', username: 'Max Multi', roles: ['EVENT_ORGANIZER', 'MEDIA', 'DRIVER'], bio: 'Organiser, shooter and driver.' },
+  {
+    profileName: 'max',
+    username: 'Max Multi',
+    roles: ['EVENT_ORGANIZER', 'MEDIA', 'DRIVER'],
+    bio: 'Organiser, shooter and driver.',
+  },
   { profileName: 'clara', username: 'Clara Client', roles: ['DRIVER'], bio: 'Orders event coverage for her company.' },
   { profileName: 'leo', username: 'Leo Frames', roles: ['MEDIA'], bio: 'Street and sports photography.' },
   { profileName: 'ivy', username: 'Ivy Stills', roles: ['MEDIA'], bio: 'Portraits at events.' },
@@ -144,9 +149,18 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
     const insertRole = db.prepare('INSERT INTO user_roles (user_id, role) VALUES (?, ?)');
     DEMO_USERS.forEach((u, i) => {
       // nora has no picture so the generic fallback shows.
-      const picture = u.profileName === 'nora' ? null : write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
+      const picture =
+        u.profileName === 'nora' ? null : write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
       const id = Number(
-        insertUser.run(u.profileName, u.username, `${u.profileName}@example.com`, passwordHash, picture, u.bio, at(24 * 400 - i)).lastInsertRowid,
+        insertUser.run(
+          u.profileName,
+          u.username,
+          `${u.profileName}@example.com`,
+          passwordHash,
+          picture,
+          u.bio,
+          at(24 * 400 - i),
+        ).lastInsertRowid,
       );
       ids.set(u.profileName, id);
       for (const role of u.roles) insertRole.run(id, role);
@@ -169,7 +183,15 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
     for (const e of EVENTS) {
       const cover = write(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, imageSeed++));
       const eventId = Number(
-        insertEvent.run(e.identifier, e.name, e.description, e.location, at(-24 * e.daysFromNow), cover, id(e.organizer)).lastInsertRowid,
+        insertEvent.run(
+          e.identifier,
+          e.name,
+          e.description,
+          e.location,
+          at(-24 * e.daysFromNow),
+          cover,
+          id(e.organizer),
+        ).lastInsertRowid,
       );
       for (const [owner, name, width, height] of e.photos) {
         itemNo++;
@@ -183,8 +205,22 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
         const forSale = itemNo % 5 === 0 ? 0 : 1;
         itemIds.push(
           Number(
-            insertItem.run(`ci-${slug}`, eventId, id(owner), name, 'image/png', width, height, file, `${slug}.png`, null, thumb, forSale, 1500, at(200 - itemNo))
-              .lastInsertRowid,
+            insertItem.run(
+              `ci-${slug}`,
+              eventId,
+              id(owner),
+              name,
+              'image/png',
+              width,
+              height,
+              file,
+              `${slug}.png`,
+              null,
+              thumb,
+              forSale,
+              1500,
+              at(200 - itemNo),
+            ).lastInsertRowid,
           ),
         );
       }
@@ -199,14 +235,30 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
         const thumb = write(`${dir}/thumb.png`, () => gradientPng(320, 180, imageSeed++));
         itemIds.push(
           Number(
-            insertItem.run(`ci-${slug}`, eventId, id(owner), name, 'video/mp4', 320, 180, file, `${slug}.mp4`, `${dir}/playlist.m3u8`, thumb, 1, 4500, at(200 - itemNo))
-              .lastInsertRowid,
+            insertItem.run(
+              `ci-${slug}`,
+              eventId,
+              id(owner),
+              name,
+              'video/mp4',
+              320,
+              180,
+              file,
+              `${slug}.mp4`,
+              `${dir}/playlist.m3u8`,
+              thumb,
+              1,
+              4500,
+              at(200 - itemNo),
+            ).lastInsertRowid,
           ),
         );
       }
     }
 
-    const insertPost = db.prepare('INSERT INTO posts (author_id, text, content_item_id, created_at) VALUES (?, ?, ?, ?)');
+    const insertPost = db.prepare(
+      'INSERT INTO posts (author_id, text, content_item_id, created_at) VALUES (?, ?, ?, ?)',
+    );
     const posts: [string, string, number | null][] = [
       ['mia', 'Jazz night photos are up. The encore was something else.', itemIds[5] ?? null],
       ['olga', 'Winter Gala tickets open next week. Photographers, get in touch!', null],
@@ -222,7 +274,9 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
     const insertPackage = db.prepare(
       'INSERT INTO media_packages (owner_id, name, description, price_cents, photo_count, video_minutes) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const insertCode = db.prepare('INSERT INTO discount_codes (owner_id, code, percent_off, expires_at, times_used) VALUES (?, ?, ?, ?, ?)');
+    const insertCode = db.prepare(
+      'INSERT INTO discount_codes (owner_id, code, percent_off, expires_at, times_used) VALUES (?, ?, ?, ?, ?)',
+    );
     for (const owner of ['mia', 'max', 'leo', 'ben']) {
       insertPackage.run(id(owner), 'Essentials', 'Two hours of coverage, edited photos in 3 days.', 25000, 50, 0);
       insertPackage.run(id(owner), 'Full evening', 'Five hours, photos and a highlight video.', 60000, 150, 3);
@@ -232,19 +286,40 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
     }
 
     // clara: more than ten notifications (most NEW) so paging and the '10+' badge show.
-    const insertNotification = db.prepare('INSERT INTO notifications (user_id, status, content, link, timestamp) VALUES (?, ?, ?, ?, ?)');
+    const insertNotification = db.prepare(
+      'INSERT INTO notifications (user_id, status, content, link, timestamp) VALUES (?, ?, ?, ?, ?)',
+    );
     for (let i = 0; i < 14; i++) {
       const status = i < 12 ? 'NEW' : i === 12 ? 'UNREAD' : 'READ';
-      const link = i % 3 === 0 ? PAGES.orders.href() : i % 3 === 1 ? PAGES.event.href({ eventIdentifier: 'summer-jazz-night-2026' }) : null;
-      insertNotification.run(id('clara'), status, `Update ${14 - i}: ${NOTIFICATION_TEXTS[i % NOTIFICATION_TEXTS.length]}`, link, at(i * 2 + 1));
+      const link =
+        i % 3 === 0
+          ? PAGES.orders.href()
+          : i % 3 === 1
+            ? PAGES.event.href({ eventIdentifier: 'summer-jazz-night-2026' })
+            : null;
+      insertNotification.run(
+        id('clara'),
+        status,
+        `Update ${14 - i}: ${NOTIFICATION_TEXTS[i % NOTIFICATION_TEXTS.length]}`,
+        link,
+        at(i * 2 + 1),
+      );
     }
     for (const who of ['mia', 'max', 'olga', 'dave']) {
-      insertNotification.run(id(who), 'NEW', 'Welcome back! Your dashboard has new activity.', PAGES.profile.href(), at(5));
+      insertNotification.run(
+        id(who),
+        'NEW',
+        'Welcome back! Your dashboard has new activity.',
+        PAGES.profile.href(),
+        at(5),
+      );
       insertNotification.run(id(who), 'READ', 'Your profile was viewed 12 times this week.', null, at(50));
     }
 
     // clara: twelve conversations, so the message dropdown pages and shows '10+'.
-    const insertMessage = db.prepare('INSERT INTO chat_messages (from_id, to_id, content, timestamp) VALUES (?, ?, ?, ?)');
+    const insertMessage = db.prepare(
+      'INSERT INTO chat_messages (from_id, to_id, content, timestamp) VALUES (?, ?, ?, ?)',
+    );
     const insertMessageNotification = db.prepare(
       'INSERT INTO message_notifications (user_id, from_id, content, status, timestamp) VALUES (?, ?, ?, ?, ?)',
     );
@@ -286,17 +361,48 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
         ],
       });
       const delivered = status === 'DELIVERED';
-// Orders being fulfilled or delivered are for events that already happened.
+      // Orders being fulfilled or delivered are for events that already happened.
       const eventDate = status === 'PENDING_FULFILLMENTS' || delivered ? at(24 * (5 + i)) : at(-24 * (10 + i * 3));
       const rowId = Number(
-        insertOrder.run(orderId, randomBytes(9).toString('base64url'), id('clara'), id('mia'), eventName, eventDate,
-          'Downtown Conference Centre', i % 2 ? 'Full evening' : 'Essentials', status, info, deleted ? 1 : 0, requirements,
-          i === 3 ? 'MIA10' : null, 25000 + i * 5000, delivered ? at(24) : null, at(24 * (20 - i))).lastInsertRowid,
+        insertOrder.run(
+          orderId,
+          randomBytes(9).toString('base64url'),
+          id('clara'),
+          id('mia'),
+          eventName,
+          eventDate,
+          'Downtown Conference Centre',
+          i % 2 ? 'Full evening' : 'Essentials',
+          status,
+          info,
+          deleted ? 1 : 0,
+          requirements,
+          i === 3 ? 'MIA10' : null,
+          25000 + i * 5000,
+          delivered ? at(24) : null,
+          at(24 * (20 - i)),
+        ).lastInsertRowid,
       );
       return { rowId, orderId, delivered };
     });
-    insertOrder.run('ord-2001', randomBytes(9).toString('base64url'), id('dave'), id('max'), 'Car show', at(-24 * 14), 'Expo Hall',
-      'Premium', 'PENDING_FULFILLMENTS', 'SECURED', 0, JSON.stringify({ summary: 'Car show coverage.', items: [] }), null, 120000, null, at(24 * 3));
+    insertOrder.run(
+      'ord-2001',
+      randomBytes(9).toString('base64url'),
+      id('dave'),
+      id('max'),
+      'Car show',
+      at(-24 * 14),
+      'Expo Hall',
+      'Premium',
+      'PENDING_FULFILLMENTS',
+      'SECURED',
+      0,
+      JSON.stringify({ summary: 'Car show coverage.', items: [] }),
+      null,
+      120000,
+      null,
+      at(24 * 3),
+    );
 
     // The delivered order has two uploads already.
     const insertTarget = db.prepare(
@@ -305,11 +411,27 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
     );
     const delivered = orderRows.find((o) => o.delivered);
     if (delivered) {
-      for (const [n, description] of [[1, 'Stage reference'], [2, 'Venue floor plan']] as const) {
+      for (const [n, description] of [
+        [1, 'Stage reference'],
+        [2, 'Venue floor plan'],
+      ] as const) {
         const identifier = `tgt-seed-${n}`;
-        const file = write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () => gradientPng(640, 480, 300 + n));
-        insertTarget.run(identifier, delivered.rowId, id('clara'), `reference-${n}.png`, 'image/png', description,
-          randomBytes(16).toString('hex'), file, 0, at(48), at(48));
+        const file = write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () =>
+          gradientPng(640, 480, 300 + n),
+        );
+        insertTarget.run(
+          identifier,
+          delivered.rowId,
+          id('clara'),
+          `reference-${n}.png`,
+          'image/png',
+          description,
+          randomBytes(16).toString('hex'),
+          file,
+          0,
+          at(48),
+          at(48),
+        );
       }
     }
   })();

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { canCancel, detailsFor, fees, isClosed, isParty, otherParty, progress, summaryFor, viewOf, type Order } from './orders.js';
+import {
+  canCancel,
+  detailsFor,
+  fees,
+  isClosed,
+  isParty,
+  otherParty,
+  progress,
+  summaryFor,
+  viewOf,
+  type Order,
+} from './orders.js';
 
 const LETTER = { COMPLETED: 'D', CURRENT: 'C', LOCKED: 'L' } as const;
-const types = (status: Parameters<typeof progress>[0]) => progress(status).map((s) => LETTER[s.statusType]).join('');
+const types = (status: Parameters<typeof progress>[0]) =>
+  progress(status)
+    .map((s) => LETTER[s.statusType])
+    .join('');
 
 describe('progress', () => {
   it('completes the steps before the current one and locks the rest', () => {
@@ -82,9 +96,18 @@ describe('fees', () => {
 });
 
 describe('showing an order', () => {
-  it('lists an order under the other party as counterpart, with the lister\'s view', () => {
-    expect(summaryFor(order(), 1)).toMatchObject({ orderId: 'ord-1', view: 'client', counterpart: 'Mia', deleted: false });
-    expect(summaryFor(order({ deleted: true }), 2)).toMatchObject({ view: 'photographer', counterpart: 'Clara', deleted: true });
+  it("lists an order under the other party as counterpart, with the lister's view", () => {
+    expect(summaryFor(order(), 1)).toMatchObject({
+      orderId: 'ord-1',
+      view: 'client',
+      counterpart: 'Mia',
+      deleted: false,
+    });
+    expect(summaryFor(order({ deleted: true }), 2)).toMatchObject({
+      view: 'photographer',
+      counterpart: 'Clara',
+      deleted: true,
+    });
   });
 
   it('gives the parties the sharing link and the way back to their orders, a link holder neither', () => {
@@ -92,7 +115,12 @@ describe('showing an order', () => {
     expect(client.sharingId).toBe('share');
     expect(client.backButton).toEqual({ text: 'Back to orders', link: '/user/orders' });
     expect(client.eventOrderInfo.canCancel).toBe(true);
-    expect(client.mediaPayoutInfo).toMatchObject({ totalCents: 35000, platformFeeCents: 5250, photographerPayoutCents: 29750, paidOut: false });
+    expect(client.mediaPayoutInfo).toMatchObject({
+      totalCents: 35000,
+      platformFeeCents: 5250,
+      photographerPayoutCents: 29750,
+      paidOut: false,
+    });
     const shared = detailsFor(order(), 'sharedUser', []);
     expect(shared.sharingId).toBeNull();
     expect(shared.backButton).toEqual({ text: 'Back to events', link: '/events' });

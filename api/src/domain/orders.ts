@@ -42,7 +42,10 @@ export interface Order {
 }
 
 /** What the rules read of an order. */
-export type OrderFacts = Pick<Order, 'clientId' | 'photographerId' | 'sharingId' | 'publicStatus' | 'infoStatus' | 'deleted'>;
+export type OrderFacts = Pick<
+  Order,
+  'clientId' | 'photographerId' | 'sharingId' | 'publicStatus' | 'infoStatus' | 'deleted'
+>;
 
 /** The platform's share of an order's total. */
 export const PLATFORM_FEE = 0.15;
@@ -56,23 +59,31 @@ export function viewOf(order: OrderFacts, userId: number | null, sharingId: stri
 }
 
 /** A party to the order (client or photographer) may change its uploads. */
-export const isParty = (order: OrderFacts, userId: number) => userId === order.clientId || userId === order.photographerId;
+export const isParty = (order: OrderFacts, userId: number) =>
+  userId === order.clientId || userId === order.photographerId;
 
 /** The party who is not `userId`: whom an upload or a cancellation is news to. */
-export const otherParty = (order: OrderFacts, userId: number) => (userId === order.clientId ? order.photographerId : order.clientId);
+export const otherParty = (order: OrderFacts, userId: number) =>
+  userId === order.clientId ? order.photographerId : order.clientId;
 
 /** Deleted, declined or cancelled: nothing changes any more. */
-export const isClosed = (order: OrderFacts) => order.deleted || order.publicStatus === 'DECLINED' || order.infoStatus === 'CANCELLED';
+export const isClosed = (order: OrderFacts) =>
+  order.deleted || order.publicStatus === 'DECLINED' || order.infoStatus === 'CANCELLED';
 
 /** Only the client cancels, and only an order neither closed nor delivered. */
-export const canCancel = (order: OrderFacts, view: EventOrderView) => view === 'client' && !isClosed(order) && order.publicStatus !== 'DELIVERED';
+export const canCancel = (order: OrderFacts, view: EventOrderView) =>
+  view === 'client' && !isClosed(order) && order.publicStatus !== 'DELIVERED';
 
 /** The progress bar: steps before the current one COMPLETED, the current one CURRENT, the rest LOCKED. */
 export function progress(status: EventOrderStatus): ProgressStatus[] {
   const stepIndex = (step: (typeof EVENT_ORDER_STEPS)[number]) => EVENT_ORDER_STEPS.indexOf(step);
   // APPROVED has no step: approval is done and fulfilment is next. DECLINED stops at approval.
   const current =
-    status === 'APPROVED' ? stepIndex('PENDING_FULFILLMENTS') : status === 'DECLINED' ? stepIndex('AWAITING_APPROVAL') : stepIndex(status);
+    status === 'APPROVED'
+      ? stepIndex('PENDING_FULFILLMENTS')
+      : status === 'DECLINED'
+        ? stepIndex('AWAITING_APPROVAL')
+        : stepIndex(status);
   const finished = status === 'DELIVERED';
   return EVENT_ORDER_STEPS.map((statusName, i) => ({
     statusName,
@@ -109,7 +120,9 @@ export function detailsFor(order: Order, view: EventOrderView, targets: Target[]
   return {
     view,
     deleted: order.deleted,
-    backButton: party ? { text: 'Back to orders', link: PAGES.orders.href() } : { text: 'Back to events', link: PAGES.events.href() },
+    backButton: party
+      ? { text: 'Back to orders', link: PAGES.orders.href() }
+      : { text: 'Back to events', link: PAGES.events.href() },
     statuses: progress(order.publicStatus),
     eventOrderInfo: {
       orderId: order.orderId,

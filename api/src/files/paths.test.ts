@@ -10,9 +10,12 @@ describe('resolveMediaPath', () => {
     expect(resolveMediaPath(root, 'events/a/photo.png')).toEqual({ ok: true, path: join(root, 'events/a/photo.png') });
   });
 
-  it.each(['../x', 'a/../../x', '/etc/passwd', 'a\\..\\x', 'a/%2e%2e/x', 'a/./b', 'a//b', 'D:/x', 'a\0b', ''])('refuses %j', (p) => {
-    expect(resolveMediaPath(root, p).ok).toBe(false);
-  });
+  it.each(['../x', 'a/../../x', '/etc/passwd', 'a\\..\\x', 'a/%2e%2e/x', 'a/./b', 'a//b', 'D:/x', 'a\0b', ''])(
+    'refuses %j',
+    (p) => {
+      expect(resolveMediaPath(root, p).ok).toBe(false);
+    },
+  );
 });
 
 describe('matchesImageType', () => {

@@ -24,7 +24,8 @@ export function resolveMediaPath(mediaDir: string, relative: string): ResolvedPa
   if (!full.startsWith(root + sep)) return { ok: false, reason: 'filePath must not leave the media folder' };
   if (existsSync(full)) {
     const realRoot = realpathSync(root);
-    if (!realpathSync(full).startsWith(realRoot + sep)) return { ok: false, reason: 'filePath must not leave the media folder' };
+    if (!realpathSync(full).startsWith(realRoot + sep))
+      return { ok: false, reason: 'filePath must not leave the media folder' };
   }
   return { ok: true, path: full };
 }

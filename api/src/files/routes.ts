@@ -22,7 +22,9 @@ function fileResponse(path: string, headers: Record<string, string>): Response {
     throw notFound('File');
   }
   const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-  return new Response(body, { headers: { 'Content-Type': contentTypeOf(path), 'Content-Length': String(size), ...headers } });
+  return new Response(body, {
+    headers: { 'Content-Type': contentTypeOf(path), 'Content-Length': String(size), ...headers },
+  });
 }
 
 /** A file name safe inside a quoted Content-Disposition, with the full name in filename*. */
@@ -42,7 +44,10 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const resolved = resolveMediaPath(config.mediaDir, filePath);
     if (!resolved.ok) throw new HttpError(400, resolved.reason, 'filePath');
     const fileName = c.req.query('fileName') || filePath.split('/').pop() || 'download';
-    return fileResponse(resolved.path, { 'Content-Disposition': contentDisposition(fileName), 'Cache-Control': 'private, max-age=300' });
+    return fileResponse(resolved.path, {
+      'Content-Disposition': contentDisposition(fileName),
+      'Cache-Control': 'private, max-age=300',
+    });
   });
 
   app.get(`${FILES_PATHS.media}/*`, (c) => {
@@ -58,33 +63,36 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     return fileResponse(resolved.path, { 'Cache-Control': 'public, max-age=3600' });
   });
 
-  app.put(
-    `${FILES_PATHS.upload}/:targetIdentifier`,
-    limitBody(config.uploadMaxBytes, 'The file'),
-    async (c) => {
-      const slot = repos.orders.uploadSlot(c.req.param('targetIdentifier'));
-      if (!slot) throw notFound('Upload target');
-      const token = Buffer.from(c.req.query('token') ?? '');
-      const expected = Buffer.from(slot.token);
-      if (token.length !== expected.length || !timingSafeEqual(token, expected)) throw new HttpError(403, 'Invalid upload token');
-      if (slot.uploaded) throw new HttpError(409, 'This target already has its file');
-      const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (declared !== slot.contentType) throw new HttpError(415, `Expected Content-Type ${slot.contentType}`);
-      const bytes = new Uint8Array(await c.req.arrayBuffer());
-      if (bytes.length === 0) throw new HttpError(400, 'The file is empty');
-      if (!matchesImageType(bytes, slot.contentType)) throw new HttpError(400, `The file is not a ${slot.contentType} image`);
+  app.put(`${FILES_PATHS.upload}/:targetIdentifier`, limitBody(config.uploadMaxBytes, 'The file'), async (c) => {
+    const slot = repos.orders.uploadSlot(c.req.param('targetIdentifier'));
+    if (!slot) throw notFound('Upload target');
+    const token = Buffer.from(c.req.query('token') ?? '');
+    const expected = Buffer.from(slot.token);
+    if (token.length !== expected.length || !timingSafeEqual(token, expected))
+      throw new HttpError(403, 'Invalid upload token');
+    if (slot.uploaded) throw new HttpError(409, 'This target already has its file');
+    const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (declared !== slot.contentType) throw new HttpError(415, `Expected Content-Type ${slot.contentType}`);
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.length === 0) throw new HttpError(400, 'The file is empty');
+    if (!matchesImageType(bytes, slot.contentType))
+      throw new HttpError(400, `The file is not a ${slot.contentType} image`);
 
-      const order = repos.orders.byRowId(slot.orderRowId);
-      if (!order) throw notFound('Order');
-      const relative = `uploads/${order.orderId}/${slot.targetIdentifier}-${safeFileName(slot.fileName)}`;
-      const full = join(config.mediaDir, relative);
-      mkdirSync(dirname(full), { recursive: true });
-      writeFileSync(full, bytes);
-      repos.transaction(() => {
-        repos.orders.markUploaded(slot.targetId, relative, bytes.length);
-        notifyUser(services, otherParty(order, slot.uploaderId), `New upload "${slot.fileName}" on order ${order.orderId}.`, PAGES.eventOrder.href({ orderId: order.orderId }));
-      });
-      return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
-    },
-  );
+    const order = repos.orders.byRowId(slot.orderRowId);
+    if (!order) throw notFound('Order');
+    const relative = `uploads/${order.orderId}/${slot.targetIdentifier}-${safeFileName(slot.fileName)}`;
+    const full = join(config.mediaDir, relative);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, bytes);
+    repos.transaction(() => {
+      repos.orders.markUploaded(slot.targetId, relative, bytes.length);
+      notifyUser(
+        services,
+        otherParty(order, slot.uploaderId),
+        `New upload "${slot.fileName}" on order ${order.orderId}.`,
+        PAGES.eventOrder.href({ orderId: order.orderId }),
+      );
+    });
+    return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
+  });
 }

@@ -68,7 +68,12 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => {
-    if (err instanceof HttpError) return c.json(err.field ? { error: err.message, field: err.field } : { error: err.message }, err.status, err.headers);
+    if (err instanceof HttpError)
+      return c.json(
+        err.field ? { error: err.message, field: err.field } : { error: err.message },
+        err.status,
+        err.headers,
+      );
     console.error('[api] unexpected error', err);
     return c.json({ error: 'Internal server error' }, 500);
   });

@@ -16,7 +16,8 @@ export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): v
   app.post('/internal/notify', async (c) => {
     const given = Buffer.from((c.req.header('authorization') ?? '').replace(/^Bearer /, ''));
     const expected = Buffer.from(services.config.adminToken);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new HttpError(401, 'Admin token required');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new HttpError(401, 'Admin token required');
     const parsed = notifyBody.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) throw new HttpError(400, 'Expected JSON { profileName, content, link? }');
     const user = services.repos.users.byProfileName(parsed.data.profileName);

@@ -57,7 +57,10 @@ const BODY_TYPES = {
   multipart: 'multipart/form-data',
 } as const;
 
-async function readInput(c: Context<AppEnv>, encoding: (typeof API_CALLS)[CallName]['encoding']): Promise<Record<string, unknown>> {
+async function readInput(
+  c: Context<AppEnv>,
+  encoding: (typeof API_CALLS)[CallName]['encoding'],
+): Promise<Record<string, unknown>> {
   const params = c.req.param() as Record<string, string>;
   if (encoding === 'none') return { ...params };
   if (encoding === 'query') return { ...c.req.query(), ...params };

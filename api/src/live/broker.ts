@@ -11,7 +11,10 @@ interface BrokerOptions {
    * The user of a connection: by its broker login (getLiveCredentials), or else by the session
    * cookie sent with the websocket upgrade; null when neither is valid.
    */
-  authenticate(login: { username: string; password: string } | null, cookieHeader: string | undefined): SessionUser | null;
+  authenticate(
+    login: { username: string; password: string } | null,
+    cookieHeader: string | undefined,
+  ): SessionUser | null;
   /** Browser origins allowed to open the websocket (cookie auth makes a foreign origin dangerous). */
   isAllowedOrigin(origin: string): boolean;
 }
@@ -75,7 +78,14 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
   return {
     publish(kind, profileName, payload) {
       broker.publish(
-        { cmd: 'publish', topic: topicFor(kind, profileName), payload: Buffer.from(JSON.stringify(payload)), qos: 1, retain: false, dup: false },
+        {
+          cmd: 'publish',
+          topic: topicFor(kind, profileName),
+          payload: Buffer.from(JSON.stringify(payload)),
+          qos: 1,
+          retain: false,
+          dup: false,
+        },
         () => {},
       );
     },

@@ -30,7 +30,10 @@ const roleOf = (profileName: string) => `user-${profileName}`;
  * whose role may subscribe to its user's two topics only (literal topics: no wildcard matches
  * them) and publish nothing; ending a session deletes its clients, which disconnects them.
  */
-export function connectExternalBroker(url: string, admin: { username: string; password: string } | null): LivePublisher {
+export function connectExternalBroker(
+  url: string,
+  admin: { username: string; password: string } | null,
+): LivePublisher {
   const client = mqtt.connect(url, { username: admin?.username, password: admin?.password, reconnectPeriod: 2000 });
   const pending = new Map<string, (response: CommandResponse) => void>();
   const rolesMade = new Set<string>();
@@ -56,7 +59,10 @@ export function connectExternalBroker(url: string, admin: { username: string; pa
 
   /** Runs commands in order; rejects with the broker's reason on the first that failed for real. */
   async function run(...commands: Command[]): Promise<CommandResponse[]> {
-    await Promise.race([listening, sleep(COMMAND_TIMEOUT_MS).then(() => Promise.reject(new Error('the broker cannot be reached')))]);
+    await Promise.race([
+      listening,
+      sleep(COMMAND_TIMEOUT_MS).then(() => Promise.reject(new Error('the broker cannot be reached'))),
+    ]);
     const answers = commands.map((command) => {
       const correlationData = randomUUID();
       return {
@@ -93,11 +99,19 @@ export function connectExternalBroker(url: string, admin: { username: string; pa
     await run({
       command: 'createRole',
       rolename: PUBLISHER_ROLE,
-      acls: Object.values(LIVE_TOPICS).map((topic) => ({ acltype: 'publishClientSend', topic: topic('#'), allow: true })),
+      acls: Object.values(LIVE_TOPICS).map((topic) => ({
+        acltype: 'publishClientSend',
+        topic: topic('#'),
+        allow: true,
+      })),
     });
     // Not awaited: the plugin disconnects a client whose roles change (so they apply at once),
     // which loses the answer; the reconnect then finds the role in place.
-    client.publish(CONTROL_TOPIC, JSON.stringify({ commands: [{ command: 'addClientRole', username: adminName, rolename: PUBLISHER_ROLE }] }), { qos: 1 });
+    client.publish(
+      CONTROL_TOPIC,
+      JSON.stringify({ commands: [{ command: 'addClientRole', username: adminName, rolename: PUBLISHER_ROLE }] }),
+      { qos: 1 },
+    );
   }
 
   // On every connect (a restarted broker keeps its dynamic security file, but a fresh one may not):
@@ -106,7 +120,10 @@ export function connectExternalBroker(url: string, admin: { username: string; pa
     client.subscribe(RESPONSE_TOPIC, { qos: 1 }, (err) => {
       if (err) return;
       answersHeard();
-      if (admin) allowPublishing(admin.username).catch((e: unknown) => console.error(`[live] cannot set up publishing on ${url}: ${e instanceof Error ? e.message : String(e)}`));
+      if (admin)
+        allowPublishing(admin.username).catch((e: unknown) =>
+          console.error(`[live] cannot set up publishing on ${url}: ${e instanceof Error ? e.message : String(e)}`),
+        );
     });
   });
 

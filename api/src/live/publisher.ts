@@ -28,4 +28,7 @@ export function topicFor(kind: LiveKind, profileName: string): string {
 }
 
 /** The topics a user's login may subscribe to: exactly their own two. */
-export const ownTopics = (profileName: string) => [LIVE_TOPICS.notifications(profileName), LIVE_TOPICS.chatNotifications(profileName)];
+export const ownTopics = (profileName: string) => [
+  LIVE_TOPICS.notifications(profileName),
+  LIVE_TOPICS.chatNotifications(profileName),
+];

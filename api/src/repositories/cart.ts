@@ -20,7 +20,14 @@ export function cartRepository(db: Db, urls: FileUrls) {
            FROM cart_items c JOIN content_items ci ON ci.identifier = c.identifier LEFT JOIN events e ON e.id = ci.event_id
            WHERE c.owner_key = ? ORDER BY c.added_at, c.identifier`,
         )
-        .all(key) as { identifier: string; item_type: CartItemType; name: string; thumbnail_path: string | null; price_cents: number; event_name: string | null }[];
+        .all(key) as {
+        identifier: string;
+        item_type: CartItemType;
+        name: string;
+        thumbnail_path: string | null;
+        price_cents: number;
+        event_name: string | null;
+      }[];
       return rows.map((row) => ({
         identifier: row.identifier,
         itemType: row.item_type,
@@ -34,14 +41,17 @@ export function cartRepository(db: Db, urls: FileUrls) {
     /** False when the item was in the cart already. */
     add(key: string, identifier: string, itemType: CartItemType): boolean {
       return (
-        db.prepare('INSERT OR IGNORE INTO cart_items (owner_key, identifier, item_type, added_at) VALUES (?, ?, ?, ?)').run(key, identifier, itemType, nowIso())
-          .changes > 0
+        db
+          .prepare('INSERT OR IGNORE INTO cart_items (owner_key, identifier, item_type, added_at) VALUES (?, ?, ?, ?)')
+          .run(key, identifier, itemType, nowIso()).changes > 0
       );
     },
 
     /** False when the item was not in the cart. */
     remove(key: string, identifier: string): boolean {
-      return db.prepare('DELETE FROM cart_items WHERE owner_key = ? AND identifier = ?').run(key, identifier).changes > 0;
+      return (
+        db.prepare('DELETE FROM cart_items WHERE owner_key = ? AND identifier = ?').run(key, identifier).changes > 0
+      );
     },
 
     /** Moves a guest cart into a user's cart (items both hold stay once). */

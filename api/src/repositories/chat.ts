@@ -1,4 +1,9 @@
-import type { ChatMessage, ChatWindowEntry, MessageNotification, NotificationStatus } from '@marketplace/shared/contract';
+import type {
+  ChatMessage,
+  ChatWindowEntry,
+  MessageNotification,
+  NotificationStatus,
+} from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import { type Page, nowIso, pageOf, pageWindow } from './sql.js';
 import type { FileUrls } from './urls.js';
@@ -49,15 +54,26 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
 
     /** NEW becomes UNREAD; answers how many changed. */
     clearNew(userId: number): number {
-      return db.prepare("UPDATE message_notifications SET status = 'UNREAD' WHERE user_id = ? AND status = 'NEW'").run(userId).changes;
+      return db
+        .prepare("UPDATE message_notifications SET status = 'UNREAD' WHERE user_id = ? AND status = 'NEW'")
+        .run(userId).changes;
     },
 
     /** The partners of the user's open chat windows, in the order they were opened. */
     openChats(userId: number): ChatWindowEntry[] {
       const rows = db
-        .prepare('SELECT u.id, u.profile_name, u.username, u.profile_picture FROM open_chats o JOIN users u ON u.id = o.other_id WHERE o.user_id = ? ORDER BY o.opened_at')
+        .prepare(
+          'SELECT u.id, u.profile_name, u.username, u.profile_picture FROM open_chats o JOIN users u ON u.id = o.other_id WHERE o.user_id = ? ORDER BY o.opened_at',
+        )
         .all(userId) as { id: number; profile_name: string; username: string; profile_picture: string | null }[];
-      return rows.map((row) => users.chatEntry({ id: row.id, profileName: row.profile_name, username: row.username, profilePicturePath: row.profile_picture }));
+      return rows.map((row) =>
+        users.chatEntry({
+          id: row.id,
+          profileName: row.profile_name,
+          username: row.username,
+          profilePicturePath: row.profile_picture,
+        }),
+      );
     },
 
     close(userId: number, otherId: number): void {
@@ -70,18 +86,36 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
      */
     open(self: Party, other: Party): ChatMessage[] {
       const rows = db.transaction(() => {
-        db.prepare("UPDATE message_notifications SET status = 'READ' WHERE user_id = ? AND from_id = ?").run(self.id, other.id);
-        db.prepare('INSERT OR IGNORE INTO open_chats (user_id, other_id, opened_at) VALUES (?, ?, ?)').run(self.id, other.id, nowIso());
+        db.prepare("UPDATE message_notifications SET status = 'READ' WHERE user_id = ? AND from_id = ?").run(
+          self.id,
+          other.id,
+        );
+        db.prepare('INSERT OR IGNORE INTO open_chats (user_id, other_id, opened_at) VALUES (?, ?, ?)').run(
+          self.id,
+          other.id,
+          nowIso(),
+        );
         return db
           .prepare(
             `SELECT * FROM (SELECT id, from_id, content, timestamp FROM chat_messages
                WHERE (from_id = ? AND to_id = ?) OR (from_id = ? AND to_id = ?) ORDER BY id DESC LIMIT ?) ORDER BY id`,
           )
-          .all(self.id, other.id, other.id, self.id, CHAT_HISTORY_LIMIT) as { id: number; from_id: number; content: string; timestamp: string }[];
+          .all(self.id, other.id, other.id, self.id, CHAT_HISTORY_LIMIT) as {
+          id: number;
+          from_id: number;
+          content: string;
+          timestamp: string;
+        }[];
       })();
       return rows.map((row) => {
         const [from, to] = row.from_id === self.id ? [self, other] : [other, self];
-        return { id: row.id, fromProfileName: from.profileName, toProfileName: to.profileName, content: row.content, timestamp: row.timestamp };
+        return {
+          id: row.id,
+          fromProfileName: from.profileName,
+          toProfileName: to.profileName,
+          content: row.content,
+          timestamp: row.timestamp,
+        };
       });
     },
 
@@ -90,7 +124,9 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
       const timestamp = nowIso();
       const id = db.transaction(() => {
         const messageId = Number(
-          db.prepare('INSERT INTO chat_messages (from_id, to_id, content, timestamp) VALUES (?, ?, ?, ?)').run(from.id, to.id, content, timestamp).lastInsertRowid,
+          db
+            .prepare('INSERT INTO chat_messages (from_id, to_id, content, timestamp) VALUES (?, ?, ?, ?)')
+            .run(from.id, to.id, content, timestamp).lastInsertRowid,
         );
         db.prepare(
           `INSERT INTO message_notifications (user_id, from_id, content, status, timestamp) VALUES (?, ?, ?, 'NEW', ?)

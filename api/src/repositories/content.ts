@@ -99,12 +99,16 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
   });
 
   const items = (where: string, param: string | number, viewer: SessionUser | null): ContentItem[] =>
-    (db.prepare(`${CONTENT_ITEM_SELECT} WHERE ${where} ORDER BY ci.id`).all(param) as ContentItemRow[]).map((row) => toItem(row, viewer));
+    (db.prepare(`${CONTENT_ITEM_SELECT} WHERE ${where} ORDER BY ci.id`).all(param) as ContentItemRow[]).map((row) =>
+      toItem(row, viewer),
+    );
 
   return {
     /** Newest first. */
     events(pageNo: number, limit: number): Page<EventSummary> {
-      const rows = db.prepare(`${EVENT_SELECT} ORDER BY e.starts_at DESC, e.id LIMIT ? OFFSET ?`).all(...pageWindow(pageNo, limit)) as EventRow[];
+      const rows = db
+        .prepare(`${EVENT_SELECT} ORDER BY e.starts_at DESC, e.id LIMIT ? OFFSET ?`)
+        .all(...pageWindow(pageNo, limit)) as EventRow[];
       const { items: page, more } = pageOf(rows, limit);
       return { items: page.map(toEvent), more };
     },
@@ -115,27 +119,31 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     },
 
     eventsOrganizedBy(userId: number): EventSummary[] {
-      return (db.prepare(`${EVENT_SELECT} WHERE e.organizer_id = ? ORDER BY e.starts_at DESC`).all(userId) as EventRow[]).map(toEvent);
+      return (
+        db.prepare(`${EVENT_SELECT} WHERE e.organizer_id = ? ORDER BY e.starts_at DESC`).all(userId) as EventRow[]
+      ).map(toEvent);
     },
 
     /** Events whose name contains the LIKE pattern, newest first. */
     searchEvents(likePattern: string, limit: number): EventRef[] {
       return (
         db
-          .prepare("SELECT identifier, name, cover_path FROM events WHERE name LIKE ? ESCAPE '\\' ORDER BY starts_at DESC LIMIT ?")
+          .prepare(
+            "SELECT identifier, name, cover_path FROM events WHERE name LIKE ? ESCAPE '\\' ORDER BY starts_at DESC LIMIT ?",
+          )
           .all(likePattern, limit) as { identifier: string; name: string; cover_path: string | null }[]
       ).map((row) => ({ identifier: row.identifier, name: row.name, coverUrl: urls.media(row.cover_path) }));
     },
 
-    itemsOfEvent: (eventIdentifier: string, viewer: SessionUser | null) => items('e.identifier = ?', eventIdentifier, viewer),
+    itemsOfEvent: (eventIdentifier: string, viewer: SessionUser | null) =>
+      items('e.identifier = ?', eventIdentifier, viewer),
 
     itemsOwnedBy: (userId: number, viewer: SessionUser | null) => items('ci.owner_id = ?', userId, viewer),
 
     /** Whether an item can be sold at all, and who may not buy it (its owner); undefined for no such item. */
     saleTerms(identifier: string): { ownerId: number; forSale: boolean } | undefined {
       const row = db.prepare('SELECT owner_id, for_sale FROM content_items WHERE identifier = ?').get(identifier) as
-        | { owner_id: number; for_sale: number }
-        | undefined;
+        { owner_id: number; for_sale: number } | undefined;
       return row && { ownerId: row.owner_id, forSale: row.for_sale === 1 };
     },
 
@@ -159,10 +167,16 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       const { items: page, more } = pageOf(rows, limit);
       const itemStmt = db.prepare(`${CONTENT_ITEM_SELECT} WHERE ci.id = ?`);
       const posts = page.map((row): Post => {
-        const item = row.content_item_id === null ? undefined : (itemStmt.get(row.content_item_id) as ContentItemRow | undefined);
+        const item =
+          row.content_item_id === null ? undefined : (itemStmt.get(row.content_item_id) as ContentItemRow | undefined);
         return {
           id: row.id,
-          author: users.chatEntry({ id: row.author_id, profileName: row.profile_name, username: row.username, profilePicturePath: row.profile_picture }),
+          author: users.chatEntry({
+            id: row.author_id,
+            profileName: row.profile_name,
+            username: row.username,
+            profilePicturePath: row.profile_picture,
+          }),
           text: row.text,
           createdAt: row.created_at,
           contentItem: item ? toItem(item, viewer) : null,

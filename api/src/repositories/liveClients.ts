@@ -22,8 +22,7 @@ export function liveClientsRepository(db: Db) {
     /** The session a login belongs to, when the password is right. */
     sessionOf(username: string, password: string): string | undefined {
       const row = db.prepare('SELECT session_token, secret_hash FROM live_clients WHERE username = ?').get(username) as
-        | { session_token: string; secret_hash: string }
-        | undefined;
+        { session_token: string; secret_hash: string } | undefined;
       if (!row) return undefined;
       const given = Buffer.from(hashOf(password));
       const expected = Buffer.from(row.secret_hash);
@@ -31,7 +30,11 @@ export function liveClientsRepository(db: Db) {
     },
 
     ofSession(sessionToken: string): string[] {
-      return (db.prepare('SELECT username FROM live_clients WHERE session_token = ?').all(sessionToken) as { username: string }[]).map((r) => r.username);
+      return (
+        db.prepare('SELECT username FROM live_clients WHERE session_token = ?').all(sessionToken) as {
+          username: string;
+        }[]
+      ).map((r) => r.username);
     },
   };
 }

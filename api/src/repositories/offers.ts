@@ -9,8 +9,17 @@ export function offersRepository(db: Db) {
     /** Cheapest first. */
     mediaPackages(ownerId: number): MediaPackage[] {
       const rows = db
-        .prepare('SELECT id, name, description, price_cents, photo_count, video_minutes FROM media_packages WHERE owner_id = ? ORDER BY price_cents')
-        .all(ownerId) as { id: number; name: string; description: string; price_cents: number; photo_count: number; video_minutes: number }[];
+        .prepare(
+          'SELECT id, name, description, price_cents, photo_count, video_minutes FROM media_packages WHERE owner_id = ? ORDER BY price_cents',
+        )
+        .all(ownerId) as {
+        id: number;
+        name: string;
+        description: string;
+        price_cents: number;
+        photo_count: number;
+        video_minutes: number;
+      }[];
       return rows.map((row) => ({
         id: row.id,
         name: row.name,
@@ -23,9 +32,23 @@ export function offersRepository(db: Db) {
 
     discountCodes(ownerId: number): DiscountCode[] {
       const rows = db
-        .prepare('SELECT id, code, percent_off, expires_at, times_used FROM discount_codes WHERE owner_id = ? ORDER BY code')
-        .all(ownerId) as { id: number; code: string; percent_off: number; expires_at: string | null; times_used: number }[];
-      return rows.map((row) => ({ id: row.id, code: row.code, percentOff: row.percent_off, expiresAt: row.expires_at, timesUsed: row.times_used }));
+        .prepare(
+          'SELECT id, code, percent_off, expires_at, times_used FROM discount_codes WHERE owner_id = ? ORDER BY code',
+        )
+        .all(ownerId) as {
+        id: number;
+        code: string;
+        percent_off: number;
+        expires_at: string | null;
+        times_used: number;
+      }[];
+      return rows.map((row) => ({
+        id: row.id,
+        code: row.code,
+        percentOff: row.percent_off,
+        expiresAt: row.expires_at,
+        timesUsed: row.times_used,
+      }));
     },
   };
 }

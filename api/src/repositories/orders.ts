@@ -108,9 +108,11 @@ export function ordersRepository(db: Db, urls: FileUrls) {
 
     /** Orders the user is client or photographer of, newest first. */
     ofParty(userId: number): Order[] {
-      return (db.prepare(`${ORDER_SELECT} WHERE o.client_id = ? OR o.photographer_id = ? ORDER BY o.created_at DESC`).all(userId, userId) as OrderRow[]).map(
-        toOrder,
-      );
+      return (
+        db
+          .prepare(`${ORDER_SELECT} WHERE o.client_id = ? OR o.photographer_id = ? ORDER BY o.created_at DESC`)
+          .all(userId, userId) as OrderRow[]
+      ).map(toOrder);
     },
 
     setInfoStatus(order: Order, status: OrderInfoStatus): void {
@@ -120,7 +122,11 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     /** The order's targets whose file has arrived, in the order they were added. */
     targets(order: Order): Target[] {
       return (
-        db.prepare(`SELECT ${TARGET_COLUMNS} FROM order_targets WHERE order_id = ? AND uploaded_at IS NOT NULL ORDER BY id`).all(order.rowId) as TargetRow[]
+        db
+          .prepare(
+            `SELECT ${TARGET_COLUMNS} FROM order_targets WHERE order_id = ? AND uploaded_at IS NOT NULL ORDER BY id`,
+          )
+          .all(order.rowId) as TargetRow[]
       ).map(toTarget);
     },
 
@@ -133,7 +139,16 @@ export function ordersRepository(db: Db, urls: FileUrls) {
           .prepare(
             'INSERT INTO order_targets (identifier, order_id, uploader_id, file_name, content_type, description, upload_token, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
           )
-          .run(targetIdentifier, order.rowId, uploaderId, file.fileName, file.contentType, file.description, token, nowIso()).lastInsertRowid,
+          .run(
+            targetIdentifier,
+            order.rowId,
+            uploaderId,
+            file.fileName,
+            file.contentType,
+            file.description,
+            token,
+            nowIso(),
+          ).lastInsertRowid,
       );
       return { targetId, targetIdentifier, uploadUrl: urls.upload(targetIdentifier, token) };
     },
@@ -144,12 +159,15 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .prepare('UPDATE order_targets SET description = ? WHERE id = ? AND order_id = ? AND uploaded_at IS NOT NULL')
         .run(description, targetId, order.rowId).changes;
       if (changed === 0) return undefined;
-      return toTarget(db.prepare(`SELECT ${TARGET_COLUMNS} FROM order_targets WHERE id = ?`).get(targetId) as TargetRow);
+      return toTarget(
+        db.prepare(`SELECT ${TARGET_COLUMNS} FROM order_targets WHERE id = ?`).get(targetId) as TargetRow,
+      );
     },
 
     /** A target's order and stored file, for deciding who may remove it. */
     targetById(targetId: number): { order: Order | undefined; filePath: string | null } | undefined {
-      const row = db.prepare('SELECT order_id, file_path FROM order_targets WHERE id = ?').get(targetId) as { order_id: number; file_path: string | null } | undefined;
+      const row = db.prepare('SELECT order_id, file_path FROM order_targets WHERE id = ?').get(targetId) as
+        { order_id: number; file_path: string | null } | undefined;
       return row && { order: byRowId(row.order_id), filePath: row.file_path };
     },
 
@@ -159,9 +177,20 @@ export function ordersRepository(db: Db, urls: FileUrls) {
 
     uploadSlot(targetIdentifier: string): UploadSlot | undefined {
       const row = db
-        .prepare('SELECT id, identifier, order_id, uploader_id, file_name, content_type, upload_token, uploaded_at FROM order_targets WHERE identifier = ?')
+        .prepare(
+          'SELECT id, identifier, order_id, uploader_id, file_name, content_type, upload_token, uploaded_at FROM order_targets WHERE identifier = ?',
+        )
         .get(targetIdentifier) as
-        | { id: number; identifier: string; order_id: number; uploader_id: number; file_name: string; content_type: string; upload_token: string; uploaded_at: string | null }
+        | {
+            id: number;
+            identifier: string;
+            order_id: number;
+            uploader_id: number;
+            file_name: string;
+            content_type: string;
+            upload_token: string;
+            uploaded_at: string | null;
+          }
         | undefined;
       return (
         row && {
@@ -178,7 +207,12 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     },
 
     markUploaded(targetId: number, relativePath: string, sizeBytes: number): void {
-      db.prepare('UPDATE order_targets SET file_path = ?, size_bytes = ?, uploaded_at = ? WHERE id = ?').run(relativePath, sizeBytes, nowIso(), targetId);
+      db.prepare('UPDATE order_targets SET file_path = ?, size_bytes = ?, uploaded_at = ? WHERE id = ?').run(
+        relativePath,
+        sizeBytes,
+        nowIso(),
+        targetId,
+      );
     },
   };
 }

@@ -15,7 +15,8 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
           `SELECT u.id, u.profile_name, u.username, u.profile_picture FROM sessions s JOIN users u ON u.id = s.user_id
            WHERE s.token = ? AND s.expires_at > ?`,
         )
-        .get(token, new Date().toISOString()) as { id: number; profile_name: string; username: string; profile_picture: string | null } | undefined;
+        .get(token, new Date().toISOString()) as
+        { id: number; profile_name: string; username: string; profile_picture: string | null } | undefined;
       if (!row) return null;
       return {
         id: row.id,
@@ -38,7 +39,11 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
 
     /** Sessions past their end, for the sweep that revokes what they were given. */
     expiredTokens(): string[] {
-      return (db.prepare('SELECT token FROM sessions WHERE expires_at <= ?').all(new Date().toISOString()) as { token: string }[]).map((r) => r.token);
+      return (
+        db.prepare('SELECT token FROM sessions WHERE expires_at <= ?').all(new Date().toISOString()) as {
+          token: string;
+        }[]
+      ).map((r) => r.token);
     },
 
     delete(token: string): void {

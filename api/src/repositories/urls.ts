@@ -13,8 +13,12 @@ export interface FileUrls {
 export function fileUrls(filesOrigin: string): FileUrls {
   return {
     media: (relativePath) =>
-      relativePath ? `${filesOrigin}${FILES_PATHS.media}/${relativePath.split('/').map(encodeURIComponent).join('/')}` : null,
-    download: (filePath, fileName) => `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
-    upload: (targetIdentifier, token) => `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
+      relativePath
+        ? `${filesOrigin}${FILES_PATHS.media}/${relativePath.split('/').map(encodeURIComponent).join('/')}`
+        : null,
+    download: (filePath, fileName) =>
+      `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
+    upload: (targetIdentifier, token) =>
+      `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };
 }

@@ -20,7 +20,12 @@ interface UserRow {
 }
 
 const USER_COLUMNS = 'id, profile_name, username, profile_picture';
-const toRef = (row: UserRow): UserRef => ({ id: row.id, profileName: row.profile_name, username: row.username, profilePicturePath: row.profile_picture });
+const toRef = (row: UserRow): UserRef => ({
+  id: row.id,
+  profileName: row.profile_name,
+  username: row.username,
+  profilePicturePath: row.profile_picture,
+});
 
 /** The roles a user chooses themselves; EVENT_ORGANIZER is granted by the business. */
 export type ChosenRole = Extract<Role, 'DRIVER' | 'MEDIA'>;
@@ -30,7 +35,9 @@ export type UsersRepository = ReturnType<typeof usersRepository>;
 /** Accounts: log in and sign up lookups, profiles, roles, and the contract shapes of a user. */
 export function usersRepository(db: Db, urls: FileUrls) {
   const rolesOf = (userId: number): Role[] =>
-    (db.prepare('SELECT role FROM user_roles WHERE user_id = ? ORDER BY role').all(userId) as { role: Role }[]).map((r) => r.role);
+    (db.prepare('SELECT role FROM user_roles WHERE user_id = ? ORDER BY role').all(userId) as { role: Role }[]).map(
+      (r) => r.role,
+    );
 
   const chatEntry = (user: UserRef): ChatWindowEntry => ({
     profileName: user.profileName,
@@ -51,12 +58,15 @@ export function usersRepository(db: Db, urls: FileUrls) {
     info,
 
     byProfileName(profileName: string): UserRef | undefined {
-      const row = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE profile_name = ?`).get(profileName) as UserRow | undefined;
+      const row = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE profile_name = ?`).get(profileName) as
+        UserRow | undefined;
       return row && toRef(row);
     },
 
     profileNameOf(userId: number): string | undefined {
-      return (db.prepare('SELECT profile_name FROM users WHERE id = ?').get(userId) as { profile_name: string } | undefined)?.profile_name;
+      return (
+        db.prepare('SELECT profile_name FROM users WHERE id = ?').get(userId) as { profile_name: string } | undefined
+      )?.profile_name;
     },
 
     /** An account by email or profile name (either logs in), with its password hash. */
@@ -69,9 +79,9 @@ export function usersRepository(db: Db, urls: FileUrls) {
 
     /** Which of a new account's unique fields another account already has, if any. */
     takenField(profileName: string, email: string): 'profileName' | 'email' | null {
-      const taken = db.prepare('SELECT profile_name FROM users WHERE profile_name = ? OR email = ?').get(profileName, email.toLowerCase()) as
-        | { profile_name: string }
-        | undefined;
+      const taken = db
+        .prepare('SELECT profile_name FROM users WHERE profile_name = ? OR email = ?')
+        .get(profileName, email.toLowerCase()) as { profile_name: string } | undefined;
       if (!taken) return null;
       return taken.profile_name === profileName ? 'profileName' : 'email';
     },
@@ -79,13 +89,17 @@ export function usersRepository(db: Db, urls: FileUrls) {
     create(user: { profileName: string; username: string; email: string; passwordHash: string }): number {
       return Number(
         db
-          .prepare("INSERT INTO users (profile_name, username, email, password_hash, profile_picture, bio, created_at) VALUES (?, ?, ?, ?, NULL, '', ?)")
+          .prepare(
+            "INSERT INTO users (profile_name, username, email, password_hash, profile_picture, bio, created_at) VALUES (?, ?, ?, ?, NULL, '', ?)",
+          )
           .run(user.profileName, user.username, user.email.toLowerCase(), user.passwordHash, nowIso()).lastInsertRowid,
       );
     },
 
     ownProfile(user: SessionUser): OwnProfile {
-      const row = db.prepare('SELECT username, email, bio, profile_picture, created_at FROM users WHERE id = ?').get(user.id) as {
+      const row = db
+        .prepare('SELECT username, email, bio, profile_picture, created_at FROM users WHERE id = ?')
+        .get(user.id) as {
         username: string;
         email: string;
         bio: string;
@@ -101,22 +115,24 @@ export function usersRepository(db: Db, urls: FileUrls) {
     },
 
     emailTakenByOther(email: string, userId: number): boolean {
-      return db.prepare('SELECT id FROM users WHERE email = ? AND id != ?').get(email.toLowerCase(), userId) !== undefined;
+      return (
+        db.prepare('SELECT id FROM users WHERE email = ? AND id != ?').get(email.toLowerCase(), userId) !== undefined
+      );
     },
 
     /** Changes the given fields; undefined ones keep their value. */
     updateProfile(userId: number, change: { username?: string; email?: string; bio?: string }): void {
-      db.prepare('UPDATE users SET username = COALESCE(?, username), email = COALESCE(?, email), bio = COALESCE(?, bio) WHERE id = ?').run(
-        change.username ?? null,
-        change.email?.toLowerCase() ?? null,
-        change.bio ?? null,
-        userId,
-      );
+      db.prepare(
+        'UPDATE users SET username = COALESCE(?, username), email = COALESCE(?, email), bio = COALESCE(?, bio) WHERE id = ?',
+      ).run(change.username ?? null, change.email?.toLowerCase() ?? null, change.bio ?? null, userId);
     },
 
     /** A creator's public page header; their items come from the content repository. */
     publicProfile(user: UserRef): PublicProfile {
-      const extra = db.prepare('SELECT bio, created_at FROM users WHERE id = ?').get(user.id) as { bio: string; created_at: string };
+      const extra = db.prepare('SELECT bio, created_at FROM users WHERE id = ?').get(user.id) as {
+        bio: string;
+        created_at: string;
+      };
       return {
         profileName: user.profileName,
         username: user.username,
@@ -140,7 +156,9 @@ export function usersRepository(db: Db, urls: FileUrls) {
     search(likePattern: string, limit: number): UserRef[] {
       return (
         db
-          .prepare(`SELECT ${USER_COLUMNS} FROM users WHERE username LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?`)
+          .prepare(
+            `SELECT ${USER_COLUMNS} FROM users WHERE username LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?`,
+          )
           .all(likePattern, likePattern, limit) as UserRow[]
       ).map(toRef);
     },

@@ -17,7 +17,8 @@ export function registerAccountRoutes(r: Router, { repos }: Services): void {
     'updateProfile',
     z.object({ username: fields.text(60).optional(), email: fields.email().optional(), bio: fields.optionalText(500) }),
     (change, { user }) => {
-      if (change.username === undefined && change.email === undefined && change.bio === undefined) throw new HttpError(400, 'Nothing to change');
+      if (change.username === undefined && change.email === undefined && change.bio === undefined)
+        throw new HttpError(400, 'Nothing to change');
       if (change.email !== undefined && repos.users.emailTakenByOther(change.email, user.id)) {
         throw new HttpError(409, 'An account with this email exists', 'email');
       }

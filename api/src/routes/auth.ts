@@ -21,24 +21,31 @@ export function registerAuthRoutes(r: Router, services: Services): void {
   };
 
   const throttle = new LoginThrottle({ ...LOGIN_THROTTLE_RULES, slowMsPerFailure: config.loginFailureDelayMs });
-  r.visitor('login', z.object({ login: fields.text(254), password: z.string().min(1, 'must not be empty').max(200) }), async ({ login, password }, { c }) => {
-    const row = repos.users.forLogin(login);
-    // An email and a profile name of one user are one account; guesses at unknown names count too.
-    const account = row ? `user:${row.id}` : `name:${login.toLowerCase()}`;
-    const client = clientAddress(c, config);
-    const wait = throttle.retryAfterSeconds(account, client);
-    if (wait > 0) throw new HttpError(429, `Too many failed logins: try again in ${wait} s`, undefined, { 'Retry-After': String(wait) });
-    if (!row || !(await verifyPassword(password, row.passwordHash))) {
-      await sleep(throttle.failed(account, client));
-      throw new HttpError(401, 'Wrong email, profile name or password');
-    }
-    throttle.succeeded(account, client);
-    repos.transaction(() => {
-      startSession(c, repos.sessions, config, row.id);
-      adoptGuestCart(c, row.id);
-    });
-    return repos.users.info({ ...row, roles: repos.users.rolesOf(row.id) });
-  });
+  r.visitor(
+    'login',
+    z.object({ login: fields.text(254), password: z.string().min(1, 'must not be empty').max(200) }),
+    async ({ login, password }, { c }) => {
+      const row = repos.users.forLogin(login);
+      // An email and a profile name of one user are one account; guesses at unknown names count too.
+      const account = row ? `user:${row.id}` : `name:${login.toLowerCase()}`;
+      const client = clientAddress(c, config);
+      const wait = throttle.retryAfterSeconds(account, client);
+      if (wait > 0)
+        throw new HttpError(429, `Too many failed logins: try again in ${wait} s`, undefined, {
+          'Retry-After': String(wait),
+        });
+      if (!row || !(await verifyPassword(password, row.passwordHash))) {
+        await sleep(throttle.failed(account, client));
+        throw new HttpError(401, 'Wrong email, profile name or password');
+      }
+      throttle.succeeded(account, client);
+      repos.transaction(() => {
+        startSession(c, repos.sessions, config, row.id);
+        adoptGuestCart(c, row.id);
+      });
+      return repos.users.info({ ...row, roles: repos.users.rolesOf(row.id) });
+    },
+  );
 
   r.visitor(
     'signup',
@@ -50,7 +57,12 @@ export function registerAuthRoutes(r: Router, services: Services): void {
     }),
     async ({ username, profileName, email, password }, { c }) => {
       const taken = repos.users.takenField(profileName, email);
-      if (taken) throw new HttpError(409, taken === 'profileName' ? 'This profile name is taken' : 'An account with this email exists', taken);
+      if (taken)
+        throw new HttpError(
+          409,
+          taken === 'profileName' ? 'This profile name is taken' : 'An account with this email exists',
+          taken,
+        );
       const passwordHash = await hashPassword(password);
       const id = repos.transaction(() => {
         const userId = repos.users.create({ profileName, username, email, passwordHash });
@@ -75,7 +87,10 @@ export function registerAuthRoutes(r: Router, services: Services): void {
 
   // One login per page (each page has its one connection); all end with the session.
   r.user('getLiveCredentials', noFields, async (_input, { user }) => {
-    const login = { username: `web-${randomBytes(12).toString('base64url')}`, password: randomBytes(32).toString('base64url') };
+    const login = {
+      username: `web-${randomBytes(12).toString('base64url')}`,
+      password: randomBytes(32).toString('base64url'),
+    };
     repos.liveClients.add(login.username, user.token, login.password);
     try {
       await live.admit({ ...login, profileName: user.profileName });
@@ -90,11 +105,15 @@ export function registerAuthRoutes(r: Router, services: Services): void {
 
   r.user('getUserInfo', noFields, (_input, { user }) => repos.users.info(user));
 
-  r.user('updateRoles', z.object({ driver: fields.boolean(), media: fields.boolean() }), ({ driver, media }, { user }) => {
-    if (!driver && !media) throw new HttpError(400, 'Choose at least one of driver or media', 'driver');
-    // EVENT_ORGANIZER is granted by the business, not chosen here, so it is kept as it is.
-    const chosen: ChosenRole[] = [...(driver ? (['DRIVER'] as const) : []), ...(media ? (['MEDIA'] as const) : [])];
-    repos.users.setChosenRoles(user.id, chosen);
-    return repos.users.info({ ...user, roles: repos.users.rolesOf(user.id) });
-  });
+  r.user(
+    'updateRoles',
+    z.object({ driver: fields.boolean(), media: fields.boolean() }),
+    ({ driver, media }, { user }) => {
+      if (!driver && !media) throw new HttpError(400, 'Choose at least one of driver or media', 'driver');
+      // EVENT_ORGANIZER is granted by the business, not chosen here, so it is kept as it is.
+      const chosen: ChosenRole[] = [...(driver ? (['DRIVER'] as const) : []), ...(media ? (['MEDIA'] as const) : [])];
+      repos.users.setChosenRoles(user.id, chosen);
+      return repos.users.info({ ...user, roles: repos.users.rolesOf(user.id) });
+    },
+  );
 }

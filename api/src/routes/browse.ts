@@ -30,10 +30,14 @@ export function registerBrowseRoutes(r: Router, { repos }: Services): void {
     return { searchResults };
   });
 
-  r.visitor('getEvents', z.object({ pageNo: fields.pageNo(), limit: fields.limit() }), ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }) => {
-    const { items, more } = repos.content.events(pageNo, limit);
-    return { events: items, more };
-  });
+  r.visitor(
+    'getEvents',
+    z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
+    ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }) => {
+      const { items, more } = repos.content.events(pageNo, limit);
+      return { events: items, more };
+    },
+  );
 
   r.visitor('getEvent', z.object({ eventIdentifier: fields.text(100) }), ({ eventIdentifier }, { user }) => {
     const event = repos.content.event(eventIdentifier);
@@ -41,10 +45,14 @@ export function registerBrowseRoutes(r: Router, { repos }: Services): void {
     return { event, contentItems: repos.content.itemsOfEvent(eventIdentifier, user) };
   });
 
-  r.visitor('getPosts', z.object({ pageNo: fields.pageNo(), limit: fields.limit() }), ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }, { user }) => {
-    const { items, more } = repos.content.posts(pageNo, limit, user);
-    return { posts: items, more };
-  });
+  r.visitor(
+    'getPosts',
+    z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
+    ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }, { user }) => {
+      const { items, more } = repos.content.posts(pageNo, limit, user);
+      return { posts: items, more };
+    },
+  );
 
   r.visitor('getProfile', z.object({ profileName: fields.text(30) }), ({ profileName }, { user }) => {
     const owner = repos.users.byProfileName(profileName);

@@ -10,13 +10,17 @@ import type { Services } from '../services.js';
 
 /** A cart belongs to the signed-in user, or to a visitor's guest-cart cookie (merged at log in). */
 export function registerCartRoutes(r: Router, { repos, config }: Services): void {
-  const ownerKey = (c: Context<AppEnv>, user: SessionUser | null, create: boolean) => (user ? userCartKey(user.id) : guestCartKey(c, config, create));
+  const ownerKey = (c: Context<AppEnv>, user: SessionUser | null, create: boolean) =>
+    user ? userCartKey(user.id) : guestCartKey(c, config, create);
 
   r.visitor('getCart', noFields, (_input, { c, user }) => ({ cart: repos.cart.items(ownerKey(c, user, false)) }));
 
   r.visitor(
     'addCartItem',
-    z.object({ identifier: fields.text(100), itemType: z.enum(CART_ITEM_TYPES, { message: `must be one of ${CART_ITEM_TYPES.join(', ')}` }) }),
+    z.object({
+      identifier: fields.text(100),
+      itemType: z.enum(CART_ITEM_TYPES, { message: `must be one of ${CART_ITEM_TYPES.join(', ')}` }),
+    }),
     ({ identifier, itemType }, { c, user }) => {
       const terms = repos.content.saleTerms(identifier);
       if (!terms) throw notFound('Item');

@@ -18,10 +18,14 @@ export function registerChatRoutes(r: Router, { repos, live }: Services): void {
     return other;
   };
 
-  r.user('getMessageNotifications', z.object({ pageNo: fields.pageNo(), limit: fields.limit() }), ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
-    const { items, more } = repos.chat.notifications(user.id, pageNo, limit);
-    return { messageNotifications: items, more };
-  });
+  r.user(
+    'getMessageNotifications',
+    z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
+    ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
+      const { items, more } = repos.chat.notifications(user.id, pageNo, limit);
+      return { messageNotifications: items, more };
+    },
+  );
 
   r.user('clearNewMessageNotifications', noFields, (_input, { user }) => ({ updated: repos.chat.clearNew(user.id) }));
 
@@ -39,17 +43,21 @@ export function registerChatRoutes(r: Router, { repos, live }: Services): void {
   });
 
   // A sent message becomes the recipient's NEW message notification and is pushed live.
-  r.user('sendChatMessage', z.object({ profileName: fields.text(30), content: fields.text(2000) }), ({ profileName, content }, { user }) => {
-    const other = partner(profileName, user);
-    const message = repos.chat.send(user, other, content);
-    live.publish('chatNotifications', other.profileName, {
-      profileName: user.profileName,
-      name: user.username,
-      profilePicture: repos.urls.media(user.profilePicturePath),
-      content,
-      status: 'NEW',
-      timestamp: message.timestamp,
-    });
-    return { message };
-  });
+  r.user(
+    'sendChatMessage',
+    z.object({ profileName: fields.text(30), content: fields.text(2000) }),
+    ({ profileName, content }, { user }) => {
+      const other = partner(profileName, user);
+      const message = repos.chat.send(user, other, content);
+      live.publish('chatNotifications', other.profileName, {
+        profileName: user.profileName,
+        name: user.username,
+        profilePicture: repos.urls.media(user.profilePicturePath),
+        content,
+        status: 'NEW',
+        timestamp: message.timestamp,
+      });
+      return { message };
+    },
+  );
 }

@@ -6,10 +6,14 @@ import type { Services } from '../services.js';
 
 /** SPEC.md section 4 "Notifications": NEW -> UNREAD on opening the dropdown, -> READ on click, or deleted. */
 export function registerNotificationRoutes(r: Router, { repos }: Services): void {
-  r.user('getNotifications', z.object({ pageNo: fields.pageNo(), limit: fields.limit() }), ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
-    const { items, more } = repos.notifications.page(user.id, pageNo, limit);
-    return { notifications: items, more };
-  });
+  r.user(
+    'getNotifications',
+    z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
+    ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
+      const { items, more } = repos.notifications.page(user.id, pageNo, limit);
+      return { notifications: items, more };
+    },
+  );
 
   r.user('clearNewNotifications', noFields, (_input, { user }) => ({ updated: repos.notifications.clearNew(user.id) }));
 

@@ -35,7 +35,9 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     return order;
   };
 
-  r.user('getEventOrders', noFields, (_input, { user }) => ({ eventOrders: repos.orders.ofParty(user.id).map((order) => summaryFor(order, user.id)) }));
+  r.user('getEventOrders', noFields, (_input, { user }) => ({
+    eventOrders: repos.orders.ofParty(user.id).map((order) => summaryFor(order, user.id)),
+  }));
 
   r.visitor(
     'getEventOrderDetails',
@@ -62,13 +64,17 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     },
   );
 
-  r.user('changeTargetDescription', z.object({ orderId: fields.text(40), targetId: fields.id(), description: description() }), ({ orderId, targetId, description }, { user }) => {
-    const order = orderOf(orderId);
-    requireParty(order, user);
-    const target = repos.orders.describeTarget(order, targetId, description);
-    if (!target) throw notFound('Target');
-    return { target };
-  });
+  r.user(
+    'changeTargetDescription',
+    z.object({ orderId: fields.text(40), targetId: fields.id(), description: description() }),
+    ({ orderId, targetId, description }, { user }) => {
+      const order = orderOf(orderId);
+      requireParty(order, user);
+      const target = repos.orders.describeTarget(order, targetId, description);
+      if (!target) throw notFound('Target');
+      return { target };
+    },
+  );
 
   r.user('removeTarget', z.object({ targetId: fields.id() }), ({ targetId }, { user }) => {
     const found = repos.orders.targetById(targetId);
@@ -93,7 +99,12 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       if (!canCancel(order, 'client')) throw new HttpError(409, 'This order can no longer be cancelled');
       repos.transaction(() => {
         repos.orders.setInfoStatus(order, status);
-        notifyUser(services, order.photographerId, `${order.clientName} cancelled order ${order.orderId} (${order.eventName}).`, PAGES.eventOrder.href({ orderId: order.orderId }));
+        notifyUser(
+          services,
+          order.photographerId,
+          `${order.clientName} cancelled order ${order.orderId} (${order.eventName}).`,
+          PAGES.eventOrder.href({ orderId: order.orderId }),
+        );
       });
       return { orderId: order.orderId, status };
     },

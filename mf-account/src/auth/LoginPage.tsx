@@ -1,5 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, Button, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, TextField, useNavigate } from '@marketplace/shared';
+import {
+  apiCall,
+  Button,
+  Link,
+  PageLayout,
+  PAGES,
+  sessionStore,
+  takeLoginRedirect,
+  TextField,
+  useNavigate,
+} from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */

@@ -1,5 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { apiCall, ApiError, Button, Link, PageLayout, PAGES, sessionStore, takeLoginRedirect, TextField, useNavigate } from '@marketplace/shared';
+import {
+  apiCall,
+  ApiError,
+  Button,
+  Link,
+  PageLayout,
+  PAGES,
+  sessionStore,
+  takeLoginRedirect,
+  TextField,
+  useNavigate,
+} from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
@@ -43,7 +54,14 @@ export function SignupPage() {
         <TextField label="Name" name="username" autoComplete="name" required />
         <TextField label="Profile name" name="profileName" autoComplete="off" required />
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
-        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={8} required />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+        />
         {error && <p role="alert">{error}</p>}
         <Button variant="primary" type="submit" disabled={busy}>
           Sign up

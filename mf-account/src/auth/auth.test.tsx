@@ -36,7 +36,11 @@ describe('LoginPage', () => {
   });
 
   it("shows the API's reason when the login is refused", async () => {
-    server.use(http.post('http://api.test/v2/login', () => HttpResponse.json({ error: 'Wrong email, profile name or password' }, { status: 401 })));
+    server.use(
+      http.post('http://api.test/v2/login', () =>
+        HttpResponse.json({ error: 'Wrong email, profile name or password' }, { status: 401 }),
+      ),
+    );
     renderAt('/user/login');
     await userEvent.type(screen.getByLabelText('Email or profile name'), 'clara');
     await userEvent.type(screen.getByLabelText('Password'), 'nope');
@@ -77,8 +81,15 @@ describe('LoginPage', () => {
 
 describe('SignupPage', () => {
   const fill = async (over: Partial<Record<'Name' | 'Profile name' | 'Email' | 'Password', string>> = {}) => {
-    const values = { Name: 'Nina', 'Profile name': 'nina', Email: 'nina@example.com', Password: 'long-enough', ...over };
-    for (const [label, value] of Object.entries(values)) if (value) await userEvent.type(screen.getByLabelText(label), value);
+    const values = {
+      Name: 'Nina',
+      'Profile name': 'nina',
+      Email: 'nina@example.com',
+      Password: 'long-enough',
+      ...over,
+    };
+    for (const [label, value] of Object.entries(values))
+      if (value) await userEvent.type(screen.getByLabelText(label), value);
   };
 
   it('names the problem before sending anything', async () => {
@@ -89,7 +100,11 @@ describe('SignupPage', () => {
   });
 
   it("shows the API's reason for a taken profile name", async () => {
-    server.use(http.post('http://api.test/v2/signup', () => HttpResponse.json({ error: 'This profile name is taken', field: 'profileName' }, { status: 409 })));
+    server.use(
+      http.post('http://api.test/v2/signup', () =>
+        HttpResponse.json({ error: 'This profile name is taken', field: 'profileName' }, { status: 409 }),
+      ),
+    );
     renderAt('/user/signup');
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
@@ -101,7 +116,10 @@ describe('SignupPage', () => {
     server.use(
       http.post('http://api.test/v2/signup', async ({ request }) => {
         sent = Object.fromEntries(new URLSearchParams(await request.text()));
-        return HttpResponse.json({ roles: [], profileName: 'nina', profilePicture: null, username: 'Nina' }, { status: 201 });
+        return HttpResponse.json(
+          { roles: [], profileName: 'nina', profilePicture: null, username: 'Nina' },
+          { status: 201 },
+        );
       }),
     );
     renderAt('/user/signup');

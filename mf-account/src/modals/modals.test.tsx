@@ -19,7 +19,10 @@ describe('RoleSelectionModal', () => {
         return HttpResponse.json({ roles: ['MEDIA'], profileName: 'nora', profilePicture: null, username: 'Nora' });
       }),
     );
-    sessionStore.setState({ isLoggedIn: true, user: { roles: [], profileName: 'nora', profilePicture: null, username: 'Nora' } });
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { roles: [], profileName: 'nora', profilePicture: null, username: 'Nora' },
+    });
     render(<RoleSelectionModal />);
     expect(screen.getByRole('dialog', { name: 'You need at least 1 role to continue' })).toBeInTheDocument();
     expect(document.body.style.overflow).toBe('hidden');
@@ -41,7 +44,13 @@ describe('RoleSelectionModal while saving', () => {
   it('keeps Continue disabled until the answer arrives, and shows a failure', async () => {
     let answer!: () => void;
     server.use(
-      http.post('http://api.test/v2/updateRoles', () => new Promise<Response>((resolve) => (answer = () => resolve(HttpResponse.json({ error: 'Try again' }, { status: 500 }))))),
+      http.post(
+        'http://api.test/v2/updateRoles',
+        () =>
+          new Promise<Response>(
+            (resolve) => (answer = () => resolve(HttpResponse.json({ error: 'Try again' }, { status: 500 }))),
+          ),
+      ),
     );
     render(<RoleSelectionModal />);
     await userEvent.click(screen.getByLabelText('Driver'));
@@ -80,7 +89,11 @@ describe('ContactModal', () => {
   });
 
   it("says 'Email is invalid' when the call fails", async () => {
-    server.use(http.post('http://api.test/v2/submitContactInfo', () => HttpResponse.json({ error: 'Email is invalid' }, { status: 400 })));
+    server.use(
+      http.post('http://api.test/v2/submitContactInfo', () =>
+        HttpResponse.json({ error: 'Email is invalid' }, { status: 400 }),
+      ),
+    );
     render(<ContactModal onClose={() => {}} />);
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));

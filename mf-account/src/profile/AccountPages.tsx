@@ -1,12 +1,24 @@
 import type { ReactNode } from 'react';
-import { Avatar, callQuery, formatMoney, Link, PageLayout, PAGES, QueryState, Skeleton, useSession } from '@marketplace/shared';
+import {
+  Avatar,
+  callQuery,
+  formatMoney,
+  Link,
+  PageLayout,
+  PAGES,
+  QueryState,
+  Skeleton,
+  useSession,
+} from '@marketplace/shared';
 import { useAccountQuery } from './queries.js';
 
 /** The API's reason (e.g. the role a page needs) is what the user needs to read. */
 const reason = (error: unknown) => (error instanceof Error ? error.message : 'This could not be loaded.');
 
 /** Four rows of a list, the shape of every account page's content while it loads. */
-const LIST_SKELETON = [0, 1, 2, 3].map((i) => <Skeleton key={i} width={i % 2 ? '65%' : '85%'} height={18} style={{ margin: '16px 0' }} />);
+const LIST_SKELETON = [0, 1, 2, 3].map((i) => (
+  <Skeleton key={i} width={i % 2 ? '65%' : '85%'} height={18} style={{ margin: '16px 0' }} />
+));
 
 interface AccountPageProps {
   title: string;
@@ -23,7 +35,15 @@ function AccountPage({ title, state, empty, children }: AccountPageProps) {
     <PageLayout width="narrow">
       <h1>{title}</h1>
       {isLoggedIn ? (
-        <QueryState isLoading={state.isLoading} error={state.error} errorText={reason} skeleton={LIST_SKELETON} empty={empty?.when} emptyText={empty?.title} emptyHint={empty?.hint}>
+        <QueryState
+          isLoading={state.isLoading}
+          error={state.error}
+          errorText={reason}
+          skeleton={LIST_SKELETON}
+          empty={empty?.when}
+          emptyText={empty?.title}
+          emptyHint={empty?.hint}
+        >
           {children}
         </QueryState>
       ) : (
@@ -66,14 +86,23 @@ export function OrdersPage() {
   const q = useAccountQuery(callQuery('getEventOrders'));
   const orders = q.data?.eventOrders ?? [];
   return (
-    <AccountPage title="Orders" state={q} empty={{ when: orders.length === 0, title: 'No orders yet.', hint: 'Orders you place or receive for event photos and videos appear here.' }}>
+    <AccountPage
+      title="Orders"
+      state={q}
+      empty={{
+        when: orders.length === 0,
+        title: 'No orders yet.',
+        hint: 'Orders you place or receive for event photos and videos appear here.',
+      }}
+    >
       <ul aria-label="Event orders">
         {orders.map((o) => (
           <li key={o.orderId}>
             <Link to={PAGES.eventOrder.href({ orderId: o.orderId })}>
               {o.eventName} ({o.orderId})
             </Link>{' '}
-            · {o.view === 'client' ? `with ${o.counterpart}` : `for ${o.counterpart}`} · {o.deleted ? 'deleted' : (o.status ?? o.publicStatus)}
+            · {o.view === 'client' ? `with ${o.counterpart}` : `for ${o.counterpart}`} ·{' '}
+            {o.deleted ? 'deleted' : (o.status ?? o.publicStatus)}
           </li>
         ))}
       </ul>
@@ -84,11 +113,16 @@ export function OrdersPage() {
 export function MyEventsPage() {
   const q = useAccountQuery(callQuery('getMyEvents'));
   return (
-    <AccountPage title="Your events" state={q} empty={{ when: q.data?.events.length === 0, title: 'No events yet.', hint: 'Events you organize appear here.' }}>
+    <AccountPage
+      title="Your events"
+      state={q}
+      empty={{ when: q.data?.events.length === 0, title: 'No events yet.', hint: 'Events you organize appear here.' }}
+    >
       <ul>
         {q.data?.events.map((e) => (
           <li key={e.eventIdentifier}>
-            <Link to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>{e.name}</Link> · {new Date(e.startsAt).toLocaleDateString()}
+            <Link to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>{e.name}</Link> ·{' '}
+            {new Date(e.startsAt).toLocaleDateString()}
           </li>
         ))}
       </ul>
@@ -99,11 +133,20 @@ export function MyEventsPage() {
 export function MediaPackagesPage() {
   const q = useAccountQuery(callQuery('getMediaPackages'));
   return (
-    <AccountPage title="Media packages" state={q} empty={{ when: q.data?.mediaPackages.length === 0, title: 'No media packages yet.', hint: 'The packages you offer to clients appear here.' }}>
+    <AccountPage
+      title="Media packages"
+      state={q}
+      empty={{
+        when: q.data?.mediaPackages.length === 0,
+        title: 'No media packages yet.',
+        hint: 'The packages you offer to clients appear here.',
+      }}
+    >
       <ul>
         {q.data?.mediaPackages.map((p) => (
           <li key={p.id}>
-            <strong>{p.name}</strong> · {formatMoney(p.priceCents)} · {p.photoCount} photos{p.videoMinutes ? `, ${p.videoMinutes} min video` : ''} — {p.description}
+            <strong>{p.name}</strong> · {formatMoney(p.priceCents)} · {p.photoCount} photos
+            {p.videoMinutes ? `, ${p.videoMinutes} min video` : ''} — {p.description}
           </li>
         ))}
       </ul>
@@ -114,11 +157,20 @@ export function MediaPackagesPage() {
 export function DiscountCodesPage() {
   const q = useAccountQuery(callQuery('getDiscountCodes'));
   return (
-    <AccountPage title="Discount codes" state={q} empty={{ when: q.data?.discountCodes.length === 0, title: 'No discount codes yet.', hint: 'Codes you create for your clients appear here.' }}>
+    <AccountPage
+      title="Discount codes"
+      state={q}
+      empty={{
+        when: q.data?.discountCodes.length === 0,
+        title: 'No discount codes yet.',
+        hint: 'Codes you create for your clients appear here.',
+      }}
+    >
       <ul>
         {q.data?.discountCodes.map((d) => (
           <li key={d.id}>
-            <code>{d.code}</code> · {d.percentOff}% off · used {d.timesUsed} times{d.expiresAt ? ` · until ${new Date(d.expiresAt).toLocaleDateString()}` : ''}
+            <code>{d.code}</code> · {d.percentOff}% off · used {d.timesUsed} times
+            {d.expiresAt ? ` · until ${new Date(d.expiresAt).toLocaleDateString()}` : ''}
           </li>
         ))}
       </ul>

@@ -1,6 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiCall, Button, callKey, callQuery, PageLayout, QueryState, sessionStore, Skeleton, TextField, TitleSkeleton } from '@marketplace/shared';
+import {
+  apiCall,
+  Button,
+  callKey,
+  callQuery,
+  PageLayout,
+  QueryState,
+  sessionStore,
+  Skeleton,
+  TextField,
+  TitleSkeleton,
+} from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
@@ -38,7 +49,12 @@ export function SettingsPage() {
   if (!q.data)
     return (
       <PageLayout width="narrow">
-        <QueryState isLoading={!q.error} error={q.error} errorText="Please log in to change your settings." skeleton={FORM_SKELETON}>
+        <QueryState
+          isLoading={!q.error}
+          error={q.error}
+          errorText="Please log in to change your settings."
+          skeleton={FORM_SKELETON}
+        >
           {null}
         </QueryState>
       </PageLayout>

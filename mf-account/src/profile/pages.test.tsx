@@ -19,7 +19,12 @@ const profile: OwnProfile = {
 };
 
 const server = useMswServer();
-beforeEach(() => sessionStore.setState({ isLoggedIn: true, user: { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara Client' } }));
+beforeEach(() =>
+  sessionStore.setState({
+    isLoggedIn: true,
+    user: { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara Client' },
+  }),
+);
 afterEach(() => {
   sessionStore.setState({ isLoggedIn: false, user: null });
 });
@@ -40,19 +45,42 @@ describe('account pages', () => {
       http.get('http://api.test/v2/user/eventOrders', () =>
         HttpResponse.json({
           eventOrders: [
-            { orderId: 'ord-1006', view: 'client', eventName: 'Annual awards', eventDate: '', publicStatus: 'DELIVERED', status: 'PUBLISHED', deleted: false, counterpart: 'Mia Lens', createdAt: '' },
+            {
+              orderId: 'ord-1006',
+              view: 'client',
+              eventName: 'Annual awards',
+              eventDate: '',
+              publicStatus: 'DELIVERED',
+              status: 'PUBLISHED',
+              deleted: false,
+              counterpart: 'Mia Lens',
+              createdAt: '',
+            },
           ],
         }),
       ),
     );
     renderPage(<OrdersPage />);
-    expect(await screen.findByRole('link', { name: 'Annual awards (ord-1006)' })).toHaveAttribute('href', '/eventorder/ord-1006');
+    expect(await screen.findByRole('link', { name: 'Annual awards (ord-1006)' })).toHaveAttribute(
+      'href',
+      '/eventorder/ord-1006',
+    );
   });
 
   it.each([
     ['Your events', <MyEventsPage key="e" />, '/v2/user/events', 'Events are for users with the EVENT_ORGANIZER role'],
-    ['Media packages', <MediaPackagesPage key="m" />, '/v2/user/mediaPackages', 'Media packages are for users with the MEDIA role'],
-    ['Discount codes', <DiscountCodesPage key="d" />, '/v2/user/discountCodes', 'Discount codes are for users with the MEDIA role'],
+    [
+      'Media packages',
+      <MediaPackagesPage key="m" />,
+      '/v2/user/mediaPackages',
+      'Media packages are for users with the MEDIA role',
+    ],
+    [
+      'Discount codes',
+      <DiscountCodesPage key="d" />,
+      '/v2/user/discountCodes',
+      'Discount codes are for users with the MEDIA role',
+    ],
   ])('%s refuses a user without the role with the reason', async (_title, page, path, reason) => {
     server.use(http.get(`http://api.test${path}`, () => HttpResponse.json({ error: reason }, { status: 403 })));
     renderPage(page);
@@ -62,7 +90,11 @@ describe('account pages', () => {
   it('lists media packages for a MEDIA user', async () => {
     server.use(
       http.get('http://api.test/v2/user/mediaPackages', () =>
-        HttpResponse.json({ mediaPackages: [{ id: 1, name: 'Essentials', description: 'Two hours', priceCents: 25000, photoCount: 50, videoMinutes: 0 }] }),
+        HttpResponse.json({
+          mediaPackages: [
+            { id: 1, name: 'Essentials', description: 'Two hours', priceCents: 25000, photoCount: 50, videoMinutes: 0 },
+          ],
+        }),
       ),
     );
     renderPage(<MediaPackagesPage />);
@@ -72,7 +104,11 @@ describe('account pages', () => {
 
   it('points a visitor to log in instead of calling the API', () => {
     sessionStore.setState({ isLoggedIn: false, user: null });
-    server.use(http.get('http://api.test/v2/user/eventOrders', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })));
+    server.use(
+      http.get('http://api.test/v2/user/eventOrders', () =>
+        HttpResponse.json({ error: 'Not logged in' }, { status: 401 }),
+      ),
+    );
     renderPage(<OrdersPage />);
     expect(screen.getByRole('link', { name: 'log in' })).toHaveAttribute('href', '/user/login');
   });
@@ -103,7 +139,9 @@ describe('SettingsPage', () => {
   it("announces the API's reason when saving fails", async () => {
     server.use(
       http.get('http://api.test/v2/user/profile', () => HttpResponse.json(profile)),
-      http.post('http://api.test/v2/user/updateProfile', () => HttpResponse.json({ error: 'An account with this email exists', field: 'email' }, { status: 409 })),
+      http.post('http://api.test/v2/user/updateProfile', () =>
+        HttpResponse.json({ error: 'An account with this email exists', field: 'email' }, { status: 409 }),
+      ),
     );
     renderPage(<SettingsPage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
@@ -114,7 +152,9 @@ describe('SettingsPage', () => {
 describe('LegalPage', () => {
   it.each(LEGAL_DOCUMENTS.map((d) => [d]))('%s has a title and sections of real text', (document) => {
     renderPage(<LegalPage document={document} />);
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/Terms of Service|Privacy Policy|Cookie Policy/);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      /Terms of Service|Privacy Policy|Cookie Policy/,
+    );
     const sections = screen.getAllByRole('heading', { level: 2 });
     expect(sections.length).toBeGreaterThanOrEqual(3);
   });

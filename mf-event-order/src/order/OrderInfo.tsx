@@ -38,9 +38,7 @@ export function OrderInfo({ details, onCancel }: { details: EventOrderDetails; o
           </>
         )}
       </dl>
-      {canCancel && (
-        <Button onClick={() => setConfirming(true)}>Cancel order</Button>
-      )}
+      {canCancel && <Button onClick={() => setConfirming(true)}>Cancel order</Button>}
       {confirming && <CancelPopup onConfirm={onCancel} onClose={() => setConfirming(false)} />}
     </Panel>
   );

@@ -22,7 +22,11 @@ function renderAt(path: string) {
 /** Serves the given details, or a sequence of them (one per fetch, the last repeating). */
 function serve(...answers: EventOrderDetails[]) {
   let calls = 0;
-  server.use(http.get('http://api.test/v2/eventorder/:orderId/details', () => HttpResponse.json(answers[Math.min(calls++, answers.length - 1)])));
+  server.use(
+    http.get('http://api.test/v2/eventorder/:orderId/details', () =>
+      HttpResponse.json(answers[Math.min(calls++, answers.length - 1)]),
+    ),
+  );
   return () => calls;
 }
 
@@ -55,7 +59,12 @@ describe('details', () => {
 
   it("shows 'You are unauthorized to view this page' when the fetch fails, without retrying", async () => {
     let calls = 0;
-    server.use(http.get('http://api.test/v2/eventorder/:orderId/details', () => (calls++, HttpResponse.json({ error: 'no' }, { status: 403 }))));
+    server.use(
+      http.get(
+        'http://api.test/v2/eventorder/:orderId/details',
+        () => (calls++, HttpResponse.json({ error: 'no' }, { status: 403 })),
+      ),
+    );
     renderAt('/eventorder/ord-1');
     expect(await screen.findByText('You are unauthorized to view this page')).toBeInTheDocument();
     expect(calls).toBe(1);
@@ -65,7 +74,12 @@ describe('details', () => {
   it.each([
     { deleted: true },
     { eventOrderInfo: declinedInfo },
-    { statuses: [{ statusName: 'ORDER_REQUEST' as const, statusType: 'COMPLETED' as const }, { statusName: 'DECLINED' as const, statusType: 'CURRENT' as const }] },
+    {
+      statuses: [
+        { statusName: 'ORDER_REQUEST' as const, statusType: 'COMPLETED' as const },
+        { statusName: 'DECLINED' as const, statusType: 'CURRENT' as const },
+      ],
+    },
   ])('shows a %j order as declined/cancelled with the back button', async (over) => {
     serve(orderDetails(over));
     renderAt('/eventorder/ord-1');
@@ -92,23 +106,48 @@ describe('progress bar', () => {
     serve(orderDetails());
     renderAt('/eventorder/ord-1');
     const bar = await screen.findByRole('list', { name: 'Order progress' });
-    const steps = within(bar).getAllByRole('listitem').filter((li) => li.hasAttribute('data-status-type'));
-    expect(steps.map((s) => s.textContent)).toEqual(['✓Order Placed', '✓Requirements Needed', '3Awaiting Approval', '4Pending Fulfillments', '5Delivered']);
+    const steps = within(bar)
+      .getAllByRole('listitem')
+      .filter((li) => li.hasAttribute('data-status-type'));
+    expect(steps.map((s) => s.textContent)).toEqual([
+      '✓Order Placed',
+      '✓Requirements Needed',
+      '3Awaiting Approval',
+      '4Pending Fulfillments',
+      '5Delivered',
+    ]);
     expect(steps[0]).toHaveStyle({ color: 'rgb(19, 115, 51)', fontWeight: '400' });
     expect(steps[2]).toHaveStyle({ color: 'rgb(179, 84, 10)', fontWeight: '700' });
     expect(steps[2]).toHaveAttribute('aria-current', 'step');
     expect(steps[3]).toHaveStyle({ color: 'rgb(112, 117, 122)' });
     const connectors = screen.getAllByTestId('connector');
-    expect(connectors.map((c) => getComputedStyle(c).backgroundColor)).toEqual(['rgb(19, 115, 51)', 'rgb(179, 84, 10)', 'rgb(112, 117, 122)', 'rgb(112, 117, 122)']);
+    expect(connectors.map((c) => getComputedStyle(c).backgroundColor)).toEqual([
+      'rgb(19, 115, 51)',
+      'rgb(179, 84, 10)',
+      'rgb(112, 117, 122)',
+      'rgb(112, 117, 122)',
+    ]);
   });
 
   it('draws only the steps when the server also lists APPROVED, which has no label', async () => {
     const { statuses } = orderDetails();
-    serve(orderDetails({ statuses: [...statuses.slice(0, 3), { statusName: 'APPROVED', statusType: 'COMPLETED' }, ...statuses.slice(3)] }));
+    serve(
+      orderDetails({
+        statuses: [...statuses.slice(0, 3), { statusName: 'APPROVED', statusType: 'COMPLETED' }, ...statuses.slice(3)],
+      }),
+    );
     renderAt('/eventorder/ord-1');
     const bar = await screen.findByRole('list', { name: 'Order progress' });
-    const steps = within(bar).getAllByRole('listitem').filter((li) => li.hasAttribute('data-status-type'));
-    expect(steps.map((s) => s.textContent)).toEqual(['✓Order Placed', '✓Requirements Needed', '3Awaiting Approval', '4Pending Fulfillments', '5Delivered']);
+    const steps = within(bar)
+      .getAllByRole('listitem')
+      .filter((li) => li.hasAttribute('data-status-type'));
+    expect(steps.map((s) => s.textContent)).toEqual([
+      '✓Order Placed',
+      '✓Requirements Needed',
+      '3Awaiting Approval',
+      '4Pending Fulfillments',
+      '5Delivered',
+    ]);
   });
 });
 
@@ -123,7 +162,10 @@ describe('views', () => {
   it('client: may cancel when offered, download, and manage uploads', async () => {
     await view('client');
     expect(screen.getByRole('button', { name: 'Cancel order' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('href', expect.stringContaining('/download?'));
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('/download?'),
+    );
     expect(screen.getByLabelText('Add images')).toBeInTheDocument();
     expect(screen.getByText('Awaiting Approval', { selector: 'strong' })).toBeInTheDocument();
   });
@@ -143,7 +185,13 @@ describe('views', () => {
 
   it('photographer: sees Pending Requirements, cannot cancel or download', async () => {
     const base = orderDetails();
-    serve(orderDetails({ view: 'photographer', statuses: [{ statusName: 'REQUIREMENTS_NEEDED', statusType: 'CURRENT' }], eventOrderInfo: { ...base.eventOrderInfo, canCancel: true } }));
+    serve(
+      orderDetails({
+        view: 'photographer',
+        statuses: [{ statusName: 'REQUIREMENTS_NEEDED', statusType: 'CURRENT' }],
+        eventOrderInfo: { ...base.eventOrderInfo, canCancel: true },
+      }),
+    );
     renderAt('/eventorder/ord-1');
     expect(await screen.findByText('Pending Requirements')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
@@ -154,7 +202,10 @@ describe('views', () => {
 describe('cancel flow', () => {
   it('asks first; No keeps the order; Yes sends status=CANCELLED as multipart and shows the refetched status', async () => {
     const base = orderDetails();
-    const calls = serve(base, orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED', canCancel: false } }));
+    const calls = serve(
+      base,
+      orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED', canCancel: false } }),
+    );
     let sent: Record<string, FormDataEntryValue> = {};
     server.use(
       http.post('http://api.test/v2/eventorder/status', async ({ request }) => {
@@ -189,7 +240,10 @@ describe('targets', () => {
       sent.push(Object.fromEntries((await request.formData()).entries()));
       return HttpResponse.json({});
     };
-    server.use(http.post('http://api.test/v2/eventorder/target/changeDescription', capture), http.post('http://api.test/v2/eventorder/target/remove', capture));
+    server.use(
+      http.post('http://api.test/v2/eventorder/target/changeDescription', capture),
+      http.post('http://api.test/v2/eventorder/target/remove', capture),
+    );
     renderAt('/eventorder/ord-1');
     await userEvent.click(await screen.findByRole('button', { name: 'Change the description of venue.png' }));
     const input = screen.getByLabelText('Description of venue.png');

@@ -1,5 +1,16 @@
 import styled from 'styled-components';
-import { Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, TitleSkeleton, useParams, useSearchParams } from '@marketplace/shared';
+import {
+  Link,
+  PageLayout,
+  PAGES,
+  QueryState,
+  safeHref,
+  Skeleton,
+  theme,
+  TitleSkeleton,
+  useParams,
+  useSearchParams,
+} from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
 import { OrderInfo } from './OrderInfo.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -42,7 +53,12 @@ export function OrderPage() {
     // the order as not being allowed to see it.
     return (
       <PageLayout>
-        <QueryState isLoading={isLoading} error={!isLoading} errorText="You are unauthorized to view this page" skeleton={ORDER_SKELETON}>
+        <QueryState
+          isLoading={isLoading}
+          error={!isLoading}
+          errorText="You are unauthorized to view this page"
+          skeleton={ORDER_SKELETON}
+        >
           {null}
         </QueryState>
       </PageLayout>

@@ -1,5 +1,12 @@
 import styled from 'styled-components';
-import { isStep, theme, type EventOrderStep, type EventOrderView, type ProgressStatus, type StatusType } from '@marketplace/shared';
+import {
+  isStep,
+  theme,
+  type EventOrderStep,
+  type EventOrderView,
+  type ProgressStatus,
+  type StatusType,
+} from '@marketplace/shared';
 import { stepLabel } from './labels.js';
 
 export const STATUS_COLORS: Record<StatusType, string> = {
@@ -57,7 +64,12 @@ export function ProgressBar({ statuses: listed, view }: { statuses: ProgressStat
     <Bar aria-label="Order progress">
       {statuses.flatMap((s, i) => {
         const step = (
-          <Step key={s.statusName} $type={s.statusType} data-status-type={s.statusType} aria-current={s.statusType === 'CURRENT' ? 'step' : undefined}>
+          <Step
+            key={s.statusName}
+            $type={s.statusType}
+            data-status-type={s.statusType}
+            aria-current={s.statusType === 'CURRENT' ? 'step' : undefined}
+          >
             <Dot $type={s.statusType} aria-hidden="true">
               {s.statusType === 'COMPLETED' ? '✓' : i + 1}
             </Dot>
@@ -65,7 +77,17 @@ export function ProgressBar({ statuses: listed, view }: { statuses: ProgressStat
           </Step>
         );
         const next = statuses[i + 1];
-        return next ? [step, <Connector key={`${s.statusName}-to-next`} $type={next.statusType} data-testid="connector" aria-hidden="true" />] : [step];
+        return next
+          ? [
+              step,
+              <Connector
+                key={`${s.statusName}-to-next`}
+                $type={next.statusType}
+                data-testid="connector"
+                aria-hidden="true"
+              />,
+            ]
+          : [step];
       })}
     </Bar>
   );

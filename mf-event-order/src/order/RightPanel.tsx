@@ -1,16 +1,38 @@
 import { useState } from 'react';
-import { Button, EmptyState, FileField, formatMoney, PhotoIcon, safeHref, TextField, type EventOrderDetails, type Target } from '@marketplace/shared';
+import {
+  Button,
+  EmptyState,
+  FileField,
+  formatMoney,
+  PhotoIcon,
+  safeHref,
+  TextField,
+  type EventOrderDetails,
+  type Target,
+} from '@marketplace/shared';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
 import { Panel } from './ui.js';
 
-function TargetRow({ target, canDownload, canEdit, actions }: { target: Target; canDownload: boolean; canEdit: boolean; actions: OrderActions }) {
+function TargetRow({
+  target,
+  canDownload,
+  canEdit,
+  actions,
+}: {
+  target: Target;
+  canDownload: boolean;
+  canEdit: boolean;
+  actions: OrderActions;
+}) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(target.description);
   const [viewUrl, downloadUrl] = target.targetURLs.map((u) => safeHref(u));
   return (
     <li style={{ display: 'flex', gap: 12, alignItems: 'center', marginBottom: 8 }}>
-      {viewUrl && <img src={viewUrl} alt={target.target} width={64} height={48} loading="lazy" style={{ objectFit: 'cover' }} />}
+      {viewUrl && (
+        <img src={viewUrl} alt={target.target} width={64} height={48} loading="lazy" style={{ objectFit: 'cover' }} />
+      )}
       <div style={{ flex: 1 }}>
         <div>{target.target}</div>
         {editing ? (
@@ -21,22 +43,39 @@ function TargetRow({ target, canDownload, canEdit, actions }: { target: Target; 
               void actions.changeDescription(target.targetId, text).then(() => setEditing(false));
             }}
           >
-            <TextField label={`Description of ${target.target}`} value={text} maxLength={500} onChange={(e) => setText(e.target.value)} />
+            <TextField
+              label={`Description of ${target.target}`}
+              value={text}
+              maxLength={500}
+              onChange={(e) => setText(e.target.value)}
+            />
             <Button variant="primary" type="submit">
               Save
             </Button>
           </form>
         ) : (
-          <small>{target.description || 'No description'} · {formatDate(target.uploadedAt)}</small>
+          <small>
+            {target.description || 'No description'} · {formatDate(target.uploadedAt)}
+          </small>
         )}
       </div>
       {canDownload && downloadUrl && <a href={downloadUrl}>Download</a>}
       {canEdit && !editing && (
         <>
-          <Button variant="ghost" size="small" onClick={() => setEditing(true)} aria-label={`Change the description of ${target.target}`}>
+          <Button
+            variant="ghost"
+            size="small"
+            onClick={() => setEditing(true)}
+            aria-label={`Change the description of ${target.target}`}
+          >
             Edit
           </Button>
-          <Button variant="ghost" size="small" onClick={() => void actions.remove(target.targetId)} aria-label={`Remove ${target.target}`}>
+          <Button
+            variant="ghost"
+            size="small"
+            onClick={() => void actions.remove(target.targetId)}
+            aria-label={`Remove ${target.target}`}
+          >
             Remove
           </Button>
         </>

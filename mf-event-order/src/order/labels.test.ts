@@ -28,7 +28,7 @@ describe('orderInfoLabel (SPEC.md section 4)', () => {
     expect(orderInfoLabel('')).toBe('Awaiting Approval');
   });
 
-  it("shows a status it does not know as words instead of an empty label", () => {
+  it('shows a status it does not know as words instead of an empty label', () => {
     expect(orderInfoLabel('ON_HOLD')).toBe('On hold');
     expect(orderInfoLabel('REFUNDED')).toBe('Refunded');
     expect(orderInfoLabel('toString')).toBe('Tostring');
@@ -40,15 +40,24 @@ describe('isDeclinedOrDeleted (SPEC.md section 4)', () => {
   it.each([
     ['deleted', { deleted: true }],
     ['public status DECLINED', { eventOrderInfo: { ...base.eventOrderInfo, publicStatus: 'DECLINED' as const } }],
-    ['DECLINED reached in the statuses list', { statuses: [...base.statuses, { statusName: 'DECLINED' as const, statusType: 'CURRENT' as const }] }],
+    [
+      'DECLINED reached in the statuses list',
+      { statuses: [...base.statuses, { statusName: 'DECLINED' as const, statusType: 'CURRENT' as const }] },
+    ],
   ])('is true for an order %s', (_what, over) => {
     expect(isDeclinedOrDeleted(orderDetails(over))).toBe(true);
   });
 
   it('is false for a live order, a cancelled one (shown in the info panel) and a DECLINED step not reached', () => {
     expect(isDeclinedOrDeleted(base)).toBe(false);
-    expect(isDeclinedOrDeleted(orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED' } }))).toBe(false);
-    expect(isDeclinedOrDeleted(orderDetails({ statuses: [...base.statuses, { statusName: 'DECLINED', statusType: 'LOCKED' }] }))).toBe(false);
+    expect(isDeclinedOrDeleted(orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED' } }))).toBe(
+      false,
+    );
+    expect(
+      isDeclinedOrDeleted(
+        orderDetails({ statuses: [...base.statuses, { statusName: 'DECLINED', statusType: 'LOCKED' }] }),
+      ),
+    ).toBe(false);
   });
 });
 

@@ -41,7 +41,9 @@ export function orderInfoLabel(status: string | null | undefined): string {
  * SPEC.md section 4: "A declined or deleted order shows This order has been declined/cancelled".
  * Decided from the spec's fields: `deleted`, the public status, or DECLINED reached in `statuses`.
  */
-export function isDeclinedOrDeleted(details: Pick<EventOrderDetails, 'deleted' | 'statuses' | 'eventOrderInfo'>): boolean {
+export function isDeclinedOrDeleted(
+  details: Pick<EventOrderDetails, 'deleted' | 'statuses' | 'eventOrderInfo'>,
+): boolean {
   return (
     details.deleted ||
     details.eventOrderInfo.publicStatus === 'DECLINED' ||
@@ -54,4 +56,3 @@ export function formatDate(iso: string): string {
   const date = DateTime.fromISO(iso);
   return date.isValid ? date.toFormat(DATE_FORMAT) : '';
 }
-

@@ -15,11 +15,19 @@ function api(failOnPut?: string) {
     http.post('http://api.test/v2/eventorder/target/add', async ({ request }) => {
       const form = Object.fromEntries((await request.formData()).entries()) as Record<string, string>;
       log.push(`add ${form.fileName} ${form.contentType} ${form.orderId}`);
-      return HttpResponse.json({ uploadUrl: `http://files.test/upload/${form.fileName}?token=t`, targetId: log.length, targetIdentifier: 'x' });
+      return HttpResponse.json({
+        uploadUrl: `http://files.test/upload/${form.fileName}?token=t`,
+        targetId: log.length,
+        targetIdentifier: 'x',
+      });
     }),
     http.put('http://files.test/upload/:name', async ({ request, params }) => {
-      log.push(`put ${String(params.name)} ${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength}`);
-      return params.name === failOnPut ? HttpResponse.json({ error: 'too big' }, { status: 413 }) : HttpResponse.json({});
+      log.push(
+        `put ${String(params.name)} ${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength}`,
+      );
+      return params.name === failOnPut
+        ? HttpResponse.json({ error: 'too big' }, { status: 413 })
+        : HttpResponse.json({});
     }),
   );
   return log;
@@ -34,22 +42,42 @@ describe('uploadImages', () => {
     const log = api();
     const compress = vi.fn(shrink);
     const progress: string[] = [];
-    const n = await uploadImages('ord-1', [image('a.png'), image('b.png')], (i, total) => progress.push(`Uploaded ${i}/${total}`), compress);
+    const n = await uploadImages(
+      'ord-1',
+      [image('a.png'), image('b.png')],
+      (i, total) => progress.push(`Uploaded ${i}/${total}`),
+      compress,
+    );
     expect(n).toBe(2);
     expect(compress.mock.calls.map(([file, options]) => [file.name, options])).toEqual([
       ['a.png', { maxSizeMB: 1 }],
       ['b.png', { maxSizeMB: 1 }],
     ]);
-    expect(log).toEqual(['add a.png image/png ord-1', 'put a.png image/png 2', 'add b.png image/png ord-1', 'put b.png image/png 2']);
+    expect(log).toEqual([
+      'add a.png image/png ord-1',
+      'put a.png image/png 2',
+      'add b.png image/png ord-1',
+      'put b.png image/png 2',
+    ]);
     expect(progress).toEqual(['Uploaded 0/2', 'Uploaded 1/2', 'Uploaded 2/2']);
   });
 
   it('stops silently at the first failure; what was uploaded stays uploaded', async () => {
     const log = api('b.png');
     const progress: string[] = [];
-    const n = await uploadImages('ord-1', [image('a.png'), image('b.png'), image('c.png')], (i, total) => progress.push(`${i}/${total}`), shrink);
+    const n = await uploadImages(
+      'ord-1',
+      [image('a.png'), image('b.png'), image('c.png')],
+      (i, total) => progress.push(`${i}/${total}`),
+      shrink,
+    );
     expect(n).toBe(1);
-    expect(log).toEqual(['add a.png image/png ord-1', 'put a.png image/png 2', 'add b.png image/png ord-1', 'put b.png image/png 2']);
+    expect(log).toEqual([
+      'add a.png image/png ord-1',
+      'put a.png image/png 2',
+      'add b.png image/png ord-1',
+      'put b.png image/png 2',
+    ]);
     expect(progress).toEqual(['0/3', '1/3']);
   });
 

@@ -1,7 +1,19 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useStore } from 'zustand';
-import { apiCall, Avatar, Button, IconButton, Skeleton, TextField, theme, Time, useSession, VisuallyHidden, type ChatWindowEntry } from '@marketplace/shared';
+import {
+  apiCall,
+  Avatar,
+  Button,
+  IconButton,
+  Skeleton,
+  TextField,
+  theme,
+  Time,
+  useSession,
+  VisuallyHidden,
+  type ChatWindowEntry,
+} from '@marketplace/shared';
 import { chatStore } from './chatStore.js';
 import { useChat } from './useChat.js';
 
@@ -157,7 +169,11 @@ function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string 
       <header>
         <Avatar src={contact.profilePicture} name={contact.username} size={24} />
         <h2>{contact.username}</h2>
-        <IconButton label={`Close chat with ${contact.username}`} size={28} onClick={() => chatStore.getState().close(contact.profileName)}>
+        <IconButton
+          label={`Close chat with ${contact.username}`}
+          size={28}
+          onClick={() => chatStore.getState().close(contact.profileName)}
+        >
           ×
         </IconButton>
       </header>
@@ -184,7 +200,13 @@ function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string 
       </ol>
       {send.isError && <p role="alert">Message not sent, try again</p>}
       <form onSubmit={submit}>
-        <TextField label={`Message to ${contact.username}`} hideLabel value={draft} maxLength={2000} onChange={(e) => setDraft(e.target.value)} />
+        <TextField
+          label={`Message to ${contact.username}`}
+          hideLabel
+          value={draft}
+          maxLength={2000}
+          onChange={(e) => setDraft(e.target.value)}
+        />
         <Button variant="primary" type="submit" disabled={!draft.trim() || send.isPending}>
           Send
         </Button>

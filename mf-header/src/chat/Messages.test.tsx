@@ -8,7 +8,6 @@ import { publish } from '../test/fakeLive.js';
 import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 
-
 afterEach(resetHarness);
 
 const serveMessages = (items: shared.MessageNotification[], more = false) =>
@@ -17,16 +16,31 @@ const serveMessages = (items: shared.MessageNotification[], more = false) =>
 /** A conversation with `profileName` as the server keeps it; sent messages are appended. */
 function serveConversation(profileName: string, history: string[] = []) {
   let id = 100;
-  const messages = history.map((content) => ({ id: id++, fromProfileName: profileName, toProfileName: 'nora', content, timestamp: '2026-11-20T10:00:00.000Z' }));
+  const messages = history.map((content) => ({
+    id: id++,
+    fromProfileName: profileName,
+    toProfileName: 'nora',
+    content,
+    timestamp: '2026-11-20T10:00:00.000Z',
+  }));
   server.use(
     http.get(`${API}/chat/messages`, ({ request }) =>
       new URL(request.url).searchParams.get('profileName') === profileName
-        ? HttpResponse.json({ contact: { profileName, username: profileName.toUpperCase(), profilePicture: null }, messages })
+        ? HttpResponse.json({
+            contact: { profileName, username: profileName.toUpperCase(), profilePicture: null },
+            messages,
+          })
         : HttpResponse.json({ error: 'Profile not found' }, { status: 404 }),
     ),
     http.post(`${API}/chat/sendMessage`, async ({ request }) => {
       const form = new URLSearchParams(await request.text());
-      const sentMessage = { id: id++, fromProfileName: 'nora', toProfileName: form.get('profileName') ?? '', content: form.get('content') ?? '', timestamp: '2026-11-20T10:05:00.000Z' };
+      const sentMessage = {
+        id: id++,
+        fromProfileName: 'nora',
+        toProfileName: form.get('profileName') ?? '',
+        content: form.get('content') ?? '',
+        timestamp: '2026-11-20T10:05:00.000Z',
+      };
       messages.push(sentMessage);
       return HttpResponse.json({ message: sentMessage });
     }),
@@ -92,7 +106,10 @@ describe('message dropdown', () => {
   });
 
   it('a live chat notification replaces the older entry from the same profile, on top', async () => {
-    serveMessages([message('dave', { content: 'First', status: 'READ' }), message('mia', { content: 'Old from Mia', status: 'READ' })]);
+    serveMessages([
+      message('dave', { content: 'First', status: 'READ' }),
+      message('mia', { content: 'Old from Mia', status: 'READ' }),
+    ]);
     logInAs();
     renderHeader();
     await userEvent.click(toggle());
@@ -100,7 +117,10 @@ describe('message dropdown', () => {
     publish('chatNotifications', 'nora', message('mia', { content: 'New from Mia' }));
     await screen.findByText('New from Mia');
     expect(screen.queryByText('Old from Mia')).toBeNull();
-    expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('New from Mia'), expect.stringContaining('First')]);
+    expect(entries().map((li) => li.textContent)).toEqual([
+      expect.stringContaining('New from Mia'),
+      expect.stringContaining('First'),
+    ]);
     expect(badge()).toHaveTextContent('1');
   });
 
@@ -108,7 +128,10 @@ describe('message dropdown', () => {
     server.use(
       http.get(`${API}/messageNotifications`, ({ request }) => {
         const pageNo = Number(new URL(request.url).searchParams.get('pageNo'));
-        return HttpResponse.json({ messageNotifications: Array.from({ length: 10 }, (_, i) => message(`u${pageNo}-${i}`, { status: 'READ' })), more: pageNo === 0 });
+        return HttpResponse.json({
+          messageNotifications: Array.from({ length: 10 }, (_, i) => message(`u${pageNo}-${i}`, { status: 'READ' })),
+          more: pageNo === 0,
+        });
       }),
     );
     logInAs();
@@ -192,7 +215,11 @@ describe('chat windows', () => {
   });
 
   it('brings back the windows the server still has open', async () => {
-    server.use(http.get(`${API}/chat/open`, () => HttpResponse.json({ chats: [{ profileName: 'mia', username: 'Mia', profilePicture: null }] })));
+    server.use(
+      http.get(`${API}/chat/open`, () =>
+        HttpResponse.json({ chats: [{ profileName: 'mia', username: 'Mia', profilePicture: null }] }),
+      ),
+    );
     serveConversation('mia');
     logInAs();
     renderHeader();

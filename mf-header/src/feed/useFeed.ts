@@ -47,7 +47,9 @@ export function useFeed<T>({ call, scope, fetchPage, idOf }: FeedOptions<T>) {
   const items = useMemo(() => {
     // A live entry put on top may also arrive again on a later page: show it once.
     const seen = new Set<string | number>();
-    return (query.data?.pages ?? []).flatMap((p) => p.items).filter((item) => !seen.has(idOf(item)) && seen.add(idOf(item)));
+    return (query.data?.pages ?? [])
+      .flatMap((p) => p.items)
+      .filter((item) => !seen.has(idOf(item)) && seen.add(idOf(item)));
   }, [query.data, idOf]);
 
   // The query's own flags change only after a render: a ref closes the gap between two scroll
@@ -94,16 +96,19 @@ export function useFeed<T>({ call, scope, fetchPage, idOf }: FeedOptions<T>) {
     hasMore: hasNextPage,
     isLoading: query.isPending,
     /** Every entry the server holds is here: loaded, no more pages, no load failed. */
-    complete: query.isSuccess && !hasNextPage && !(query.data.pages.some((p) => p.failed)),
+    complete: query.isSuccess && !hasNextPage && !query.data.pages.some((p) => p.failed),
     loadMore,
     /** Changes every entry that `match` selects. */
     update: useCallback(
       (match: (item: T) => boolean, change: (item: T) => T) =>
-        edit((pages) => pages.map((p) => ({ ...p, items: p.items.map((item) => (match(item) ? change(item) : item)) }))),
+        edit((pages) =>
+          pages.map((p) => ({ ...p, items: p.items.map((item) => (match(item) ? change(item) : item)) })),
+        ),
       [edit],
     ),
     remove: useCallback(
-      (id: string | number) => edit((pages) => pages.map((p) => ({ ...p, items: p.items.filter((item) => idOf(item) !== id) }))),
+      (id: string | number) =>
+        edit((pages) => pages.map((p) => ({ ...p, items: p.items.filter((item) => idOf(item) !== id) }))),
       [edit, idOf],
     ),
     /** Puts an entry on top, dropping the older entry with the same id wherever it is. */

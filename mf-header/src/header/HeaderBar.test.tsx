@@ -7,7 +7,6 @@ import { DEFAULT_AVATAR, sessionStore, type Role } from '@marketplace/shared';
 import { API, logInAs, renderHeader, resetHarness, server } from '../test/harness.js';
 import { cartItem } from '@marketplace/shared/test-utils';
 
-
 const DESKTOP_WIDTH = window.innerWidth;
 afterEach(() => {
   resetHarness();
@@ -94,14 +93,17 @@ describe('header bar', () => {
     expect(expiresInDays(write)).toBeCloseTo(1, 2);
   });
 
-  it.each(['/user/login', '/user/signup', '/legal/terms-of-service', '/legal/privacy-policy', '/legal/cookie-policy'])('shrinks to logo and name on %s', (path) => {
-    logInAs();
-    renderHeader(path);
-    expect(screen.getByRole('link', { name: 'EventMedia' })).toBeInTheDocument();
-    expect(screen.getAllByRole('link')).toHaveLength(1);
-    expect(screen.queryByRole('button')).toBeNull();
-    expect(screen.queryByRole('combobox')).toBeNull();
-  });
+  it.each(['/user/login', '/user/signup', '/legal/terms-of-service', '/legal/privacy-policy', '/legal/cookie-policy'])(
+    'shrinks to logo and name on %s',
+    (path) => {
+      logInAs();
+      renderHeader(path);
+      expect(screen.getByRole('link', { name: 'EventMedia' })).toBeInTheDocument();
+      expect(screen.getAllByRole('link')).toHaveLength(1);
+      expect(screen.queryByRole('button')).toBeNull();
+      expect(screen.queryByRole('combobox')).toBeNull();
+    },
+  );
 });
 
 describe('layout by width', () => {
@@ -122,7 +124,11 @@ describe('layout by width', () => {
     await userEvent.click(hamburger);
     const menu = screen.getByRole('dialog', { name: 'Menu' });
     const nav = within(menu).getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Events', 'Posts']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Events', 'Posts']);
     await userEvent.click(within(nav).getByRole('link', { name: 'Posts' }));
     expect(screen.getByTestId('where')).toHaveTextContent('/community');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -158,15 +164,32 @@ describe('profile menu', () => {
     [['DRIVER'], ['Profile', 'Orders', 'Settings']],
     [['MEDIA'], ['Profile', 'Orders', 'Media packages', 'Discount codes', 'Settings']],
     [['EVENT_ORGANIZER'], ['Profile', 'Events', 'Orders', 'Settings']],
-    [['DRIVER', 'EVENT_ORGANIZER', 'MEDIA'], ['Profile', 'Events', 'Orders', 'Media packages', 'Discount codes', 'Settings']],
+    [
+      ['DRIVER', 'EVENT_ORGANIZER', 'MEDIA'],
+      ['Profile', 'Events', 'Orders', 'Media packages', 'Discount codes', 'Settings'],
+    ],
   ] as [Role[], string[]][])('with roles %j holds %j and Logout', async (roles, entries) => {
     logInAs(roles);
     renderHeader('/events');
     const toggle = screen.getByRole('button', { name: 'Profile menu' });
     await userEvent.click(toggle);
     const menu = toggle.parentElement as HTMLElement;
-    expect(within(menu).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual(
-      entries.map((label) => [label, { Profile: '/user/me', Events: '/user/events', Orders: '/user/orders', 'Media packages': '/user/mediaPackages', 'Discount codes': '/user/discountCodes', Settings: '/settings/general' }[label]]),
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual(
+      entries.map((label) => [
+        label,
+        {
+          Profile: '/user/me',
+          Events: '/user/events',
+          Orders: '/user/orders',
+          'Media packages': '/user/mediaPackages',
+          'Discount codes': '/user/discountCodes',
+          Settings: '/settings/general',
+        }[label],
+      ]),
     );
     expect(within(menu).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
   });

@@ -1,6 +1,21 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Badge, Button, CartIcon, IconButton, Link, Modal, pageAt, PAGES, setLoginRedirect, theme, useIsMobile, useLocation, useNavigate, useSession } from '@marketplace/shared';
+import {
+  Badge,
+  Button,
+  CartIcon,
+  IconButton,
+  Link,
+  Modal,
+  pageAt,
+  PAGES,
+  setLoginRedirect,
+  theme,
+  useIsMobile,
+  useLocation,
+  useNavigate,
+  useSession,
+} from '@marketplace/shared';
 import { ChatWindows } from '../chat/ChatWindows.js';
 import { MessagesMenu } from '../notifications/MessagesMenu.js';
 import { NotificationsMenu } from '../notifications/NotificationsMenu.js';

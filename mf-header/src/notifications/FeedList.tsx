@@ -1,6 +1,14 @@
 import type { ReactNode, UIEvent } from 'react';
 import styled from 'styled-components';
-import { Badge, Dropdown, EmptyState, SCROLL_LOAD_THRESHOLD, Skeleton, theme, VisuallyHidden } from '@marketplace/shared';
+import {
+  Badge,
+  Dropdown,
+  EmptyState,
+  SCROLL_LOAD_THRESHOLD,
+  Skeleton,
+  theme,
+  VisuallyHidden,
+} from '@marketplace/shared';
 
 const List = styled.ul`
   list-style: none;

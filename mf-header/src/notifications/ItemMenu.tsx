@@ -50,7 +50,14 @@ export function ItemMenu({ label, actions }: { label: string; actions: ItemActio
 
   return (
     <Wrap ref={wrap} onKeyDown={onKeyDown}>
-      <IconButton label={label} size={28} aria-haspopup="menu" aria-expanded={open} aria-controls={menuId} onClick={() => setOpen(!open)}>
+      <IconButton
+        label={label}
+        size={28}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen(!open)}
+      >
         ⋯
       </IconButton>
       {open && (

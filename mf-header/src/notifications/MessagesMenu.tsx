@@ -14,7 +14,15 @@ function Messages({ profileName }: { profileName: string }) {
   return (
     <FeedDropdown name="Messages" icon={<ChatIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
-        <FeedList label="Messages" empty="No messages to show" emptyIcon={<ChatIcon />} isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
+        <FeedList
+          label="Messages"
+          empty="No messages to show"
+          emptyIcon={<ChatIcon />}
+          isLoading={feed.isLoading}
+          count={feed.items.length}
+          hasMore={feed.hasMore}
+          loadMore={feed.loadMore}
+        >
           {feed.items.map((m) => (
             <li key={m.profileName} data-status={m.status}>
               <div className="body">

@@ -9,7 +9,6 @@ import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../tes
 import { leaveApp } from '../useFollow.js';
 import { reachedLoadPoint } from './FeedList.js';
 
-
 afterEach(resetHarness);
 
 const serve = (...pages: { notifications: shared.Notification[]; more: boolean }[]) =>
@@ -65,7 +64,10 @@ describe('notification dropdown', () => {
   });
 
   it('shows the exact count up to nine, and none without NEW ones', async () => {
-    serve({ notifications: [...Array.from({ length: 9 }, () => notification()), notification({ status: 'UNREAD' })], more: false });
+    serve({
+      notifications: [...Array.from({ length: 9 }, () => notification()), notification({ status: 'UNREAD' })],
+      more: false,
+    });
     logInAs();
     const view = renderHeader();
     await waitFor(() => expect(badge()).toHaveTextContent(/^9$/));
@@ -91,7 +93,10 @@ describe('notification dropdown', () => {
   });
 
   it('on opening tells the server to clear when a NEW one may be on a page not loaded yet', async () => {
-    serve({ notifications: [notification({ status: 'UNREAD' })], more: true }, { notifications: [notification({ status: 'NEW' })], more: false });
+    serve(
+      { notifications: [notification({ status: 'UNREAD' })], more: true },
+      { notifications: [notification({ status: 'NEW' })], more: false },
+    );
     logInAs();
     renderHeader();
     await screen.findByRole('button', { name: 'Notifications, 0 new' });
@@ -139,26 +144,34 @@ describe('notification dropdown', () => {
     await openBell();
     await userEvent.click(await screen.findByRole('button', { name: 'Your order is ready' }));
     expect(screen.getByTestId('where')).toHaveTextContent('/eventorder/abc');
-    await waitFor(() => expect(sentTo('/updateNotificationStatus')[0]?.body).toBe(`status=READ&notificationId=${n.id}`));
+    await waitFor(() =>
+      expect(sentTo('/updateNotificationStatus')[0]?.body).toBe(`status=READ&notificationId=${n.id}`),
+    );
   });
 
-  it.each(['javascript:alert(1)', 'data:text/html,<b>x</b>', '//evil.example/x'])('never follows the link %s', async (link) => {
-    const leave = vi.spyOn(leaveApp, 'to').mockImplementation(() => {});
-    serve({ notifications: [notification({ content: 'Click me', link })], more: false });
-    logInAs();
-    renderHeader('/events');
-    await openBell();
-    await userEvent.click(await screen.findByRole('button', { name: 'Click me' }));
-    expect(screen.getByTestId('where')).toHaveTextContent(/^\/events$/);
-    expect(leave).not.toHaveBeenCalled();
-    // It still counts as read: the user did open it.
-    expect(entries()[0]).toHaveAttribute('data-status', 'READ');
-    leave.mockRestore();
-  });
+  it.each(['javascript:alert(1)', 'data:text/html,<b>x</b>', '//evil.example/x'])(
+    'never follows the link %s',
+    async (link) => {
+      const leave = vi.spyOn(leaveApp, 'to').mockImplementation(() => {});
+      serve({ notifications: [notification({ content: 'Click me', link })], more: false });
+      logInAs();
+      renderHeader('/events');
+      await openBell();
+      await userEvent.click(await screen.findByRole('button', { name: 'Click me' }));
+      expect(screen.getByTestId('where')).toHaveTextContent(/^\/events$/);
+      expect(leave).not.toHaveBeenCalled();
+      // It still counts as read: the user did open it.
+      expect(entries()[0]).toHaveAttribute('data-status', 'READ');
+      leave.mockRestore();
+    },
+  );
 
   it('leaves the app for an http(s) link', async () => {
     const leave = vi.spyOn(leaveApp, 'to').mockImplementation(() => {});
-    serve({ notifications: [notification({ content: 'Elsewhere', link: 'https://partner.example/offer' })], more: false });
+    serve({
+      notifications: [notification({ content: 'Elsewhere', link: 'https://partner.example/offer' })],
+      more: false,
+    });
     logInAs();
     renderHeader();
     await openBell();
@@ -186,7 +199,9 @@ describe('notification dropdown', () => {
     await userEvent.click(within(list()).getByRole('button', { name: 'Notification options' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Mark as read' }));
     expect(entries()[0]).toHaveAttribute('data-status', 'READ');
-    await waitFor(() => expect(sentTo('/updateNotificationStatus')[0]?.body).toBe(`status=READ&notificationId=${n.id}`));
+    await waitFor(() =>
+      expect(sentTo('/updateNotificationStatus')[0]?.body).toBe(`status=READ&notificationId=${n.id}`),
+    );
   });
 
   it("'Remove notification' deletes it on the server and from the list", async () => {
@@ -204,7 +219,11 @@ describe('notification dropdown', () => {
   });
 
   it('keeps an entry whose removal the server refused', async () => {
-    server.use(http.post(`${API}/deleteNotification`, () => HttpResponse.json({ error: 'Notification not found' }, { status: 404 })));
+    server.use(
+      http.post(`${API}/deleteNotification`, () =>
+        HttpResponse.json({ error: 'Notification not found' }, { status: 404 }),
+      ),
+    );
     serve({ notifications: [notification({ content: 'Stays' })], more: false });
     logInAs();
     renderHeader();
@@ -259,7 +278,11 @@ describe('notification dropdown', () => {
     const first = Array.from({ length: 10 }, (_, i) => notification({ content: `p0-${i}`, status: 'READ' }));
     const second = Array.from({ length: 10 }, (_, i) => notification({ content: `p1-${i}`, status: 'READ' }));
     const third = [notification({ content: 'p2-0', status: 'READ' })];
-    serve({ notifications: first, more: true }, { notifications: second, more: true }, { notifications: third, more: false });
+    serve(
+      { notifications: first, more: true },
+      { notifications: second, more: true },
+      { notifications: third, more: false },
+    );
     logInAs();
     renderHeader();
     await openBell();
@@ -290,7 +313,10 @@ describe('notification dropdown', () => {
       http.get(`${API}/notifications`, async ({ request }) => {
         const pageNo = Number(new URL(request.url).searchParams.get('pageNo') ?? 0);
         if (pageNo > 0) await delay(100);
-        return HttpResponse.json({ notifications: Array.from({ length: 10 }, (_, i) => notification({ content: `p${pageNo}-${i}` })), more: true });
+        return HttpResponse.json({
+          notifications: Array.from({ length: 10 }, (_, i) => notification({ content: `p${pageNo}-${i}` })),
+          more: true,
+        });
       }),
     );
     logInAs();
@@ -312,7 +338,10 @@ describe('notification dropdown', () => {
     await screen.findByText('Older');
     publish('notifications', 'nora', notification({ content: 'Just now', status: 'NEW' }));
     await screen.findByText('Just now');
-    expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('Just now'), expect.stringContaining('Older')]);
+    expect(entries().map((li) => li.textContent)).toEqual([
+      expect.stringContaining('Just now'),
+      expect.stringContaining('Older'),
+    ]);
     expect(badge()).toHaveTextContent('1');
   });
 
@@ -326,7 +355,10 @@ describe('notification dropdown', () => {
     confirmSubscription('notifications', 'nora');
     await waitFor(() => expect(badge()).toHaveTextContent('1'));
     await openBell();
-    expect(entries().map((li) => li.textContent)).toEqual([expect.stringContaining('Missed'), expect.stringContaining('Before')]);
+    expect(entries().map((li) => li.textContent)).toEqual([
+      expect.stringContaining('Missed'),
+      expect.stringContaining('Before'),
+    ]);
   });
 
   it('a live notification arriving while the list reloads is not lost when the older answer lands', async () => {

@@ -17,7 +17,15 @@ function Notifications({ profileName }: { profileName: string }) {
   return (
     <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
-        <FeedList label="Notifications" empty="No notifications" emptyIcon={<BellIcon />} isLoading={feed.isLoading} count={feed.items.length} hasMore={feed.hasMore} loadMore={feed.loadMore}>
+        <FeedList
+          label="Notifications"
+          empty="No notifications"
+          emptyIcon={<BellIcon />}
+          isLoading={feed.isLoading}
+          count={feed.items.length}
+          hasMore={feed.hasMore}
+          loadMore={feed.loadMore}
+        >
           {feed.items.map((n) => (
             <li key={n.id} data-status={n.status}>
               <div className="body">

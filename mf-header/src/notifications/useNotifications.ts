@@ -1,5 +1,12 @@
 import { useEffect } from 'react';
-import { apiCall, live, PAGE_SIZE, type MessageNotification, type Notification, type NotificationStatus } from '@marketplace/shared';
+import {
+  apiCall,
+  live,
+  PAGE_SIZE,
+  type MessageNotification,
+  type Notification,
+  type NotificationStatus,
+} from '@marketplace/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { chatStore } from '../chat/chatStore.js';
 import { chatKey } from '../chat/useChat.js';
@@ -13,13 +20,19 @@ const emptyAfterFailure = <T>(): FeedPage<T> => ({ items: [], more: false, faile
 
 /** SPEC.md section 7: the first load sends no paging, further pages `pageNo` and `limit=10`. */
 function notificationsPage(pageNo: number): Promise<FeedPage<Notification>> {
-  const request = apiCall('getNotifications', pageNo === 0 ? {} : { pageNo, limit: PAGE_SIZE }).then((r) => ({ items: r.notifications, more: r.more }));
+  const request = apiCall('getNotifications', pageNo === 0 ? {} : { pageNo, limit: PAGE_SIZE }).then((r) => ({
+    items: r.notifications,
+    more: r.more,
+  }));
   return pageNo === 0 ? request.catch(emptyAfterFailure<Notification>) : request;
 }
 
 /** SPEC.md section 7: message notifications page from `pageNo=0`, `limit=10`. */
 function messagesPage(pageNo: number): Promise<FeedPage<MessageNotification>> {
-  const request = apiCall('getMessageNotifications', { pageNo, limit: PAGE_SIZE }).then((r) => ({ items: r.messageNotifications, more: r.more }));
+  const request = apiCall('getMessageNotifications', { pageNo, limit: PAGE_SIZE }).then((r) => ({
+    items: r.messageNotifications,
+    more: r.more,
+  }));
   return pageNo === 0 ? request.catch(emptyAfterFailure<MessageNotification>) : request;
 }
 
@@ -43,7 +56,11 @@ function newStatus<T extends { status: NotificationStatus }>(
     newCount,
     clearNew() {
       if (newCount === 0 && feed.complete) return;
-      if (newCount > 0) feed.update((i) => i.status === 'NEW', (i) => ({ ...i, status: 'UNREAD' }));
+      if (newCount > 0)
+        feed.update(
+          (i) => i.status === 'NEW',
+          (i) => ({ ...i, status: 'UNREAD' }),
+        );
       // A reload under way (the live subscription's) may answer from before the clear.
       feed.afterServerChange(clearOnServer());
     },
@@ -55,7 +72,12 @@ function newStatus<T extends { status: NotificationStatus }>(
  * clicked or marked read; a live one goes on top.
  */
 export function useNotifications(profileName: string) {
-  const feed = useFeed({ call: 'getNotifications', scope: profileName, fetchPage: notificationsPage, idOf: notificationId });
+  const feed = useFeed({
+    call: 'getNotifications',
+    scope: profileName,
+    fetchPage: notificationsPage,
+    idOf: notificationId,
+  });
   const { prepend, update, remove, reload } = feed;
   // Once subscribed (again), reload: anything published before then was not delivered live.
   useEffect(() => live.subscribe('notifications', profileName, prepend, reload), [profileName, prepend, reload]);
@@ -63,7 +85,10 @@ export function useNotifications(profileName: string) {
     ...feed,
     ...newStatus(feed, () => apiCall('clearNewNotifications')),
     markRead(id: number) {
-      update((n) => n.id === id, (n) => ({ ...n, status: 'READ' }));
+      update(
+        (n) => n.id === id,
+        (n) => ({ ...n, status: 'READ' }),
+      );
       void apiCall('updateNotificationStatus', { status: 'READ', notificationId: id }).catch(() => undefined);
     },
     async remove(id: number) {
@@ -79,17 +104,27 @@ export function useNotifications(profileName: string) {
  */
 export function useMessageNotifications(profileName: string) {
   const queryClient = useQueryClient();
-  const feed = useFeed({ call: 'getMessageNotifications', scope: profileName, fetchPage: messagesPage, idOf: messageId });
+  const feed = useFeed({
+    call: 'getMessageNotifications',
+    scope: profileName,
+    fetchPage: messagesPage,
+    idOf: messageId,
+  });
   const { prepend, update, reload } = feed;
   useEffect(
     () =>
-      live.subscribe('chatNotifications', profileName, (m) => {
-        // With the partner's window open the message is read there: the window refetches, which
-        // marks the conversation READ on the server too.
-        const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
-        prepend(open ? { ...m, status: 'READ' } : m);
-        if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
-      }, reload),
+      live.subscribe(
+        'chatNotifications',
+        profileName,
+        (m) => {
+          // With the partner's window open the message is read there: the window refetches, which
+          // marks the conversation READ on the server too.
+          const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
+          prepend(open ? { ...m, status: 'READ' } : m);
+          if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
+        },
+        reload,
+      ),
     [profileName, prepend, reload, queryClient],
   );
   return {
@@ -97,7 +132,10 @@ export function useMessageNotifications(profileName: string) {
     ...newStatus(feed, () => apiCall('clearNewMessageNotifications')),
     /** The server marks the conversation READ when the window loads it (getChatMessages). */
     openConversation(m: MessageNotification) {
-      update((x) => x.profileName === m.profileName, (x) => ({ ...x, status: 'READ' }));
+      update(
+        (x) => x.profileName === m.profileName,
+        (x) => ({ ...x, status: 'READ' }),
+      );
       chatStore.getState().open({ profileName: m.profileName, username: m.name, profilePicture: m.profilePicture });
     },
   };

@@ -1,4 +1,14 @@
-import { Avatar, Dropdown, Link, MenuItem, MenuList, PAGES, useNavigate, useSession, type Role } from '@marketplace/shared';
+import {
+  Avatar,
+  Dropdown,
+  Link,
+  MenuItem,
+  MenuList,
+  PAGES,
+  useNavigate,
+  useSession,
+  type Role,
+} from '@marketplace/shared';
 
 /** SPEC.md section 2 "Profile menu": entries with their role conditions. */
 const ENTRIES: { to: string; label: string; role?: Role }[] = [

@@ -133,7 +133,11 @@ describe('search box', () => {
 
   it('never follows a result whose link is not http(s) or site-relative', async () => {
     const leave = vi.spyOn(leaveApp, 'to').mockImplementation(() => {});
-    server.use(http.get(`${API}/search`, () => HttpResponse.json({ searchResults: [{ name: 'Trap', iconUrl: null, urlLink: 'javascript:alert(1)' }] })));
+    server.use(
+      http.get(`${API}/search`, () =>
+        HttpResponse.json({ searchResults: [{ name: 'Trap', iconUrl: null, urlLink: 'javascript:alert(1)' }] }),
+      ),
+    );
     renderHeader('/events');
     await userEvent.type(box(), 'trap');
     await waitFor(() => expect(options()).toHaveLength(1));

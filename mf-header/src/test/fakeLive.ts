@@ -9,7 +9,12 @@ const readyCallbacks = new Map<string, Set<() => void>>();
  * tests use the real one). It has the channel's subscribe/close shape and lets a test publish.
  */
 export const fakeLive = {
-  subscribe<K extends LiveKind>(kind: K, profileName: string, handler: (payload: LivePayloads[K]) => void, onSubscribed?: () => void): () => void {
+  subscribe<K extends LiveKind>(
+    kind: K,
+    profileName: string,
+    handler: (payload: LivePayloads[K]) => void,
+    onSubscribed?: () => void,
+  ): () => void {
     const topic = `${kind}/${profileName}`;
     const set = handlers.get(topic) ?? new Set<Handler>();
     set.add(handler as Handler);
@@ -30,7 +35,8 @@ export const fakeLive = {
 
 /** Delivers a payload to every subscriber of the topic, as the channel does after validating it. */
 export function publish<K extends LiveKind>(kind: K, profileName: string, payload: LivePayloads[K]): void {
-  for (const handler of handlers.get(`${kind}/${profileName}`) ?? []) (handler as (p: LivePayloads[K]) => void)(payload);
+  for (const handler of handlers.get(`${kind}/${profileName}`) ?? [])
+    (handler as (p: LivePayloads[K]) => void)(payload);
 }
 
 /** The broker confirming the topic's subscription (after a connect or a reconnect). */

@@ -34,7 +34,11 @@ server.events.on('request:start', ({ request }) => {
   const url = new URL(request.url);
   const entry: SentRequest = { method: request.method, path: url.pathname, query: url.searchParams, body: '' };
   sent.push(entry);
-  if (request.method !== 'GET') void request.clone().text().then((text) => (entry.body = text));
+  if (request.method !== 'GET')
+    void request
+      .clone()
+      .text()
+      .then((text) => (entry.body = text));
 });
 
 export function resetHarness() {

@@ -47,7 +47,14 @@ export function CommunityPage() {
   return (
     <PageLayout>
       <h1>Posts</h1>
-      <QueryState isLoading={isLoading} error={error} empty={posts.length === 0} emptyText="No posts yet." emptyHint="Posts from photographers and organizers appear here." skeleton={POSTS_SKELETON}>
+      <QueryState
+        isLoading={isLoading}
+        error={error}
+        empty={posts.length === 0}
+        emptyText="No posts yet."
+        emptyHint="Posts from photographers and organizers appear here."
+        skeleton={POSTS_SKELETON}
+      >
         <Posts aria-label="Posts">
           {posts.map((p) => (
             <li key={p.id}>

@@ -53,14 +53,29 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
               <Preview item={item} />
             </PlainButton>
             <h3>{item.name}</h3>
-            <p>by {item.profileName ? <Link to={PAGES.creator.href({ profileName: item.profileName })}>{item.photographer}</Link> : item.photographer}</p>
+            <p>
+              by{' '}
+              {item.profileName ? (
+                <Link to={PAGES.creator.href({ profileName: item.profileName })}>{item.photographer}</Link>
+              ) : (
+                item.photographer
+              )}
+            </p>
             <p>
               <AddToCartButton item={item} addToCart={addToSharedCart} />
             </p>
           </Card>
         ))}
       </Cards>
-      {open !== null && <MediaViewer items={items} startIndex={open} onClose={() => setOpen(null)} addToCart={addToSharedCart} downloadUrl={downloadUrl} />}
+      {open !== null && (
+        <MediaViewer
+          items={items}
+          startIndex={open}
+          onClose={() => setOpen(null)}
+          addToCart={addToSharedCart}
+          downloadUrl={downloadUrl}
+        />
+      )}
     </>
   );
 }

@@ -1,4 +1,15 @@
-import { Avatar, downloadUrl, EmptyState, PageLayout, PhotoIcon, QueryState, Skeleton, useParams, useSession, type ContentItem } from '@marketplace/shared';
+import {
+  Avatar,
+  downloadUrl,
+  EmptyState,
+  PageLayout,
+  PhotoIcon,
+  QueryState,
+  Skeleton,
+  useParams,
+  useSession,
+  type ContentItem,
+} from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
 import { CardsSkeleton } from './ui.js';
@@ -34,7 +45,11 @@ export function CreatorPage() {
                 <p>{data.profile.bio}</p>
               </div>
             </header>
-            {data.contentItems.length === 0 ? <EmptyState title="No content yet." icon={<PhotoIcon />} /> : <ContentGrid items={data.contentItems} downloadUrl={isOwnPage ? download : undefined} />}
+            {data.contentItems.length === 0 ? (
+              <EmptyState title="No content yet." icon={<PhotoIcon />} />
+            ) : (
+              <ContentGrid items={data.contentItems} downloadUrl={isOwnPage ? download : undefined} />
+            )}
           </>
         )}
       </QueryState>

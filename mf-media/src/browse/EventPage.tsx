@@ -20,7 +20,12 @@ export function EventPage() {
       >
         <h1>{data?.event.name}</h1>
         <p>{data?.event.description}</p>
-        {data && (data.contentItems.length === 0 ? <EmptyState title="No photos or videos yet." icon={<PhotoIcon />} /> : <ContentGrid items={data.contentItems} />)}
+        {data &&
+          (data.contentItems.length === 0 ? (
+            <EmptyState title="No photos or videos yet." icon={<PhotoIcon />} />
+          ) : (
+            <ContentGrid items={data.contentItems} />
+          ))}
       </QueryState>
     </PageLayout>
   );

@@ -10,7 +10,14 @@ export function EventsPage() {
   return (
     <PageLayout>
       <h1>Events</h1>
-      <QueryState isLoading={isLoading} error={error} empty={events.length === 0} emptyText="No events yet." emptyHint="New events appear here as organizers publish them." skeleton={<CardsSkeleton />}>
+      <QueryState
+        isLoading={isLoading}
+        error={error}
+        empty={events.length === 0}
+        emptyText="No events yet."
+        emptyHint="New events appear here as organizers publish them."
+        skeleton={<CardsSkeleton />}
+      >
         <Grid>
           {events.map((e) => (
             <EventCard key={e.eventIdentifier} event={e} />

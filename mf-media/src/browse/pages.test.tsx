@@ -46,7 +46,12 @@ const renderAt = (path: string) =>
 describe('event page', () => {
   it('shows loading, then the gallery; a card opens the viewer at that item', async () => {
     const items = [contentItem({ name: 'Stage' }), videoItem({ name: 'Encore' }), contentItem({ name: 'Crowd' })];
-    server.use(http.get(`${API}/events/:id`, async () => (await delay(20), HttpResponse.json({ event: event(), contentItems: items }))));
+    server.use(
+      http.get(
+        `${API}/events/:id`,
+        async () => (await delay(20), HttpResponse.json({ event: event(), contentItems: items })),
+      ),
+    );
     renderAt('/event/summer-jazz-night-2026');
     // While loading: the gallery's shape in grey (a title, and cards), hidden from screen readers.
     const status = screen.getByRole('status');
@@ -69,7 +74,11 @@ describe('event page', () => {
   });
 
   it('opens the viewer from the keyboard', async () => {
-    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: [contentItem({ name: 'Stage' })] })));
+    server.use(
+      http.get(`${API}/events/:id`, () =>
+        HttpResponse.json({ event: event(), contentItems: [contentItem({ name: 'Stage' })] }),
+      ),
+    );
     renderAt('/event/summer-jazz-night-2026');
     await screen.findByRole('button', { name: 'Open Stage' });
     await userEvent.tab();
@@ -107,7 +116,11 @@ describe('event page', () => {
 
 describe('events page', () => {
   it('lists events and prefetches an event page once its link is within 200 px of the viewport', async () => {
-    const observers: { callback: IntersectionObserverCallback; options?: IntersectionObserverInit; targets: Element[] }[] = [];
+    const observers: {
+      callback: IntersectionObserverCallback;
+      options?: IntersectionObserverInit;
+      targets: Element[];
+    }[] = [];
     vi.stubGlobal(
       'IntersectionObserver',
       class {
@@ -123,7 +136,12 @@ describe('events page', () => {
     );
     const fetched: string[] = [];
     server.use(
-      http.get(`${API}/events`, () => HttpResponse.json({ events: [event(), event({ eventIdentifier: 'winter-gala', name: 'Winter Gala' })], more: false })),
+      http.get(`${API}/events`, () =>
+        HttpResponse.json({
+          events: [event(), event({ eventIdentifier: 'winter-gala', name: 'Winter Gala' })],
+          more: false,
+        }),
+      ),
       http.get(`${API}/events/:id`, ({ params }) => {
         fetched.push(String(params.id));
         return HttpResponse.json({ event: event(), contentItems: [] });
@@ -134,7 +152,10 @@ describe('events page', () => {
     await waitFor(() => expect(observers).toHaveLength(2));
     expect(observers[0]!.options?.rootMargin).toBe('200px');
     const near = observers[1]!;
-    near.callback([{ isIntersecting: true, target: near.targets[0]! } as IntersectionObserverEntry], {} as IntersectionObserver);
+    near.callback(
+      [{ isIntersecting: true, target: near.targets[0]! } as IntersectionObserverEntry],
+      {} as IntersectionObserver,
+    );
     await waitFor(() => expect(fetched).toEqual(['winter-gala']));
   });
 
@@ -156,7 +177,14 @@ describe('community page', () => {
   });
 
   it('shows posts as text, with their photo opening in the viewer', async () => {
-    server.use(http.get(`${API}/posts`, () => HttpResponse.json({ posts: [post(), post({ id: 2, text: 'With photo', contentItem: contentItem({ name: 'Backstage' }) })], more: false })));
+    server.use(
+      http.get(`${API}/posts`, () =>
+        HttpResponse.json({
+          posts: [post(), post({ id: 2, text: 'With photo', contentItem: contentItem({ name: 'Backstage' }) })],
+          more: false,
+        }),
+      ),
+    );
     renderAt('/community');
     expect(await screen.findByText('Backstage tonight <script>alert(1)</script>')).toBeInTheDocument();
     expect(document.querySelector('script')).toBeNull();
@@ -171,7 +199,14 @@ describe('creator page', () => {
     server.use(
       http.get(`${API}/profiles/:profileName`, ({ params }) =>
         HttpResponse.json({
-          profile: { profileName: params.profileName, username: 'Mia Lens', profilePicture: null, bio: 'Concerts.', roles: ['MEDIA'], memberSince: '2025-01-01T00:00:00.000Z' },
+          profile: {
+            profileName: params.profileName,
+            username: 'Mia Lens',
+            profilePicture: null,
+            bio: 'Concerts.',
+            roles: ['MEDIA'],
+            memberSince: '2025-01-01T00:00:00.000Z',
+          },
           contentItems: [contentItem({ name: 'Solo', filePath: 'events/jazz/solo.png', filename: 'solo.png' })],
         }),
       ),
@@ -179,7 +214,10 @@ describe('creator page', () => {
 
   it("offers Download of one's own content, pointing at the files host", async () => {
     serveProfile();
-    sessionStore.setState({ isLoggedIn: true, user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null } });
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },
+    });
     renderAt('/user/mia');
     await userEvent.click(await screen.findByRole('button', { name: 'Open Solo' }));
     expect(within(screen.getByRole('dialog')).getByRole('link', { name: 'Download' })).toHaveAttribute(

@@ -29,7 +29,6 @@ export const Grid = styled.ul`
   }
 `;
 
-
 /**
  * A grid of grey cards while a gallery or the events load: a 3:2 picture and `lines` lines of
  * text each, in the same grid as the real cards, so the page does not move when they arrive.

@@ -1,5 +1,17 @@
 import styled from 'styled-components';
-import { Button, CartIcon, formatMoney, Link, PageLayout, PAGES, QueryState, safeHref, Skeleton, theme, useSession } from '@marketplace/shared';
+import {
+  Button,
+  CartIcon,
+  formatMoney,
+  Link,
+  PageLayout,
+  PAGES,
+  QueryState,
+  safeHref,
+  Skeleton,
+  theme,
+  useSession,
+} from '@marketplace/shared';
 
 const Items = styled.ul`
   list-style: none;
@@ -58,12 +70,19 @@ export function CartPage() {
         <Items aria-label="Cart items">
           {cart.map((item) => (
             <li key={item.identifier}>
-              {safeHref(item.thumbnailUrl) && <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} height={48} loading="lazy" />}
+              {safeHref(item.thumbnailUrl) && (
+                <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} height={48} loading="lazy" />
+              )}
               <span className="what">
                 {item.name}
                 {item.eventName ? ` · ${item.eventName}` : ''} · {formatMoney(item.priceCents)}
               </span>
-              <Button variant="ghost" size="small" onClick={() => void remove(item.identifier)} aria-label={`Remove ${item.name}`}>
+              <Button
+                variant="ghost"
+                size="small"
+                onClick={() => void remove(item.identifier)}
+                aria-label={`Remove ${item.name}`}
+              >
                 Remove
               </Button>
             </li>

@@ -8,7 +8,13 @@ import { PLAY_ICON_URL, VideoPreview } from './VideoPreview.js';
 const hls = vi.hoisted(() => {
   const state = {
     supported: true,
-    instances: [] as { config: Record<string, unknown>; source?: string; media?: HTMLMediaElement; handlers: Map<string, (e: string, d: { type: string; fatal: boolean }) => void>; destroyed: boolean }[],
+    instances: [] as {
+      config: Record<string, unknown>;
+      source?: string;
+      media?: HTMLMediaElement;
+      handlers: Map<string, (e: string, d: { type: string; fatal: boolean }) => void>;
+      destroyed: boolean;
+    }[],
     imported: 0,
   };
   class FakeHls {
@@ -211,7 +217,9 @@ describe('video preview', () => {
   });
 
   it("carries the browser fallback text and the caller's size, style, class and controls", async () => {
-    const { container } = render(<VideoPreview url={PLAYLIST} width={320} height={180} controls className="teaser" style={{ marginTop: 4 }} />);
+    const { container } = render(
+      <VideoPreview url={PLAYLIST} width={320} height={180} controls className="teaser" style={{ marginTop: 4 }} />,
+    );
     await settle();
     expect(box(container)).toHaveClass('teaser');
     expect(box(container)).toHaveStyle({ width: '320px', height: '180px', marginTop: '4px' });

@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import styled from 'styled-components';
-import { PLAY_ICON_WIDTH_PX, PLAYER_MAX_BUFFER_SECONDS, safeHref, theme, VIDEO_HOVER_DELAY_MS } from '@marketplace/shared';
+import {
+  PLAY_ICON_WIDTH_PX,
+  PLAYER_MAX_BUFFER_SECONDS,
+  safeHref,
+  theme,
+  VIDEO_HOVER_DELAY_MS,
+} from '@marketplace/shared';
 import { isHlsUrl, loadHls } from './loadHls.js';
 
 /** MediaError.MEDIA_ERR_NETWORK: the plain-source counterpart of hls.js's network errors. */
@@ -118,7 +124,10 @@ export function VideoPreview({
           if (cancelled) return;
           if (Hls.isSupported()) {
             // SPEC.md section 7: the player caps its buffer at 4 seconds.
-            const hls = new Hls({ maxBufferLength: PLAYER_MAX_BUFFER_SECONDS, maxMaxBufferLength: PLAYER_MAX_BUFFER_SECONDS });
+            const hls = new Hls({
+              maxBufferLength: PLAYER_MAX_BUFFER_SECONDS,
+              maxMaxBufferLength: PLAYER_MAX_BUFFER_SECONDS,
+            });
             hls.on(Hls.Events.ERROR, (_event, data) => {
               // SPEC.md section 4: a network-type player error switches to the failure display.
               if (data.type === Hls.ErrorTypes.NETWORK_ERROR) setFailed(true);
@@ -149,8 +158,12 @@ export function VideoPreview({
 
   useEffect(() => () => clearTimeout(hoverTimer.current), []);
 
-  if (!src) return <Message text="Video preview is processing" width={width} height={height} style={style} className={className} />;
-  if (failed) return <Message text="Video failed to load" width={width} height={height} style={style} className={className} />;
+  if (!src)
+    return (
+      <Message text="Video preview is processing" width={width} height={height} style={style} className={className} />
+    );
+  if (failed)
+    return <Message text="Video failed to load" width={width} height={height} style={style} className={className} />;
 
   const onEnter = () => {
     if (!playWhileHovering) return;
@@ -175,7 +188,13 @@ export function VideoPreview({
   };
 
   return (
-    <Box className={className} style={{ width, height, ...style }} onMouseEnter={onEnter} onMouseLeave={onLeave} data-state={showThumb ? 'thumbnail' : 'video'}>
+    <Box
+      className={className}
+      style={{ width, height, ...style }}
+      onMouseEnter={onEnter}
+      onMouseLeave={onLeave}
+      data-state={showThumb ? 'thumbnail' : 'video'}
+    >
       {loaded && (
         <video
           ref={video}
@@ -194,12 +213,26 @@ export function VideoPreview({
         </video>
       )}
       {showThumb && thumb && <img className={loaded ? 'thumb over' : 'thumb'} src={thumb} alt="" loading="lazy" />}
-      {showThumb && thumb && useVideoIcon && <img className="icon" src={PLAY_ICON_URL} alt="" width={PLAY_ICON_WIDTH_PX} />}
+      {showThumb && thumb && useVideoIcon && (
+        <img className="icon" src={PLAY_ICON_URL} alt="" width={PLAY_ICON_WIDTH_PX} />
+      )}
     </Box>
   );
 }
 
-function Message({ text, width, height, style, className }: { text: string; width?: number | string; height?: number | string; style?: CSSProperties; className?: string }) {
+function Message({
+  text,
+  width,
+  height,
+  style,
+  className,
+}: {
+  text: string;
+  width?: number | string;
+  height?: number | string;
+  style?: CSSProperties;
+  className?: string;
+}) {
   return (
     <Box className={className} style={{ width, height, ...style }}>
       <p className="message" role="status">

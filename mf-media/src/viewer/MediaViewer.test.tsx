@@ -105,9 +105,21 @@ describe('media viewer', () => {
   });
 
   it('links the event and the photographer; a photographer without profileName is plain text', async () => {
-    const items = [contentItem({ name: 'Linked' }), contentItem({ name: 'Guest', profileName: null, photographer: 'Guest Shooter', eventName: null, eventIdentifier: null })];
+    const items = [
+      contentItem({ name: 'Linked' }),
+      contentItem({
+        name: 'Guest',
+        profileName: null,
+        photographer: 'Guest Shooter',
+        eventName: null,
+        eventIdentifier: null,
+      }),
+    ];
     const dialog = await openViewer({ items });
-    expect(within(dialog).getByRole('link', { name: 'Summer Jazz Night' })).toHaveAttribute('href', '/event/summer-jazz-night-2026');
+    expect(within(dialog).getByRole('link', { name: 'Summer Jazz Night' })).toHaveAttribute(
+      'href',
+      '/event/summer-jazz-night-2026',
+    );
     expect(within(dialog).getByRole('link', { name: 'Mia Lens' })).toHaveAttribute('href', '/user/mia');
     await userEvent.keyboard('{ArrowRight}');
     expect(within(dialog).getByText(/Guest Shooter/)).toBeInTheDocument();
@@ -127,8 +139,15 @@ describe('media viewer', () => {
     document.body.innerHTML = '';
 
     const addToCart = vi.fn().mockResolvedValue('added');
-    dialog = await openViewer({ items, addToCart, downloadUrl: (i) => `http://files.test/download?filePath=${i.filePath}&fileName=${i.filename}` });
-    expect(within(dialog).getByRole('link', { name: 'Download' })).toHaveAttribute('href', 'http://files.test/download?filePath=events/jazz/1.png&fileName=1.png');
+    dialog = await openViewer({
+      items,
+      addToCart,
+      downloadUrl: (i) => `http://files.test/download?filePath=${i.filePath}&fileName=${i.filename}`,
+    });
+    expect(within(dialog).getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      'http://files.test/download?filePath=events/jazz/1.png&fileName=1.png',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
     expect(addToCart).toHaveBeenCalledWith(items[0]);
     expect(await within(dialog).findByText('Added to cart')).toBeInTheDocument();
@@ -146,7 +165,10 @@ describe('media viewer', () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
     const paused = vi.spyOn(HTMLMediaElement.prototype, 'paused', 'get').mockReturnValue(true);
-    const items = [videoItem({ name: 'Clip', contentUrl: 'http://files.test/media/clip.mp4' }), contentItem({ name: 'Photo', contentType: '' })];
+    const items = [
+      videoItem({ name: 'Clip', contentUrl: 'http://files.test/media/clip.mp4' }),
+      contentItem({ name: 'Photo', contentType: '' }),
+    ];
     const dialog = await openViewer({ items });
     const video = dialog.querySelector('video')!;
     expect(video).toHaveAttribute('src', 'http://files.test/media/clip.mp4');

@@ -1,6 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { type ContentItem, IconButton, Link, PAGES, safeHref, theme, useDialogFocus, useScrollLock } from '@marketplace/shared';
+import {
+  type ContentItem,
+  IconButton,
+  Link,
+  PAGES,
+  safeHref,
+  theme,
+  useDialogFocus,
+  useScrollLock,
+} from '@marketplace/shared';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { isVideo, wrap } from './media.js';
@@ -151,7 +160,16 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
         </IconButton>
         <div className="media" data-backdrop="">
           {video ? (
-            <VideoPreview key={item.contentIdentifier} url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} useThumbnail={false} playWhileHovering={false} controls muted={false} autoplay />
+            <VideoPreview
+              key={item.contentIdentifier}
+              url={item.contentUrl}
+              thumbnailUrl={item.thumbnailUrl}
+              useThumbnail={false}
+              playWhileHovering={false}
+              controls
+              muted={false}
+              autoplay
+            />
           ) : (
             src && <img key={item.contentIdentifier} src={src} alt={item.name} />
           )}
@@ -162,7 +180,17 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
       </div>
       <div className="info" data-backdrop="">
         <h2 id={titleId}>{item.name}</h2>
-        {item.eventName && <p>{eventLink ? <Link to={eventLink} onClick={onClose}>{item.eventName}</Link> : item.eventName}</p>}
+        {item.eventName && (
+          <p>
+            {eventLink ? (
+              <Link to={eventLink} onClick={onClose}>
+                {item.eventName}
+              </Link>
+            ) : (
+              item.eventName
+            )}
+          </p>
+        )}
         <p>
           by{' '}
           {item.profileName ? (

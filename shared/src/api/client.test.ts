@@ -10,12 +10,20 @@ describe('apiCall', () => {
     let seen: { body: string; type: string | null; credentials: RequestCredentials } | null = null;
     server.use(
       http.post('http://api.test/v2/user/cart/addItem', async ({ request }) => {
-        seen = { body: await request.text(), type: request.headers.get('content-type'), credentials: request.credentials };
+        seen = {
+          body: await request.text(),
+          type: request.headers.get('content-type'),
+          credentials: request.credentials,
+        };
         return HttpResponse.json({ cart: [] });
       }),
     );
     await apiCall('addCartItem', { identifier: 'ci-1', itemType: 'CONTENT' });
-    expect(seen).toEqual({ body: 'identifier=ci-1&itemType=CONTENT', type: expect.stringContaining('application/x-www-form-urlencoded'), credentials: 'include' });
+    expect(seen).toEqual({
+      body: 'identifier=ci-1&itemType=CONTENT',
+      type: expect.stringContaining('application/x-www-form-urlencoded'),
+      credentials: 'include',
+    });
   });
 
   it('sends multipart booleans as text, and the contact form without credentials', async () => {
@@ -26,10 +34,16 @@ describe('apiCall', () => {
       credentials.push(request.credentials);
       return HttpResponse.json({});
     };
-    server.use(http.post('http://api.test/v2/updateRoles', capture), http.post('http://api.test/v2/submitContactInfo', capture));
+    server.use(
+      http.post('http://api.test/v2/updateRoles', capture),
+      http.post('http://api.test/v2/submitContactInfo', capture),
+    );
     await apiCall('updateRoles', { driver: true, media: false });
     await apiCall('submitContactInfo', { name: 'A', email: 'a@b.co', subject: 'S', message: 'M' });
-    expect(bodies).toEqual([{ driver: 'true', media: 'false' }, { name: 'A', email: 'a@b.co', subject: 'S', message: 'M' }]);
+    expect(bodies).toEqual([
+      { driver: 'true', media: 'false' },
+      { name: 'A', email: 'a@b.co', subject: 'S', message: 'M' },
+    ]);
     expect(credentials).toEqual(['include', 'omit']);
   });
 
@@ -58,8 +72,17 @@ describe('apiCall', () => {
   });
 
   it('turns an HTTP failure into an ApiError with its status, reason and field', async () => {
-    server.use(http.post('http://api.test/v2/signup', () => HttpResponse.json({ error: 'This profile name is taken', field: 'profileName' }, { status: 409 })));
-    const error = await apiCall('signup', { username: 'a', profileName: 'b', email: 'c@d.e', password: 'xxxxxxxx' }).catch((e: unknown) => e);
+    server.use(
+      http.post('http://api.test/v2/signup', () =>
+        HttpResponse.json({ error: 'This profile name is taken', field: 'profileName' }, { status: 409 }),
+      ),
+    );
+    const error = await apiCall('signup', {
+      username: 'a',
+      profileName: 'b',
+      email: 'c@d.e',
+      password: 'xxxxxxxx',
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, message: 'This profile name is taken', field: 'profileName' });
   });

@@ -67,7 +67,12 @@ export function endsSession(error: unknown): boolean {
 export async function putUpload(uploadUrl: string, file: Blob, contentType: string): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(uploadUrl, { method: 'PUT', body: file, headers: { 'Content-Type': contentType }, credentials: 'omit' });
+    response = await fetch(uploadUrl, {
+      method: 'PUT',
+      body: file,
+      headers: { 'Content-Type': contentType },
+      credentials: 'omit',
+    });
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
   }

@@ -8,7 +8,9 @@ const server = useMswServer();
 
 describe('callQuery', () => {
   it('keys a call by its name and request, and fetches it through apiCall', async () => {
-    server.use(http.get('http://api.test/v2/events/:id', ({ params }) => HttpResponse.json({ eventIdentifier: params.id })));
+    server.use(
+      http.get('http://api.test/v2/events/:id', ({ params }) => HttpResponse.json({ eventIdentifier: params.id })),
+    );
     const options = callQuery('getEvent', { eventIdentifier: 'jazz' });
     expect(options.queryKey).toEqual(['getEvent', { eventIdentifier: 'jazz' }]);
     expect(callQuery('getCart').queryKey).toEqual(['getCart']);

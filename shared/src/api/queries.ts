@@ -7,7 +7,10 @@ import { apiCall } from './client.js';
  * Query compares keys structurally and matches prefixes, so `callKey('getEventOrderDetails',
  * { orderId })` also selects that order whatever its sharingId.
  */
-export function callKey<K extends CallName>(name: K, request?: Partial<ApiRequest<K>>): readonly [K] | readonly [K, Partial<ApiRequest<K>>] {
+export function callKey<K extends CallName>(
+  name: K,
+  request?: Partial<ApiRequest<K>>,
+): readonly [K] | readonly [K, Partial<ApiRequest<K>>] {
   return request === undefined ? [name] : [name, request];
 }
 

@@ -16,7 +16,13 @@ export function pageRoutes<R extends RemoteName>(remote: R, modules: ExposedComp
   return pagesOf(remote).map((page) =>
     page.slot((_remote, module, props) => {
       const component = byName[module];
-      return <Route key={page.path} path={page.path} element={component ? createElement(component, props as object) : null} />;
+      return (
+        <Route
+          key={page.path}
+          path={page.path}
+          element={component ? createElement(component, props as object) : null}
+        />
+      );
     }),
   );
 }

@@ -38,13 +38,14 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   for (const name of REMOTE_NAMES) {
     if (!isUrl(v?.remotes?.[name])) throw new Error(`runtime config: remotes.${name} must be a URL`);
   }
-  if (v?.allowVersionOverride !== undefined && typeof v.allowVersionOverride !== 'boolean') throw new Error('runtime config: allowVersionOverride must be true or false');
+  if (v?.allowVersionOverride !== undefined && typeof v.allowVersionOverride !== 'boolean')
+    throw new Error('runtime config: allowVersionOverride must be true or false');
   // Servers write "" when no store is deployed: that is no discovery document.
   if (v?.discoveryUrl === '') {
     const { discoveryUrl: _none, ...rest } = v;
     return rest as RuntimeConfig;
   }
-  if (v?.discoveryUrl !== undefined && !isUrl(v.discoveryUrl)) throw new Error('runtime config: discoveryUrl must be a URL');
+  if (v?.discoveryUrl !== undefined && !isUrl(v.discoveryUrl))
+    throw new Error('runtime config: discoveryUrl must be a URL');
   return v as RuntimeConfig;
 }
-

@@ -9,15 +9,23 @@ describe('parseRuntimeConfig', () => {
 
   it('names the first missing or non-URL field', () => {
     expect(() => parseRuntimeConfig({ ...TEST_CONFIG, apiOrigin: 'nope' })).toThrow('apiOrigin must be a URL');
-    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, remotes: { ...TEST_CONFIG.remotes, media: 'javascript:alert(1)' } })).toThrow('remotes.media');
+    expect(() =>
+      parseRuntimeConfig({ ...TEST_CONFIG, remotes: { ...TEST_CONFIG.remotes, media: 'javascript:alert(1)' } }),
+    ).toThrow('remotes.media');
     expect(() => parseRuntimeConfig(null)).toThrow('apiOrigin');
   });
 
   it('takes a discovery document URL, treats an empty one as none, and refuses anything else', () => {
-    expect(parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'http://releases.test/discovery.json' }).discoveryUrl).toBe('http://releases.test/discovery.json');
+    expect(
+      parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'http://releases.test/discovery.json' }).discoveryUrl,
+    ).toBe('http://releases.test/discovery.json');
     expect(parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: '' })).toEqual(TEST_CONFIG);
-    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'javascript:alert(1)' })).toThrow('discoveryUrl must be a URL');
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, discoveryUrl: 'javascript:alert(1)' })).toThrow(
+      'discoveryUrl must be a URL',
+    );
     expect(parseRuntimeConfig({ ...TEST_CONFIG, allowVersionOverride: true }).allowVersionOverride).toBe(true);
-    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, allowVersionOverride: 'yes' })).toThrow('allowVersionOverride must be true or false');
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, allowVersionOverride: 'yes' })).toThrow(
+      'allowVersionOverride must be true or false',
+    );
   });
 });

@@ -44,19 +44,39 @@ export const API_CALLS = {
   logout: { method: 'POST', path: '/v2/logout', encoding: 'none', credentials: true },
   getNotifications: { method: 'GET', path: '/v2/notifications', encoding: 'query', credentials: true },
   clearNewNotifications: { method: 'POST', path: '/v2/clearNewNotifications', encoding: 'none', credentials: true },
-  updateNotificationStatus: { method: 'POST', path: '/v2/updateNotificationStatus', encoding: 'form', credentials: true },
+  updateNotificationStatus: {
+    method: 'POST',
+    path: '/v2/updateNotificationStatus',
+    encoding: 'form',
+    credentials: true,
+  },
   deleteNotification: { method: 'POST', path: '/v2/deleteNotification', encoding: 'form', credentials: true },
   getMessageNotifications: { method: 'GET', path: '/v2/messageNotifications', encoding: 'query', credentials: true },
-  clearNewMessageNotifications: { method: 'POST', path: '/v2/clearNewMessageNotifications', encoding: 'none', credentials: true },
+  clearNewMessageNotifications: {
+    method: 'POST',
+    path: '/v2/clearNewMessageNotifications',
+    encoding: 'none',
+    credentials: true,
+  },
   search: { method: 'GET', path: '/v2/search', encoding: 'query', credentials: true },
   closeChat: { method: 'POST', path: '/v2/closeChat', encoding: 'form', credentials: true },
   checkAuthentication: { method: 'POST', path: '/v2/checkAuthentication', encoding: 'none', credentials: true },
   getUserInfo: { method: 'GET', path: '/v2/userInfo', encoding: 'none', credentials: true },
   updateRoles: { method: 'POST', path: '/v2/updateRoles', encoding: 'multipart', credentials: true },
   submitContactInfo: { method: 'POST', path: '/v2/submitContactInfo', encoding: 'multipart', credentials: false },
-  getEventOrderDetails: { method: 'GET', path: '/v2/eventorder/:orderId/details', encoding: 'query', credentials: true },
+  getEventOrderDetails: {
+    method: 'GET',
+    path: '/v2/eventorder/:orderId/details',
+    encoding: 'query',
+    credentials: true,
+  },
   addTarget: { method: 'POST', path: '/v2/eventorder/target/add', encoding: 'multipart', credentials: true },
-  changeTargetDescription: { method: 'POST', path: '/v2/eventorder/target/changeDescription', encoding: 'multipart', credentials: true },
+  changeTargetDescription: {
+    method: 'POST',
+    path: '/v2/eventorder/target/changeDescription',
+    encoding: 'multipart',
+    credentials: true,
+  },
   removeTarget: { method: 'POST', path: '/v2/eventorder/target/remove', encoding: 'multipart', credentials: true },
   updateEventOrderStatus: { method: 'POST', path: '/v2/eventorder/status', encoding: 'multipart', credentials: true },
   // Implied by the spec (issue "Reference API", item 2)
@@ -166,7 +186,8 @@ export const contractCoversEveryCall: SameKeys<typeof API_CALLS, ApiContract> = 
 
 export type ApiRequest<K extends CallName> = ApiContract[K]['request'];
 /** apiCall's arguments for call K: the request, optional when the call takes no fields. */
-export type CallArgs<K extends CallName> = Record<string, never> extends ApiRequest<K> ? [request?: ApiRequest<K>] : [request: ApiRequest<K>];
+export type CallArgs<K extends CallName> =
+  Record<string, never> extends ApiRequest<K> ? [request?: ApiRequest<K>] : [request: ApiRequest<K>];
 export type ApiResponse<K extends CallName> = ApiContract[K]['response'];
 
 /** Body of every 4xx/5xx answer: a reason a person can read, and the offending field when there is one. */

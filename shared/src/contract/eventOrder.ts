@@ -40,7 +40,8 @@ export interface ProgressStatus {
   statusType: StatusType;
 }
 
-export const isStep = (status: EventOrderStatus): status is EventOrderStep => (EVENT_ORDER_STEPS as readonly string[]).includes(status);
+export const isStep = (status: EventOrderStatus): status is EventOrderStep =>
+  (EVENT_ORDER_STEPS as readonly string[]).includes(status);
 
 export interface RequirementInfo {
   summary: string;

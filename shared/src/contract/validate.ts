@@ -11,7 +11,14 @@ const isNullableString = (v: unknown): v is string | null => v === null || typeo
 const isStatus = (v: unknown) => (NOTIFICATION_STATUSES as readonly unknown[]).includes(v);
 
 export function isNotification(v: unknown): v is Notification {
-  return isRecord(v) && Number.isInteger(v.id) && isStatus(v.status) && isString(v.content) && isNullableString(v.link) && isString(v.timestamp);
+  return (
+    isRecord(v) &&
+    Number.isInteger(v.id) &&
+    isStatus(v.status) &&
+    isString(v.content) &&
+    isNullableString(v.link) &&
+    isString(v.timestamp)
+  );
 }
 
 export function isMessageNotification(v: unknown): v is MessageNotification {

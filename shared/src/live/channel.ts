@@ -26,7 +26,14 @@ const connectWithMqtt: Connect = async (url, { username, password }) => {
   const { default: mqtt } = await import('mqtt');
   // mqtt.js retries every reconnectPeriod on any failure, host-not-found included (SPEC.md section 7);
   // the channel resubscribes itself on each connect, so mqtt.js need not.
-  return mqtt.connect(url, { username, password, reconnectPeriod: 2000, connectTimeout: 10_000, resubscribe: false, clean: true }) as unknown as MqttLike;
+  return mqtt.connect(url, {
+    username,
+    password,
+    reconnectPeriod: 2000,
+    connectTimeout: 10_000,
+    resubscribe: false,
+    clean: true,
+  }) as unknown as MqttLike;
 };
 
 /** How long to wait before asking for a broker login again after the API could not give one. */
@@ -35,7 +42,10 @@ export const LOGIN_RETRY_MS = 2000;
 /** CONNACK codes for a refused login (MQTT 3.1.1: 4 bad credentials, 5 not authorised; MQTT 5: 134, 135). */
 const LOGIN_REFUSED = new Set([4, 5, 134, 135]);
 const isLoginRefused = (error: unknown) =>
-  typeof error === 'object' && error !== null && 'code' in error && LOGIN_REFUSED.has((error as { code: unknown }).code as number);
+  typeof error === 'object' &&
+  error !== null &&
+  'code' in error &&
+  LOGIN_REFUSED.has((error as { code: unknown }).code as number);
 
 type Handler = (payload: unknown) => void;
 
@@ -66,7 +76,12 @@ export class LiveChannel {
    * broker confirms the subscription (first, and after every reconnect): whatever was published
    * before that was not delivered live, so a caller reloads what it shows from the API then.
    */
-  subscribe<K extends LiveKind>(kind: K, profileName: string, handler: (payload: LivePayloads[K]) => void, onSubscribed?: () => void): () => void {
+  subscribe<K extends LiveKind>(
+    kind: K,
+    profileName: string,
+    handler: (payload: LivePayloads[K]) => void,
+    onSubscribed?: () => void,
+  ): () => void {
     const topic = LIVE_TOPICS[kind](profileName);
     let set = this.handlers.get(topic);
     let ready = this.readyCallbacks.get(topic);

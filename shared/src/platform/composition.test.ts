@@ -6,7 +6,12 @@ const config = {
   apiOrigin: 'http://api.test',
   filesOrigin: 'http://api.test',
   liveUrl: 'ws://api.test/mqtt',
-  remotes: { header: 'http://h.test/mf-manifest.json', media: 'http://m.test/mf-manifest.json', eventOrder: 'http://e.test/mf-manifest.json', account: 'http://a.test/mf-manifest.json' },
+  remotes: {
+    header: 'http://h.test/mf-manifest.json',
+    media: 'http://m.test/mf-manifest.json',
+    eventOrder: 'http://e.test/mf-manifest.json',
+    account: 'http://a.test/mf-manifest.json',
+  },
 };
 
 /** The page as its server composed it (or did not: the template's directives left in). */
@@ -27,7 +32,13 @@ afterEach(() => {
 
 describe("the page's composition", () => {
   it('gives the config, the discovery document and the manifests the server could get (a null one is left out)', () => {
-    page(JSON.stringify({ config, discovery: null, manifests: { header: { id: 'header' }, media: null, nope: { id: 'x' } } }));
+    page(
+      JSON.stringify({
+        config,
+        discovery: null,
+        manifests: { header: { id: 'header' }, media: null, nope: { id: 'x' } },
+      }),
+    );
     expect(pageComposition()).toEqual({ config, discovery: null, manifests: { header: { id: 'header' } } });
     expect(composedRuntimeConfig()).toEqual(config);
   });

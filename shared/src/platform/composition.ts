@@ -24,7 +24,9 @@ let read: Composition | null | undefined;
  * The composition in the page, read once; null when the page has none (the development server
  * serves the template unfilled) or it is not valid JSON.
  */
-export function pageComposition(doc: Pick<Document, 'getElementById'> | undefined = globalThis.document): Composition | null {
+export function pageComposition(
+  doc: Pick<Document, 'getElementById'> | undefined = globalThis.document,
+): Composition | null {
   if (read !== undefined) return read;
   read = null;
   const text = doc?.getElementById(COMPOSITION_ELEMENT_ID)?.textContent;
@@ -34,7 +36,13 @@ export function pageComposition(doc: Pick<Document, 'getElementById'> | undefine
     if (value && typeof value === 'object') {
       const { config = null, discovery = null, manifests } = value as Partial<Composition>;
       const byRemote = manifests && typeof manifests === 'object' ? manifests : {};
-      read = { config, discovery, manifests: Object.fromEntries(REMOTE_NAMES.filter((name) => isObject(byRemote[name])).map((name) => [name, byRemote[name]])) };
+      read = {
+        config,
+        discovery,
+        manifests: Object.fromEntries(
+          REMOTE_NAMES.filter((name) => isObject(byRemote[name])).map((name) => [name, byRemote[name]]),
+        ),
+      };
     }
   } catch {
     // Not filled by the server (or cut short): the page fetches what it needs instead.
@@ -51,7 +59,9 @@ export function composedRuntimeConfig(doc?: Pick<Document, 'getElementById'>): R
   try {
     return parseRuntimeConfig(inline);
   } catch (error) {
-    console.warn(`[platform] the page's runtime config is not valid, fetching it: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `[platform] the page's runtime config is not valid, fetching it: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return null;
   }
 }

@@ -8,14 +8,19 @@ const segments = (path: string) => (path === '/' ? [] : path.replace(/^\//, '').
  * one, so `/user/login` beats `/user/:profileName`. (The table has neither splats nor optional
  * segments; `pageAt.test.ts` checks every page and the ambiguous paths against react-router.)
  */
-const score = (pattern: string[]) => pattern.reduce((sum, part) => sum + (part.startsWith(':') ? 3 : 10), pattern.length);
+const score = (pattern: string[]) =>
+  pattern.reduce((sum, part) => sum + (part.startsWith(':') ? 3 : 10), pattern.length);
 
 function matches(pattern: string[], path: string[]): boolean {
   if (pattern.length !== path.length) return false;
-  return pattern.every((part, i) => (part.startsWith(':') ? (path[i] ?? '') !== '' : part.toLowerCase() === path[i]?.toLowerCase()));
+  return pattern.every((part, i) =>
+    part.startsWith(':') ? (path[i] ?? '') !== '' : part.toLowerCase() === path[i]?.toLowerCase(),
+  );
 }
 
-const RANKED = PAGE_LIST.map((page) => ({ page, pattern: segments(page.path) })).sort((a, b) => score(b.pattern) - score(a.pattern));
+const RANKED = PAGE_LIST.map((page) => ({ page, pattern: segments(page.path) })).sort(
+  (a, b) => score(b.pattern) - score(a.pattern),
+);
 
 /**
  * The page of the platform table a location shows, ranked as the router ranks routes (so

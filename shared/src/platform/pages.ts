@@ -14,7 +14,11 @@ export type HeaderVariant = 'full' | 'compact';
 export type FooterVariant = 'default' | 'signup';
 
 /** Calls `use` with a page's remote, module and props, typed together. */
-export type SlotVisitor<T> = <R extends RemoteName, M extends ExposedName<R>>(remote: R, module: M, props: ExposedProps<R, M>) => T;
+export type SlotVisitor<T> = <R extends RemoteName, M extends ExposedName<R>>(
+  remote: R,
+  module: M,
+  props: ExposedProps<R, M>,
+) => T;
 
 /** A page as a route: where it is and what renders it. */
 export interface PageRoute {
@@ -71,21 +75,75 @@ export const PAGES = {
   event: page({ key: 'event', path: '/event/:eventIdentifier', remote: 'media', module: 'EventPage', props: {} }),
   community: page({ key: 'community', path: '/community', remote: 'media', module: 'CommunityPage', props: {} }),
   cart: page({ key: 'cart', path: '/cart', remote: 'media', module: 'CartPage', props: {} }),
-  eventOrder: page({ key: 'eventOrder', path: '/eventorder/:orderId', remote: 'eventOrder', module: 'EventOrderPage', props: {} }),
-  login: page({ key: 'login', path: '/user/login', remote: 'account', module: 'LoginPage', props: {}, header: 'compact' }),
-  signup: page({ key: 'signup', path: '/user/signup', remote: 'account', module: 'SignupPage', props: {}, header: 'compact', footer: 'signup' }),
+  eventOrder: page({
+    key: 'eventOrder',
+    path: '/eventorder/:orderId',
+    remote: 'eventOrder',
+    module: 'EventOrderPage',
+    props: {},
+  }),
+  login: page({
+    key: 'login',
+    path: '/user/login',
+    remote: 'account',
+    module: 'LoginPage',
+    props: {},
+    header: 'compact',
+  }),
+  signup: page({
+    key: 'signup',
+    path: '/user/signup',
+    remote: 'account',
+    module: 'SignupPage',
+    props: {},
+    header: 'compact',
+    footer: 'signup',
+  }),
   profile: page({ key: 'profile', path: '/user/me', remote: 'account', module: 'ProfilePage', props: {} }),
   orders: page({ key: 'orders', path: '/user/orders', remote: 'account', module: 'OrdersPage', props: {} }),
   myEvents: page({ key: 'myEvents', path: '/user/events', remote: 'account', module: 'MyEventsPage', props: {} }),
-  mediaPackages: page({ key: 'mediaPackages', path: '/user/mediaPackages', remote: 'account', module: 'MediaPackagesPage', props: {} }),
-  discountCodes: page({ key: 'discountCodes', path: '/user/discountCodes', remote: 'account', module: 'DiscountCodesPage', props: {} }),
+  mediaPackages: page({
+    key: 'mediaPackages',
+    path: '/user/mediaPackages',
+    remote: 'account',
+    module: 'MediaPackagesPage',
+    props: {},
+  }),
+  discountCodes: page({
+    key: 'discountCodes',
+    path: '/user/discountCodes',
+    remote: 'account',
+    module: 'DiscountCodesPage',
+    props: {},
+  }),
   // react-router ranks the static /user/* paths above this one.
   creator: page({ key: 'creator', path: '/user/:profileName', remote: 'media', module: 'CreatorPage', props: {} }),
   settings: page({ key: 'settings', path: '/settings/general', remote: 'account', module: 'SettingsPage', props: {} }),
   faq: page({ key: 'faq', path: '/faq', remote: 'account', module: 'FaqPage', props: {} }),
-  terms: page({ key: 'terms', path: '/legal/terms-of-service', remote: 'account', module: 'LegalPage', props: { document: 'terms-of-service' }, header: 'compact' }),
-  privacy: page({ key: 'privacy', path: '/legal/privacy-policy', remote: 'account', module: 'LegalPage', props: { document: 'privacy-policy' }, header: 'compact' }),
-  cookies: page({ key: 'cookies', path: '/legal/cookie-policy', remote: 'account', module: 'LegalPage', props: { document: 'cookie-policy' }, header: 'compact' }),
+  terms: page({
+    key: 'terms',
+    path: '/legal/terms-of-service',
+    remote: 'account',
+    module: 'LegalPage',
+    props: { document: 'terms-of-service' },
+    header: 'compact',
+  }),
+  privacy: page({
+    key: 'privacy',
+    path: '/legal/privacy-policy',
+    remote: 'account',
+    module: 'LegalPage',
+    props: { document: 'privacy-policy' },
+    header: 'compact',
+  }),
+  cookies: page({
+    key: 'cookies',
+    path: '/legal/cookie-policy',
+    remote: 'account',
+    module: 'LegalPage',
+    props: { document: 'cookie-policy' },
+    header: 'compact',
+  }),
 };
 
 export type PageKey = keyof typeof PAGES;

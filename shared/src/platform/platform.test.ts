@@ -8,7 +8,14 @@ const platformData = () => ({
   shell: SHELL,
   singleBundlePort: SINGLE_BUNDLE_PORT,
   remotes: REMOTES,
-  pages: PAGE_LIST.map(({ key, path, remote, module, header, footer }) => ({ key, path, remote, module, header, footer })),
+  pages: PAGE_LIST.map(({ key, path, remote, module, header, footer }) => ({
+    key,
+    path,
+    remote,
+    module,
+    header,
+    footer,
+  })),
 });
 
 describe('the platform table', () => {
@@ -31,7 +38,13 @@ describe('the platform table', () => {
   });
 
   it('hands each page its own remote, module and props', () => {
-    const slots = PAGE_LIST.map((p) => p.slot<{ remote: string; module: string; props: unknown }>((remote, module, props) => ({ remote, module, props })));
+    const slots = PAGE_LIST.map((p) =>
+      p.slot<{ remote: string; module: string; props: unknown }>((remote, module, props) => ({
+        remote,
+        module,
+        props,
+      })),
+    );
     expect(slots).toContainEqual({ remote: 'account', module: 'LegalPage', props: { document: 'privacy-policy' } });
     expect(pagesOf('eventOrder').map((p) => p.key)).toEqual(['eventOrder']);
     for (const [key, page] of Object.entries(PAGES)) expect(page.key).toBe(key);

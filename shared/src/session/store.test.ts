@@ -30,15 +30,21 @@ describe('session store', () => {
     ['403', () => HttpResponse.json({ error: 'Forbidden' }, { status: 403 })],
     ['no answer', () => HttpResponse.error()],
     ['an empty username', () => HttpResponse.json({ ...user, username: '' })],
-  ])('with the cookie saying yes but userInfo answering %s, ends the session: not logged in, cookie no', async (_label, answer) => {
-    server.use(http.get('http://api.test/v2/userInfo', answer), http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [item('a')] })));
-    document.cookie = 'loggedIn=yes; path=/';
-    const store = createSessionStore();
-    expect(store.getState().isLoggedIn).toBe(true);
-    await store.getState().load();
-    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, cart: [item('a')] });
-    expect(document.cookie).toContain('loggedIn=no');
-  });
+  ])(
+    'with the cookie saying yes but userInfo answering %s, ends the session: not logged in, cookie no',
+    async (_label, answer) => {
+      server.use(
+        http.get('http://api.test/v2/userInfo', answer),
+        http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [item('a')] })),
+      );
+      document.cookie = 'loggedIn=yes; path=/';
+      const store = createSessionStore();
+      expect(store.getState().isLoggedIn).toBe(true);
+      await store.getState().load();
+      expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, cart: [item('a')] });
+      expect(document.cookie).toContain('loggedIn=no');
+    },
+  );
 
   it('stays logged in with the user unknown for now when userInfo answers 500', async () => {
     server.use(
@@ -68,7 +74,9 @@ describe('session store', () => {
   });
 
   it('swallows a failed removal and keeps the cart', async () => {
-    server.use(http.post('http://api.test/v2/user/cart/removeItem', () => HttpResponse.json({ error: 'x' }, { status: 500 })));
+    server.use(
+      http.post('http://api.test/v2/user/cart/removeItem', () => HttpResponse.json({ error: 'x' }, { status: 500 })),
+    );
     const store = createSessionStore();
     store.setState({ cart: [item('a')] });
     await expect(store.getState().removeFromCart('a')).resolves.toBeUndefined();

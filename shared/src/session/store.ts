@@ -63,7 +63,9 @@ export function createSessionStore(): SessionStore {
       set({ isLoggedIn });
       const [who, cart] = await Promise.all([
         isLoggedIn ? readUser() : Promise.resolve({ user: null, ended: false }),
-        apiCall('getCart').then((r) => r.cart).catch(() => get().cart),
+        apiCall('getCart')
+          .then((r) => r.cart)
+          .catch(() => get().cart),
       ]);
       set({ user: who.user, cart, loaded: true });
       // The cookie said yes but the server knows nobody: no profile menu shows for nobody.
@@ -72,7 +74,9 @@ export function createSessionStore(): SessionStore {
 
     async signedIn(user) {
       set({ user, isLoggedIn: isLoggedInCookie() });
-      const cart = await apiCall('getCart').then((r) => r.cart).catch(() => get().cart);
+      const cart = await apiCall('getCart')
+        .then((r) => r.cart)
+        .catch(() => get().cart);
       set({ cart, loaded: true });
     },
 

@@ -3,9 +3,22 @@
  * test is about overridden. Unit and component tests of every package take them from here
  * (`@marketplace/shared/test-utils`), and the e2e suite from `@marketplace/shared/factories` (no DOM).
  */
-import type { CartItem, ContentItem, EventOrderDetails, MessageNotification, Notification, UserInfo } from '../contract/index.js';
+import type {
+  CartItem,
+  ContentItem,
+  EventOrderDetails,
+  MessageNotification,
+  Notification,
+  UserInfo,
+} from '../contract/index.js';
 
-export const userInfo = (over: Partial<UserInfo> = {}): UserInfo => ({ roles: [], profileName: 'clara', profilePicture: null, username: 'Clara', ...over });
+export const userInfo = (over: Partial<UserInfo> = {}): UserInfo => ({
+  roles: [],
+  profileName: 'clara',
+  profilePicture: null,
+  username: 'Clara',
+  ...over,
+});
 
 let nextContent = 1;
 
@@ -35,9 +48,22 @@ export function contentItem(over: Partial<ContentItem> = {}): ContentItem {
 }
 
 export const videoItem = (over: Partial<ContentItem> = {}) =>
-  contentItem({ name: 'Clip', contentType: 'video/mp4', metadata: { 'Content-Type': 'video/mp4' }, contentUrl: 'http://files.test/media/clip/playlist.m3u8', ...over });
+  contentItem({
+    name: 'Clip',
+    contentType: 'video/mp4',
+    metadata: { 'Content-Type': 'video/mp4' },
+    contentUrl: 'http://files.test/media/clip/playlist.m3u8',
+    ...over,
+  });
 
-export const cartItem = (identifier: string): CartItem => ({ identifier, itemType: 'CONTENT', name: identifier, thumbnailUrl: null, eventName: null, priceCents: 100 });
+export const cartItem = (identifier: string): CartItem => ({
+  identifier,
+  itemType: 'CONTENT',
+  name: identifier,
+  thumbnailUrl: null,
+  eventName: null,
+  priceCents: 100,
+});
 
 let nextId = 1;
 export const notification = (fields: Partial<Notification> = {}): Notification => ({
@@ -88,13 +114,23 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
     },
     requirementInfo: { summary: 'Coverage for 60 guests.', items: [{ label: 'Dress code', value: 'Smart casual' }] },
     discountCode: null,
-    mediaPayoutInfo: { currency: 'USD', totalCents: 35000, platformFeeCents: 5250, photographerPayoutCents: 29750, paidOut: false, paidOutAt: null },
+    mediaPayoutInfo: {
+      currency: 'USD',
+      totalCents: 35000,
+      platformFeeCents: 5250,
+      photographerPayoutCents: 29750,
+      paidOut: false,
+      paidOutAt: null,
+    },
     targets: [
       {
         targetId: 7,
         targetIdentifier: 'tgt-7',
         target: 'venue.png',
-        targetURLs: ['http://files.test/media/uploads/venue.png', 'http://files.test/download?filePath=uploads%2Fvenue.png&fileName=venue.png'],
+        targetURLs: [
+          'http://files.test/media/uploads/venue.png',
+          'http://files.test/download?filePath=uploads%2Fvenue.png&fileName=venue.png',
+        ],
         description: 'Venue map',
         contentType: 'image/png',
         uploadedAt: '2026-11-02T10:00:00Z',

@@ -60,7 +60,14 @@ export function Dropdown({ label, trigger, onOpen, children }: DropdownProps) {
         }
       }}
     >
-      <IconButton label={label} size={40} aria-haspopup="true" aria-expanded={open} aria-controls={menuId} onClick={toggle}>
+      <IconButton
+        label={label}
+        size={40}
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={toggle}
+      >
         {trigger}
       </IconButton>
       {open && <Menu id={menuId}>{children(() => setOpen(false))}</Menu>}

@@ -1,4 +1,11 @@
-import { useId, type ChangeEvent, type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type ChangeEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type TextareaHTMLAttributes,
+} from 'react';
 import styled, { css } from 'styled-components';
 import { focusRing } from './Button.js';
 import { theme } from './theme.js';
@@ -70,7 +77,10 @@ interface FieldBase {
 }
 
 export type TextFieldProps = FieldBase &
-  (({ multiline?: false } & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>));
+  (
+    | ({ multiline?: false } & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> })
+    | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>)
+  );
 
 /** A text field with its label, and its hint and error text tied to the box (aria-describedby). */
 export function TextField(props: TextFieldProps) {
@@ -79,7 +89,12 @@ export function TextField(props: TextFieldProps) {
   const id = givenId ?? ownId;
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   // A hidden label still names the box, for screen readers.
-  const a11y = { id, 'aria-label': hideLabel ? label : undefined, 'aria-describedby': described, 'aria-invalid': error ? true : undefined };
+  const a11y = {
+    id,
+    'aria-label': hideLabel ? label : undefined,
+    'aria-describedby': described,
+    'aria-invalid': error ? true : undefined,
+  };
   return (
     <Wrap>
       {!hideLabel && <label htmlFor={id}>{label}</label>}

@@ -24,7 +24,6 @@ const Panel = styled.div<{ $width: number; $side: boolean }>`
   font-family: ${theme.font};
 `;
 
-
 export interface ModalProps {
   title: string;
   /** Omit for a mandatory modal: no Escape, no backdrop click. */
@@ -58,7 +57,16 @@ export function Modal({ title, onClose, width = 500, placement = 'center', child
 
   return (
     <Backdrop $side={side} onMouseDown={(e) => e.target === e.currentTarget && onClose?.()}>
-      <Panel ref={panel} $width={width} $side={side} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} onKeyDown={onKeyDown}>
+      <Panel
+        ref={panel}
+        $width={width}
+        $side={side}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
         <h2 id={titleId}>{title}</h2>
         {children}
       </Panel>

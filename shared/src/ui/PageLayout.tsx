@@ -11,7 +11,11 @@ const Section = styled.section<{ $maxWidth: number }>`
 `;
 
 /** The one page layout every remote's pages use: a centred column with the page's padding. */
-export function PageLayout({ width = 'wide', children, ...rest }: { width?: keyof typeof PAGE_WIDTHS; children: ReactNode } & HTMLAttributes<HTMLElement>) {
+export function PageLayout({
+  width = 'wide',
+  children,
+  ...rest
+}: { width?: keyof typeof PAGE_WIDTHS; children: ReactNode } & HTMLAttributes<HTMLElement>) {
   return (
     <Section $maxWidth={PAGE_WIDTHS[width]} {...rest}>
       {children}

@@ -24,7 +24,17 @@ export interface QueryStateProps {
  * a status saying "Loading…" to screen readers) while loading, an alert on failure, the empty
  * state, or the content.
  */
-export function QueryState({ isLoading, error, errorText = 'This could not be loaded. Please try again.', empty = false, emptyText = '', emptyHint, emptyIcon, skeleton, children }: QueryStateProps) {
+export function QueryState({
+  isLoading,
+  error,
+  errorText = 'This could not be loaded. Please try again.',
+  empty = false,
+  emptyText = '',
+  emptyHint,
+  emptyIcon,
+  skeleton,
+  children,
+}: QueryStateProps) {
   if (isLoading)
     return (
       <div role="status" aria-busy="true">

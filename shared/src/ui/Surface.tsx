@@ -75,7 +75,12 @@ const shimmer = keyframes`
 
 const Block = styled.span`
   display: block;
-  background: linear-gradient(90deg, ${theme.colors.skeleton} 30%, ${theme.colors.surface} 50%, ${theme.colors.skeleton} 70%);
+  background: linear-gradient(
+    90deg,
+    ${theme.colors.skeleton} 30%,
+    ${theme.colors.surface} 50%,
+    ${theme.colors.skeleton} 70%
+  );
   background-size: 200% 100%;
   animation: ${shimmer} 1.4s linear infinite;
   @media (prefers-reduced-motion: reduce) {

@@ -24,7 +24,8 @@ describe('buttons', () => {
         </Button>
       </form>,
     );
-    for (const name of ['Plain', 'Close', 'Entry', 'Logout']) await userEvent.click(screen.getByRole('button', { name }));
+    for (const name of ['Plain', 'Close', 'Entry', 'Logout'])
+      await userEvent.click(screen.getByRole('button', { name }));
     expect(submit).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(submit).toHaveBeenCalledTimes(1);

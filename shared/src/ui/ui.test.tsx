@@ -111,15 +111,35 @@ describe('Dropdown', () => {
 
 describe('QueryState', () => {
   it('shows loading, then the error (a text or one made from the error), the empty text, or the content', () => {
-    const { rerender } = render(<QueryState isLoading error={null}>content</QueryState>);
+    const { rerender } = render(
+      <QueryState isLoading error={null}>
+        content
+      </QueryState>,
+    );
     expect(screen.getByRole('status')).toHaveTextContent('Loading…');
-    rerender(<QueryState isLoading={false} error={new Error('Needs the MEDIA role')} errorText={(e) => (e as Error).message}>content</QueryState>);
+    rerender(
+      <QueryState isLoading={false} error={new Error('Needs the MEDIA role')} errorText={(e) => (e as Error).message}>
+        content
+      </QueryState>,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('Needs the MEDIA role');
-    rerender(<QueryState isLoading={false} error={new Error('x')}>content</QueryState>);
+    rerender(
+      <QueryState isLoading={false} error={new Error('x')}>
+        content
+      </QueryState>,
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('This could not be loaded. Please try again.');
-    rerender(<QueryState isLoading={false} error={null} empty emptyText="No events yet.">content</QueryState>);
+    rerender(
+      <QueryState isLoading={false} error={null} empty emptyText="No events yet.">
+        content
+      </QueryState>,
+    );
     expect(screen.getByText('No events yet.')).toBeInTheDocument();
-    rerender(<QueryState isLoading={false} error={null}>content</QueryState>);
+    rerender(
+      <QueryState isLoading={false} error={null}>
+        content
+      </QueryState>,
+    );
     expect(screen.getByText('content')).toBeInTheDocument();
   });
 });

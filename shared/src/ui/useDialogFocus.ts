@@ -1,6 +1,7 @@
 import { useEffect, type KeyboardEvent, type RefObject } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, video[controls], [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, video[controls], [tabindex]:not([tabindex="-1"])';
 
 /**
  * Focus for a modal dialog: moves focus in when it opens (to the first control, or `initial`),
@@ -10,7 +11,9 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
 export function useDialogFocus(panel: RefObject<HTMLElement | null>, initial?: string) {
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = (initial && panel.current?.querySelector<HTMLElement>(initial)) || panel.current?.querySelector<HTMLElement>(FOCUSABLE);
+    const first =
+      (initial && panel.current?.querySelector<HTMLElement>(initial)) ||
+      panel.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? panel.current)?.focus();
     return () => previous?.focus?.();
     // Runs once per opening: the dialog's content changing must not pull focus back.

@@ -66,8 +66,24 @@ export function App() {
       <Footer onContact={() => setContactOpen(true)} />
       <BetaMark />
       <VersionOverrideMarker />
-      {needsRole && <RemoteSlot remote="account" module="RoleSelectionModal" label="Role selection" placeholder="overlay" props={{}} />}
-      {contactOpen && <RemoteSlot remote="account" module="ContactModal" label="The contact form" placeholder="overlay" props={{ onClose: () => setContactOpen(false) }} />}
+      {needsRole && (
+        <RemoteSlot
+          remote="account"
+          module="RoleSelectionModal"
+          label="Role selection"
+          placeholder="overlay"
+          props={{}}
+        />
+      )}
+      {contactOpen && (
+        <RemoteSlot
+          remote="account"
+          module="ContactModal"
+          label="The contact form"
+          placeholder="overlay"
+          props={{ onClose: () => setContactOpen(false) }}
+        />
+      )}
     </Page>
   );
 }

@@ -9,7 +9,9 @@ const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('../remotes/federation.js', () => ({
   loadRemoteModule: (id: string) => {
     loaded.push(id);
-    return Promise.resolve({ default: (props: object) => <p data-testid="page">{`${id} ${JSON.stringify(props)}`}</p> });
+    return Promise.resolve({
+      default: (props: object) => <p data-testid="page">{`${id} ${JSON.stringify(props)}`}</p>,
+    });
   },
 }));
 afterEach(() => {
@@ -20,18 +22,21 @@ afterEach(() => {
 const urlOf = (path: string) => path.replace(/:\w+/g, 'someone');
 
 describe("the shell's routes", () => {
-  it.each(PAGE_LIST.map((p) => [p.key, p] as const))('give the table page %s a route rendering its remote module with its props', async (_key, page) => {
-    render(
-      <MemoryRouter initialEntries={[urlOf(page.path)]}>
-        <Routes>
-          {ROUTES.map((entry) => (
-            <Route key={entry.path} path={entry.path} element={routeElement(entry)} />
-          ))}
-        </Routes>
-      </MemoryRouter>,
-    );
-    const props = page.slot((_remote, _module, p) => JSON.stringify(p));
-    expect(await screen.findByTestId('page')).toHaveTextContent(`${page.remote}/${page.module} ${props}`);
-    expect(loaded).toEqual([`${page.remote}/${page.module}`]);
-  });
+  it.each(PAGE_LIST.map((p) => [p.key, p] as const))(
+    'give the table page %s a route rendering its remote module with its props',
+    async (_key, page) => {
+      render(
+        <MemoryRouter initialEntries={[urlOf(page.path)]}>
+          <Routes>
+            {ROUTES.map((entry) => (
+              <Route key={entry.path} path={entry.path} element={routeElement(entry)} />
+            ))}
+          </Routes>
+        </MemoryRouter>,
+      );
+      const props = page.slot((_remote, _module, p) => JSON.stringify(p));
+      expect(await screen.findByTestId('page')).toHaveTextContent(`${page.remote}/${page.module} ${props}`);
+      expect(loaded).toEqual([`${page.remote}/${page.module}`]);
+    },
+  );
 });

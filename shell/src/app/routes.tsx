@@ -10,5 +10,7 @@ export const ROUTES: readonly PageRoute[] = PAGE_LIST;
 
 export function routeElement(page: PageRoute): ReactNode {
   // One slot instance per route: a page that failed must not be reused for the next route's module.
-  return page.slot((remote, module, props) => <RemoteSlot key={page.path} remote={remote} module={module} label="This page" props={props} />);
+  return page.slot((remote, module, props) => (
+    <RemoteSlot key={page.path} remote={remote} module={module} label="This page" props={props} />
+  ));
 }

@@ -18,11 +18,15 @@ describe('the visual system gallery', () => {
     }
     expect(within(part('Buttons')).getByRole('button', { name: 'Previous' })).toBeInTheDocument();
     const fields = part('Fields');
-    expect(within(fields).getByRole('textbox', { name: 'With an error' })).toHaveAccessibleDescription('Email is invalid');
+    expect(within(fields).getByRole('textbox', { name: 'With an error' })).toHaveAccessibleDescription(
+      'Email is invalid',
+    );
     expect(within(fields).getByRole('textbox', { name: 'Disabled' })).toBeDisabled();
     expect(within(fields).getByRole('checkbox', { name: 'Checked' })).toBeChecked();
     expect(within(fields).getByLabelText('Add images')).toHaveAttribute('type', 'file');
-    expect(within(part('Card, badge and avatar')).getByRole('status', { name: '10+ new notifications' })).toBeInTheDocument();
+    expect(
+      within(part('Card, badge and avatar')).getByRole('status', { name: '10+ new notifications' }),
+    ).toBeInTheDocument();
     const loading = part('Loading, empty and times');
     expect(within(loading).getByRole('status')).toHaveAttribute('aria-busy', 'true');
     expect(within(loading).getByText('No notifications')).toBeVisible();

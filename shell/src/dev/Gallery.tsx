@@ -95,7 +95,11 @@ export default function Gallery() {
       <Part title="Spacing and type">
         <div className="row">
           {Object.entries(theme.space).map(([name, value]) => (
-            <span key={name} title={value} style={{ display: 'inline-block', width: value, height: value, background: theme.colors.primary }} />
+            <span
+              key={name}
+              title={value}
+              style={{ display: 'inline-block', width: value, height: value, background: theme.colors.primary }}
+            />
           ))}
         </div>
         {Object.entries(theme.text).map(([name, value]) => (

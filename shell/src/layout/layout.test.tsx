@@ -33,7 +33,11 @@ describe('Footer', () => {
 describe('DownPage', () => {
   it("reads the spec's message, and its flag is not set", () => {
     render(<DownPage />);
-    expect(screen.getByText("Website is currently down, we're working on getting it back up and running as quickly as possible.")).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "Website is currently down, we're working on getting it back up and running as quickly as possible.",
+      ),
+    ).toBeInTheDocument();
     expect(SITE_IS_DOWN).toBe(false);
   });
 });

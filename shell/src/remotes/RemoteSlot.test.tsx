@@ -15,7 +15,19 @@ function renderSlot(loader: Loader, timeoutMs = 1000) {
     <MemoryRouter initialEntries={['/a']}>
       <Link to="/b">go to b</Link>
       <Routes>
-        <Route path="*" element={<RemoteSlot remote="header" module="Header" label="The header" props={{}} loader={loader} timeoutMs={timeoutMs} />} />
+        <Route
+          path="*"
+          element={
+            <RemoteSlot
+              remote="header"
+              module="Header"
+              label="The header"
+              props={{}}
+              loader={loader}
+              timeoutMs={timeoutMs}
+            />
+          }
+        />
       </Routes>
       <p>rest of the page</p>
     </MemoryRouter>,
@@ -49,16 +61,26 @@ describe('RemoteSlot', () => {
   it.each([
     ['/', '61px'],
     ['/user/login', '42px'],
-  ])("while the header's code loads on %s, its place is the header's height (%s), so the page does not move", (path, height) => {
-    render(
-      <MemoryRouter initialEntries={[path]}>
-        <RemoteSlot remote="header" module="Header" label="The header" placeholder="header" props={{}} loader={() => new Promise(() => undefined)} />
-      </MemoryRouter>,
-    );
-    const status = screen.getByRole('status');
-    expect(status).toHaveTextContent('Loading The header');
-    expect(status.lastElementChild).toHaveStyle({ height });
-  });
+  ])(
+    "while the header's code loads on %s, its place is the header's height (%s), so the page does not move",
+    (path, height) => {
+      render(
+        <MemoryRouter initialEntries={[path]}>
+          <RemoteSlot
+            remote="header"
+            module="Header"
+            label="The header"
+            placeholder="header"
+            props={{}}
+            loader={() => new Promise(() => undefined)}
+          />
+        </MemoryRouter>,
+      );
+      const status = screen.getByRole('status');
+      expect(status).toHaveTextContent('Loading The header');
+      expect(status.lastElementChild).toHaveStyle({ height });
+    },
+  );
 
   it('shows a fallback in its slot only when the remote fails to load, and Retry loads it again', async () => {
     const { loader, calls } = sequence(new Error('down'), Ok);

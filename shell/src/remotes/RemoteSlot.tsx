@@ -1,6 +1,18 @@
 import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { Button, pageAt, PageLayout, PageSkeleton, Skeleton, theme, useLocation, VisuallyHidden, type ExposedName, type ExposedProps, type RemoteName } from '@marketplace/shared';
+import {
+  Button,
+  pageAt,
+  PageLayout,
+  PageSkeleton,
+  Skeleton,
+  theme,
+  useLocation,
+  VisuallyHidden,
+  type ExposedName,
+  type ExposedProps,
+  type RemoteName,
+} from '@marketplace/shared';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -94,7 +106,8 @@ class SlotBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
 }
 
-type SlotState = { status: 'loading' } | { status: 'ready'; Component: (props: never) => ReactNode } | { status: 'failed' };
+type SlotState =
+  { status: 'loading' } | { status: 'ready'; Component: (props: never) => ReactNode } | { status: 'failed' };
 
 export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>> {
   remote: R;
@@ -114,7 +127,15 @@ export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>>
  * fallback with Retry. A failed slot also retries by itself when the user navigates, so a
  * remote that comes back is picked up without a full reload. Nothing outside the slot fails.
  */
-export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ remote, module, label, props, placeholder = 'page', loader = loadExposed, timeoutMs = REMOTE_LOAD_TIMEOUT_MS }: RemoteSlotProps<R, M>) {
+export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
+  remote,
+  module,
+  label,
+  props,
+  placeholder = 'page',
+  loader = loadExposed,
+  timeoutMs = REMOTE_LOAD_TIMEOUT_MS,
+}: RemoteSlotProps<R, M>) {
   const location = useLocation();
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<SlotState>({ status: 'loading' });
@@ -128,7 +149,11 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({ rem
     const id = `${remote}/${module}`;
     const fresh = threw.current;
     threw.current = false;
-    withTimeout(loader(remote, module, { fresh }), timeoutMs, () => new RemoteLoadError(id, `${id} did not load within ${timeoutMs} ms`)).then(
+    withTimeout(
+      loader(remote, module, { fresh }),
+      timeoutMs,
+      () => new RemoteLoadError(id, `${id} did not load within ${timeoutMs} ms`),
+    ).then(
       (mod) => !cancelled && setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode }),
       () => !cancelled && setState({ status: 'failed' }),
     );

@@ -11,21 +11,49 @@ const config: RuntimeConfig = {
   apiOrigin: 'http://api.test',
   filesOrigin: 'http://api.test',
   liveUrl: 'ws://api.test/mqtt',
-  remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, `http://${name}.test/mf-manifest.json`])) as Record<RemoteName, string>,
+  remotes: Object.fromEntries(REMOTE_NAMES.map((name) => [name, `http://${name}.test/mf-manifest.json`])) as Record<
+    RemoteName,
+    string
+  >,
   discoveryUrl: 'http://store.test/releases/discovery.json',
 };
 const manifest = (name: string, modules: string[]) => ({
   id: name,
   name,
   metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' }, publicPath: 'auto' },
-  exposes: modules.map((module) => ({ name: module, assets: { js: { sync: [`${module}.0000aaaa.js`, `__federation_expose_${module}.js`], async: ['later.js'] }, css: { sync: [], async: [] } } })),
+  exposes: modules.map((module) => ({
+    name: module,
+    assets: {
+      js: { sync: [`${module}.0000aaaa.js`, `__federation_expose_${module}.js`], async: ['later.js'] },
+      css: { sync: [], async: [] },
+    },
+  })),
 });
-const ALL_MODULES = ['Header', 'EventsPage', 'EventPage', 'CartPage', 'EventOrderPage', 'LoginPage', 'CreatorPage', 'FaqPage', 'LegalPage', 'ProfilePage'];
+const ALL_MODULES = [
+  'Header',
+  'EventsPage',
+  'EventPage',
+  'CartPage',
+  'EventOrderPage',
+  'LoginPage',
+  'CreatorPage',
+  'FaqPage',
+  'LegalPage',
+  'ProfilePage',
+];
 const composition = {
   config,
   discovery: {
-    remotes: { header: { live: { version: 'aaaaaaaaaaaa', manifest: 'header/aaaaaaaaaaaa/mf-manifest.json' }, canary: { version: 'bbbbbbbbbbbb', manifest: 'header/bbbbbbbbbbbb/mf-manifest.json', percent: 30 } } },
-    manifests: { 'header/aaaaaaaaaaaa/mf-manifest.json': manifest('header', ['Header']), 'header/bbbbbbbbbbbb/mf-manifest.json': manifest('header', ['Header']) },
+    remotes: {
+      header: {
+        live: { version: 'aaaaaaaaaaaa', manifest: 'header/aaaaaaaaaaaa/mf-manifest.json' },
+        canary: { version: 'bbbbbbbbbbbb', manifest: 'header/bbbbbbbbbbbb/mf-manifest.json', percent: 30 },
+      },
+    },
+    manifests: {
+      'header/aaaaaaaaaaaa/mf-manifest.json': manifest('header', ['Header']),
+      'header/bbbbbbbbbbbb/mf-manifest.json': manifest('header', ['Header']),
+    },
   },
   manifests: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifest(name, ALL_MODULES)])),
 };
@@ -38,14 +66,22 @@ function hintsOn(path: string, cohort: number | null): string[] {
   document.head.innerHTML = '';
   document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
   new Function(bootScript())();
-  return [...document.head.querySelectorAll('link[rel="preload"][as="script"]')].map((link) => (link as HTMLLinkElement).href);
+  return [...document.head.querySelectorAll('link[rel="preload"][as="script"]')].map(
+    (link) => (link as HTMLLinkElement).href,
+  );
 }
 
 /** What main.js loads for a remote's module: its entry and the module's first chunks, from the manifest it resolves. */
 async function expected(remote: RemoteName, module: string): Promise<string[]> {
-  const { remotes } = await resolveRemotes(config, { config, discovery: composition.discovery, manifests: composition.manifests });
+  const { remotes } = await resolveRemotes(config, {
+    config,
+    discovery: composition.discovery,
+    manifests: composition.manifests,
+  });
   const base = remotes[remote];
-  return ['remoteEntry.js', `${module}.0000aaaa.js`, `__federation_expose_${module}.js`].map((file) => new URL(file, base).href);
+  return ['remoteEntry.js', `${module}.0000aaaa.js`, `__federation_expose_${module}.js`].map(
+    (file) => new URL(file, base).href,
+  );
 }
 
 afterEach(() => {
@@ -54,11 +90,24 @@ afterEach(() => {
 });
 
 describe("the page's boot script", () => {
-  it.each(['/', '/events', '/event/summer-jazz', '/cart', '/eventorder/ord-1', '/user/login', '/user/someone', '/faq', '/legal/terms-of-service/'])('hints the header and the page main.js will load on %s', async (path) => {
+  it.each([
+    '/',
+    '/events',
+    '/event/summer-jazz',
+    '/cart',
+    '/eventorder/ord-1',
+    '/user/login',
+    '/user/someone',
+    '/faq',
+    '/legal/terms-of-service/',
+  ])('hints the header and the page main.js will load on %s', async (path) => {
     const page = pageAt(path);
     expect(page).toBeDefined();
     window.localStorage.setItem('platform-cohort', '80');
-    const want = [...(await expected('header', 'Header')), ...(await expected(page?.remote as RemoteName, page?.module ?? ''))];
+    const want = [
+      ...(await expected('header', 'Header')),
+      ...(await expected(page?.remote as RemoteName, page?.module ?? '')),
+    ];
     expect(hintsOn(path, 80)).toEqual(want);
   });
 

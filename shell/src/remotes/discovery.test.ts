@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '@marketplace/shared';
-import { applyOverrides, browserCohort, manifestsFrom, requestedOverrides, resolveRemotes, type DiscoveryDocument } from './discovery.js';
+import {
+  applyOverrides,
+  browserCohort,
+  manifestsFrom,
+  requestedOverrides,
+  resolveRemotes,
+  type DiscoveryDocument,
+} from './discovery.js';
 
 const configured = {
   header: 'http://localhost:3001/mf-manifest.json',
@@ -25,12 +32,17 @@ describe('the discovery document', () => {
     expect(outside.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
     expect(outside.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
     expect(outside.account).toBe(configured.account);
-    expect(manifestsFrom(doc, DOC_URL, configured, 19).header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
+    expect(manifestsFrom(doc, DOC_URL, configured, 19).header).toBe(
+      'http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json',
+    );
   });
 
   it('keeps a browser in its cohort across loads', () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
     const first = browserCohort(storage);
     expect(first).toBeGreaterThanOrEqual(0);
     expect(first).toBeLessThan(100);
@@ -42,29 +54,48 @@ describe('the discovery document', () => {
 
 describe('resolveRemotes', () => {
   afterEach(() => vi.unstubAllGlobals());
-  const config: RuntimeConfig = { apiOrigin: 'http://api.test', filesOrigin: 'http://api.test', liveUrl: 'ws://api.test/mqtt', remotes: configured };
+  const config: RuntimeConfig = {
+    apiOrigin: 'http://api.test',
+    filesOrigin: 'http://api.test',
+    liveUrl: 'ws://api.test/mqtt',
+    remotes: configured,
+  };
 
   it('uses the configured remotes without a discovery document, and when it cannot be read', async () => {
     expect((await resolveRemotes(config, null)).remotes).toEqual(configured);
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('down', { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('down', { status: 503 })),
+    );
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null)).remotes).toEqual(configured);
   });
 
   it("ignores a tester's ?version unless the deployment allows overrides", async () => {
-    const listed: DiscoveryDocument = { remotes: { header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } } };
-    vi.stubGlobal('fetch', vi.fn(async () => Response.json(listed)));
+    const listed: DiscoveryDocument = {
+      remotes: { header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } },
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json(listed)),
+    );
     window.history.pushState({}, '', '/?version=header@bbbbbbbbbbbb');
     window.localStorage.setItem('platform-cohort', '99');
-    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null)).remotes.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
-    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL, allowVersionOverride: true }, null)).remotes.header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
+    expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null)).remotes.header).toBe(
+      'http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json',
+    );
+    expect(
+      (await resolveRemotes({ ...config, discoveryUrl: DOC_URL, allowVersionOverride: true }, null)).remotes.header,
+    ).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
     window.history.pushState({}, '', '/');
     window.sessionStorage.clear();
   });
 
   it('reads the document fresh when the page does not carry it, with the manifests it holds', async () => {
     const manifest = { id: 'media', remoteEntry: { name: 'remoteEntry.js' } };
-    const fetchMock = vi.fn(async () => Response.json({ ...doc, manifests: { 'media/cccccccccccc/mf-manifest.json': manifest } }));
+    const fetchMock = vi.fn(async () =>
+      Response.json({ ...doc, manifests: { 'media/cccccccccccc/mf-manifest.json': manifest } }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const { remotes, manifests } = await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null);
     expect(remotes.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
@@ -72,13 +103,17 @@ describe('resolveRemotes', () => {
     expect(fetchMock).toHaveBeenCalledWith(DOC_URL, { cache: 'no-store' });
   });
 
-  it("takes the document and the manifests the server composed into the page, and fetches nothing", async () => {
+  it('takes the document and the manifests the server composed into the page, and fetches nothing', async () => {
     const fetchMock = vi.fn(async () => new Response('not asked', { status: 500 }));
     vi.stubGlobal('fetch', fetchMock);
     window.localStorage.setItem('platform-cohort', '99');
     const live = { id: 'header@aaaaaaaaaaaa' };
     const account = { id: 'account' };
-    const composed = { config: null, discovery: { ...doc, manifests: { 'header/aaaaaaaaaaaa/mf-manifest.json': live } }, manifests: { account } };
+    const composed = {
+      config: null,
+      discovery: { ...doc, manifests: { 'header/aaaaaaaaaaaa/mf-manifest.json': live } },
+      manifests: { account },
+    };
     const { remotes, manifests } = await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, composed);
     expect(remotes.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
     expect(manifests.get(remotes.header)).toEqual(live);
@@ -90,7 +125,10 @@ describe('resolveRemotes', () => {
   it('fetches the document when the page carries none (its store was down when the page was composed)', async () => {
     const fetchMock = vi.fn(async () => Response.json(doc));
     vi.stubGlobal('fetch', fetchMock);
-    const { remotes } = await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, { config: null, discovery: null, manifests: {} });
+    const { remotes } = await resolveRemotes(
+      { ...config, discoveryUrl: DOC_URL },
+      { config: null, discovery: null, manifests: {} },
+    );
     expect(remotes.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
@@ -99,22 +137,32 @@ describe('resolveRemotes', () => {
 describe("testers' versions", () => {
   const memory = () => {
     const store = new Map<string, string>();
-    return { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) };
+    return {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
   };
 
   it('keeps the asked versions for the tab, takes only remote@version shapes, and forgets them on ?version=clear', () => {
     const tab = memory();
-    expect(requestedOverrides('?version=header@bbbbbbbbbbbb&version=nope@cccccccccccc&version=media@http://evil', tab)).toEqual({ header: 'bbbbbbbbbbbb' });
+    expect(
+      requestedOverrides('?version=header@bbbbbbbbbbbb&version=nope@cccccccccccc&version=media@http://evil', tab),
+    ).toEqual({ header: 'bbbbbbbbbbbb' });
     expect(requestedOverrides('', tab)).toEqual({ header: 'bbbbbbbbbbbb' });
     expect(requestedOverrides('?version=clear', tab)).toEqual({});
     expect(requestedOverrides('', tab)).toEqual({});
   });
 
   it("loads only versions the store lists, from the store's own folder", () => {
-    const withVersions: DiscoveryDocument = { remotes: { ...doc.remotes, header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } } };
+    const withVersions: DiscoveryDocument = {
+      remotes: { ...doc.remotes, header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } },
+    };
     const manifests = manifestsFrom(withVersions, DOC_URL, configured, 99);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    expect(applyOverrides(withVersions, DOC_URL, manifests, { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' })).toEqual({ header: 'bbbbbbbbbbbb' });
+    expect(applyOverrides(withVersions, DOC_URL, manifests, { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' })).toEqual(
+      { header: 'bbbbbbbbbbbb' },
+    );
     expect(manifests.header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
     expect(manifests.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
   });

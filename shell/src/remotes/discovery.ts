@@ -35,7 +35,10 @@ const VERSION = /^[0-9a-f]{12}$/;
  * repeatable) are added to the ones kept in the tab's storage; `?version=clear` forgets them.
  * Only names of remotes and version-shaped values are kept: they are checked against the store later.
  */
-export function requestedOverrides(search: string, storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): Overrides {
+export function requestedOverrides(
+  search: string,
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>,
+): Overrides {
   const asked = new URLSearchParams(search).getAll(OVERRIDE_PARAM);
   if (asked.includes('clear')) {
     storage.removeItem(OVERRIDES_KEY);
@@ -43,7 +46,9 @@ export function requestedOverrides(search: string, storage: Pick<Storage, 'getIt
   }
   // Those kept from earlier pages of the tab, then those in the address (a later one wins).
   const pairs = [...Object.entries(readKept(storage)), ...asked.map((value) => value.split('@'))];
-  const valid: Overrides = Object.fromEntries(pairs.filter(([remote, version]) => REMOTE_NAMES.includes(remote as RemoteName) && VERSION.test(String(version))));
+  const valid: Overrides = Object.fromEntries(
+    pairs.filter(([remote, version]) => REMOTE_NAMES.includes(remote as RemoteName) && VERSION.test(String(version))),
+  );
   storage.setItem(OVERRIDES_KEY, JSON.stringify(valid));
   return valid;
 }
@@ -88,7 +93,12 @@ export function browserCohort(storage: Pick<Storage, 'getItem' | 'setItem'> = wi
  * Each remote's manifest URL: its canary for the browsers in the canary's share, else its live
  * version, else (not released through the store) the runtime config's URL.
  */
-export function manifestsFrom(doc: DiscoveryDocument, docUrl: string, fallback: Record<RemoteName, string>, cohort: number): Record<RemoteName, string> {
+export function manifestsFrom(
+  doc: DiscoveryDocument,
+  docUrl: string,
+  fallback: Record<RemoteName, string>,
+  cohort: number,
+): Record<RemoteName, string> {
   const manifests = { ...fallback };
   for (const name of REMOTE_NAMES) {
     const entry = doc.remotes?.[name];
@@ -103,7 +113,12 @@ export function manifestsFrom(doc: DiscoveryDocument, docUrl: string, fallback: 
  * the document, never a URL from the address (that would let a link load any script). Returns
  * the overrides that apply.
  */
-export function applyOverrides(doc: DiscoveryDocument, docUrl: string, manifests: Record<RemoteName, string>, requested: Overrides): Overrides {
+export function applyOverrides(
+  doc: DiscoveryDocument,
+  docUrl: string,
+  manifests: Record<RemoteName, string>,
+  requested: Overrides,
+): Overrides {
   const used: Overrides = {};
   for (const [remote, version] of Object.entries(requested) as [RemoteName, string][]) {
     if (!doc.remotes?.[remote]?.versions?.includes(version)) {
@@ -116,7 +131,8 @@ export function applyOverrides(doc: DiscoveryDocument, docUrl: string, manifests
   return used;
 }
 
-const isDocument = (value: unknown): value is DiscoveryDocument => typeof value === 'object' && value !== null && typeof (value as DiscoveryDocument).remotes === 'object';
+const isDocument = (value: unknown): value is DiscoveryDocument =>
+  typeof value === 'object' && value !== null && typeof (value as DiscoveryDocument).remotes === 'object';
 
 /** The document the server composed into the page, else a fresh read of it. */
 async function discoveryDocument(url: string, composed: Composition | null): Promise<DiscoveryDocument> {
@@ -134,19 +150,34 @@ async function discoveryDocument(url: string, composed: Composition | null): Pro
  * into the page (read on every load, so a release or a rollback shows on the next reload); a part
  * it could not compose is fetched fresh. A document that cannot be read leaves the config's URLs.
  */
-export async function resolveRemotes(config: RuntimeConfig, composed: Composition | null = pageComposition()): Promise<ResolvedRemotes> {
+export async function resolveRemotes(
+  config: RuntimeConfig,
+  composed: Composition | null = pageComposition(),
+): Promise<ResolvedRemotes> {
   const manifests = new Map<string, unknown>();
-  for (const name of REMOTE_NAMES) if (composed?.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
+  for (const name of REMOTE_NAMES)
+    if (composed?.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
   if (!config.discoveryUrl) return { remotes: config.remotes, manifests };
   try {
     const doc = await discoveryDocument(config.discoveryUrl, composed);
-    for (const [path, manifest] of Object.entries(doc.manifests ?? {})) manifests.set(new URL(path, config.discoveryUrl).href, manifest);
+    for (const [path, manifest] of Object.entries(doc.manifests ?? {}))
+      manifests.set(new URL(path, config.discoveryUrl).href, manifest);
     const remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort());
     // Testers' versions, only where the deployment allows them.
-    if (config.allowVersionOverride) setApplied(applyOverrides(doc, config.discoveryUrl, remotes, requestedOverrides(window.location.search, window.sessionStorage)));
+    if (config.allowVersionOverride)
+      setApplied(
+        applyOverrides(
+          doc,
+          config.discoveryUrl,
+          remotes,
+          requestedOverrides(window.location.search, window.sessionStorage),
+        ),
+      );
     return { remotes, manifests };
   } catch (error) {
-    console.warn(`[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(
+      `[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return { remotes: config.remotes, manifests };
   }
 }

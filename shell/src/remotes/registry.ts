@@ -19,7 +19,11 @@ export class RemoteLoadError extends Error {
  * Loads an exposed component, or rejects: failed, or not a component. `fresh`: fetch the remote
  * again rather than reuse what the page loaded (after its module threw while rendering).
  */
-export async function loadExposed<R extends RemoteName, M extends ExposedName<R>>(remote: R, module: M, options: { fresh?: boolean } = {}): Promise<ExposedModule<ExposedProps<R, M>>> {
+export async function loadExposed<R extends RemoteName, M extends ExposedName<R>>(
+  remote: R,
+  module: M,
+  options: { fresh?: boolean } = {},
+): Promise<ExposedModule<ExposedProps<R, M>>> {
   const id = `${remote}/${module}`;
   const loaded = (await loadRemoteModule(id, options.fresh)) as ExposedModule<ExposedProps<R, M>> | null | undefined;
   if (!loaded || typeof loaded.default !== 'function') throw new RemoteLoadError(id, `${id} is not a component`);

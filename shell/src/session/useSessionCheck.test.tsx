@@ -24,12 +24,18 @@ function renderAt(path: string) {
   );
 }
 
-const cookie = (name: string) => document.cookie.split('; ').find((c) => c.startsWith(`${name}=`))?.slice(name.length + 1);
+const cookie = (name: string) =>
+  document.cookie
+    .split('; ')
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
 
 describe('session check on route change', () => {
   it('asks nothing while logged out', async () => {
     let calls = 0;
-    server.use(http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))));
+    server.use(
+      http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))),
+    );
     renderAt('/events');
     await new Promise((r) => setTimeout(r, 20));
     expect(calls).toBe(0);
@@ -37,7 +43,9 @@ describe('session check on route change', () => {
 
   it('checks on every route change while loggedIn = yes', async () => {
     let calls = 0;
-    server.use(http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))));
+    server.use(
+      http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))),
+    );
     document.cookie = 'loggedIn=yes; path=/';
     renderAt('/events');
     await waitFor(() => expect(calls).toBe(1));
@@ -47,7 +55,9 @@ describe('session check on route change', () => {
   });
 
   it('changes nothing when the check answers 500', async () => {
-    server.use(http.post('http://api.test/v2/checkAuthentication', () => HttpResponse.json({ error: 'x' }, { status: 500 })));
+    server.use(
+      http.post('http://api.test/v2/checkAuthentication', () => HttpResponse.json({ error: 'x' }, { status: 500 })),
+    );
     document.cookie = 'loggedIn=yes; path=/';
     renderAt('/events');
     await new Promise((r) => setTimeout(r, 50));

@@ -1,5 +1,14 @@
 import { useEffect } from 'react';
-import { apiCall, endsSession, isLoggedInCookie, PAGES, sessionStore, setLoginRedirect, useLocation, useNavigate } from '@marketplace/shared';
+import {
+  apiCall,
+  endsSession,
+  isLoggedInCookie,
+  PAGES,
+  sessionStore,
+  setLoginRedirect,
+  useLocation,
+  useNavigate,
+} from '@marketplace/shared';
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
