@@ -1,4 +1,4 @@
-// The README's test command: type checking, lint, every package's unit tests, the production
+// The README's test command: the format, type checking, lint, every package's unit tests, the production
 // builds, the docker-compose file, and the Playwright suite against those builds. Each runner
 // prints its own summary; the last line sums every suite: "N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -30,6 +30,8 @@ const checks = [];
 const check = (name, ok) => checks.push([name, ok]);
 const suites = [];
 
+// Prettier owns the layout: a file it would rewrite fails the run (`pnpm format` fixes it).
+check('format', run('pnpm', ['format:check']));
 check('typecheck', run('pnpm', ['-r', '--if-present', 'typecheck']));
 check('lint', run('pnpm', ['lint']));
 
