@@ -55,6 +55,10 @@ test('keyboard only: log in, search and follow a result, open the viewer and add
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/event\/summer-jazz-night-2026$/);
+  // The navigation is announced, and the keyboard starts on the new page's heading.
+  await expect(page.getByTestId('route-announcer')).toHaveText('Summer Jazz Night');
+  await expect(page.getByRole('heading', { level: 1, name: 'Summer Jazz Night' })).toBeFocused();
+  await expect(page).toHaveTitle('Summer Jazz Night · EventMedia');
 
   await tabTo(page, /^Open Stage lights$/);
   await page.keyboard.press('Enter');
@@ -69,6 +73,8 @@ test('keyboard only: log in, search and follow a result, open the viewer and add
   await tabTo(page, /^Cart, \d+ items$/);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByTestId('route-announcer')).toHaveText('Your cart');
+  await expect(page.getByRole('heading', { level: 1, name: 'Cart' })).toBeFocused();
 
   await tabTo(page, /^Profile menu$/);
   await page.keyboard.press('Enter');

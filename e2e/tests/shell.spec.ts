@@ -62,3 +62,54 @@ test('account -> event order: an order listed under Orders opens on the event or
   await expect(page.getByRole('heading', { name: 'Annual awards' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to orders' })).toBeVisible();
 });
+
+test('shell + media + event order: every page says what it is, in the tab and its description, on first load and after a client navigation', async ({
+  page,
+}) => {
+  const description = () => page.locator('meta[name="description"]').getAttribute('content');
+  await page.goto('/');
+  await expect(page).toHaveTitle('Event photos and videos · EventMedia');
+  expect(await description()).toMatch(/Browse upcoming events/);
+  await page
+    .getByRole('link', { name: /Summer Jazz Night/ })
+    .first()
+    .click();
+  await expect(page).toHaveTitle('Summer Jazz Night · EventMedia');
+  expect(await description()).not.toMatch(/Browse upcoming events/);
+  await page.getByRole('link', { name: 'Question?' }).click();
+  await expect(page).toHaveTitle('Frequently asked questions · EventMedia');
+  await page.goto('/user/login');
+  await expect(page).toHaveTitle('Log in · EventMedia');
+  await logIn(page, 'clara');
+  await page.goto('/user/orders');
+  await expect(page).toHaveTitle('Your orders · EventMedia');
+  await page.goto('/eventorder/ord-1003');
+  await expect(page).toHaveTitle(/: event order · EventMedia$/);
+});
+
+test('shell + media + event order: an unknown event, profile or order is "not found" with a way back, not a retry, and logs no error', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  for (const [path, text] of [
+    ['/event/no-such-event', 'There is no event at this address.'],
+    ['/user/nobody-here', 'There is no one with this profile name.'],
+  ]) {
+    await page.goto(path!);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expect(page.getByText(text!)).toBeVisible();
+    await expect(page.getByRole('button', { name: /Retry|Try again/ })).toHaveCount(0);
+    await expect(page.getByText('This could not be loaded. Please try again.')).toHaveCount(0);
+    await expect(page).toHaveTitle('Page not found · EventMedia');
+  }
+  await page.getByRole('link', { name: 'Browse events' }).click();
+  await expect(page).toHaveURL(/\/events$/);
+  await expect(page).toHaveTitle('Events · EventMedia');
+
+  await logIn(page, 'clara');
+  await page.goto('/eventorder/no-such-order');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await expect(page.getByText('You are unauthorized to view this page')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

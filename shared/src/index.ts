@@ -57,6 +57,19 @@ export {
 export { Time } from './ui/Time.js';
 export { PageLayout } from './ui/PageLayout.js';
 export { QueryState, type QueryStateProps } from './ui/QueryState.js';
+export { NotFoundState } from './ui/NotFoundState.js';
+export {
+  SITE_NAME,
+  NOT_FOUND_HEAD,
+  documentTitle,
+  headStore,
+  currentHead,
+  routeHead,
+  useCurrentHead,
+  usePageHead,
+  summary,
+  type PageHead,
+} from './app/head.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';

@@ -1,4 +1,5 @@
-import { PageLayout } from '@marketplace/shared';
+import styled from 'styled-components';
+import { PageLayout, theme } from '@marketplace/shared';
 
 const FAQ: [string, string][] = [
   [
@@ -27,15 +28,24 @@ const FAQ: [string, string][] = [
   ],
 ];
 
+/** Each question opens its answer; the question is a click target of a comfortable size (at least 24 px high, WCAG 2.5.8). */
+const Question = styled.details`
+  summary {
+    min-height: 24px;
+    padding: ${theme.space.sm} 0;
+    cursor: pointer;
+  }
+`;
+
 export function FaqPage() {
   return (
     <PageLayout width="narrow">
       <h1>Frequently asked questions</h1>
       {FAQ.map(([q, a]) => (
-        <details key={q}>
+        <Question key={q}>
           <summary>{q}</summary>
           <p>{a}</p>
-        </details>
+        </Question>
       ))}
     </PageLayout>
   );

@@ -70,6 +70,18 @@ describe('details', () => {
     expect(calls).toBe(1);
   });
 
+  it('shows an order that does not exist as not found, with a way back', async () => {
+    server.use(
+      http.get('http://api.test/v2/eventorder/:orderId/details', () =>
+        HttpResponse.json({ error: 'Order not found' }, { status: 404 }),
+      ),
+    );
+    renderAt('/eventorder/no-such-order');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByText('There is no order at this address.')).toBeInTheDocument();
+    expect(screen.queryByText('You are unauthorized to view this page')).toBeNull();
+  });
+
   const declinedInfo = { ...orderDetails().eventOrderInfo, publicStatus: 'DECLINED' as const, status: null };
   it.each([
     { deleted: true },

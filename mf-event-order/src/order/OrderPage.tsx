@@ -4,11 +4,14 @@ import {
   PageLayout,
   PAGES,
   QueryState,
+  NotFoundState,
   safeHref,
   Skeleton,
+  statusOf,
   theme,
   TitleSkeleton,
   useParams,
+  usePageHead,
   useSearchParams,
 } from '@marketplace/shared';
 import { isDeclinedOrDeleted } from './labels.js';
@@ -45,9 +48,25 @@ const ORDER_SKELETON = (
 export function OrderPage() {
   const { orderId = '' } = useParams();
   const [search] = useSearchParams();
-  const { data, isLoading } = useOrderDetails(orderId, search.get('sharingId') ?? undefined);
+  const { data, isLoading, error } = useOrderDetails(orderId, search.get('sharingId') ?? undefined);
   const actions = useOrderActions(orderId);
+  usePageHead(
+    data
+      ? {
+          title: `${data.eventOrderInfo.eventName}: event order`,
+          description: `The event media order for ${data.eventOrderInfo.eventName}.`,
+        }
+      : null,
+  );
 
+  // An order that does not exist is not one the user may not see: it gets a way back, not a refusal.
+  if (!data && statusOf(error) === 404) {
+    return (
+      <PageLayout>
+        <NotFoundState text="There is no order at this address." />
+      </PageLayout>
+    );
+  }
   if (!data) {
     // No order once loading ended is a failure, and SPEC.md section 6 shows any failure to load
     // the order as not being allowed to see it.

@@ -52,7 +52,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
             <PlainButton className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
               <Preview item={item} />
             </PlainButton>
-            <h3>{item.name}</h3>
+            <h2>{item.name}</h2>
             <p>
               by{' '}
               {item.profileName ? (

@@ -6,7 +6,9 @@ import {
   PhotoIcon,
   QueryState,
   Skeleton,
+  summary,
   useParams,
+  usePageHead,
   useSession,
   type ContentItem,
 } from '@marketplace/shared';
@@ -21,11 +23,20 @@ export function CreatorPage() {
   const { data, isLoading, error } = useCreator(profileName);
   // Creators download their own originals from their page; buyers get content through the cart.
   const isOwnPage = useSession((s) => s.user?.profileName === profileName);
+  usePageHead(
+    data
+      ? {
+          title: data.profile.username,
+          description: summary(data.profile.bio || `Photos, videos and posts by ${data.profile.username}.`),
+        }
+      : null,
+  );
   return (
     <PageLayout>
       <QueryState
         isLoading={isLoading}
         error={error}
+        notFoundText="There is no one with this profile name."
         skeleton={
           <>
             <div style={{ display: 'flex', gap: 16, alignItems: 'center', margin: '16px 0' }}>

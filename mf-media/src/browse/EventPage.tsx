@@ -1,4 +1,13 @@
-import { EmptyState, PageLayout, PageSkeleton, PhotoIcon, QueryState, useParams } from '@marketplace/shared';
+import {
+  EmptyState,
+  PageLayout,
+  PageSkeleton,
+  PhotoIcon,
+  QueryState,
+  summary,
+  useParams,
+  usePageHead,
+} from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
 import { useEvent } from './queries.js';
 import { CardsSkeleton } from './ui.js';
@@ -6,11 +15,13 @@ import { CardsSkeleton } from './ui.js';
 export function EventPage() {
   const { eventIdentifier = '' } = useParams();
   const { data, isLoading, error } = useEvent(eventIdentifier);
+  usePageHead(data ? { title: data.event.name, description: summary(data.event.description) } : null);
   return (
     <PageLayout>
       <QueryState
         isLoading={isLoading}
         error={error}
+        notFoundText="There is no event at this address."
         skeleton={
           <>
             <PageSkeleton />

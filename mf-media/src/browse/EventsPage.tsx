@@ -36,7 +36,7 @@ function EventCard({ event: e }: { event: EventSummary }) {
     <Card as="li">
       <Link ref={link} to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>
         {cover && <img src={cover} alt="" loading="lazy" />}
-        <h3>{e.name}</h3>
+        <h2>{e.name}</h2>
       </Link>
       <p>
         {new Date(e.startsAt).toLocaleDateString()} · {e.location} · {e.itemCount} items

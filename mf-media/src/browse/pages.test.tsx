@@ -92,9 +92,29 @@ describe('event page', () => {
     const view = renderAt('/event/summer-jazz-night-2026');
     expect(await screen.findByText('No photos or videos yet.')).toBeInTheDocument();
     view.unmount();
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ error: 'boom' }, { status: 500 })));
+    renderAt('/event/summer-jazz-night-2026');
+    expect(await screen.findByRole('alert')).toHaveTextContent('could not be loaded');
+  });
+
+  it('shows an event the API does not know as not found, with a way back instead of a retry', async () => {
     server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ error: 'Event not found' }, { status: 404 })));
     renderAt('/event/nope');
-    expect(await screen.findByRole('alert')).toHaveTextContent('could not be loaded');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByText('There is no event at this address.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Browse events' })).toHaveAttribute('href', '/events');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a profile name nobody has as not found', async () => {
+    server.use(
+      http.get(`${API}/profiles/:profileName`, () =>
+        HttpResponse.json({ error: 'Profile not found' }, { status: 404 }),
+      ),
+    );
+    renderAt('/user/nobody-here');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByText('There is no one with this profile name.')).toBeInTheDocument();
   });
 
   it('adds to the shared cart from the viewer', async () => {

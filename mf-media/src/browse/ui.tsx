@@ -23,7 +23,11 @@ export const Grid = styled.ul`
     display: block;
     background: ${theme.colors.surface};
   }
-  h3,
+  /* A card's name is the heading under the page's h1, sized as a card's title (1.17em: the size it had as an h3). */
+  h2 {
+    font-size: 1.17em;
+  }
+  h2,
   p {
     margin: 8px 12px 0;
   }

@@ -6,6 +6,13 @@ import { ApiError, apiCall } from './client.js';
 const server = useMswServer();
 
 describe('apiCall', () => {
+  it("reads a lookup's 204 as not found (ApiError 404): the browser logs no 4xx for a page that shows 'not found'", async () => {
+    server.use(http.get('http://api.test/v2/events/:id', () => new HttpResponse(null, { status: 204 })));
+    const failure = await apiCall('getEvent', { eventIdentifier: 'nope' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(404);
+  });
+
   it('sends a form body with credentials to the configured origin', async () => {
     let seen: { body: string; type: string | null; credentials: RequestCredentials } | null = null;
     server.use(

@@ -1,4 +1,12 @@
-import type { ApiErrorBody, ApiResponse, CallArgs, CallName } from '../contract/calls.js';
+import {
+  ABSENT_STATUS,
+  API_CALLS,
+  type ApiErrorBody,
+  type ApiResponse,
+  type CallArgs,
+  type CallName,
+  type CallSpec,
+} from '../contract/calls.js';
 import { encodeCall } from '../contract/encode.js';
 import { getRuntimeConfig } from '../config/runtime.js';
 
@@ -38,6 +46,8 @@ export async function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>)
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
   }
+  const spec: CallSpec = API_CALLS[name];
+  if (spec.lookup && response.status === ABSENT_STATUS) throw new ApiError(404, 'Not found');
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const reason = payload as Partial<ApiErrorBody> | null;

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createGlobalStyle } from 'styled-components';
+import { statusOf } from '../api/client.js';
 import { loadRuntimeConfig, type RuntimeConfig } from '../config/runtime.js';
 import { DATA_CACHE_TIME_MS } from '../constants.js';
 import { sessionStore } from '../session/store.js';
@@ -15,7 +16,16 @@ export const GlobalStyle = createGlobalStyle`
 
 /** The query client every app uses: the spec's 5-minute data cache (SPEC.md section 9). */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { gcTime: DATA_CACHE_TIME_MS, staleTime: 30_000, retry: 1 } } });
+  return new QueryClient({
+    defaultOptions: {
+      // One retry for a failure; none for a thing that does not exist (asking again will not make it).
+      queries: {
+        gcTime: DATA_CACHE_TIME_MS,
+        staleTime: 30_000,
+        retry: (failures, error) => failures < 1 && statusOf(error) !== 404,
+      },
+    },
+  });
 }
 
 /**

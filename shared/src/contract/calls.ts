@@ -34,7 +34,17 @@ export interface CallSpec {
   encoding: Encoding;
   /** Whether the browser sends cookies (fetch `credentials: 'include'`). */
   credentials: boolean;
+  /**
+   * A page's lookup of one thing (an event, a profile, an order): when the thing does not exist
+   * the API answers 204 No Content instead of 404, because browsers log every 4xx answer as an
+   * error on the page's console, and a page that shows "not found" has not failed. The client
+   * turns the 204 back into a 404 `ApiError`, so callers see one way of saying "not found".
+   */
+  lookup?: true;
 }
+
+/** The status a lookup call answers for a thing that does not exist (see `CallSpec.lookup`). */
+export const ABSENT_STATUS = 204;
 
 export const API_CALLS = {
   // SPEC.md section 7
@@ -69,6 +79,7 @@ export const API_CALLS = {
     path: '/v2/eventorder/:orderId/details',
     encoding: 'query',
     credentials: true,
+    lookup: true,
   },
   addTarget: { method: 'POST', path: '/v2/eventorder/target/add', encoding: 'multipart', credentials: true },
   changeTargetDescription: {
@@ -83,9 +94,9 @@ export const API_CALLS = {
   login: { method: 'POST', path: '/v2/login', encoding: 'form', credentials: true },
   signup: { method: 'POST', path: '/v2/signup', encoding: 'form', credentials: true },
   getEvents: { method: 'GET', path: '/v2/events', encoding: 'query', credentials: true },
-  getEvent: { method: 'GET', path: '/v2/events/:eventIdentifier', encoding: 'query', credentials: true },
+  getEvent: { method: 'GET', path: '/v2/events/:eventIdentifier', encoding: 'query', credentials: true, lookup: true },
   getPosts: { method: 'GET', path: '/v2/posts', encoding: 'query', credentials: true },
-  getProfile: { method: 'GET', path: '/v2/profiles/:profileName', encoding: 'query', credentials: true },
+  getProfile: { method: 'GET', path: '/v2/profiles/:profileName', encoding: 'query', credentials: true, lookup: true },
   getEventOrders: { method: 'GET', path: '/v2/user/eventOrders', encoding: 'none', credentials: true },
   getMyEvents: { method: 'GET', path: '/v2/user/events', encoding: 'none', credentials: true },
   getMediaPackages: { method: 'GET', path: '/v2/user/mediaPackages', encoding: 'none', credentials: true },

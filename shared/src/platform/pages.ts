@@ -24,6 +24,14 @@ export type SlotVisitor<T> = <R extends RemoteName, M extends ExposedName<R>>(
 export interface PageRoute {
   key: string;
   path: string;
+  /**
+   * What the page is, for its tab, bookmarks, history and screen readers (`Title · EventMedia`). A
+   * page about one thing (an event, a creator, an order) names it once its data is there
+   * (`usePageHead`); this is what it says until then.
+   */
+  title: string;
+  /** The page's meta description: one sentence for search results and link previews. */
+  description: string;
   remote: RemoteName;
   module: string;
   header: HeaderVariant;
@@ -44,13 +52,17 @@ function page<K extends string, P extends string, R extends RemoteName, M extend
   remote: R;
   module: M;
   props: ExposedProps<R, M>;
+  title: string;
+  description: string;
   header?: HeaderVariant;
   footer?: FooterVariant;
 }): Page<P> & { key: K } {
-  const { key, path, remote, module, props, header = 'full', footer = 'default' } = def;
+  const { key, path, remote, module, props, title, description, header = 'full', footer = 'default' } = def;
   return {
     key,
     path,
+    title,
+    description,
     remote,
     module,
     header,
@@ -70,16 +82,60 @@ function page<K extends string, P extends string, R extends RemoteName, M extend
  * here plus its module in the owning remote's `exposes/` folder.
  */
 export const PAGES = {
-  home: page({ key: 'home', path: '/', remote: 'media', module: 'EventsPage', props: {} }),
-  events: page({ key: 'events', path: '/events', remote: 'media', module: 'EventsPage', props: {} }),
-  event: page({ key: 'event', path: '/event/:eventIdentifier', remote: 'media', module: 'EventPage', props: {} }),
-  community: page({ key: 'community', path: '/community', remote: 'media', module: 'CommunityPage', props: {} }),
-  cart: page({ key: 'cart', path: '/cart', remote: 'media', module: 'CartPage', props: {} }),
+  home: page({
+    key: 'home',
+    path: '/',
+    remote: 'media',
+    module: 'EventsPage',
+    title: 'Event photos and videos',
+    description:
+      'Browse upcoming events and the photos and videos taken at them, and order media work for your own event.',
+    props: {},
+  }),
+  events: page({
+    key: 'events',
+    path: '/events',
+    remote: 'media',
+    module: 'EventsPage',
+    title: 'Events',
+    description:
+      'Browse upcoming events and the photos and videos taken at them, and order media work for your own event.',
+    props: {},
+  }),
+  event: page({
+    key: 'event',
+    path: '/event/:eventIdentifier',
+    remote: 'media',
+    module: 'EventPage',
+    title: 'Event',
+    description: 'Photos and videos from this event, from the photographers who covered it.',
+    props: {},
+  }),
+  community: page({
+    key: 'community',
+    path: '/community',
+    remote: 'media',
+    module: 'CommunityPage',
+    title: 'Community',
+    description: 'Posts from the photographers, videographers and organisers of the community.',
+    props: {},
+  }),
+  cart: page({
+    key: 'cart',
+    path: '/cart',
+    remote: 'media',
+    module: 'CartPage',
+    title: 'Your cart',
+    description: 'The photos and videos in your cart.',
+    props: {},
+  }),
   eventOrder: page({
     key: 'eventOrder',
     path: '/eventorder/:orderId',
     remote: 'eventOrder',
     module: 'EventOrderPage',
+    title: 'Event order',
+    description: 'An event media order: its progress, requirements, uploads and payout.',
     props: {},
   }),
   login: page({
@@ -87,6 +143,8 @@ export const PAGES = {
     path: '/user/login',
     remote: 'account',
     module: 'LoginPage',
+    title: 'Log in',
+    description: 'Log in to buy photos and videos, follow your orders and talk to photographers.',
     props: {},
     header: 'compact',
   }),
@@ -95,18 +153,46 @@ export const PAGES = {
     path: '/user/signup',
     remote: 'account',
     module: 'SignupPage',
+    title: 'Sign up',
+    description: 'Create an account to buy event photos and videos, sell your own, or run events.',
     props: {},
     header: 'compact',
     footer: 'signup',
   }),
-  profile: page({ key: 'profile', path: '/user/me', remote: 'account', module: 'ProfilePage', props: {} }),
-  orders: page({ key: 'orders', path: '/user/orders', remote: 'account', module: 'OrdersPage', props: {} }),
-  myEvents: page({ key: 'myEvents', path: '/user/events', remote: 'account', module: 'MyEventsPage', props: {} }),
+  profile: page({
+    key: 'profile',
+    path: '/user/me',
+    remote: 'account',
+    module: 'ProfilePage',
+    title: 'Your profile',
+    description: 'Your public profile: picture, bio and what you have published.',
+    props: {},
+  }),
+  orders: page({
+    key: 'orders',
+    path: '/user/orders',
+    remote: 'account',
+    module: 'OrdersPage',
+    title: 'Your orders',
+    description: 'The event media orders you placed or work on.',
+    props: {},
+  }),
+  myEvents: page({
+    key: 'myEvents',
+    path: '/user/events',
+    remote: 'account',
+    module: 'MyEventsPage',
+    title: 'Your events',
+    description: 'The events you organise.',
+    props: {},
+  }),
   mediaPackages: page({
     key: 'mediaPackages',
     path: '/user/mediaPackages',
     remote: 'account',
     module: 'MediaPackagesPage',
+    title: 'Media packages',
+    description: 'The media packages you offer to event organisers and clients.',
     props: {},
   }),
   discountCodes: page({
@@ -114,17 +200,45 @@ export const PAGES = {
     path: '/user/discountCodes',
     remote: 'account',
     module: 'DiscountCodesPage',
+    title: 'Discount codes',
+    description: 'The discount codes you offer.',
     props: {},
   }),
   // react-router ranks the static /user/* paths above this one.
-  creator: page({ key: 'creator', path: '/user/:profileName', remote: 'media', module: 'CreatorPage', props: {} }),
-  settings: page({ key: 'settings', path: '/settings/general', remote: 'account', module: 'SettingsPage', props: {} }),
-  faq: page({ key: 'faq', path: '/faq', remote: 'account', module: 'FaqPage', props: {} }),
+  creator: page({
+    key: 'creator',
+    path: '/user/:profileName',
+    remote: 'media',
+    module: 'CreatorPage',
+    title: 'Creator',
+    description: "A photographer's or organiser's photos, videos and posts.",
+    props: {},
+  }),
+  settings: page({
+    key: 'settings',
+    path: '/settings/general',
+    remote: 'account',
+    module: 'SettingsPage',
+    title: 'Settings',
+    description: "Your account's settings.",
+    props: {},
+  }),
+  faq: page({
+    key: 'faq',
+    path: '/faq',
+    remote: 'account',
+    module: 'FaqPage',
+    title: 'Frequently asked questions',
+    description: 'Answers to common questions about buying, selling and ordering event media.',
+    props: {},
+  }),
   terms: page({
     key: 'terms',
     path: '/legal/terms-of-service',
     remote: 'account',
     module: 'LegalPage',
+    title: 'Terms of service',
+    description: 'The terms of service of the marketplace.',
     props: { document: 'terms-of-service' },
     header: 'compact',
   }),
@@ -133,6 +247,8 @@ export const PAGES = {
     path: '/legal/privacy-policy',
     remote: 'account',
     module: 'LegalPage',
+    title: 'Privacy policy',
+    description: 'How the marketplace handles your personal data.',
     props: { document: 'privacy-policy' },
     header: 'compact',
   }),
@@ -141,6 +257,8 @@ export const PAGES = {
     path: '/legal/cookie-policy',
     remote: 'account',
     module: 'LegalPage',
+    title: 'Cookie policy',
+    description: 'Which cookies the marketplace uses and why.',
     props: { document: 'cookie-policy' },
     header: 'compact',
   }),

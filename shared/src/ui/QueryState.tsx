@@ -1,9 +1,16 @@
 import type { ReactNode } from 'react';
+import { statusOf } from '../api/client.js';
+import { NotFoundState } from './NotFoundState.js';
 import { EmptyState, PageSkeleton, VisuallyHidden } from './Surface.js';
 
 export interface QueryStateProps {
   isLoading: boolean;
   error: unknown;
+  /**
+   * A page about one thing (an event, a profile): what to say when the API answers that it does
+   * not exist (404). The page then shows the not-found state with a way back instead of a retry.
+   */
+  notFoundText?: string;
   /** What to say when loading failed: a text, or one made from the error (e.g. the API's reason). */
   errorText?: string | ((error: unknown) => string);
   /** The data arrived and holds nothing to show. */
@@ -21,12 +28,13 @@ export interface QueryStateProps {
 
 /**
  * The one loading, error and empty state every remote's lists and pages use: the skeleton (and
- * a status saying "Loading…" to screen readers) while loading, an alert on failure, the empty
- * state, or the content.
+ * a status saying "Loading…" to screen readers) while loading, the not-found state for a thing
+ * that does not exist, an alert on failure, the empty state, or the content.
  */
 export function QueryState({
   isLoading,
   error,
+  notFoundText,
   errorText = 'This could not be loaded. Please try again.',
   empty = false,
   emptyText = '',
@@ -42,6 +50,7 @@ export function QueryState({
         {skeleton ?? <PageSkeleton />}
       </div>
     );
+  if (notFoundText !== undefined && statusOf(error) === 404) return <NotFoundState text={notFoundText} />;
   if (error) return <p role="alert">{typeof errorText === 'function' ? errorText(error) : errorText}</p>;
   if (empty)
     return (

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import styled from 'styled-components';
-import { Link, PAGES, Route, Routes, useSession } from '@marketplace/shared';
+import { NotFoundState, PageLayout, Route, Routes, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
+import { PageHeadAndAnnouncer } from '../layout/PageHead.js';
 import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
@@ -25,12 +26,9 @@ const Main = styled.main`
 
 function NotFound() {
   return (
-    <section style={{ padding: 24 }}>
-      <h1>Page not found</h1>
-      <p>
-        <Link to={PAGES.home.href()}>Go to the home page</Link>
-      </p>
-    </section>
+    <PageLayout>
+      <NotFoundState />
+    </PageLayout>
   );
 }
 
@@ -44,6 +42,7 @@ export function App() {
   if (SITE_IS_DOWN) return <DownPage />;
   return (
     <Page>
+      <PageHeadAndAnnouncer />
       <RemoteSlot remote="header" module="Header" label="The header" placeholder="header" props={{}} />
       <Main>
         <Routes>
