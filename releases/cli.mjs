@@ -3,12 +3,15 @@
 // the release store is RELEASES_DIR (default: releases/store/, beside this file); the live
 // shell's manifest, read for the gate, is LIVE_SHELL_MANIFEST (a URL or a file; default: the
 // shell's build, shell/dist/mf-manifest.json); LIVE_SHELL_URL, the shell that reads this store, is
-// where the gate's smoke load opens the candidate.
+// where the gate's smoke load opens the candidate, and without it the smoke load serves the live
+// shell's build and the store on loopback (local-platform.mjs). `--skip-smoke` skips it, recorded
+// in the history.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
+import { serveLocalPlatform } from './local-platform.mjs';
 import { smokeLoad } from './smoke.mjs';
 
 // The apps' builds are found in the workspace, one folder up.
@@ -70,14 +73,23 @@ if (command === 'release' && rest.includes('--promote')) {
   }
   const shellManifest =
     process.env.LIVE_SHELL_MANIFEST ?? join(root, PLATFORM.shell.package, 'dist', 'mf-manifest.json');
-  // The live shell (it reads this store), where the smoke load opens the candidate.
-  const smokeShell = process.env.LIVE_SHELL_URL;
-  if (!smokeShell) console.warn('smoke load skipped: set LIVE_SHELL_URL to the shell that reads this store');
+  // The smoke load always runs, in the live shell at LIVE_SHELL_URL (it reads this store) or, without
+  // one, in the live shell's build served here on loopback; only --skip-smoke skips it, on the record.
+  const skipSmoke = rest.includes('--skip-smoke');
+  const shellDist = /^https?:\/\//.test(shellManifest) ? null : dirname(shellManifest);
+  if (!skipSmoke && !process.env.LIVE_SHELL_URL && !(shellDist && existsSync(join(shellDist, 'index.html')))) {
+    console.error(
+      `the smoke load needs the live shell: set LIVE_SHELL_URL, build the shell (${shellManifest}), or pass --skip-smoke`,
+    );
+    process.exit(2);
+  }
+  if (skipSmoke) console.warn('smoke load skipped (--skip-smoke): recorded in the history');
   const entry = await release({
     store,
     remote,
     dist,
     ...(canary === undefined ? {} : { canary }),
+    ...(skipSmoke ? { smoke: /** @type {const} */ ('skipped') } : {}),
     async gate({ dir, version }) {
       const candidate = await readJson(join(dir, 'mf-manifest.json'));
       const problems = [
@@ -88,8 +100,17 @@ if (command === 'release' && rest.includes('--promote')) {
         ),
         ...exposeProblems(candidate, remote),
       ];
-      if (problems.length === 0 && smokeShell)
-        problems.push(...(await smokeLoad({ shellUrl: smokeShell, remote, version })).map((p) => `smoke load: ${p}`));
+      if (problems.length === 0 && !skipSmoke) {
+        const local = process.env.LIVE_SHELL_URL
+          ? null
+          : await serveLocalPlatform({ store, shellDist: shellDist ?? '', root });
+        try {
+          const shellUrl = process.env.LIVE_SHELL_URL ?? local?.shellUrl ?? '';
+          problems.push(...(await smokeLoad({ shellUrl, remote, version })).map((p) => `smoke load: ${p}`));
+        } finally {
+          await local?.stop();
+        }
+      }
       return problems.length ? problems.join('; ') : null;
     },
   });
@@ -126,12 +147,12 @@ if (command === 'release' && rest.includes('--promote')) {
   console.log('history:');
   for (const e of readHistory(store)) {
     console.log(
-      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}`,
+      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}${e.smoke === 'skipped' ? '  (smoke load skipped)' : ''}`,
     );
   }
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent>] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent>] [--skip-smoke] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases',
   );
   process.exit(2);
 }

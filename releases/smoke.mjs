@@ -73,12 +73,16 @@ export async function smokeLoad({ shellUrl, remote, version }) {
     );
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`an uncaught error on ${page.url()}: ${error.message}`));
+    /** What the shell said of a remote that failed (`[shell] remote header failed to load: …`): why a slot fell back. */
+    const shellSaid = /** @type {string[]} */ ([]);
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text()))
         problems.push(`a policy violation on ${page.url()}: ${message.text()}`);
+      if (message.text().startsWith('[shell]')) shellSaid.push(message.text().split('\n')[0] ?? '');
     });
     for (const path of pathsOf(remote)) {
       candidateFiles.length = 0;
+      shellSaid.length = 0;
       // Settled: the remotes' files fetched, then no slot still loading.
       try {
         await page.goto(new URL(path, shellUrl).href, { waitUntil: 'networkidle', timeout: SETTLE_MS });
@@ -98,7 +102,8 @@ export async function smokeLoad({ shellUrl, remote, version }) {
       const fallbacks = await page
         .locator('[data-testid^="slot-fallback-"]')
         .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid')));
-      for (const fallback of fallbacks) problems.push(`${path} showed ${fallback}`);
+      const why = shellSaid.length ? ` (${[...new Set(shellSaid)].join('; ')})` : '';
+      for (const fallback of fallbacks) problems.push(`${path} showed ${fallback}${why}`);
     }
   } finally {
     await browser.close();

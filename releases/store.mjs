@@ -126,7 +126,7 @@ export function pointerTo(store, remote, version) {
 }
 
 /**
- * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'promote' | 'rollback', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number }} HistoryEntry
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'promote' | 'rollback', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped' }} HistoryEntry
  */
 
 /** @param {string} store @param {HistoryEntry} entry */
@@ -184,10 +184,10 @@ export async function withStoreLock(store, work) {
  * With `canary`, the version goes live for that percentage of browsers only (each browser keeps
  * its cohort), the rest staying on the live version, until `promote` or `rollback`.
  *
- * @param {{ store: string, remote: string, dist: string, canary?: number, gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
+ * @param {{ store: string, remote: string, dist: string, canary?: number, smoke?: 'skipped', gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
  * @returns {Promise<HistoryEntry & { version: string }>}
  */
-export function release({ store, remote, dist, canary, gate = () => null }) {
+export function release({ store, remote, dist, canary, smoke, gate = () => null }) {
   if (canary !== undefined && !(Number.isInteger(canary) && canary > 0 && canary < 100))
     return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
   return withStoreLock(store, async () => {
@@ -226,6 +226,8 @@ export function release({ store, remote, dist, canary, gate = () => null }) {
         canary === undefined ? { ...kept, live: pointer } : { ...kept, canary: { ...pointer, percent: canary } };
       writeDiscovery(store, { ...listed, remotes: { ...listed.remotes, [remote]: next } });
     }
+    // A release whose smoke load was skipped says so in the history, for good.
+    if (smoke) entry.smoke = smoke;
     appendHistory(store, entry);
     return { ...entry, version };
   });

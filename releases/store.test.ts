@@ -79,6 +79,13 @@ describe('the release store', () => {
     expect(readDiscovery(store).remotes.header?.versions).toEqual([good.version, bad.version]);
   });
 
+  it('records a release whose smoke load was skipped as such, for good', async () => {
+    const store = tmp('store');
+    await release({ store, remote: 'header', dist: build('a') });
+    await release({ store, remote: 'header', dist: build('b'), smoke: 'skipped' });
+    expect(readHistory(store).map((e) => e.smoke)).toEqual([undefined, 'skipped']);
+  });
+
   it('rolls back to the version live before, then to the one before that, and no further', async () => {
     const store = tmp('store');
     const [a, b, c] = [

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,14 +23,22 @@ const copies: string[] = [];
 let nextDist = '';
 
 /** `pnpm release|rollback ...` on this test's store; resolves with its exit code and output. */
-async function command(...args: string[]): Promise<{ code: number; output: string }> {
+function command(...args: string[]): Promise<{ code: number; output: string }> {
+  // The gate's smoke load opens candidates in this test's shell, which reads the store.
+  return commandWith({ RELEASES_DIR: store, LIVE_SHELL_URL: SHELL_URL }, ...args);
+}
+
+/** The same command with its own environment (another store, no live shell named). */
+async function commandWith(vars: Record<string, string>, ...args: string[]): Promise<{ code: number; output: string }> {
   try {
-    // The gate's smoke load opens candidates in this test's shell, which reads the store.
-    const env = { ...process.env, RELEASES_DIR: store, LIVE_SHELL_URL: SHELL_URL };
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'releases', 'cli.mjs'), ...args], {
-      env,
-    });
-    return { code: 0, output: stdout };
+    const { LIVE_SHELL_URL: _none, ...inherited } = process.env;
+    const env = { ...inherited, ...vars };
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'releases', 'cli.mjs'), ...args],
+      { env },
+    );
+    return { code: 0, output: `${stdout}${stderr}` };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, output: `${failed.stdout}${failed.stderr}` };
@@ -260,4 +268,37 @@ test('release: two releases started at once both land, one after the other, in t
   // The second to take the lock saw the first's version live: "from" of the last is "to" of the one before.
   const [first, second] = lines.slice(-2).map((line) => /(\S+) -> (\S+) +live/.exec(line));
   expect(second?.[1]).toBe(first?.[2]);
+});
+
+test('release: without LIVE_SHELL_URL the smoke load still runs, in the live shell build served on loopback; a header that throws as it loads is refused with its error, and --skip-smoke lets it through on the record', async () => {
+  test.setTimeout(120_000);
+  const own = mkdtempSync(join(tmpdir(), 'e2e-releases-local-'));
+  copies.push(own);
+  const release = (...args: string[]) => commandWith({ RELEASES_DIR: own }, ...args);
+
+  const healthy = await release('release', 'header');
+  expect(healthy.code, healthy.output).toBe(0);
+  expect(healthy.output).not.toContain('skipped');
+
+  // The exposed module throws as soon as it is loaded (its factory's first statement), edited in
+  // place in a copy of the build (its file keeps its name, so the remote entry still finds it).
+  const throwing = mkdtempSync(join(tmpdir(), 'e2e-header-throwing-'));
+  cpSync(join(ROOT, 'mf-header', 'dist'), throwing, { recursive: true });
+  const expose = readdirSync(throwing).find((f) => f.startsWith('__federation_expose_Header') && f.endsWith('.js'));
+  const code = readFileSync(join(throwing, expose ?? ''), 'utf8');
+  const factory = /\{\d+\(\w,\w,\w\)\{/.exec(code)?.[0];
+  expect(factory, 'the exposed module factory in the build').toBeTruthy();
+  writeFileSync(
+    join(throwing, expose ?? ''),
+    code.replace(factory ?? '', `${factory}throw new Error("header failed at load");`),
+  );
+  copies.push(throwing);
+  const refused = await release('release', 'header', '--dist', throwing);
+  expect(refused.code).toBe(1);
+  expect(refused.output).toMatch(/refused header \w+: smoke load: .*header failed at load/);
+
+  const skipped = await release('release', 'header', '--dist', throwing, '--skip-smoke');
+  expect(skipped.code, skipped.output).toBe(0);
+  const history = await release('list');
+  expect(history.output).toMatch(/refused: smoke load: .*header failed at load[\s\S]*live +\(smoke load skipped\)/);
 });
