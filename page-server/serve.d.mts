@@ -8,3 +8,5 @@ export function serveApp(options: {
   env?: NodeJS.ProcessEnv;
   log?: boolean;
 }): Promise<Server>;
+/** Stops a server from serveApp now, closing its open connections. */
+export function stopServer(server: Server): Promise<void>;

@@ -40,6 +40,12 @@ const RELEASED = /^\/[A-Za-z]+\/[0-9a-f]{12}\//;
  * @param {{ dir: string, port: number, host?: string, env?: NodeJS.ProcessEnv, log?: boolean }} options
  * @returns {Promise<import('node:http').Server>}
  */
+/** Stops a server from serveApp now: open keep-alive connections are closed, not waited for. @param {import('node:http').Server} server */
+export function stopServer(server) {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve(undefined)));
+}
+
 export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true }) {
   const root = resolve(dir);
   const gzipCache = new Map();

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { freePort } from '@marketplace/shared/node/ports';
-import { serveApp } from 'page-server/serve';
+import { serveApp, stopServer } from 'page-server/serve';
 
 /**
  * @param {{ store: string, shellDist: string, root: string }} options the store, the live shell's
@@ -43,11 +43,6 @@ export async function serveLocalPlatform({ store, shellDist, root }) {
 }
 
 /** @param {import('node:http').Server[]} servers */
-function stopAll(servers) {
-  return Promise.all(
-    servers.map((server) => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve(undefined)));
-    }),
-  ).then(() => undefined);
+async function stopAll(servers) {
+  await Promise.all(servers.map(stopServer));
 }

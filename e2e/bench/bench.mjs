@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
-import { serveApp } from 'page-server/serve';
+import { serveApp, stopServer } from 'page-server/serve';
 import { criticalPathDepth, cumulativeLayoutShift, renderChart, renderMarkdown, summarize } from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -253,10 +253,7 @@ async function main() {
     console.log(`\n${markdown}\nWritten: e2e/bench/results/latest.{json,md,svg}`);
   } finally {
     await browser.close();
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
+    await Promise.all(servers.map(stopServer));
     api.kill('SIGTERM');
   }
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNginx } from 'page-server/nginx';
-import { serveApp } from 'page-server/serve';
+import { serveApp, stopServer } from 'page-server/serve';
 import { LIVE_URL, ROOT, runtimeEnv } from '../env.js';
 
 export type AppDir = 'shell' | 'mf-header' | 'mf-media' | 'mf-event-order' | 'mf-account';
@@ -45,9 +45,7 @@ export async function deployBuild(
 }
 
 export function stop(server: Server | undefined): Promise<void> {
-  if (!server) return Promise.resolve();
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
+  return server ? stopServer(server) : Promise.resolve();
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   routeHead,
   useCurrentHead,
   useLocation,
-  type PageHead,
 } from '@marketplace/shared';
 
 /** How long after a navigation the page's main heading may take to arrive (its remote's code and data). */
@@ -27,7 +26,7 @@ function descriptionMeta(): HTMLMetaElement {
  * Keeps the document's title and description on the page shown: the platform table's for the
  * route, then the page's own once it names its thing (an event's name), or "Page not found".
  */
-function useDocumentHead(pathname: string): PageHead | null {
+function useDocumentHead(pathname: string): void {
   useEffect(() => {
     headStore.setState({ route: { path: pathname, head: routeHead(pathname) } });
   }, [pathname]);
@@ -37,7 +36,6 @@ function useDocumentHead(pathname: string): PageHead | null {
     document.title = documentTitle(head.title);
     descriptionMeta().content = head.description;
   }, [head]);
-  return head;
 }
 
 const mainHeading = () => document.querySelector<HTMLElement>('main h1');
