@@ -35,6 +35,8 @@ export function templateVariables({ dist, port, fallback, env = process.env }) {
     // Read by this server to compose the page; without a store, its own `null`.
     DISCOVERY_UPSTREAM: config.discoveryUrl ?? `http://127.0.0.1:${port}/platform/missing.json`,
     ALLOW_VERSION_OVERRIDE: String(config.allowVersionOverride),
+    ALLOW_LOCAL_REMOTES: String(config.allowLocalRemotes),
+    RUM_SAMPLE: String(config.rumSample),
     CONTENT_SECURITY_POLICY: env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(config),
   };
 }

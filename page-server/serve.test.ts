@@ -78,6 +78,8 @@ describe('serve-app', () => {
         account: 'http://localhost:3004/mf-manifest.json',
       },
       allowVersionOverride: false,
+      allowLocalRemotes: false,
+      rumSample: 1,
     });
   });
 

@@ -5,14 +5,20 @@
 // shell's build, shell/dist/mf-manifest.json); LIVE_SHELL_URL, the shell that reads this store, is
 // where the gate's smoke load opens the candidate, and without it the smoke load serves the live
 // shell's build and the store on loopback (local-platform.mjs). `--skip-smoke` skips it, recorded
-// in the history.
-import { existsSync, readFileSync } from 'node:fs';
+// in the history. `--watch` judges the canary every interval on real-user figures (watch.mjs),
+// read from the API at PLATFORM_API_URL with ADMIN_TOKEN (figures.mjs); `pnpm releases` shows
+// them per remote and version, and `--report <file>` writes them as an HTML page with charts.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
+import { DEFAULT_POLICY } from './canary.mjs';
+import { apiAccess, fetchFigures, figureLines, sinceTime } from './figures.mjs';
+import { htmlReport } from './report.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
 import { serveLocalPlatform } from './local-platform.mjs';
 import { smokeLoad } from './smoke.mjs';
+import { watchCanary } from './watch.mjs';
 
 // The apps' builds are found in the workspace, one folder up.
 const root = resolve(import.meta.dirname, '..');
@@ -53,7 +59,65 @@ const option = (/** @type {string} */ flag) => {
   return i >= 0 ? rest[i + 1] : undefined;
 };
 
-if (command === 'release' && rest.includes('--promote')) {
+/** A number option within bounds, else the usage error. @param {string} flag @param {number} fallback @param {number} min @param {number} max */
+function numberOption(flag, fallback, min, max) {
+  const value = option(flag);
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!(n >= min && n <= max)) {
+    console.error(`${flag} takes a number from ${min} to ${max}, not '${value}'`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/** The watcher's policy: the defaults (canary.mjs), each changeable by its option. @returns {import('./canary.mjs').Policy} */
+function policyOptions() {
+  const steps = (option('--steps') ?? DEFAULT_POLICY.steps.join(',')).split(',').filter(Boolean).map(Number);
+  if (!steps.every((n) => Number.isInteger(n) && n > 0 && n < 100)) {
+    console.error('--steps takes shares from 1 to 99, comma-separated (after the last one the canary is promoted)');
+    process.exit(2);
+  }
+  return {
+    ...DEFAULT_POLICY,
+    intervalSeconds: numberOption('--interval', DEFAULT_POLICY.intervalSeconds, 1, 86_400),
+    minLoads: numberOption('--min-loads', DEFAULT_POLICY.minLoads, 1, 1e9),
+    holdIntervals: numberOption('--hold', DEFAULT_POLICY.holdIntervals, 1, 1000),
+    lcpMargin: numberOption('--lcp-margin', DEFAULT_POLICY.lcpMargin, 0, 10),
+    inpMargin: numberOption('--inp-margin', DEFAULT_POLICY.inpMargin, 0, 10),
+    steps,
+  };
+}
+
+/** Watches `remote`'s canary until it is promoted or rolled back; exits 1 on a rollback. @param {string} remote */
+async function watch(remote) {
+  const policy = policyOptions();
+  const api = apiAccess(process.env, root);
+  console.log(
+    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures at ${api.url}: rolled back when its error rate is higher than live's beyond chance (one-sided, 95 %) or its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse; stepped up through ${policy.steps.join(', ')} % and promoted after ${policy.holdIntervals} healthy evaluations each; each side needs ${policy.minLoads} page loads`,
+  );
+  const decision = await watchCanary({
+    store,
+    remote,
+    policy,
+    readFigures: async (since) => (await fetchFigures(api, since)).figures,
+  });
+  if (decision?.action === 'rollback') {
+    console.error(`${remote}'s canary was rolled back: ${decision.reason}`);
+    process.exit(1);
+  }
+  if (decision?.action === 'promote') console.log(`${remote}'s canary is promoted: live for every browser`);
+}
+
+if (command === 'release' && rest.includes('--watch') && !rest.includes('--canary')) {
+  // The canary under way, watched without a new release.
+  const { remote } = remoteNamed(name);
+  if (!readDiscovery(store).remotes[remote]?.canary) {
+    console.error(`${remote} has no canary under way: pnpm release ${remote} --canary <percent> --watch`);
+    process.exit(2);
+  }
+  await watch(remote);
+} else if (command === 'release' && rest.includes('--promote')) {
   const { remote } = remoteNamed(name);
   try {
     const entry = await promote({ store, remote });
@@ -123,6 +187,7 @@ if (command === 'release' && rest.includes('--promote')) {
       ? `${remote} ${entry.version} is the canary for ${entry.percent} % of browsers (the rest stay on ${entry.from}); pnpm release ${remote} --promote or pnpm rollback ${remote}`
       : `${remote} ${entry.version} is live (was ${entry.from ?? 'nothing'}); the store is ${store}`,
   );
+  if (entry.result === 'canary' && rest.includes('--watch')) await watch(remote);
 } else if (command === 'rollback') {
   const { remote } = remoteNamed(name);
   try {
@@ -138,6 +203,20 @@ if (command === 'release' && rest.includes('--promote')) {
   }
 } else if (command === 'list') {
   const doc = readDiscovery(store);
+  const remotes = Object.keys(PLATFORM.remotes);
+  // `pnpm releases [--since 24h] [--report <file>]`: the list below, then the figures.
+  const allArgs = [name, ...rest].filter((a) => a !== undefined);
+  const listOption = (/** @type {string} */ flag) => {
+    const i = allArgs.indexOf(flag);
+    return i >= 0 ? allArgs[i + 1] : undefined;
+  };
+  let since = '';
+  try {
+    since = sinceTime(listOption('--since') ?? '24h');
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
   console.log('live:');
   for (const remote of Object.keys(PLATFORM.remotes)) {
     const entry = doc.remotes[remote];
@@ -145,14 +224,35 @@ if (command === 'release' && rest.includes('--promote')) {
     console.log(`  ${remote.padEnd(12)} ${entry?.live?.version ?? '(not released)'}${canary}`);
   }
   console.log('history:');
-  for (const e of readHistory(store)) {
+  const history = readHistory(store);
+  for (const e of history) {
+    const what = e.action === 'watch' ? `${e.decision} at ${e.percent} %` : e.result;
     console.log(
-      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${e.result}${e.reason ? `: ${e.reason}` : ''}${e.smoke === 'skipped' ? '  (smoke load skipped)' : ''}`,
+      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${what}${e.reason ? `: ${e.reason}` : ''}${e.smoke === 'skipped' ? '  (smoke load skipped)' : ''}`,
+    );
+  }
+  const api = apiAccess(process.env, root);
+  try {
+    const answer = await fetchFigures(api, since);
+    const table = figureLines(doc, answer.figures, remotes);
+    console.log(`real-user figures since ${since} (page loads that used each version; p75 of their page's vitals):`);
+    for (const line of table) console.log(line);
+    const report = listOption('--report');
+    if (report) {
+      writeFileSync(
+        report,
+        htmlReport({ generated: new Date().toISOString(), since, remotes, doc, table, series: answer.series, history }),
+      );
+      console.log(`report: ${resolve(report)}`);
+    }
+  } catch (error) {
+    console.log(
+      `real-user figures: not available from the API at ${api.url} (${error instanceof Error ? error.message : String(error)}); set PLATFORM_API_URL and ADMIN_TOKEN`,
     );
   }
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent>] [--skip-smoke] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
   );
   process.exit(2);
 }

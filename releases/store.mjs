@@ -88,7 +88,9 @@ export function storeBuild(store, remote, dist) {
 
 /**
  * @typedef {{ version: string, manifest: string, integrity: string }} Pointer
- * @typedef {{ live?: Pointer, canary?: Pointer & { percent: number }, versions?: string[] }} RemoteEntry
+ * `rolledBack` lists the versions taken away by a rollback: a page still running one switches to
+ * what it would load now at its next navigation (shell/src/remotes/discovery.ts).
+ * @typedef {{ live?: Pointer, canary?: Pointer & { percent: number }, versions?: string[], rolledBack?: string[] }} RemoteEntry
  * @typedef {{ remotes: Record<string, RemoteEntry>, manifests?: Record<string, unknown> }} Discovery
  */
 
@@ -126,7 +128,10 @@ export function pointerTo(store, remote, version) {
 }
 
 /**
- * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'promote' | 'rollback', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped' }} HistoryEntry
+ * A line of the history. `watch` is one evaluation of a canary by the watcher (watch.mjs), with
+ * its decision and the figures it was made on; `step` a change of the canary's share.
+ * @typedef {{ loads: number, errorLoads: number, errorRate?: number, p75: { lcp: number | null, inp: number | null, cls?: number | null } }} Figures
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, figures?: { canary: Figures, live: Figures } }} HistoryEntry
  */
 
 /** @param {string} store @param {HistoryEntry} entry */
@@ -221,7 +226,10 @@ export function release({ store, remote, dist, canary, smoke, gate = () => null 
     if (!refused) {
       const pointer = pointerTo(store, remote, version);
       // A new live version ends a canary under way; a new canary replaces the previous one.
-      const { canary: _ended, ...kept } = listed.remotes[remote] ?? {};
+      const { canary: _ended, rolledBack, ...rest } = listed.remotes[remote] ?? {};
+      // Released again, a version rolled back earlier is no longer one pages must leave.
+      const stillBack = (rolledBack ?? []).filter((v) => v !== version);
+      const kept = stillBack.length ? { ...rest, rolledBack: stillBack } : rest;
       const next =
         canary === undefined ? { ...kept, live: pointer } : { ...kept, canary: { ...pointer, percent: canary } };
       writeDiscovery(store, { ...listed, remotes: { ...listed.remotes, [remote]: next } });
@@ -234,21 +242,52 @@ export function release({ store, remote, dist, canary, smoke, gate = () => null 
 }
 
 /**
- * Makes a remote's canary its live version for every browser.
+ * Changes the share of browsers a remote's canary serves (the watcher steps it up).
  *
- * @param {{ store: string, remote: string }} options
+ * @param {{ store: string, remote: string, percent: number, reason?: string }} options
  * @returns {Promise<HistoryEntry>}
  */
-export function promote({ store, remote }) {
+export function setCanaryShare({ store, remote, percent, reason }) {
+  if (!(Number.isInteger(percent) && percent > 0 && percent < 100))
+    return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
+  return withStoreLock(store, () => {
+    const doc = readDiscovery(store);
+    const entry = doc.remotes[remote];
+    if (!entry?.canary) throw new Error(`${remote} has no canary`);
+    writeDiscovery(store, {
+      ...doc,
+      remotes: { ...doc.remotes, [remote]: { ...entry, canary: { ...entry.canary, percent } } },
+    });
+    /** @type {HistoryEntry} */
+    const step = {
+      time: new Date().toISOString(),
+      remote,
+      action: 'step',
+      from: entry.live?.version ?? null,
+      to: entry.canary.version,
+      result: 'canary',
+      percent,
+      ...(reason ? { reason } : {}),
+    };
+    appendHistory(store, step);
+    return step;
+  });
+}
+
+/**
+ * Makes a remote's canary its live version for every browser.
+ *
+ * @param {{ store: string, remote: string, reason?: string }} options
+ * @returns {Promise<HistoryEntry>}
+ */
+export function promote({ store, remote, reason }) {
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const { canary, live } = doc.remotes[remote] ?? {};
     if (!canary) throw new Error(`${remote} has no canary to promote`);
     const { percent: _share, ...pointer } = canary;
-    writeDiscovery(store, {
-      ...doc,
-      remotes: { ...doc.remotes, [remote]: { versions: doc.remotes[remote]?.versions ?? [], live: pointer } },
-    });
+    const { canary: _promoted, ...kept } = doc.remotes[remote] ?? {};
+    writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { ...kept, live: pointer } } });
     /** @type {HistoryEntry} */
     const entry = {
       time: new Date().toISOString(),
@@ -257,6 +296,7 @@ export function promote({ store, remote }) {
       from: live?.version ?? null,
       to: canary.version,
       result: 'live',
+      ...(reason ? { reason } : {}),
     };
     appendHistory(store, entry);
     return entry;
@@ -268,17 +308,20 @@ export function promote({ store, remote }) {
  * switches it back to the version that was live before the current one (the last release that
  * went live with another version); fails when there is none.
  *
- * @param {{ store: string, remote: string }} options
+ * @param {{ store: string, remote: string, reason?: string }} options
  * @returns {Promise<HistoryEntry>}
  */
-export function rollback({ store, remote }) {
+export function rollback({ store, remote, reason }) {
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const current = doc.remotes[remote]?.live?.version ?? null;
     const canary = doc.remotes[remote]?.canary;
     if (canary) {
       const { canary: _dropped, ...kept } = doc.remotes[remote] ?? {};
-      writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: kept } });
+      writeDiscovery(store, {
+        ...doc,
+        remotes: { ...doc.remotes, [remote]: { ...kept, rolledBack: withVersion(kept.rolledBack, canary.version) } },
+      });
       /** @type {HistoryEntry} */
       const entry = {
         time: new Date().toISOString(),
@@ -287,6 +330,7 @@ export function rollback({ store, remote }) {
         from: canary.version,
         to: current,
         result: 'dropped',
+        ...(reason ? { reason } : {}),
       };
       appendHistory(store, entry);
       return entry;
@@ -295,9 +339,17 @@ export function rollback({ store, remote }) {
     const earlier = liveVersions(readHistory(store), remote).filter((v) => v !== current);
     const previous = earlier.at(-1);
     if (!previous) throw new Error(`${remote} has no earlier good version than ${current}`);
+    const was = doc.remotes[remote] ?? {};
     writeDiscovery(store, {
       ...doc,
-      remotes: { ...doc.remotes, [remote]: { ...doc.remotes[remote], live: pointerTo(store, remote, previous) } },
+      remotes: {
+        ...doc.remotes,
+        [remote]: {
+          ...was,
+          live: pointerTo(store, remote, previous),
+          rolledBack: withVersion(was.rolledBack, current).filter((v) => v !== previous),
+        },
+      },
     });
     /** @type {HistoryEntry} */
     const entry = {
@@ -312,6 +364,9 @@ export function rollback({ store, remote }) {
     return entry;
   });
 }
+
+/** @param {string[] | undefined} list @param {string} version */
+const withVersion = (list, version) => [...(list ?? []).filter((v) => v !== version), version];
 
 /**
  * The versions that went live for a remote, oldest first, with each rolled-back-from version

@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentVersion, promote, readDiscovery, readHistory, release, rollback, storeBuild } from './store.mjs';
+import {
+  contentVersion,
+  promote,
+  readDiscovery,
+  readHistory,
+  release,
+  rollback,
+  setCanaryShare,
+  storeBuild,
+} from './store.mjs';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -126,13 +135,25 @@ describe('the release store', () => {
     });
 
     await rollback({ store, remote: 'header' });
+    // The document names the version rolled back, so pages still running it leave it (issue 27, item 6).
     expect(readDiscovery(store).remotes.header).toEqual({
       versions: [a.version, b.version],
       live: expect.objectContaining({ version: a.version }),
+      rolledBack: [b.version],
     });
     expect(Object.keys(readDiscovery(store).manifests ?? {})).toEqual([`header/${a.version}/mf-manifest.json`]);
 
-    await release({ store, remote: 'header', dist: build('b'), canary: 50 });
+    await release({ store, remote: 'header', dist: build('b'), canary: 10 });
+    // Released again, it is no longer a rolled-back version; the watcher steps its share up.
+    expect(readDiscovery(store).remotes.header?.rolledBack).toBeUndefined();
+    await expect(setCanaryShare({ store, remote: 'header', percent: 100 })).rejects.toThrow(/1 to 99/);
+    expect(await setCanaryShare({ store, remote: 'header', percent: 50, reason: 'healthy' })).toMatchObject({
+      action: 'step',
+      to: b.version,
+      percent: 50,
+      reason: 'healthy',
+    });
+    expect(readDiscovery(store).remotes.header?.canary?.percent).toBe(50);
     await promote({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header).toEqual({
       versions: [a.version, b.version],
@@ -141,11 +162,14 @@ describe('the release store', () => {
     // The promoted version is a good one to come back to; the rolled-back canary never was live.
     await rollback({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(a.version);
+    expect(readDiscovery(store).remotes.header?.rolledBack).toEqual([b.version]);
+    await expect(setCanaryShare({ store, remote: 'header', percent: 50 })).rejects.toThrow('header has no canary');
     expect(readHistory(store).map((e) => `${e.action}:${e.result}`)).toEqual([
       'release:live',
       'canary:canary',
       'rollback:dropped',
       'canary:canary',
+      'step:canary',
       'promote:live',
       'rollback:live',
     ]);

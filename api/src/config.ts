@@ -36,6 +36,10 @@ export interface ApiConfig {
   uploadMaxBytes: number;
   bodyMaxBytes: number;
   adminToken: string;
+  /** Real-user beacons are stored (RUM_COLLECT=off switches collection off; pages then send none). */
+  rumCollect: boolean;
+  /** Beacons one client may send per minute before 429 (a page load sends one each time it is hidden). */
+  rumBeaconsPerMinute: number;
 }
 
 const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
+    rumCollect: env.RUM_COLLECT !== 'off',
+    rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
   };
 }
 

@@ -51,6 +51,14 @@ export function appFor(packageName) {
   return app;
 }
 
+/** RUM_SAMPLE as a share from 0 to 1 (default 1: every page load). @param {string | undefined} value */
+function rumSampleOf(value) {
+  if (value === undefined || value === '') return 1;
+  const share = Number(value);
+  if (!(share >= 0 && share <= 1)) throw new Error(`RUM_SAMPLE must be a number from 0 to 1, got '${value}'`);
+  return share;
+}
+
 /**
  * The shell's runtime config, written from environment variables when an app is served, so
  * no URL is baked into a build. Defaults run everything on localhost.
@@ -71,6 +79,10 @@ export function runtimeConfigFromEnv(env = process.env) {
     ...(env.DISCOVERY_URL ? { discoveryUrl: env.DISCOVERY_URL } : {}),
     // Testers' version overrides: off unless the deployment turns them on.
     allowVersionOverride: env.ALLOW_VERSION_OVERRIDE === 'true',
+    // A developer's own build of a remote on loopback (?version=header@local): off unless turned on.
+    allowLocalRemotes: env.ALLOW_LOCAL_REMOTES === 'true',
+    // Real-user beacons from every page load unless sampled down (RUM_SAMPLE=0.1) or off (0).
+    rumSample: rumSampleOf(env.RUM_SAMPLE),
   };
 }
 

@@ -168,4 +168,37 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX live_clients_by_session ON live_clients(session_token);
   `,
+  // Real-user evidence per remote version (api/src/routes/rum.ts): a page load, anonymous (a random
+  // id), with the page's vitals and who owned each; the remotes it rendered, at which version, and
+  // how many errors each had there; the errors' kinds and messages. Times are the server's.
+  `
+  CREATE TABLE rum_loads (
+    load_id TEXT PRIMARY KEY,
+    received_at TEXT NOT NULL,
+    lcp REAL, lcp_owner TEXT,
+    inp REAL, inp_owner TEXT,
+    cls REAL, cls_owner TEXT,
+    ttfb REAL,
+    errors INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX rum_loads_received ON rum_loads(received_at);
+  CREATE TABLE rum_load_remotes (
+    load_id TEXT NOT NULL REFERENCES rum_loads(load_id) ON DELETE CASCADE,
+    remote TEXT NOT NULL,
+    version TEXT NOT NULL,
+    errors INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (load_id, remote)
+  );
+  CREATE INDEX rum_load_remotes_version ON rum_load_remotes(remote, version);
+  CREATE TABLE rum_errors (
+    id INTEGER PRIMARY KEY,
+    load_id TEXT NOT NULL REFERENCES rum_loads(load_id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    version TEXT,
+    kind TEXT NOT NULL,
+    message TEXT NOT NULL,
+    received_at TEXT NOT NULL
+  );
+  CREATE INDEX rum_errors_load ON rum_errors(load_id);
+  `,
 ];

@@ -10,6 +10,7 @@ import { registerCartRoutes } from '../routes/cart.js';
 import { registerChatRoutes } from '../routes/chat.js';
 import { registerNotificationRoutes } from '../routes/notifications.js';
 import { registerOrderRoutes } from '../routes/orders.js';
+import { registerRumRoutes } from '../routes/rum.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { HttpError } from './errors.js';
@@ -63,6 +64,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   registerAccountRoutes(router, services);
   registerOrderRoutes(router, services);
   registerFileRoutes(app, services);
+  registerRumRoutes(app, services);
   registerInternalRoutes(app, services);
   app.get('/health', (c) => c.json({ ok: true }));
 

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from './env.js';
 import { HttpError, notFound } from './errors.js';
@@ -11,17 +11,48 @@ const notifyBody = z.object({
   link: z.string().max(500).nullable().optional(),
 });
 
-/** Operator endpoints behind the admin token (the `notify` command uses them); not for browsers. */
+const figuresQuery = z.object({
+  since: z.iso.datetime().default(() => new Date(Date.now() - 24 * 3600_000).toISOString()),
+  bucketMinutes: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(10),
+});
+
+function requireAdmin(c: Context<AppEnv>, adminToken: string): void {
+  const given = Buffer.from((c.req.header('authorization') ?? '').replace(/^Bearer /, ''));
+  const expected = Buffer.from(adminToken);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new HttpError(401, 'Admin token required');
+}
+
+/**
+ * Operator endpoints behind the admin token (the `notify` command, the release commands'
+ * figures); not for browsers.
+ */
 export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): void {
   app.post('/internal/notify', async (c) => {
-    const given = Buffer.from((c.req.header('authorization') ?? '').replace(/^Bearer /, ''));
-    const expected = Buffer.from(services.config.adminToken);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      throw new HttpError(401, 'Admin token required');
+    requireAdmin(c, services.config.adminToken);
     const parsed = notifyBody.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) throw new HttpError(400, 'Expected JSON { profileName, content, link? }');
     const user = services.repos.users.byProfileName(parsed.data.profileName);
     if (!user) throw notFound('Profile');
     return c.json(notifyUser(services, user.id, parsed.data.content, parsed.data.link ?? null), 201);
+  });
+
+  // Real-user figures per remote and version since a time (pnpm releases, the canary watcher),
+  // with the same in time buckets for a chart.
+  app.get('/internal/rum/figures', (c) => {
+    requireAdmin(c, services.config.adminToken);
+    const parsed = figuresQuery.safeParse(c.req.query());
+    if (!parsed.success) throw new HttpError(400, 'Expected ?since=<ISO time>&bucketMinutes=<1-1440>');
+    const { since, bucketMinutes } = parsed.data;
+    return c.json({
+      since,
+      figures: services.repos.rum.figures(since),
+      series: services.repos.rum.series(since, bucketMinutes),
+    });
   });
 }

@@ -10,6 +10,7 @@ import { contentRepository } from './content.js';
 import { liveClientsRepository } from './liveClients.js';
 import { notificationsRepository } from './notifications.js';
 import { offersRepository } from './offers.js';
+import { rumRepository } from './rum.js';
 import { ordersRepository } from './orders.js';
 import { sessionsRepository } from './sessions.js';
 import { fileUrls } from './urls.js';
@@ -32,6 +33,7 @@ export function createRepositories(db: Db, filesOrigin: string) {
     notifications: notificationsRepository(db),
     chat: chatRepository(db, urls, users),
     orders: ordersRepository(db, urls),
+    rum: rumRepository(db),
     /** Runs `work` in one SQLite transaction, for a change that spans repositories. */
     transaction<T>(work: () => T): T {
       return db.transaction(work)();

@@ -17,6 +17,13 @@ export interface RuntimeConfig {
   discoveryUrl?: string;
   /** Testers may load a stored version of a remote in their tab (`?version=remote@version`). Off unless set. */
   allowVersionOverride?: boolean;
+  /**
+   * A developer may load a remote from their own development server on loopback in their tab
+   * (`?version=header@local`; the port is the platform table's, never the link's). Off unless set.
+   */
+  allowLocalRemotes?: boolean;
+  /** The share of page loads, 0 to 1, that send real-user beacons to the API; 0 sends none. */
+  rumSample?: number;
 }
 
 const isUrl = (v: unknown): v is string => {
@@ -38,8 +45,11 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
   for (const name of REMOTE_NAMES) {
     if (!isUrl(v?.remotes?.[name])) throw new Error(`runtime config: remotes.${name} must be a URL`);
   }
-  if (v?.allowVersionOverride !== undefined && typeof v.allowVersionOverride !== 'boolean')
-    throw new Error('runtime config: allowVersionOverride must be true or false');
+  for (const key of ['allowVersionOverride', 'allowLocalRemotes'] as const)
+    if (v?.[key] !== undefined && typeof v[key] !== 'boolean')
+      throw new Error(`runtime config: ${key} must be true or false`);
+  if (v?.rumSample !== undefined && !(typeof v.rumSample === 'number' && v.rumSample >= 0 && v.rumSample <= 1))
+    throw new Error('runtime config: rumSample must be a number from 0 to 1');
   // Servers write "" when no store is deployed: that is no discovery document.
   if (v?.discoveryUrl === '') {
     const { discoveryUrl: _none, ...rest } = v;

@@ -27,5 +27,11 @@ describe('parseRuntimeConfig', () => {
     expect(() => parseRuntimeConfig({ ...TEST_CONFIG, allowVersionOverride: 'yes' })).toThrow(
       'allowVersionOverride must be true or false',
     );
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, allowLocalRemotes: 1 })).toThrow(
+      'allowLocalRemotes must be true or false',
+    );
+    expect(parseRuntimeConfig({ ...TEST_CONFIG, rumSample: 0.25 }).rumSample).toBe(0.25);
+    for (const rumSample of [-0.1, 1.5, '1'])
+      expect(() => parseRuntimeConfig({ ...TEST_CONFIG, rumSample })).toThrow('rumSample must be a number from 0 to 1');
   });
 });

@@ -19,3 +19,18 @@ export {
   type Composition,
 } from './composition.js';
 export { pageAt } from './pageAt.js';
+export {
+  BEACON_ERROR_KINDS,
+  BEACON_MAX_BYTES,
+  BEACON_MAX_ERRORS,
+  BEACON_MESSAGE_CHARS,
+  BEACON_PATH,
+  UNRELEASED_VERSION,
+  VITAL_NAMES,
+  type Beacon,
+  type BeaconError,
+  type BeaconErrorKind,
+  type BeaconVital,
+  type Owner,
+  type VitalName,
+} from './beacon.js';

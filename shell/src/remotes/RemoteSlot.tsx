@@ -13,7 +13,9 @@ import {
   type ExposedProps,
   type RemoteName,
 } from '@marketplace/shared';
-import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteLoadError, withTimeout, type Loader } from './registry.js';
+import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
+import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
+import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteTimeoutError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
   margin: 12px;
@@ -81,10 +83,19 @@ function Loading({ label, remote, placeholder }: { label: string; remote: Remote
   );
 }
 
+/**
+ * Every slot's root names its remote (SLOT_ATTRIBUTE), so an element of the page can be traced
+ * to the remote that rendered it (the real-user beacon's LCP element, slow interaction and largest
+ * shift). It lays nothing out: its children are laid out as if it were not there.
+ */
+const SlotRoot = styled.div`
+  display: contents;
+`;
+
 interface BoundaryProps {
   resetKey: string;
   fallback: ReactNode;
-  onError: () => void;
+  onError: (error: Error) => void;
   children: ReactNode;
 }
 
@@ -96,7 +107,7 @@ class SlotBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
   componentDidCatch(error: Error, info: ErrorInfo): void {
     console.warn('[shell] a remote failed while rendering', error, info.componentStack);
-    this.props.onError();
+    this.props.onError(error);
   }
   componentDidUpdate(prev: BoundaryProps): void {
     if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
@@ -152,10 +163,16 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
     withTimeout(
       loader(remote, module, { fresh }),
       timeoutMs,
-      () => new RemoteLoadError(id, `${id} did not load within ${timeoutMs} ms`),
+      () => new RemoteTimeoutError(id, `${id} did not load within ${timeoutMs} ms`),
     ).then(
-      (mod) => !cancelled && setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode }),
-      () => !cancelled && setState({ status: 'failed' }),
+      (mod) => {
+        reportRemoteUse(remote);
+        if (!cancelled) setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode });
+      },
+      (error: unknown) => {
+        reportSlotFailure(remote, error instanceof RemoteTimeoutError ? 'timeout' : 'load', error);
+        if (!cancelled) setState({ status: 'failed' });
+      },
     );
     return () => {
       cancelled = true;
@@ -172,20 +189,24 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
   const retry = () => setAttempt((n) => n + 1);
   const fallback = <Fallback label={label} remote={remote} onRetry={retry} />;
   const loading = <Loading label={label} remote={remote} placeholder={placeholder} />;
-  if (state.status === 'loading') return loading;
-  if (state.status === 'failed') return fallback;
+  const root = { [SLOT_ATTRIBUTE]: remote };
+  if (state.status === 'loading') return <SlotRoot {...root}>{loading}</SlotRoot>;
+  if (state.status === 'failed') return <SlotRoot {...root}>{fallback}</SlotRoot>;
   const Loaded = state.Component as (p: object) => ReactNode;
   return (
-    <SlotBoundary
-      resetKey={`${location.key}:${attempt}`}
-      fallback={fallback}
-      onError={() => {
-        threw.current = true;
-      }}
-    >
-      <Suspense fallback={loading}>
-        <Loaded {...(props as object)} />
-      </Suspense>
-    </SlotBoundary>
+    <SlotRoot {...root}>
+      <SlotBoundary
+        resetKey={`${location.key}:${attempt}`}
+        fallback={fallback}
+        onError={(error) => {
+          threw.current = true;
+          reportSlotFailure(remote, 'render', error);
+        }}
+      >
+        <Suspense fallback={loading}>
+          <Loaded {...(props as object)} />
+        </Suspense>
+      </SlotBoundary>
+    </SlotRoot>
   );
 }

@@ -1,7 +1,7 @@
 import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
-import { pageAt, REMOTE_NAMES } from '@marketplace/shared/platform';
+import { pageAt, REMOTE_NAMES, UNRELEASED_VERSION, type RemoteName } from '@marketplace/shared/platform';
 import { resolveRemotes } from './discovery.js';
 
 /**
@@ -79,6 +79,28 @@ function preloadForLocation(pathname: string): void {
   const wanted = [{ nameOrAlias: 'header', exposes: ['Header'] }];
   if (route) wanted.push({ nameOrAlias: route.remote, exposes: [route.module] });
   void registered.then(() => preloadRemote(wanted)).catch(() => undefined);
+}
+
+/** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
+const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
+
+/** Where a remote's code comes from on this page: its version, and the folder of its files. */
+export interface RemoteSource {
+  version: string;
+  base: string;
+}
+
+/**
+ * Each registered remote's version (the release store's, read from its manifest's path; a remote
+ * not released through the store is UNRELEASED_VERSION) and base URL, for the real-user beacon.
+ */
+export function remoteSources(): Partial<Record<RemoteName, RemoteSource>> {
+  return Object.fromEntries(
+    Object.entries(entries).map(([name, url]) => [
+      name,
+      { version: STORED_MANIFEST.exec(new URL(url).pathname)?.[1] ?? UNRELEASED_VERSION, base: new URL('.', url).href },
+    ]),
+  );
 }
 
 let started = false;

@@ -30,6 +30,11 @@ export async function loadExposed<R extends RemoteName, M extends ExposedName<R>
   return loaded;
 }
 
+/** A remote that did not load within the slot's timeout (its slot falls back; the load may still finish). */
+export class RemoteTimeoutError extends RemoteLoadError {
+  override name = 'RemoteTimeoutError';
+}
+
 export type Loader = typeof loadExposed;
 
 /** Rejects with `onTimeout()` when `promise` has not settled within `ms` (it may still settle later). */

@@ -1,4 +1,6 @@
 import type { RemoteName, RuntimeConfig } from '@marketplace/shared';
+import { REMOTE_NAMES, UNRELEASED_VERSION } from '@marketplace/shared/platform';
+import type { RemoteSource } from './federation.js';
 
 /** webpack's lazy module context (import.meta.webpackContext), as far as this file uses it. */
 interface LazyContext {
@@ -30,4 +32,9 @@ export function startFederation(_config: RuntimeConfig, _pathname: string): void
 export function loadRemoteModule(id: string, _fresh = false): Promise<unknown> {
   const [remote, module] = id.split('/') as [RemoteName, string];
   return EXPOSES[remote](`./${module}.tsx`);
+}
+
+/** One build: every remote at the bundle's own version, in the shell's files (no base to tell them apart). */
+export function remoteSources(): Partial<Record<RemoteName, RemoteSource>> {
+  return Object.fromEntries(REMOTE_NAMES.map((name) => [name, { version: UNRELEASED_VERSION, base: '' }]));
 }

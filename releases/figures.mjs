@@ -1,0 +1,117 @@
+// Real-user figures per remote and version (issue "Releases that watch themselves", item 3), read
+// from the API's operator endpoint (GET /internal/rum/figures, behind the admin token) for
+// `pnpm releases`, its HTML report and the canary watcher.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * @typedef {{ remote: string, version: string, loads: number, errorLoads: number, errorRate: number, p75: { lcp: number | null, inp: number | null, cls: number | null, ttfb?: number | null }, lcpOwnedShare?: number }} VersionFigures
+ * @typedef {{ remote: string, version: string, start: string, loads: number, errorRate: number, p75Lcp: number | null }} SeriesPoint
+ * @typedef {{ since: string, figures: VersionFigures[], series: SeriesPoint[] }} FiguresAnswer
+ */
+
+/**
+ * Where the API is and its operator token: PLATFORM_API_URL (default: the API `npm start` runs,
+ * http://127.0.0.1:4000) and ADMIN_TOKEN (default: the token the API keeps beside its default
+ * database, api/data/admin-token).
+ *
+ * @param {NodeJS.ProcessEnv} env @param {string} root the workspace
+ */
+export function apiAccess(env, root) {
+  const tokenFile = join(root, 'api', 'data', 'admin-token');
+  return {
+    url: (env.PLATFORM_API_URL ?? 'http://127.0.0.1:4000').replace(/\/$/, ''),
+    token: env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : ''),
+  };
+}
+
+/**
+ * @param {{ url: string, token: string }} api @param {string} since ISO time @param {number} [bucketMinutes]
+ * @returns {Promise<FiguresAnswer>}
+ */
+export async function fetchFigures(api, since, bucketMinutes = 10) {
+  const query = new URLSearchParams({ since, bucketMinutes: String(bucketMinutes) });
+  const response = await fetch(`${api.url}/internal/rum/figures?${query}`, {
+    headers: { authorization: `Bearer ${api.token}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new Error(`the API at ${api.url} answered ${response.status}`);
+  return /** @type {Promise<FiguresAnswer>} */ (response.json());
+}
+
+/** A version's figures, or an empty sample when no page load used it. @param {VersionFigures[]} figures @param {string} remote @param {string} version @returns {VersionFigures} */
+export function figuresOf(figures, remote, version) {
+  return (
+    figures.find((f) => f.remote === remote && f.version === version) ?? {
+      remote,
+      version,
+      loads: 0,
+      errorLoads: 0,
+      errorRate: 0,
+      p75: { lcp: null, inp: null, cls: null },
+    }
+  );
+}
+
+/** `24h`, `30m`, `7d` or an ISO time, as an ISO time. @param {string} value @param {number} [now] */
+export function sinceTime(value, now = Date.now()) {
+  const relative = /^(\d+)([mhd])$/.exec(value);
+  if (relative) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[/** @type {'m' | 'h' | 'd'} */ (relative[2])];
+    return new Date(now - Number(relative[1]) * unit).toISOString();
+  }
+  if (Number.isNaN(Date.parse(value))) throw new Error(`--since takes 24h, 30m, 7d or an ISO time, not '${value}'`);
+  return new Date(value).toISOString();
+}
+
+const ms = (/** @type {number | null | undefined} */ v) => (v == null ? '-' : `${Math.round(v)} ms`);
+const cls = (/** @type {number | null | undefined} */ v) => (v == null ? '-' : v.toFixed(3));
+const rate = (/** @type {VersionFigures} */ f) => (f.loads ? `${(f.errorRate * 100).toFixed(1)} %` : '-');
+const signed = (/** @type {number} */ v, /** @type {string} */ unit, digits = 0) =>
+  `${v >= 0 ? '+' : ''}${v.toFixed(digits)}${unit}`;
+
+/** @param {string} label @param {VersionFigures} f */
+const row = (label, f) =>
+  `  ${label.padEnd(30)} ${String(f.loads).padStart(6)} ${rate(f).padStart(8)} ${ms(f.p75.lcp).padStart(9)} ${ms(f.p75.inp).padStart(8)} ${cls(f.p75.cls).padStart(7)}`;
+
+/**
+ * The figures table of `pnpm releases`: per remote, its live version, its canary with the
+ * difference to live, then any other version pages still used in the window.
+ *
+ * @param {{ remotes: Record<string, { live?: { version: string }, canary?: { version: string, percent: number } }> }} doc
+ * @param {VersionFigures[]} figures
+ * @param {string[]} remotes the platform table's remotes, in order
+ */
+export function figureLines(doc, figures, remotes) {
+  const lines = [
+    `  ${''.padEnd(30)} ${'loads'.padStart(6)} ${'errors'.padStart(8)} ${'p75 LCP'.padStart(9)} ${'p75 INP'.padStart(8)} ${'p75 CLS'.padStart(7)}`,
+  ];
+  for (const remote of remotes) {
+    const entry = doc.remotes[remote];
+    const shown = new Set();
+    if (entry?.live) {
+      shown.add(entry.live.version);
+      lines.push(row(`${remote} ${entry.live.version} live`, figuresOf(figures, remote, entry.live.version)));
+    }
+    if (entry?.canary) {
+      shown.add(entry.canary.version);
+      const canary = figuresOf(figures, remote, entry.canary.version);
+      lines.push(row(`${remote} ${entry.canary.version} canary ${entry.canary.percent} %`, canary));
+      if (entry.live) {
+        const live = figuresOf(figures, remote, entry.live.version);
+        const diff = (
+          /** @type {number | null} */ a,
+          /** @type {number | null} */ b,
+          /** @type {string} */ unit,
+          digits = 0,
+        ) => (a == null || b == null ? '-' : signed(a - b, unit, digits));
+        lines.push(
+          `  ${'  canary - live'.padEnd(30)} ${''.padStart(6)} ${(canary.loads && live.loads ? signed((canary.errorRate - live.errorRate) * 100, ' pt', 1) : '-').padStart(8)} ${diff(canary.p75.lcp, live.p75.lcp, ' ms').padStart(9)} ${diff(canary.p75.inp, live.p75.inp, ' ms').padStart(8)} ${diff(canary.p75.cls, live.p75.cls, '', 3).padStart(7)}`,
+        );
+      }
+    }
+    for (const other of figures.filter((f) => f.remote === remote && !shown.has(f.version)))
+      lines.push(row(`${remote} ${other.version}`, other));
+  }
+  return lines;
+}

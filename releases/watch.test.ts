@@ -1,0 +1,213 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from './canary.mjs';
+import { figureLines, sinceTime } from './figures.mjs';
+import { htmlReport } from './report.mjs';
+import { readDiscovery, readHistory, release } from './store.mjs';
+import { watchCanary } from './watch.mjs';
+
+// The canary watcher carrying out decisions on a real store, with the figures handed in (the
+// end-to-end test, e2e/tests/canary.spec.ts, reads them from real browsers' beacons).
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tmp = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  dirs.push(dir);
+  return dir;
+};
+function build(label: string): string {
+  const dist = tmp('dist');
+  writeFileSync(join(dist, 'mf-manifest.json'), JSON.stringify({ id: 'header', name: 'header', exposes: [] }));
+  mkdirSync(join(dist, 'static'));
+  writeFileSync(join(dist, 'static', 'chunk.js'), `export const label = ${JSON.stringify(label)};`);
+  return dist;
+}
+
+const policy = { ...DEFAULT_POLICY, minLoads: 10, holdIntervals: 2, steps: [25, 50], intervalSeconds: 0 };
+const figures = (version: string, loads: number, errorLoads: number, lcp = 1500) => ({
+  remote: 'header',
+  version,
+  loads,
+  errorLoads,
+  errorRate: errorLoads / loads,
+  p75: { lcp, inp: 100, cls: 0 },
+});
+
+async function canaryStore() {
+  const store = tmp('store');
+  const live = await release({ store, remote: 'header', dist: build('live') });
+  const canary = await release({ store, remote: 'header', dist: build('canary'), canary: 10 });
+  return { store, live: live.version, canary: canary.version };
+}
+
+describe('watchCanary', () => {
+  it('waits for enough loads, then rolls a failing canary back, with its figures in the history', async () => {
+    const { store, live, canary } = await canaryStore();
+    const rounds = [
+      [figures(live, 5, 0), figures(canary, 2, 2)],
+      [figures(live, 40, 0), figures(canary, 12, 9)],
+    ];
+    const decision = await watchCanary({
+      store,
+      remote: 'header',
+      policy,
+      readFigures: async () => rounds.shift() ?? [],
+      sleep: async () => undefined,
+      log: () => undefined,
+    });
+    expect(decision?.action).toBe('rollback');
+    expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: live }, rolledBack: [canary] });
+    expect(readDiscovery(store).remotes.header?.canary).toBeUndefined();
+    const lines = readHistory(store).slice(2);
+    expect(lines.map((e) => `${e.action}:${e.decision ?? e.result}`)).toEqual([
+      'watch:wait',
+      'watch:rollback',
+      'rollback:dropped',
+    ]);
+    expect(lines[1]?.figures).toMatchObject({
+      canary: { loads: 12, errorLoads: 9 },
+      live: { loads: 40, errorLoads: 0 },
+    });
+    expect(lines[2]?.reason).toMatch(/^watcher: error rate 75\.0 % against live's 0\.0 %/);
+  });
+
+  it('steps a healthy canary up through the shares after holding, then promotes it', async () => {
+    const { store, live, canary } = await canaryStore();
+    const decision = await watchCanary({
+      store,
+      remote: 'header',
+      policy,
+      readFigures: async () => [figures(live, 100, 1), figures(canary, 50, 0)],
+      sleep: async () => undefined,
+      log: () => undefined,
+    });
+    expect(decision?.action).toBe('promote');
+    expect(readDiscovery(store).remotes.header?.live?.version).toBe(canary);
+    expect(
+      readHistory(store)
+        .slice(2)
+        .map((e) => `${e.action}:${e.decision ?? e.percent ?? e.result}`),
+    ).toEqual([
+      'watch:hold',
+      'watch:step',
+      'step:25',
+      'watch:hold',
+      'watch:step',
+      'step:50',
+      'watch:hold',
+      'watch:promote',
+      'promote:live',
+    ]);
+  });
+
+  it('stops when the canary is ended by hand, and keeps watching through an API that does not answer', async () => {
+    const { store } = await canaryStore();
+    const said: string[] = [];
+    let calls = 0;
+    const decision = await watchCanary({
+      store,
+      remote: 'header',
+      policy,
+      readFigures: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('connect ECONNREFUSED');
+        const { rollback } = await import('./store.mjs');
+        await rollback({ store, remote: 'header' });
+        return [];
+      },
+      sleep: async () => undefined,
+      log: (line) => said.push(line),
+    });
+    expect(decision).toBeNull();
+    expect(said[0]).toBe('figures unavailable (connect ECONNREFUSED): trying again next interval');
+    expect(said.at(-1)).toBe('header has no canary under way any more: stopped watching');
+  });
+});
+
+describe('figures for people', () => {
+  it('prints live and canary per remote with the difference, and other versions still in use', () => {
+    const doc = {
+      remotes: {
+        header: { live: { version: 'aaaaaaaaaaaa' }, canary: { version: 'bbbbbbbbbbbb', percent: 10 } },
+      },
+    };
+    const lines = figureLines(
+      doc,
+      [figures('aaaaaaaaaaaa', 200, 2, 1500), figures('bbbbbbbbbbbb', 20, 2, 1700), figures('cccccccccccc', 3, 0)],
+      ['header', 'media'],
+    );
+    expect(lines[1]).toMatch(/^ {2}header aaaaaaaaaaaa live\s+200\s+1\.0 %\s+1500 ms\s+100 ms\s+0\.000$/);
+    expect(lines[2]).toMatch(/^ {2}header bbbbbbbbbbbb canary 10 %\s+20\s+10\.0 %\s+1700 ms/);
+    expect(lines[3]).toMatch(/canary - live\s+\+9\.0 pt\s+\+200 ms\s+\+0 ms\s+\+0\.000$/);
+    expect(lines[4]).toMatch(/^ {2}header cccccccccccc\s+3/);
+  });
+
+  it('reads --since as a duration or a time', () => {
+    const now = Date.parse('2026-11-24T12:00:00.000Z');
+    expect(sinceTime('24h', now)).toBe('2026-11-23T12:00:00.000Z');
+    expect(sinceTime('30m', now)).toBe('2026-11-24T11:30:00.000Z');
+    expect(sinceTime('2026-11-20T00:00:00Z', now)).toBe('2026-11-20T00:00:00.000Z');
+    expect(() => sinceTime('last week', now)).toThrow(/--since takes/);
+  });
+
+  it('writes an HTML report with a chart line per version and escapes what it shows', () => {
+    const html = htmlReport({
+      generated: '2026-11-24T12:00:00.000Z',
+      since: '2026-11-23T12:00:00.000Z',
+      remotes: ['header'],
+      doc: {
+        remotes: { header: { live: { version: 'aaaaaaaaaaaa' }, canary: { version: 'bbbbbbbbbbbb', percent: 10 } } },
+      },
+      table: ['  header <live>'],
+      series: [
+        {
+          remote: 'header',
+          version: 'aaaaaaaaaaaa',
+          start: '2026-11-24T10:00:00.000Z',
+          loads: 10,
+          errorRate: 0,
+          p75Lcp: 1400,
+        },
+        {
+          remote: 'header',
+          version: 'aaaaaaaaaaaa',
+          start: '2026-11-24T10:10:00.000Z',
+          loads: 12,
+          errorRate: 0.1,
+          p75Lcp: 1500,
+        },
+        {
+          remote: 'header',
+          version: 'bbbbbbbbbbbb',
+          start: '2026-11-24T10:10:00.000Z',
+          loads: 2,
+          errorRate: 0.5,
+          p75Lcp: 1900,
+        },
+      ],
+      history: [
+        {
+          time: 't',
+          remote: 'header',
+          action: 'watch',
+          from: 'a',
+          to: 'b',
+          result: 'canary',
+          decision: 'rollback',
+          reason: '<script>',
+        },
+      ],
+    });
+    expect(html.match(/<svg /g)).toHaveLength(2);
+    expect(html.match(/<path d="M/g)).toHaveLength(4);
+    expect(html).toContain('aaaaaaaaaaaa (live)');
+    expect(html).toContain('bbbbbbbbbbbb (canary 10 %)');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('header &lt;live&gt;');
+    expect(html).not.toContain('<script>');
+  });
+});

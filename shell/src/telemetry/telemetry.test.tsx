@@ -1,0 +1,163 @@
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter } from '@marketplace/shared';
+import { TEST_CONFIG } from '@marketplace/shared/testing';
+import type { Beacon } from '@marketplace/shared/platform';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Loader } from '../remotes/registry.js';
+import { RemoteSlot } from '../remotes/RemoteSlot.js';
+import { ownerOfNode, ownerOfStack } from './attribution.js';
+import { Collector, MAX_BEACONS_PER_LOAD } from './collector.js';
+import { resetTelemetry, startTelemetry } from './telemetry.js';
+
+const HEADER_BASE = 'http://releases.test/header/0123456789ab/';
+vi.mock('../remotes/federation.js', () => ({
+  remoteSources: () => ({
+    header: { version: '0123456789ab', base: 'http://releases.test/header/0123456789ab/' },
+    media: { version: 'unreleased', base: 'http://localhost:3002/' },
+  }),
+}));
+
+const beacons: { url: string; beacon: Beacon }[] = [];
+const hide = () => {
+  Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+  Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+};
+
+beforeEach(() => {
+  beacons.length = 0;
+  resetTelemetry();
+  Object.defineProperty(navigator, 'sendBeacon', {
+    configurable: true,
+    value: (url: string, body: string) => beacons.push({ url, beacon: JSON.parse(body) as Beacon }) > 0,
+  });
+});
+afterEach(() => vi.useRealTimers());
+
+const slot = (loader: Loader, timeoutMs = 1000) =>
+  render(
+    <MemoryRouter>
+      <RemoteSlot remote="header" module="Header" label="The header" props={{}} loader={loader} timeoutMs={timeoutMs} />
+    </MemoryRouter>,
+  );
+
+describe("the page's real-user beacon", () => {
+  it("sends, when the page is hidden, the version of the remote a slot rendered, to the API's beacon path", async () => {
+    startTelemetry({ ...TEST_CONFIG, rumSample: 1 });
+    slot(async () => ({ default: () => <p>header</p> }) as never);
+    await screen.findByText('header');
+    hide();
+    expect(beacons).toHaveLength(1);
+    expect(beacons[0]?.url).toBe(`${TEST_CONFIG.apiOrigin}/rum`);
+    expect(beacons[0]?.beacon).toMatchObject({ versions: { header: '0123456789ab' }, errors: [] });
+    expect(beacons[0]?.beacon.load).toMatch(/^[0-9a-f-]{36}$/);
+    // Nothing new: hiding again sends nothing.
+    hide();
+    expect(beacons).toHaveLength(1);
+  });
+
+  it('names the slot fallbacks by kind (load failure, timeout, render error) against the version tried', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    startTelemetry({ ...TEST_CONFIG, rumSample: 1 });
+    const failed = slot(() => Promise.reject(new Error('manifest answered 500')));
+    await screen.findByRole('alert');
+    failed.unmount();
+    vi.useFakeTimers();
+    const slow = slot(() => new Promise(() => undefined), 50);
+    await act(async () => vi.advanceTimersByTime(50));
+    slow.unmount();
+    vi.useRealTimers();
+    slot(
+      async () =>
+        ({
+          default: () => {
+            throw new Error('broken build');
+          },
+        }) as never,
+    );
+    await screen.findByRole('alert');
+    hide();
+    const [sent] = beacons;
+    expect(sent?.beacon.versions).toEqual({ header: '0123456789ab' });
+    expect(sent?.beacon.errors.map((e) => [e.owner, e.kind])).toEqual([
+      ['header', 'load'],
+      ['header', 'timeout'],
+      ['header', 'render'],
+    ]);
+    expect(sent?.beacon.errors[0]?.message).toBe('Error: manifest answered 500');
+  });
+
+  it('attributes an uncaught error to the remote whose files its stack runs through, else to the shell', () => {
+    startTelemetry({ ...TEST_CONFIG, rumSample: 1 });
+    const inHeader = new TypeError('x is undefined');
+    inHeader.stack = `TypeError: x is undefined\n    at render (${HEADER_BASE}__federation_expose_Header.1a2b3c4d.js:1:200)`;
+    window.dispatchEvent(new ErrorEvent('error', { error: inHeader, message: inHeader.message }));
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('shell bug'), message: 'shell bug' }));
+    hide();
+    expect(beacons[0]?.beacon.errors).toEqual([
+      { owner: 'header', kind: 'uncaught', message: 'TypeError: x is undefined' },
+      { owner: 'shell', kind: 'uncaught', message: 'Error: shell bug' },
+    ]);
+  });
+
+  it('sends nothing from a page load outside the sample, or when collection is off', () => {
+    startTelemetry({ ...TEST_CONFIG, rumSample: 0.1 }, () => 0.5);
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('x'), message: 'x' }));
+    hide();
+    startTelemetry({ ...TEST_CONFIG, rumSample: 0 }, () => 0);
+    hide();
+    expect(beacons).toEqual([]);
+    startTelemetry({ ...TEST_CONFIG, rumSample: 0.1 }, () => 0.05);
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('x'), message: 'x' }));
+    hide();
+    expect(beacons).toHaveLength(1);
+  });
+});
+
+describe('attribution', () => {
+  it('names the slot that holds an element, and the shell outside every slot', () => {
+    document.body.innerHTML = '<div data-remote="media"><main><img id="cover"></main></div><footer id="f">x</footer>';
+    expect(ownerOfNode(document.getElementById('cover'))).toBe('media');
+    expect(ownerOfNode(document.getElementById('f')?.firstChild)).toBe('shell');
+    expect(ownerOfNode(null)).toBe('shell');
+    document.body.innerHTML = '<div data-remote="evil"><p id="p"></p></div>';
+    expect(ownerOfNode(document.getElementById('p'))).toBe('shell');
+  });
+
+  it('names the remote whose files a stack runs through, the longest base winning', () => {
+    const bases = { header: 'http://store.test/header/aaaaaaaaaaaa/', media: 'http://store.test/media/bbbbbbbbbbbb/' };
+    const stack = (url: string) => `Error: x\n    at a (http://shell.test/react-dom.js:1:1)\n    at b (${url}:3:4)`;
+    expect(ownerOfStack(stack('http://store.test/media/bbbbbbbbbbbb/chunk.js'), bases)).toBe('media');
+    expect(ownerOfStack(stack('http://shell.test/main.js'), bases)).toBe('shell');
+    expect(ownerOfStack(undefined, bases)).toBe('shell');
+  });
+});
+
+describe('the collector', () => {
+  it('keeps the first version a load used, the latest vitals, and carries at most 20 errors a beacon', () => {
+    const c = new Collector('load');
+    c.used('header', 'aaaaaaaaaaaa');
+    c.used('header', 'bbbbbbbbbbbb');
+    c.vital('LCP', 900, 'media');
+    c.vital('LCP', 1500, 'header');
+    for (let i = 0; i < 25; i++) c.error('media', 'uncaught', `e${i} ${'x'.repeat(400)}`);
+    const first = c.take();
+    expect(first?.versions).toEqual({ header: 'aaaaaaaaaaaa' });
+    expect(first?.vitals.LCP).toEqual({ value: 1500, owner: 'header' });
+    expect(first?.errors).toHaveLength(20);
+    expect(first?.errors[0]?.message).toHaveLength(300);
+    expect(c.take()?.errors).toHaveLength(5);
+    expect(c.take()).toBeNull();
+  });
+
+  it(`sends at most ${MAX_BEACONS_PER_LOAD} beacons per load`, () => {
+    const c = new Collector('load');
+    let sent = 0;
+    for (let i = 0; i < 30; i++) {
+      c.vital('CLS', i, 'shell');
+      if (c.take()) sent += 1;
+    }
+    expect(sent).toBe(MAX_BEACONS_PER_LOAD);
+  });
+});
