@@ -85,6 +85,9 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
       filename: '[name].js',
       chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
       uniqueName,
+      // Named, not left to webpack's default (the same name): the shell empties it to load another
+      // version of a remote into an open page (shell/src/remotes/federation.ts, chunkGlobalOf).
+      chunkLoadingGlobal: `webpackChunk${uniqueName}`,
       clean: true,
     },
     resolve: {

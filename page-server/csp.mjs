@@ -1,5 +1,6 @@
 // The Content-Security-Policy of a served page, from the same runtime config the page reads:
 // exactly the origins in use, and no 'unsafe-eval'.
+import { PLATFORM } from '@marketplace/shared/node/platform';
 import { bootScriptSource } from './boot-script.mjs';
 
 /** @param {string} url */
@@ -14,14 +15,21 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * host and blob: (hls.js feeds the player through Media Source); blob: workers (mqtt, hls.js).
  * Styles allow inline: styled-components writes <style> elements at run time.
  *
- * The release store's origin counts as a remote's when the config names a discovery document.
+ * The release store's origin counts as a remote's when the config names a discovery document, and
+ * the remotes' development servers on loopback when the deployment lets developers load their own
+ * build (allowLocalRemotes): those origins only, from the platform table, never another.
  *
- * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string }} config
+ * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string, allowLocalRemotes?: boolean }} config
  */
 export function contentSecurityPolicy(config) {
-  const remotes = [...Object.values(config.remotes), ...(config.discoveryUrl ? [config.discoveryUrl] : [])].map(
-    originOf,
-  );
+  const local = config.allowLocalRemotes
+    ? Object.values(PLATFORM.remotes).map((/** @type {{ devPort: number }} */ r) => `http://localhost:${r.devPort}`)
+    : [];
+  const remotes = [
+    ...Object.values(config.remotes).map(originOf),
+    ...(config.discoveryUrl ? [originOf(config.discoveryUrl)] : []),
+    ...local,
+  ];
   const live = new URL(config.liveUrl);
   const liveOrigin = `${live.protocol}//${live.host}`;
   const api = originOf(config.apiOrigin);

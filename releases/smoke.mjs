@@ -65,6 +65,10 @@ export async function smokeLoad({ shellUrl, remote, version }) {
       route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }),
     );
     await context.addInitScript(pinComposedDiscovery, { id: COMPOSITION_ID, doc: { ...pinned, manifests: {} } });
+    // A synthetic load is not a real user: its beacons (BEACON_PATH, shared/src/platform/beacon.ts)
+    // are answered here and never reach the API's figures, which judge canaries.
+    if (typeof config.apiOrigin === 'string')
+      await context.route(new URL('/rum', config.apiOrigin).href, (route) => route.fulfill({ status: 204 }));
     /** @type {string[]} */
     const candidateFiles = [];
     context.on(

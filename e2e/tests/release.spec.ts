@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, type Page } from '@playwright/test';
 import { compositionBlocks } from 'page-server/page-composition';
 import { serveApp } from 'page-server/serve';
 import { ROOT, runtimeEnv } from '../env.js';
-import { brokenCopy, buildNextHeader, startApp, stop } from './servers.js';
+import { brokenCopy, buildNextHeader, releasesCli, startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Releases through the store (issue "Releases", first part): the real commands against a store
@@ -29,21 +27,7 @@ function command(...args: string[]): Promise<{ code: number; output: string }> {
 }
 
 /** The same command with its own environment (another store, no live shell named). */
-async function commandWith(vars: Record<string, string>, ...args: string[]): Promise<{ code: number; output: string }> {
-  try {
-    const { LIVE_SHELL_URL: _none, ...inherited } = process.env;
-    const env = { ...inherited, ...vars };
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [join(ROOT, 'releases', 'cli.mjs'), ...args],
-      { env },
-    );
-    return { code: 0, output: `${stdout}${stderr}` };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, output: `${failed.stdout}${failed.stderr}` };
-  }
-}
+const commandWith = releasesCli;
 
 /** A copy of a build with one of its JSON files edited: a bad candidate. */
 function editedCopy<T>(dist: string, file: string, edit: (json: T) => void): string {

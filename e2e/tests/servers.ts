@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { startNginx } from 'page-server/nginx';
 import { serveApp, stopServer } from 'page-server/serve';
 import { LIVE_URL, ROOT, runtimeEnv } from '../env.js';
@@ -218,4 +219,46 @@ export async function startApiFaultProxy(port: number, target: string) {
     },
     close: () => stop(server),
   };
+}
+
+/**
+ * Runs the release commands (`node releases/cli.mjs ...`) with `vars` over the suite's
+ * environment (without a LIVE_SHELL_URL unless `vars` names one); resolves with the exit code and
+ * everything it printed.
+ */
+export async function releasesCli(
+  vars: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'releases', 'cli.mjs'), ...args],
+      {
+        env: releasesEnv(vars),
+      },
+    );
+    return { code: 0, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: `${failed.stdout}${failed.stderr}` };
+  }
+}
+
+function releasesEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const { LIVE_SHELL_URL: _none, ...inherited } = process.env;
+  return { ...inherited, ...vars };
+}
+
+/** A release command left running (the canary watcher): its output so far, and its exit code once it ends. */
+export function startReleasesCli(
+  vars: Record<string, string>,
+  ...args: string[]
+): { output: () => string; exited: Promise<number>; stop(): void } {
+  const child = spawn(process.execPath, [join(ROOT, 'releases', 'cli.mjs'), ...args], { env: releasesEnv(vars) });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  return { output: () => output, exited, stop: () => child.kill('SIGTERM') };
 }

@@ -1,11 +1,13 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { NotFoundState, PageLayout, Route, Routes, useSession } from '@marketplace/shared';
+import { NotFoundState, PageLayout, Route, Routes, useLocation, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
 import { PageHeadAndAnnouncer } from '../layout/PageHead.js';
 import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
+// The single-bundle build swaps this module for ../remotes/single.ts (build-preset/single.mjs).
+import { checkForRollbacks } from '../remotes/federation.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
 import { ROUTES, routeElement } from './routes.js';
@@ -32,9 +34,19 @@ function NotFound() {
   );
 }
 
+/** On every client navigation (not the first load), the page asks whether a remote it runs was rolled back. */
+function useRollbackCheck(): void {
+  const { key } = useLocation();
+  const first = useRef(key);
+  useEffect(() => {
+    if (key !== first.current) void checkForRollbacks();
+  }, [key]);
+}
+
 /** The shell's layout: header slot, the route's slot, footer, Beta mark, a tester's version marker and global overlays. */
 export function App() {
   useSessionCheck();
+  useRollbackCheck();
   const [contactOpen, setContactOpen] = useState(false);
   // SPEC.md section 5: the role modal shows only to a logged-in user with zero roles.
   const needsRole = useSession((s) => s.isLoggedIn && s.user !== null && s.user.roles.length === 0);

@@ -1,4 +1,13 @@
-import { Component, Suspense, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
+import {
+  Component,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
 import styled from 'styled-components';
 import {
   Button,
@@ -15,6 +24,7 @@ import {
 } from '@marketplace/shared';
 import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
 import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
+import { remoteGenerations } from './generations.js';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteTimeoutError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -150,6 +160,8 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
   const location = useLocation();
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<SlotState>({ status: 'loading' });
+  // Moves on when the page switches this remote to another version (a rollback): load it again.
+  const generation = useSyncExternalStore(remoteGenerations.subscribe, () => remoteGenerations.get(remote));
   const lastLocation = useRef(location.key);
   // A module that threw while rendering is fetched again on the next try, not reused.
   const threw = useRef(false);
@@ -177,7 +189,7 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
     return () => {
       cancelled = true;
     };
-  }, [remote, module, attempt, loader, timeoutMs]);
+  }, [remote, module, attempt, loader, timeoutMs, generation]);
 
   // A load that failed is tried again when the user navigates: the remote may be back.
   useEffect(() => {

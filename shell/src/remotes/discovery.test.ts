@@ -6,6 +6,7 @@ import {
   manifestsFrom,
   requestedOverrides,
   resolveRemotes,
+  rolledBackSwitches,
   type DiscoveryDocument,
 } from './discovery.js';
 
@@ -160,10 +161,88 @@ describe("testers' versions", () => {
     };
     const manifests = manifestsFrom(withVersions, DOC_URL, configured, 99);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    expect(applyOverrides(withVersions, DOC_URL, manifests, { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' })).toEqual(
-      { header: 'bbbbbbbbbbbb' },
-    );
+    expect(
+      applyOverrides(
+        withVersions,
+        DOC_URL,
+        manifests,
+        { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' },
+        { storeVersions: true, local: false },
+      ),
+    ).toEqual({ header: 'bbbbbbbbbbbb' });
     expect(manifests.header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
     expect(manifests.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
+  });
+});
+
+describe("a developer's local build (issue 27, item 7)", () => {
+  const memory = () => {
+    const store = new Map<string, string>();
+    return {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+  };
+
+  it("loads header@local from the platform table's development port on loopback, only where the deployment allows it", () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const requested = requestedOverrides(
+      '?version=header@local&version=media@local:9999&version=account@http://evil.test',
+      memory(),
+    );
+    // Only the bare word: no port, host or URL from the address survives.
+    expect(requested).toEqual({ header: 'local' });
+    const off = { ...configured };
+    expect(applyOverrides(null, null, off, requested, { storeVersions: true, local: false })).toEqual({});
+    expect(off.header).toBe(configured.header);
+    const on = { ...configured, header: 'https://cdn.example/header/aaaaaaaaaaaa/mf-manifest.json' };
+    expect(applyOverrides(null, null, on, requested, { storeVersions: false, local: true })).toEqual({
+      header: 'local',
+    });
+    expect(on.header).toBe('http://localhost:3001/mf-manifest.json');
+  });
+
+  it('applies without a release store, in the tab that asked only', async () => {
+    const config: RuntimeConfig = {
+      apiOrigin: 'http://api.test',
+      filesOrigin: 'http://api.test',
+      liveUrl: 'ws://api.test/mqtt',
+      remotes: { ...configured, header: 'https://cdn.example/header/mf-manifest.json' },
+      allowLocalRemotes: true,
+    };
+    window.history.pushState({}, '', '/?version=header@local');
+    expect((await resolveRemotes(config, null)).remotes.header).toBe('http://localhost:3001/mf-manifest.json');
+    window.history.pushState({}, '', '/');
+    window.sessionStorage.clear();
+    expect((await resolveRemotes(config, null)).remotes.header).toBe('https://cdn.example/header/mf-manifest.json');
+  });
+});
+
+describe('rollbacks reaching open pages (issue 27, item 6)', () => {
+  const inUse = (version: string) => ({ header: `http://releases.test/header/${version}/mf-manifest.json` });
+
+  it('switches a remote whose version in use was rolled back to what the page would get now', () => {
+    const rolled: DiscoveryDocument = {
+      remotes: { header: { live: doc.remotes.header?.live, rolledBack: ['bbbbbbbbbbbb'] } },
+    };
+    expect(rolledBackSwitches(rolled, DOC_URL, inUse('bbbbbbbbbbbb'), configured, 5, {})).toEqual({
+      header: 'http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json',
+    });
+  });
+
+  it('keeps a version superseded by an ordinary release, and one a tester asked for', () => {
+    const released: DiscoveryDocument = {
+      remotes: { header: { live: { version: 'cccccccccccc', manifest: 'header/cccccccccccc/mf-manifest.json' } } },
+    };
+    expect(rolledBackSwitches(released, DOC_URL, inUse('aaaaaaaaaaaa'), configured, 5, {})).toEqual({});
+    const rolled: DiscoveryDocument = {
+      remotes: { header: { ...released.remotes.header, rolledBack: ['aaaaaaaaaaaa'] } },
+    };
+    expect(
+      rolledBackSwitches(rolled, DOC_URL, inUse('aaaaaaaaaaaa'), configured, 5, { header: 'aaaaaaaaaaaa' }),
+    ).toEqual({});
+    // A remote not from the store (a configured URL) has no version to roll back.
+    expect(rolledBackSwitches(rolled, DOC_URL, { header: configured.header }, configured, 5, {})).toEqual({});
   });
 });

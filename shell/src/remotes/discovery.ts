@@ -1,6 +1,12 @@
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
-import { pageComposition, REMOTE_NAMES, type Composition, type RemoteName } from '@marketplace/shared/platform';
+import {
+  pageComposition,
+  REMOTE_NAMES,
+  REMOTES,
+  type Composition,
+  type RemoteName,
+} from '@marketplace/shared/platform';
 
 /** A released version of a remote in the discovery document (releases/store.mjs writes it). */
 interface Pointer {
@@ -10,7 +16,18 @@ interface Pointer {
 }
 
 export interface DiscoveryDocument {
-  remotes: Partial<Record<RemoteName, { live?: Pointer; canary?: Pointer & { percent: number }; versions?: string[] }>>;
+  remotes: Partial<
+    Record<
+      RemoteName,
+      {
+        live?: Pointer;
+        canary?: Pointer & { percent: number };
+        versions?: string[];
+        /** Versions taken away by a rollback: a page running one leaves it at its next navigation. */
+        rolledBack?: string[];
+      }
+    >
+  >;
   /** The manifests of the live and canary versions, by their path (written with the pointers). */
   manifests?: Record<string, unknown>;
 }
@@ -23,12 +40,31 @@ export interface ResolvedRemotes {
 
 const COHORT_KEY = 'platform-cohort';
 const OVERRIDES_KEY = 'platform-version-overrides';
-/** `?version=header@<version>` asks for a stored version of a remote in this tab; `?version=clear` stops. */
+/**
+ * `?version=header@<version>` asks for a stored version of a remote in this tab,
+ * `?version=header@local` for the developer's own development server of it; `?version=clear` stops.
+ */
 export const OVERRIDE_PARAM = 'version';
+/** The version name of a remote served by its development server on this machine. */
+export const LOCAL_VERSION = 'local';
 
 type Overrides = Partial<Record<RemoteName, string>>;
 /** A release store version (releases/store.mjs: 12 hex digits of the build's hash). */
 const VERSION = /^[0-9a-f]{12}$/;
+/** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
+const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
+
+/** The release store version a manifest URL names, or null (a development server, a config URL). */
+export function storedVersionOf(manifestUrl: string): string | null {
+  return STORED_MANIFEST.exec(new URL(manifestUrl).pathname)?.[1] ?? null;
+}
+
+/**
+ * A remote's development server on this machine (`pnpm --filter mf-header dev`): its port is the
+ * platform table's, never taken from the address, so a link can only point a tab at loopback.
+ */
+export const localManifest = (remote: RemoteName): string =>
+  `http://localhost:${REMOTES[remote].devPort}/mf-manifest.json`;
 
 /**
  * The versions a tester asked for in this tab: those in the address (`?version=remote@version`,
@@ -47,7 +83,10 @@ export function requestedOverrides(
   // Those kept from earlier pages of the tab, then those in the address (a later one wins).
   const pairs = [...Object.entries(readKept(storage)), ...asked.map((value) => value.split('@'))];
   const valid: Overrides = Object.fromEntries(
-    pairs.filter(([remote, version]) => REMOTE_NAMES.includes(remote as RemoteName) && VERSION.test(String(version))),
+    pairs.filter(
+      ([remote, version]) =>
+        REMOTE_NAMES.includes(remote as RemoteName) && (VERSION.test(String(version)) || version === LOCAL_VERSION),
+    ),
   );
   storage.setItem(OVERRIDES_KEY, JSON.stringify(valid));
   return valid;
@@ -108,40 +147,90 @@ export function manifestsFrom(
   return manifests;
 }
 
+/** Which kinds of override the deployment allows (runtime config). */
+export interface OverrideSwitches {
+  /** Stored versions of the release store (allowVersionOverride). */
+  storeVersions: boolean;
+  /** The developer's own development server on loopback (allowLocalRemotes). */
+  local: boolean;
+}
+
 /**
  * A tester's versions, where the store holds them: the manifest of `<remote>/<version>/` next to
- * the document, never a URL from the address (that would let a link load any script). Returns
- * the overrides that apply.
+ * the document, never a URL from the address (that would let a link load any script); and a
+ * developer's `local` build, from the remote's development port on loopback. Each only where the
+ * deployment allows it. Returns the overrides that apply.
  */
 export function applyOverrides(
-  doc: DiscoveryDocument,
-  docUrl: string,
+  doc: DiscoveryDocument | null,
+  docUrl: string | null,
   manifests: Record<RemoteName, string>,
   requested: Overrides,
+  allowed: OverrideSwitches,
 ): Overrides {
   const used: Overrides = {};
   for (const [remote, version] of Object.entries(requested) as [RemoteName, string][]) {
-    if (!doc.remotes?.[remote]?.versions?.includes(version)) {
-      console.warn(`[shell] ${remote}@${version} is not in the release store: not loaded`);
-      continue;
+    if (version === LOCAL_VERSION) {
+      if (!allowed.local) {
+        console.warn(`[shell] ${remote}@local: this deployment does not load local builds`);
+        continue;
+      }
+      manifests[remote] = localManifest(remote);
+    } else {
+      if (!allowed.storeVersions || !doc || !docUrl || !doc.remotes?.[remote]?.versions?.includes(version)) {
+        console.warn(`[shell] ${remote}@${version} is not in the release store: not loaded`);
+        continue;
+      }
+      manifests[remote] = new URL(`${remote}/${version}/mf-manifest.json`, docUrl).href;
     }
-    manifests[remote] = new URL(`${remote}/${version}/mf-manifest.json`, docUrl).href;
     used[remote] = version;
   }
   return used;
 }
 
+/**
+ * The remotes this page must switch, with the manifest to load instead: those whose version in
+ * use the document says was rolled back, each to what the page would be given now (its live
+ * version, or the canary for its cohort). A version a tester asked for stays: they asked for it.
+ */
+export function rolledBackSwitches(
+  doc: DiscoveryDocument,
+  docUrl: string,
+  inUse: Partial<Record<RemoteName, string>>,
+  fallback: Record<RemoteName, string>,
+  cohort: number,
+  pinned: Overrides,
+): Partial<Record<RemoteName, string>> {
+  const now = manifestsFrom(doc, docUrl, fallback, cohort);
+  const switches: Partial<Record<RemoteName, string>> = {};
+  for (const name of REMOTE_NAMES) {
+    const current = inUse[name];
+    const version = current ? storedVersionOf(current) : null;
+    if (!current || !version || pinned[name] || now[name] === current) continue;
+    if (doc.remotes?.[name]?.rolledBack?.includes(version)) switches[name] = now[name];
+  }
+  return switches;
+}
+
 const isDocument = (value: unknown): value is DiscoveryDocument =>
   typeof value === 'object' && value !== null && typeof (value as DiscoveryDocument).remotes === 'object';
 
-/** The document the server composed into the page, else a fresh read of it. */
-async function discoveryDocument(url: string, composed: Composition | null): Promise<DiscoveryDocument> {
-  if (isDocument(composed?.discovery)) return composed.discovery;
-  const response = await fetch(url, { cache: 'no-store' });
+/**
+ * Reads the discovery document: `no-store` on a page's first load, `no-cache` when an open page
+ * checks it again (the browser revalidates its copy, and an unchanged document is a 304).
+ */
+export async function readDiscoveryDocument(url: string, cache: RequestCache): Promise<DiscoveryDocument> {
+  const response = await fetch(url, { cache });
   if (!response.ok) throw new Error(`answered ${response.status}`);
   const doc: unknown = await response.json();
   if (!isDocument(doc)) throw new Error('not a discovery document');
   return doc;
+}
+
+/** The document the server composed into the page, else a fresh read of it. */
+async function discoveryDocument(url: string, composed: Composition | null): Promise<DiscoveryDocument> {
+  if (isDocument(composed?.discovery)) return composed.discovery;
+  return readDiscoveryDocument(url, 'no-store');
 }
 
 /**
@@ -157,27 +246,32 @@ export async function resolveRemotes(
   const manifests = new Map<string, unknown>();
   for (const name of REMOTE_NAMES)
     if (composed?.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
-  if (!config.discoveryUrl) return { remotes: config.remotes, manifests };
+  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
+  // Testers' and developers' versions, only where the deployment allows them.
+  const override = (doc: DiscoveryDocument | null, remotes: Record<RemoteName, string>) => {
+    if (allowed.storeVersions || allowed.local)
+      setApplied(
+        applyOverrides(
+          doc,
+          config.discoveryUrl ?? null,
+          remotes,
+          requestedOverrides(window.location.search, window.sessionStorage),
+          allowed,
+        ),
+      );
+    return remotes;
+  };
+  if (!config.discoveryUrl) return { remotes: override(null, { ...config.remotes }), manifests };
   try {
     const doc = await discoveryDocument(config.discoveryUrl, composed);
     for (const [path, manifest] of Object.entries(doc.manifests ?? {}))
       manifests.set(new URL(path, config.discoveryUrl).href, manifest);
-    const remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort());
-    // Testers' versions, only where the deployment allows them.
-    if (config.allowVersionOverride)
-      setApplied(
-        applyOverrides(
-          doc,
-          config.discoveryUrl,
-          remotes,
-          requestedOverrides(window.location.search, window.sessionStorage),
-        ),
-      );
+    const remotes = override(doc, manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort()));
     return { remotes, manifests };
   } catch (error) {
     console.warn(
       `[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`,
     );
-    return { remotes: config.remotes, manifests };
+    return { remotes: override(null, { ...config.remotes }), manifests };
   }
 }

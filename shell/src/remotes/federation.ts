@@ -2,7 +2,15 @@ import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@mo
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import { pageAt, REMOTE_NAMES, UNRELEASED_VERSION, type RemoteName } from '@marketplace/shared/platform';
-import { resolveRemotes } from './discovery.js';
+import {
+  appliedOverrides,
+  browserCohort,
+  readDiscoveryDocument,
+  resolveRemotes,
+  rolledBackSwitches,
+  storedVersionOf,
+} from './discovery.js';
+import { remoteGenerations } from './generations.js';
 
 /**
  * Registers every remote's manifest URL (from the release store's discovery document when the
@@ -30,7 +38,11 @@ class ComposedManifest extends Response {
   }
 }
 
+/** The config the page started with (checkForRollbacks reads its discovery document again). */
+let runtimeConfig: RuntimeConfig | null = null;
+
 function registerPlatformRemotes(config: RuntimeConfig): void {
+  runtimeConfig = config;
   registered = resolveRemotes(config).then(({ remotes, manifests }) => {
     entries = { ...remotes };
     for (const [url, manifest] of manifests) composedManifests.set(url, manifest);
@@ -65,8 +77,23 @@ function registerPlatformRemotes(config: RuntimeConfig): void {
 export async function loadRemoteModule(id: string, fresh = false): Promise<unknown> {
   await registered;
   const name = id.split('/')[0] ?? '';
-  if (fresh && entries[name]) registerRemotes([{ name, entry: entries[name] }], { force: true });
+  const entry = entries[name];
+  if (fresh && entry) reloadRemote(name, entry);
   return loadRemote<unknown>(id);
+}
+
+/** The array a remote's webpack runtime loads its chunks through (build-preset: `webpackChunk<name>`). */
+const chunkGlobalOf = (name: string) => `webpackChunk${name}`;
+
+/**
+ * Forgets a remote's loaded entry and modules and registers `entry` for it: its next load runs
+ * that build afresh. Its chunk array is emptied too: a new runtime takes the chunks already in
+ * it as its own, so another version would otherwise run the old version's code under the same
+ * chunk names.
+ */
+function reloadRemote(name: string, entry: string): void {
+  (globalThis as Record<string, unknown>)[chunkGlobalOf(name)] = [];
+  registerRemotes([{ name, entry }], { force: true });
 }
 
 /**
@@ -80,9 +107,6 @@ function preloadForLocation(pathname: string): void {
   if (route) wanted.push({ nameOrAlias: route.remote, exposes: [route.module] });
   void registered.then(() => preloadRemote(wanted)).catch(() => undefined);
 }
-
-/** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
-const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
 
 /** Where a remote's code comes from on this page: its version, and the folder of its files. */
 export interface RemoteSource {
@@ -98,9 +122,46 @@ export function remoteSources(): Partial<Record<RemoteName, RemoteSource>> {
   return Object.fromEntries(
     Object.entries(entries).map(([name, url]) => [
       name,
-      { version: STORED_MANIFEST.exec(new URL(url).pathname)?.[1] ?? UNRELEASED_VERSION, base: new URL('.', url).href },
+      { version: storedVersionOf(url) ?? UNRELEASED_VERSION, base: new URL('.', url).href },
     ]),
   );
+}
+
+/** An open page reads the discovery document again at most this often, however fast it navigates. */
+const RECHECK_MS = 5_000;
+let lastCheck = 0;
+let checking: Promise<void> | null = null;
+
+/**
+ * Called on every client navigation: reads the discovery document again (a revalidation, a 304
+ * when nothing changed) and switches each remote whose version in use was rolled back to what
+ * the page would be given now; its slots load it at once (remoteGenerations). A version merely
+ * superseded by a release is kept: the store keeps serving it, and the page started with it.
+ */
+export function checkForRollbacks(now = Date.now()): Promise<void> {
+  const url = runtimeConfig?.discoveryUrl;
+  if (!runtimeConfig || !url || checking || now - lastCheck < RECHECK_MS) return checking ?? Promise.resolve();
+  const config = runtimeConfig;
+  lastCheck = now;
+  checking = (async () => {
+    await registered;
+    const doc = await readDiscoveryDocument(url, 'no-cache');
+    const switches = rolledBackSwitches(doc, url, entries, config.remotes, browserCohort(), appliedOverrides.get());
+    for (const [name, entry] of Object.entries(switches) as [RemoteName, string][]) {
+      console.info(`[shell] ${name} ${storedVersionOf(entries[name] ?? '') ?? ''} was rolled back: loading ${entry}`);
+      entries[name] = entry;
+      reloadRemote(name, entry);
+      remoteGenerations.bump(name);
+    }
+  })()
+    .catch((error: unknown) => {
+      // The store unreachable for a moment: the page keeps what it runs, the next navigation checks again.
+      console.warn(`[shell] discovery document not re-read: ${error instanceof Error ? error.message : String(error)}`);
+    })
+    .finally(() => {
+      checking = null;
+    });
+  return checking;
 }
 
 let started = false;

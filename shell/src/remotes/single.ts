@@ -38,3 +38,8 @@ export function loadRemoteModule(id: string, _fresh = false): Promise<unknown> {
 export function remoteSources(): Partial<Record<RemoteName, RemoteSource>> {
   return Object.fromEntries(REMOTE_NAMES.map((name) => [name, { version: UNRELEASED_VERSION, base: '' }]));
 }
+
+/** One build, never rolled back in part. */
+export function checkForRollbacks(): Promise<void> {
+  return Promise.resolve();
+}

@@ -30,7 +30,8 @@ export class Collector {
 
   used(remote: RemoteName, version: string): void {
     if (this.versions[remote] === version) return;
-    // The first version a load used is the one its figures count (a later switch is a new use).
+    // The first version a load used is the one its figures count (a rollback switching it later
+    // does not move the load to the version it switched to).
     this.versions[remote] ??= version;
     this.changed = true;
   }

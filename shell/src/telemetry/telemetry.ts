@@ -79,8 +79,9 @@ export function startTelemetry(config: RuntimeConfig, random: () => number = Mat
 
 /** A slot uses its remote: the load counts for the version the page has registered for it. */
 export function reportRemoteUse(remote: RemoteName): void {
+  if (!page) return;
   const source = remoteSources()[remote];
-  if (source) page?.used(remote, source.version);
+  if (source) page.used(remote, source.version);
 }
 
 /** A slot fell back: its remote failed to load, timed out, or threw while rendering. */

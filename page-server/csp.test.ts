@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from './csp.mjs';
+
+const config = {
+  apiOrigin: 'https://api.example.com',
+  filesOrigin: 'https://files.example.com',
+  liveUrl: 'wss://api.example.com/mqtt',
+  remotes: {
+    header: 'https://cdn.example.com/header/mf-manifest.json',
+    media: 'https://cdn.example.com/media/mf-manifest.json',
+    eventOrder: 'https://cdn.example.com/event-order/mf-manifest.json',
+    account: 'https://cdn.example.com/account/mf-manifest.json',
+  },
+};
+const directive = (policy: string, name: string) => policy.split('; ').find((d) => d.startsWith(`${name} `)) ?? '';
+
+describe("the pages' Content-Security-Policy", () => {
+  it("allows scripts from the remotes' origins only, and no loopback development server by default", () => {
+    const policy = contentSecurityPolicy(config);
+    expect(directive(policy, 'script-src')).toMatch(/^script-src 'self' 'sha256-[^']+' https:\/\/cdn\.example\.com$/);
+    expect(policy).not.toContain('localhost');
+  });
+
+  it("with local builds allowed, adds exactly the remotes' development ports on loopback (issue 27, item 7)", () => {
+    const policy = contentSecurityPolicy({ ...config, allowLocalRemotes: true });
+    const loopback = [
+      'http://localhost:3001',
+      'http://localhost:3002',
+      'http://localhost:3003',
+      'http://localhost:3004',
+    ];
+    for (const name of ['script-src', 'connect-src'])
+      expect(
+        directive(policy, name)
+          .split(' ')
+          .filter((s) => s.includes('localhost')),
+      ).toEqual(loopback);
+  });
+});
