@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   contentVersion,
   promote,
@@ -14,29 +13,10 @@ import {
   setCanaryShare,
   storeBuild,
 } from './store.mjs';
+import { fakeBuild, tempDirs } from './testing.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const tmp = (name: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
-  dirs.push(dir);
-  return dir;
-};
-
-/** A remote's build: a manifest, an entry and a chunk whose text says which build it is. */
-function build(label: string): string {
-  const dist = tmp('dist');
-  writeFileSync(
-    join(dist, 'mf-manifest.json'),
-    JSON.stringify({ id: 'header', name: 'header', metaData: { buildInfo: { buildName: 'mf-header' } }, exposes: [] }),
-  );
-  writeFileSync(join(dist, 'remoteEntry.js'), 'var header;');
-  mkdirSync(join(dist, 'static'));
-  writeFileSync(join(dist, 'static', 'chunk.js'), `export const label = ${JSON.stringify(label)};`);
-  return dist;
-}
+const tmp = tempDirs();
+const build = (label: string) => fakeBuild(tmp, label);
 
 describe('the release store', () => {
   it('derives the version from the content: the same build the same version, any change a new one', () => {

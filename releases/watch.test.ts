@@ -1,8 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './canary.mjs';
+import { fakeBuild, tempDirs } from './testing.js';
 import { figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import { readDiscovery, readHistory, release } from './store.mjs';
@@ -10,22 +8,8 @@ import { watchCanary } from './watch.mjs';
 
 // The canary watcher carrying out decisions on a real store, with the figures handed in (the
 // end-to-end test, e2e/tests/canary.spec.ts, reads them from real browsers' beacons).
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const tmp = (name: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
-  dirs.push(dir);
-  return dir;
-};
-function build(label: string): string {
-  const dist = tmp('dist');
-  writeFileSync(join(dist, 'mf-manifest.json'), JSON.stringify({ id: 'header', name: 'header', exposes: [] }));
-  mkdirSync(join(dist, 'static'));
-  writeFileSync(join(dist, 'static', 'chunk.js'), `export const label = ${JSON.stringify(label)};`);
-  return dist;
-}
+const tmp = tempDirs();
+const build = (label: string) => fakeBuild(tmp, label);
 
 const policy = { ...DEFAULT_POLICY, minLoads: 10, holdIntervals: 2, steps: [25, 50], intervalSeconds: 0 };
 const figures = (version: string, loads: number, errorLoads: number, lcp = 1500) => ({

@@ -6,8 +6,7 @@ import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
 import { PageHeadAndAnnouncer } from '../layout/PageHead.js';
 import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
-// The single-bundle build swaps this module for ../remotes/single.ts (build-preset/single.mjs).
-import { checkForRollbacks } from '../remotes/federation.js';
+import { checkForRollbacks } from '../remotes/rollbacks.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
 import { ROUTES, routeElement } from './routes.js';

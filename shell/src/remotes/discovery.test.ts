@@ -6,9 +6,9 @@ import {
   manifestsFrom,
   requestedOverrides,
   resolveRemotes,
-  rolledBackSwitches,
   type DiscoveryDocument,
 } from './discovery.js';
+import { rolledBackSwitches } from './rollbacks.js';
 
 const configured = {
   header: 'http://localhost:3001/mf-manifest.json',
@@ -25,6 +25,16 @@ const doc: DiscoveryDocument = {
     },
     media: { live: { version: 'cccccccccccc', manifest: 'media/cccccccccccc/mf-manifest.json' } },
   },
+};
+
+/** A tab's storage. */
+const memory = () => {
+  const store = new Map<string, string>();
+  return {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+    removeItem: (k: string) => void store.delete(k),
+  };
 };
 
 describe('the discovery document', () => {
@@ -136,15 +146,6 @@ describe('resolveRemotes', () => {
 });
 
 describe("testers' versions", () => {
-  const memory = () => {
-    const store = new Map<string, string>();
-    return {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    };
-  };
-
   it('keeps the asked versions for the tab, takes only remote@version shapes, and forgets them on ?version=clear', () => {
     const tab = memory();
     expect(
@@ -176,15 +177,6 @@ describe("testers' versions", () => {
 });
 
 describe("a developer's local build (issue 27, item 7)", () => {
-  const memory = () => {
-    const store = new Map<string, string>();
-    return {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    };
-  };
-
   it("loads header@local from the platform table's development port on loopback, only where the deployment allows it", () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const requested = requestedOverrides(

@@ -48,7 +48,7 @@ export const OVERRIDE_PARAM = 'version';
 /** The version name of a remote served by its development server on this machine. */
 export const LOCAL_VERSION = 'local';
 
-type Overrides = Partial<Record<RemoteName, string>>;
+export type Overrides = Partial<Record<RemoteName, string>>;
 /** A release store version (releases/store.mjs: 12 hex digits of the build's hash). */
 const VERSION = /^[0-9a-f]{12}$/;
 /** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
@@ -186,30 +186,6 @@ export function applyOverrides(
     used[remote] = version;
   }
   return used;
-}
-
-/**
- * The remotes this page must switch, with the manifest to load instead: those whose version in
- * use the document says was rolled back, each to what the page would be given now (its live
- * version, or the canary for its cohort). A version a tester asked for stays: they asked for it.
- */
-export function rolledBackSwitches(
-  doc: DiscoveryDocument,
-  docUrl: string,
-  inUse: Partial<Record<RemoteName, string>>,
-  fallback: Record<RemoteName, string>,
-  cohort: number,
-  pinned: Overrides,
-): Partial<Record<RemoteName, string>> {
-  const now = manifestsFrom(doc, docUrl, fallback, cohort);
-  const switches: Partial<Record<RemoteName, string>> = {};
-  for (const name of REMOTE_NAMES) {
-    const current = inUse[name];
-    const version = current ? storedVersionOf(current) : null;
-    if (!current || !version || pinned[name] || now[name] === current) continue;
-    if (doc.remotes?.[name]?.rolledBack?.includes(version)) switches[name] = now[name];
-  }
-  return switches;
 }
 
 const isDocument = (value: unknown): value is DiscoveryDocument =>

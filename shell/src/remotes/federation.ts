@@ -1,15 +1,8 @@
 import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
-import { pageAt, REMOTE_NAMES, UNRELEASED_VERSION, type RemoteName } from '@marketplace/shared/platform';
-import {
-  appliedOverrides,
-  browserCohort,
-  readDiscoveryDocument,
-  resolveRemotes,
-  rolledBackSwitches,
-  storedVersionOf,
-} from './discovery.js';
+import { pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
+import { resolveRemotes } from './discovery.js';
 import { remoteGenerations } from './generations.js';
 
 /**
@@ -108,60 +101,23 @@ function preloadForLocation(pathname: string): void {
   void registered.then(() => preloadRemote(wanted)).catch(() => undefined);
 }
 
-/** Where a remote's code comes from on this page: its version, and the folder of its files. */
-export interface RemoteSource {
-  version: string;
-  base: string;
+/** The remotes' manifest URLs in use on this page, as registered so far (empty before). */
+export const entriesInUse = (): Readonly<Record<string, string>> => entries;
+
+/** The config the page started with, once federation has started (the rollback check reads its document). */
+export const startedWith = (): RuntimeConfig | null => runtimeConfig;
+
+/** The remotes' manifest URLs in use, once they are registered. */
+export async function registeredEntries(): Promise<Readonly<Record<string, string>>> {
+  await registered;
+  return entries;
 }
 
-/**
- * Each registered remote's version (the release store's, read from its manifest's path; a remote
- * not released through the store is UNRELEASED_VERSION) and base URL, for the real-user beacon.
- */
-export function remoteSources(): Partial<Record<RemoteName, RemoteSource>> {
-  return Object.fromEntries(
-    Object.entries(entries).map(([name, url]) => [
-      name,
-      { version: storedVersionOf(url) ?? UNRELEASED_VERSION, base: new URL('.', url).href },
-    ]),
-  );
-}
-
-/** An open page reads the discovery document again at most this often, however fast it navigates. */
-const RECHECK_MS = 5_000;
-let lastCheck = 0;
-let checking: Promise<void> | null = null;
-
-/**
- * Called on every client navigation: reads the discovery document again (a revalidation, a 304
- * when nothing changed) and switches each remote whose version in use was rolled back to what
- * the page would be given now; its slots load it at once (remoteGenerations). A version merely
- * superseded by a release is kept: the store keeps serving it, and the page started with it.
- */
-export function checkForRollbacks(now = Date.now()): Promise<void> {
-  const url = runtimeConfig?.discoveryUrl;
-  if (!runtimeConfig || !url || checking || now - lastCheck < RECHECK_MS) return checking ?? Promise.resolve();
-  const config = runtimeConfig;
-  lastCheck = now;
-  checking = (async () => {
-    await registered;
-    const doc = await readDiscoveryDocument(url, 'no-cache');
-    const switches = rolledBackSwitches(doc, url, entries, config.remotes, browserCohort(), appliedOverrides.get());
-    for (const [name, entry] of Object.entries(switches) as [RemoteName, string][]) {
-      console.info(`[shell] ${name} ${storedVersionOf(entries[name] ?? '') ?? ''} was rolled back: loading ${entry}`);
-      entries[name] = entry;
-      reloadRemote(name, entry);
-      remoteGenerations.bump(name);
-    }
-  })()
-    .catch((error: unknown) => {
-      // The store unreachable for a moment: the page keeps what it runs, the next navigation checks again.
-      console.warn(`[shell] discovery document not re-read: ${error instanceof Error ? error.message : String(error)}`);
-    })
-    .finally(() => {
-      checking = null;
-    });
-  return checking;
+/** Loads `entry` in place of a remote's version in use: its slots load it at once (remoteGenerations). */
+export function switchRemote(name: RemoteName, entry: string): void {
+  entries[name] = entry;
+  reloadRemote(name, entry);
+  remoteGenerations.bump(name);
 }
 
 let started = false;

@@ -1,6 +1,4 @@
 import type { RemoteName, RuntimeConfig } from '@marketplace/shared';
-import { REMOTE_NAMES, UNRELEASED_VERSION } from '@marketplace/shared/platform';
-import type { RemoteSource } from './federation.js';
 
 /** webpack's lazy module context (import.meta.webpackContext), as far as this file uses it. */
 interface LazyContext {
@@ -34,12 +32,10 @@ export function loadRemoteModule(id: string, _fresh = false): Promise<unknown> {
   return EXPOSES[remote](`./${module}.tsx`);
 }
 
-/** One build: every remote at the bundle's own version, in the shell's files (no base to tell them apart). */
-export function remoteSources(): Partial<Record<RemoteName, RemoteSource>> {
-  return Object.fromEntries(REMOTE_NAMES.map((name) => [name, { version: UNRELEASED_VERSION, base: '' }]));
-}
+/** No manifests: every remote is part of the bundle (the beacon reports them unreleased). */
+export const entriesInUse = (): Readonly<Record<string, string>> => ({});
 
-/** One build, never rolled back in part. */
-export function checkForRollbacks(): Promise<void> {
-  return Promise.resolve();
-}
+/** One build, never rolled back in part: no config to check against (./rollbacks.ts does nothing). */
+export const startedWith = (): null => null;
+export const registeredEntries = (): Promise<Readonly<Record<string, string>>> => Promise.resolve({});
+export function switchRemote(_name: RemoteName, _entry: string): void {}

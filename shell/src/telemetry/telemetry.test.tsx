@@ -11,9 +11,9 @@ import { resetTelemetry, startTelemetry } from './telemetry.js';
 
 const HEADER_BASE = 'http://releases.test/header/0123456789ab/';
 vi.mock('../remotes/federation.js', () => ({
-  remoteSources: () => ({
-    header: { version: '0123456789ab', base: 'http://releases.test/header/0123456789ab/' },
-    media: { version: 'unreleased', base: 'http://localhost:3002/' },
+  entriesInUse: () => ({
+    header: 'http://releases.test/header/0123456789ab/mf-manifest.json',
+    media: 'http://localhost:3002/mf-manifest.json',
   }),
 }));
 

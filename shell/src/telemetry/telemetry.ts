@@ -1,7 +1,14 @@
 import type { RuntimeConfig } from '@marketplace/shared';
-import { BEACON_PATH, type BeaconErrorKind, type Owner, type RemoteName } from '@marketplace/shared/platform';
+import {
+  BEACON_PATH,
+  UNRELEASED_VERSION,
+  type BeaconErrorKind,
+  type Owner,
+  type RemoteName,
+} from '@marketplace/shared/platform';
+import { storedVersionOf } from '../remotes/discovery.js';
 // The single-bundle build swaps this module for ../remotes/single.ts (build-preset/single.mjs).
-import { remoteSources } from '../remotes/federation.js';
+import { entriesInUse } from '../remotes/federation.js';
 import { ownerOfNode, ownerOfStack } from './attribution.js';
 import { Collector } from './collector.js';
 
@@ -13,8 +20,19 @@ let listening: AbortController | null = null;
 const messageOf = (error: unknown): string =>
   error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 const stackOf = (error: unknown): string | undefined => (error instanceof Error ? error.stack : undefined);
+/** Where each remote's files are on this page: the folder of the manifest it was loaded from. */
 const bases = (): Partial<Record<RemoteName, string>> =>
-  Object.fromEntries(Object.entries(remoteSources()).map(([name, source]) => [name, source.base]));
+  Object.fromEntries(Object.entries(entriesInUse()).map(([name, url]) => [name, new URL('.', url).href]));
+
+/**
+ * The version of a remote in use: the release store's, read from its manifest's path; unreleased
+ * otherwise, and in the single bundle (no manifests: every remote is built in). A slot reports
+ * once its load settled, after the remotes were registered.
+ */
+function versionInUse(remote: RemoteName): string {
+  const url = entriesInUse()[remote];
+  return (url && storedVersionOf(url)) ?? UNRELEASED_VERSION;
+}
 
 /**
  * Starts the real-user beacon for this page load (issue "Releases that watch themselves"), once,
@@ -66,22 +84,31 @@ export function startTelemetry(config: RuntimeConfig, random: () => number = Mat
     { signal },
   );
   window.addEventListener('pagehide', send, { signal });
-  // Its own chunk, loaded after the page: the observers read buffered entries, so nothing is missed.
-  void import('web-vitals/attribution').then(({ onCLS, onINP, onLCP, onTTFB }) => {
-    const options = { generateTarget: (node: Node | null) => ownerOfNode(node) };
-    const owner = (target: string | undefined): Owner => (target as Owner | undefined) ?? 'shell';
-    onLCP((metric) => collector.vital('LCP', metric.value, owner(metric.attribution.target)), options);
-    onINP((metric) => collector.vital('INP', metric.value, owner(metric.attribution.interactionTarget)), options);
-    onCLS((metric) => collector.vital('CLS', metric.value, owner(metric.attribution.largestShiftTarget)), options);
-    onTTFB((metric) => collector.vital('TTFB', metric.value, 'shell'));
-  });
+  // Its own chunk, loaded once the page is idle, off the first render's path: its observers read
+  // the entries buffered since the start, so only an interaction before then goes unseen.
+  whenIdle(
+    () =>
+      void import('web-vitals/attribution').then(({ onCLS, onINP, onLCP, onTTFB }) => {
+        const options = { generateTarget: (node: Node | null) => ownerOfNode(node) };
+        const owner = (target: string | undefined): Owner => (target as Owner | undefined) ?? 'shell';
+        onLCP((metric) => collector.vital('LCP', metric.value, owner(metric.attribution.target)), options);
+        onINP((metric) => collector.vital('INP', metric.value, owner(metric.attribution.interactionTarget)), options);
+        onCLS((metric) => collector.vital('CLS', metric.value, owner(metric.attribution.largestShiftTarget)), options);
+        onTTFB((metric) => collector.vital('TTFB', metric.value, 'shell'));
+      }),
+  );
+}
+
+/** Runs `work` when the browser is idle (at most a few seconds from now), or soon where it cannot say. */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 3000 });
+  else setTimeout(work, 0);
 }
 
 /** A slot uses its remote: the load counts for the version the page has registered for it. */
 export function reportRemoteUse(remote: RemoteName): void {
   if (!page) return;
-  const source = remoteSources()[remote];
-  if (source) page.used(remote, source.version);
+  page.used(remote, versionInUse(remote));
 }
 
 /** A slot fell back: its remote failed to load, timed out, or threw while rendering. */
