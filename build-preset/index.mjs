@@ -76,7 +76,9 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
     mode: production ? 'production' : 'development',
     context: dir,
     entry: { main: './src/index.ts' },
-    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    // No eval in development either: a developer's build loaded into a deployed page
+    // (`?version=header@local`) runs under its Content-Security-Policy, which has no 'unsafe-eval'.
+    devtool: production ? 'source-map' : 'cheap-module-source-map',
     output: {
       path: outputPath,
       // Remotes load from wherever their manifest was found.
@@ -105,7 +107,10 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
             options: {
               jsc: {
                 parser: { syntax: 'typescript', tsx: true },
-                transform: { react: { runtime: 'automatic', development: !production } },
+                // The plain JSX runtime in development too: a developer's build loaded into a
+                // deployed page (`?version=header@local`) runs on that page's production React,
+                // whose internals the development runtime (jsxDEV) cannot use.
+                transform: { react: { runtime: 'automatic', development: false } },
                 target: 'es2022',
               },
             },

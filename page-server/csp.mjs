@@ -22,14 +22,16 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string, allowLocalRemotes?: boolean }} config
  */
 export function contentSecurityPolicy(config) {
-  const local = config.allowLocalRemotes
-    ? Object.values(PLATFORM.remotes).map((/** @type {{ devPort: number }} */ r) => `http://localhost:${r.devPort}`)
+  const devPorts = config.allowLocalRemotes
+    ? Object.values(PLATFORM.remotes).map((/** @type {{ devPort: number }} */ r) => r.devPort)
     : [];
   const remotes = [
     ...Object.values(config.remotes).map(originOf),
     ...(config.discoveryUrl ? [originOf(config.discoveryUrl)] : []),
-    ...local,
+    ...devPorts.map((port) => `http://localhost:${port}`),
   ];
+  // The development server's live-reload socket.
+  const devSockets = devPorts.map((port) => `ws://localhost:${port}`);
   const live = new URL(config.liveUrl);
   const liveOrigin = `${live.protocol}//${live.host}`;
   const api = originOf(config.apiOrigin);
@@ -38,7 +40,7 @@ export function contentSecurityPolicy(config) {
     "default-src 'self'",
     // The shell page's one inline script, by its hash (boot-script.mjs); no 'unsafe-inline'.
     `script-src ${list(["'self'", bootScriptSource(), ...remotes])}`,
-    `connect-src ${list(["'self'", api, files, liveOrigin, ...remotes])}`,
+    `connect-src ${list(["'self'", api, files, liveOrigin, ...remotes, ...devSockets])}`,
     `img-src ${list(["'self'", 'data:', files, api])}`,
     `media-src ${list(["'self'", 'blob:', files])}`,
     "style-src 'self' 'unsafe-inline'",

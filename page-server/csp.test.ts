@@ -29,11 +29,12 @@ describe("the pages' Content-Security-Policy", () => {
       'http://localhost:3003',
       'http://localhost:3004',
     ];
-    for (const name of ['script-src', 'connect-src'])
-      expect(
-        directive(policy, name)
-          .split(' ')
-          .filter((s) => s.includes('localhost')),
-      ).toEqual(loopback);
+    const local = (name: string) =>
+      directive(policy, name)
+        .split(' ')
+        .filter((s) => s.includes('localhost'));
+    expect(local('script-src')).toEqual(loopback);
+    // And their development servers' live-reload sockets.
+    expect(local('connect-src')).toEqual([...loopback, ...loopback.map((o) => o.replace('http:', 'ws:'))]);
   });
 });

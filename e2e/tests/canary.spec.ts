@@ -131,11 +131,17 @@ test('canary: a header canary failing in real browsers is rolled back by the wat
     .split('\n')
     .filter(Boolean)
     .map(
-      (line) => JSON.parse(line) as { decision?: string; figures?: { canary: { loads: number; errorLoads: number } } },
+      (line) =>
+        JSON.parse(line) as {
+          decision?: string;
+          figures?: { canary: { loads: number; errorLoads: number }; live: { p75: { lcp: number | null } } };
+        },
     );
   const rollback = decisions.find((d) => d.decision === 'rollback');
   expect(rollback?.figures?.canary.loads).toBeGreaterThanOrEqual(8);
   expect(rollback?.figures?.canary.errorLoads).toBeGreaterThan(0);
+  // The browsers' Web Vitals arrived with their beacons: live's loads have a p75 LCP.
+  expect(rollback?.figures?.live.p75.lcp).toBeGreaterThan(0);
   // Per version, where the team looks: pnpm releases prints the canary's figures beside live's.
   expect(list).toMatch(new RegExp(`header ${live} live +\\d+ +\\d+\\.\\d %`));
   expect(list).toMatch(new RegExp(`header ${canary} +\\d+ +\\d+\\.\\d %`));
