@@ -40,6 +40,8 @@ export interface ApiConfig {
   rumCollect: boolean;
   /** Beacons one client may send per minute before 429 (a page load sends one each time it is hidden). */
   rumBeaconsPerMinute: number;
+  /** Real-user page loads older than this many days are removed by the periodic sweep. */
+  rumKeepDays: number;
 }
 
 const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
     rumCollect: env.RUM_COLLECT !== 'off',
     rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
+    rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
   };
 }
 

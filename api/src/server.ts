@@ -42,12 +42,14 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const services: Services = { repos, config, live };
   const app = createApp(services);
 
-  // Sessions that reach their end lose their broker logins (and connections) too, then go.
+  // Sessions that reach their end lose their broker logins (and connections) too, then go; so do
+  // real-user beacons past their keeping time.
   const sweep = async () => {
     for (const token of repos.sessions.expiredTokens()) {
       await endLiveAccess(services, token);
       repos.sessions.delete(token);
     }
+    repos.rum.prune(new Date(Date.now() - config.rumKeepDays * 86_400_000).toISOString());
   };
   const sweeper = setInterval(() => void sweep(), config.sessionSweepMs);
   sweeper.unref();

@@ -185,6 +185,24 @@ describe('flooding and the switch', () => {
     }
   });
 
+  it('forgets page loads past their keeping time, with their remotes and errors', async () => {
+    const api = await startTestApi({ RUM_BEACONS_PER_MINUTE: '100' });
+    try {
+      const old = beacon({ errors: [{ owner: 'header', kind: 'load', message: 'down' }] });
+      await send(api.url, old);
+      api.api.db
+        .prepare("UPDATE rum_loads SET received_at = '2026-01-01T00:00:00.000Z' WHERE load_id = ?")
+        .run(old.load);
+      await send(api.url, beacon());
+      const count = (table: string) =>
+        (api.api.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect(api.api.services.repos.rum.prune('2026-06-01T00:00:00.000Z')).toBe(1);
+      expect([count('rum_loads'), count('rum_load_remotes'), count('rum_errors')]).toEqual([1, 2, 0]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('a rate window lets a key in again in its next window, and other keys meanwhile', () => {
     let now = 0;
     const window = new RateWindow(2, 60_000, () => now);

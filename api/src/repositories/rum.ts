@@ -74,7 +74,9 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);
-    groups.set(k, [...(groups.get(k) ?? []), item]);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
   }
   return groups;
 }
@@ -165,6 +167,11 @@ export function rumRepository(db: Db) {
       return db
         .prepare('SELECT kind, message FROM rum_errors WHERE owner = ? AND version = ? ORDER BY id DESC LIMIT ?')
         .all(remote, version, limit) as { kind: string; message: string }[];
+    },
+
+    /** Removes the page loads received before `before` (ISO), with their remotes and errors. */
+    prune(before: string): number {
+      return db.prepare('DELETE FROM rum_loads WHERE received_at < ?').run(before).changes;
     },
 
     /** One row per (page load, rendered remote) since `since`. */
