@@ -244,16 +244,19 @@ export function release({ store, remote, dist, canary, smoke, gate = () => null 
 /**
  * Changes the share of browsers a remote's canary serves (the watcher steps it up).
  *
- * @param {{ store: string, remote: string, percent: number, reason?: string }} options
+ * `canaryVersion`: act only if the canary is still that version (the watcher judged it; a canary
+ * released meanwhile is not the one it judged).
+ * @param {{ store: string, remote: string, percent: number, reason?: string, canaryVersion?: string }} options
  * @returns {Promise<HistoryEntry>}
  */
-export function setCanaryShare({ store, remote, percent, reason }) {
+export function setCanaryShare({ store, remote, percent, reason, canaryVersion }) {
   if (!(Number.isInteger(percent) && percent > 0 && percent < 100))
     return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const entry = doc.remotes[remote];
     if (!entry?.canary) throw new Error(`${remote} has no canary`);
+    expectCanary(remote, entry.canary.version, canaryVersion);
     writeDiscovery(store, {
       ...doc,
       remotes: { ...doc.remotes, [remote]: { ...entry, canary: { ...entry.canary, percent } } },
@@ -275,16 +278,18 @@ export function setCanaryShare({ store, remote, percent, reason }) {
 }
 
 /**
- * Makes a remote's canary its live version for every browser.
+ * Makes a remote's canary its live version for every browser (only if it is still
+ * `canaryVersion`, when given).
  *
- * @param {{ store: string, remote: string, reason?: string }} options
+ * @param {{ store: string, remote: string, reason?: string, canaryVersion?: string }} options
  * @returns {Promise<HistoryEntry>}
  */
-export function promote({ store, remote, reason }) {
+export function promote({ store, remote, reason, canaryVersion }) {
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const { canary, live } = doc.remotes[remote] ?? {};
     if (!canary) throw new Error(`${remote} has no canary to promote`);
+    expectCanary(remote, canary.version, canaryVersion);
     const { percent: _share, ...pointer } = canary;
     const { canary: _promoted, ...kept } = doc.remotes[remote] ?? {};
     writeDiscovery(store, { ...doc, remotes: { ...doc.remotes, [remote]: { ...kept, live: pointer } } });
@@ -308,14 +313,17 @@ export function promote({ store, remote, reason }) {
  * switches it back to the version that was live before the current one (the last release that
  * went live with another version); fails when there is none.
  *
- * @param {{ store: string, remote: string, reason?: string }} options
+ * With `canaryVersion`, only that canary is dropped: otherwise nothing changes and it fails.
+ *
+ * @param {{ store: string, remote: string, reason?: string, canaryVersion?: string }} options
  * @returns {Promise<HistoryEntry>}
  */
-export function rollback({ store, remote, reason }) {
+export function rollback({ store, remote, reason, canaryVersion }) {
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const current = doc.remotes[remote]?.live?.version ?? null;
     const canary = doc.remotes[remote]?.canary;
+    if (canaryVersion !== undefined) expectCanary(remote, canary?.version, canaryVersion);
     if (canary) {
       const { canary: _dropped, ...kept } = doc.remotes[remote] ?? {};
       writeDiscovery(store, {
@@ -363,6 +371,15 @@ export function rollback({ store, remote, reason }) {
     appendHistory(store, entry);
     return entry;
   });
+}
+
+/**
+ * Fails unless the canary under way is the one expected (when one is expected).
+ * @param {string} remote @param {string | undefined} current @param {string | undefined} expected
+ */
+function expectCanary(remote, current, expected) {
+  if (expected !== undefined && current !== expected)
+    throw new Error(`${remote}'s canary is ${current ?? 'gone'}, not ${expected}: nothing changed`);
 }
 
 /** @param {string[] | undefined} list @param {string} version */

@@ -134,6 +134,12 @@ describe('the release store', () => {
       reason: 'healthy',
     });
     expect(readDiscovery(store).remotes.header?.canary?.percent).toBe(50);
+    // A change meant for another canary (the watcher judged an earlier one) changes nothing.
+    await expect(promote({ store, remote: 'header', canaryVersion: a.version })).rejects.toThrow(
+      `header's canary is ${b.version}, not ${a.version}: nothing changed`,
+    );
+    await expect(rollback({ store, remote: 'header', canaryVersion: a.version })).rejects.toThrow(/nothing changed/);
+    expect(readDiscovery(store).remotes.header?.canary?.version).toBe(b.version);
     await promote({ store, remote: 'header' });
     expect(readDiscovery(store).remotes.header).toEqual({
       versions: [a.version, b.version],

@@ -43,6 +43,8 @@ export async function watchCanary({
   log = console.log,
 }) {
   let healthy = 0;
+  /** The canary the healthy count is about: a new canary released meanwhile starts from nothing. */
+  let watching = '';
   for (;;) {
     await sleep(policy.intervalSeconds * 1000);
     const entry = readDiscovery(store).remotes[remote];
@@ -51,6 +53,11 @@ export async function watchCanary({
       return null;
     }
     const { canary: canaryPointer, live: livePointer } = entry;
+    if (canaryPointer.version !== watching) {
+      if (watching) log(`${remote}'s canary is now ${canaryPointer.version}: judging it from its own start`);
+      watching = canaryPointer.version;
+      healthy = 0;
+    }
     /** @type {import('./figures.mjs').VersionFigures[]} */
     let all;
     try {
@@ -82,20 +89,25 @@ export async function watchCanary({
     log(
       `${remote} canary ${canaryPointer.version} at ${canaryPointer.percent} %: ${decision.action}: ${decision.reason}`,
     );
-    const why = `watcher: ${decision.reason}`;
-    if (decision.action === 'rollback') {
-      await rollback({ store, remote, reason: why });
-      return decision;
-    }
-    if (decision.action === 'promote') {
-      await promote({ store, remote, reason: why });
-      return decision;
-    }
-    if (decision.action === 'step' && decision.percent !== undefined) {
-      await setCanaryShare({ store, remote, percent: decision.percent, reason: why });
-      healthy = 0;
-    } else if (decision.action === 'hold') {
-      healthy += 1;
+    // Each change applies only to the canary judged: one released meanwhile is judged next round.
+    const judged = { store, remote, reason: `watcher: ${decision.reason}`, canaryVersion: canaryPointer.version };
+    try {
+      if (decision.action === 'rollback') {
+        await rollback(judged);
+        return decision;
+      }
+      if (decision.action === 'promote') {
+        await promote(judged);
+        return decision;
+      }
+      if (decision.action === 'step' && decision.percent !== undefined) {
+        await setCanaryShare({ ...judged, percent: decision.percent });
+        healthy = 0;
+      } else if (decision.action === 'hold') {
+        healthy += 1;
+      }
+    } catch (error) {
+      log(error instanceof Error ? error.message : String(error));
     }
   }
 }

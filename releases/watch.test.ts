@@ -88,6 +88,33 @@ describe('watchCanary', () => {
     ]);
   });
 
+  it('judges a canary released while it watches from its own start: the healthy count starts again', async () => {
+    const { store, live, canary } = await canaryStore();
+    let round = 0;
+    let next = '';
+    const decision = await watchCanary({
+      store,
+      remote: 'header',
+      policy,
+      readFigures: async () => {
+        round += 1;
+        if (round === 2) next = (await release({ store, remote: 'header', dist: build('next'), canary: 10 })).version;
+        return [figures(live, 100, 1), figures(canary, 50, 0), figures(next || canary, 50, 0)];
+      },
+      sleep: async () => undefined,
+      log: () => undefined,
+    });
+    expect(decision?.action).toBe('promote');
+    const watched = readHistory(store)
+      .filter((e) => e.action === 'watch')
+      .map((e) => `${e.to === canary ? 'first' : 'next'}:${e.decision}`);
+    // The first canary's step, decided as the next one was released, is not applied to it; the
+    // next one is judged from its own start (without the reset it would step at once).
+    expect(watched.slice(0, 4)).toEqual(['first:hold', 'first:step', 'next:hold', 'next:step']);
+    const steps = readHistory(store).filter((e) => e.action === 'step');
+    expect(steps.map((e) => e.to)).toEqual([next, next]);
+  });
+
   it('stops when the canary is ended by hand, and keeps watching through an API that does not answer', async () => {
     const { store } = await canaryStore();
     const said: string[] = [];
