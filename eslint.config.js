@@ -87,7 +87,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...restrictedPaths, { name: 'better-sqlite3', message: 'SQL lives in api/src/repositories.' }],
+          paths: [
+            ...restrictedPaths,
+            { name: 'better-sqlite3', message: 'SQL lives in api/src/repositories.' },
+            { name: 'kysely', message: 'Queries live in api/src/repositories.' },
+            { name: 'pg', message: 'Queries live in api/src/repositories.' },
+          ],
           patterns: [
             {
               group: ['**/db/database.js', '**/db/database'],
@@ -120,6 +125,18 @@ export default tseslint.config(
           message: 'Style controls in shared/src/ui, not in an app: extend a shared component instead.',
         },
       ],
+    },
+  },
+  {
+    // The API's storage is asynchronous (PostgreSQL or SQLite through the query builder): a
+    // promise used as a value (`if (!repos.cart.add(...))`) or dropped unawaited is a bug the type
+    // checker alone does not see.
+    files: ['api/src/**/*.ts', 'api/test/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
     },
   },
   {

@@ -1,11 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+// The API suite runs twice: on SQLite (the default engine) and on a real PostgreSQL server
+// (test/postgres.setup.ts); the unit tests beside the sources run once. Several instances on one
+// database (instances.test.ts) is PostgreSQL's topology: SQLite is one process's store.
 export default defineConfig({
   test: {
     environment: 'node',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Each file starts its own server on its own temporary database; files run in parallel.
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/instances.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/**/*.test.ts'],
+          env: { API_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/postgres.setup.ts'],
+        },
+      },
+    ],
   },
 });

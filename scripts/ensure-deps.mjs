@@ -74,6 +74,11 @@ export const PRODUCTION_PACKAGES = {
   'gettext-base': '/usr/bin/envsubst',
 };
 
+/** Servers the tests start themselves beside the production ones: PostgreSQL 15 (initdb, pg_ctl). */
+export const TEST_PACKAGES = {
+  'postgresql-15': '/usr/lib/postgresql/15/bin/initdb',
+};
+
 /** Production builds of the shell and every remote, two at a time (the machine has 2 cores). */
 export function buildApps() {
   execSync('pnpm -r --workspace-concurrency=2 --filter shell --filter "mf-*" build', { cwd: root, stdio: 'inherit' });

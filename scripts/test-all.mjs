@@ -13,13 +13,15 @@ import {
   ensureDebianPackages,
   ensureDeps,
   PRODUCTION_PACKAGES,
+  TEST_PACKAGES,
   root,
 } from './ensure-deps.mjs';
 
 ensureDeps();
-// The API's broker tests and the page server's nginx test run the production servers themselves.
-if (!ensureDebianPackages(PRODUCTION_PACKAGES))
-  console.error('nginx, mosquitto or envsubst is missing: their tests will fail');
+// The API's broker tests and the page server's nginx test run the production servers themselves;
+// the API suite runs a second time on a PostgreSQL server it starts (api/test/postgres.setup.ts).
+if (!ensureDebianPackages({ ...PRODUCTION_PACKAGES, ...TEST_PACKAGES }))
+  console.error('nginx, mosquitto, envsubst or PostgreSQL is missing: their tests will fail');
 
 const run = (cmd, args, cwd = root, env = process.env) =>
   spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;

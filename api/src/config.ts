@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
@@ -7,13 +8,20 @@ import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 export interface ApiConfig {
   host: string;
   port: number;
+  /** Names this instance in every answer's X-Api-Instance header (API_INSTANCE; host and process by default). */
+  instance: string;
   /** Origin the API is reached at by browsers; upload URLs and media URLs are built from it. */
   publicOrigin: string;
   /** Origin of the files host (downloads, media, upload targets). Defaults to publicOrigin. */
   filesOrigin: string;
   /** Browser origins allowed to call with credentials (the shell's, and remotes' in development). */
   allowedOrigins: string[];
+  /** The SQLite file, the default store (`npm start`); unused when databaseUrl is set. */
   databasePath: string;
+  /** DATABASE_URL=postgres://...: PostgreSQL instead of the SQLite file, shared by every instance. */
+  databaseUrl: string | null;
+  /** PostgreSQL connections per instance, and how long a query may wait for one or run. */
+  databasePool: { max: number; connectTimeoutMs: number; statementTimeoutMs: number };
   mediaDir: string;
   /** External broker to publish to; when absent the API embeds one at /mqtt. */
   brokerUrl: string | null;
@@ -67,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     host,
     port,
+    instance: env.API_INSTANCE || `${hostname()}-${process.pid}`,
     publicOrigin,
     filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
     // The shell (3000) and the single-bundle build (3010) by default.
@@ -75,6 +84,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .map((o) => o.trim())
       .filter(Boolean),
     databasePath,
+    databaseUrl: databaseUrlOf(env.DATABASE_URL),
+    databasePool: {
+      max: positiveInt(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
+      connectTimeoutMs: positiveInt(env.DATABASE_CONNECT_TIMEOUT_MS, 5000, 'DATABASE_CONNECT_TIMEOUT_MS'),
+      statementTimeoutMs: positiveInt(env.DATABASE_STATEMENT_TIMEOUT_MS, 10_000, 'DATABASE_STATEMENT_TIMEOUT_MS'),
+    },
     mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
     brokerUrl: env.MQTT_BROKER_URL || null,
     brokerAdmin: env.MQTT_USERNAME ? { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD ?? '' } : null,
@@ -95,6 +110,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
   };
+}
+
+/** Only PostgreSQL is reached by URL; anything else is a mistake better refused at start. */
+function databaseUrlOf(value: string | undefined): string | null {
+  if (!value) return null;
+  if (!/^postgres(ql)?:\/\//.test(value))
+    throw new Error(`DATABASE_URL must be a postgres:// URL, got '${value.split(':')[0]}:...'`);
+  return value;
 }
 
 /** The token guarding /internal (the notify command); kept beside the database so the CLI finds it. */

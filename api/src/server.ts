@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import type { ApiConfig } from './config.js';
 import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
-import { type Db, openDatabase } from './db/database.js';
+import { type Database, openDatabase, withMigrationLock } from './db/database.js';
 import { needsSeed, seed } from './db/seed.js';
 import { createApp } from './http/app.js';
 import { attachBroker } from './live/broker.js';
@@ -15,14 +16,23 @@ export interface RunningApi {
   url: string;
   services: Services;
   /** The database itself, for tests that check what was stored. */
-  db: Db;
+  database: Database;
+  /** One pass of the periodic sweep (expired sessions, old beacons and failed logins), now. */
+  sweep(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Opens the database (migrating and seeding a new one), then serves HTTP and the broker on one port. */
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
-  const db = openDatabase(config.databasePath);
-  if (needsSeed(db)) await seed(db, config.mediaDir);
+  const database = await openDatabase(
+    config.databaseUrl ? { url: config.databaseUrl } : { path: config.databasePath },
+    config.databasePool,
+  );
+  const { db, engine } = database;
+  // Under the migration lock: of instances starting together on one database, one seeds it.
+  await withMigrationLock(db, engine, async (trx) => {
+    if (await needsSeed(trx)) await seed(trx, config.mediaDir);
+  });
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
   // The node bindings go along as hono's env: per-client limits read the socket's address from them.
@@ -31,10 +41,10 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const live = config.brokerUrl
     ? connectExternalBroker(config.brokerUrl, config.brokerAdmin)
     : await attachBroker(server, {
-        authenticate: (login, cookie) =>
+        authenticate: async (login, cookie) =>
           repos.sessions.userFor(
             login
-              ? repos.liveClients.sessionOf(login.username, login.password)
+              ? await repos.liveClients.sessionOf(login.username, login.password)
               : parseCookieHeader(cookie, SESSION_COOKIE),
           ),
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
@@ -44,14 +54,21 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
 
   // Sessions that reach their end lose their broker logins (and connections) too, then go; so do
   // real-user beacons past their keeping time.
+  // Every instance sweeps: each step is idempotent (revoking a login twice, deleting a deleted
+  // row), so instances sweeping at once do the same work twice at worst.
   const sweep = async () => {
-    for (const token of repos.sessions.expiredTokens()) {
+    for (const token of await repos.sessions.expiredTokens()) {
       await endLiveAccess(services, token);
-      repos.sessions.delete(token);
+      await repos.sessions.delete(token);
     }
-    repos.rum.prune(new Date(Date.now() - config.rumKeepDays * 86_400_000).toISOString());
+    await repos.rum.prune(new Date(Date.now() - config.rumKeepDays * 86_400_000).toISOString());
+    await repos.loginFailures.prune(new Date(Date.now() - LOGIN_THROTTLE_RULES.windowMs).toISOString());
   };
-  const sweeper = setInterval(() => void sweep(), config.sessionSweepMs);
+  const sweeper = setInterval(() => {
+    sweep().catch((error: unknown) =>
+      console.error(`[sweep] ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }, config.sessionSweepMs);
   sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -62,7 +79,8 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   return {
     url: `http://${config.host}:${port}`,
     services,
-    db,
+    database,
+    sweep,
     async close() {
       clearInterval(sweeper);
       await live.close();
@@ -70,7 +88,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      db.close();
+      await database.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
 import type { LivePublisher } from './live/publisher.js';
-import type { Repositories } from './repositories/index.js';
+import type { Repositories, RepositorySet } from './repositories/index.js';
 
 /** What the routes are given: storage through the repositories only, the configuration, and the live channel. */
 export interface Services {
@@ -10,15 +10,19 @@ export interface Services {
   live: LivePublisher;
 }
 
-/** Stores a NEW notification for a user and pushes it on notifications/{profileName}. */
-export function notifyUser(
-  { repos, live }: Services,
+/**
+ * Stores a NEW notification for a user and pushes it on notifications/{profileName}. Inside a
+ * transaction, pass its repositories (a query outside it would wait for the transaction's
+ * connection on SQLite).
+ */
+export async function notifyUser(
+  { repos, live }: { repos: RepositorySet; live: LivePublisher },
   userId: number,
   content: string,
   link: string | null,
-): Notification {
-  const notification = repos.notifications.add(userId, content, link);
-  const profileName = repos.users.profileNameOf(userId);
+): Promise<Notification> {
+  const notification = await repos.notifications.add(userId, content, link);
+  const profileName = await repos.users.profileNameOf(userId);
   if (profileName) live.publish('notifications', profileName, notification);
   return notification;
 }
@@ -30,7 +34,7 @@ export function notifyUser(
  */
 export async function endLiveAccess({ repos, live }: Services, token: string): Promise<void> {
   try {
-    await live.endSession(token, repos.liveClients.ofSession(token));
+    await live.endSession(token, await repos.liveClients.ofSession(token));
   } catch (error) {
     console.error(
       `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,

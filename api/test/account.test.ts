@@ -68,10 +68,9 @@ describe('contact form', () => {
     const res = await t().client().call('submitContactInfo', message, { origin: 'http://localhost:3000' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ received: true });
-    const row = t()
-      .api.db.prepare('SELECT name, email, subject, message FROM contact_messages WHERE email = ?')
-      .get('pat@example.com');
-    expect(row).toEqual(message);
+    const rows = await t()
+      .rows`SELECT name, email, subject, message FROM contact_messages WHERE email = ${'pat@example.com'}`;
+    expect(rows).toEqual([message]);
   });
 
   it('refuses an invalid email or a missing field, storing nothing', async () => {
@@ -87,9 +86,6 @@ describe('contact form', () => {
           .call('submitContactInfo', { ...message, subject: '' })
       ).body.field,
     ).toBe('subject');
-    const count = t().api.db.prepare("SELECT COUNT(*) AS n FROM contact_messages WHERE email = 'pat@'").get() as {
-      n: number;
-    };
-    expect(count.n).toBe(0);
+    expect(await t().rows`SELECT COUNT(*) AS n FROM contact_messages WHERE email = 'pat@'`).toEqual([{ n: 0 }]);
   });
 });

@@ -160,11 +160,7 @@ describe('mosquitto with dynamic security, administered by the API', () => {
     const sam = await t.as('sam');
     const { mq, login } = await pageConnection(sam);
     const closed = new Promise((done) => mq.once('close', () => done(undefined)));
-    t.api.db
-      .prepare(
-        "UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE profile_name = 'sam')",
-      )
-      .run();
+    await t.rows`UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE profile_name = 'sam')`;
     await closed;
     await expect(
       mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 }),

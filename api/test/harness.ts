@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { freePort } from '@marketplace/shared/node/ports';
 import {
   encodeCall,
@@ -12,6 +14,7 @@ import {
 } from '@marketplace/shared/contract';
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
+import { createDatabase, dropDatabase } from './postgresServer.js';
 
 export const SHELL_ORIGIN = 'http://localhost:3000';
 export const FOREIGN_ORIGIN = 'http://evil.example';
@@ -28,8 +31,25 @@ export interface TestApi {
   client(): TestClient;
   /** Logs a demo user in and returns their client. */
   as(profileName: string): Promise<TestClient>;
+  /** Runs one SQL statement on the API's database, whichever engine, and answers its rows. */
+  rows<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
   restart(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The engine this run tests on: the `postgres` project of vitest.config.ts sets API_TEST_ENGINE. */
+export const ENGINE = process.env.API_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * The environment that gives an API a fresh database: a new database on the run's PostgreSQL
+ * server, or a SQLite file in `dir`. `drop` removes it again.
+ */
+export async function freshDatabase(dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (ENGINE === 'sqlite') return { env: { DATABASE_PATH: join(dir, 'db.sqlite') }, drop: async () => undefined };
+  const server = inject('postgresUrl');
+  const name = `api_test_${randomBytes(6).toString('hex')}`;
+  const url = await createDatabase(server, name);
+  return { env: { DATABASE_URL: url, DATABASE_PATH: join(dir, 'db.sqlite') }, drop: () => dropDatabase(server, name) };
 }
 
 /**
@@ -54,12 +74,15 @@ export async function startTestApi(
   dir = mkdtempSync(join(tmpdir(), 'api-test-')),
 ): Promise<TestApi> {
   const port = await freePort();
+  // A database given (replicas sharing one) is the caller's to remove.
+  const database = env.DATABASE_URL || env.DATABASE_PATH ? null : await freshDatabase(dir);
   const config = loadConfig({
     API_PORT: String(port),
     API_PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     API_ALLOWED_ORIGINS: SHELL_ORIGIN,
-    DATABASE_PATH: join(dir, 'db.sqlite'),
+    MEDIA_DIR: join(dir, 'media'),
     ADMIN_TOKEN,
+    ...database?.env,
     ...env,
   });
   let api = await startApi(config);
@@ -71,6 +94,9 @@ export async function startTestApi(
     },
     dir,
     client: () => new TestClient(api.url),
+    async rows<T>(strings: TemplateStringsArray, ...values: unknown[]) {
+      return (await sql<T>(strings, ...values).execute(api.database.db)).rows;
+    },
     async as(profileName) {
       const client = new TestClient(api.url);
       const res = await client.call('login', { login: profileName, password: 'demo-pass-2026' });
@@ -85,6 +111,7 @@ export async function startTestApi(
     },
     async close() {
       await api.close();
+      await database?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

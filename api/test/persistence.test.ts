@@ -3,11 +3,13 @@ import { openDatabase, schemaVersion } from '../src/db/database.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
 import { present, useTestApi } from './harness.js';
 
+const countOf = (rows: { n: number }[]) => rows[0]?.n;
+
 const t = useTestApi();
 
 describe('persistence', () => {
   it('keeps what users changed across a restart, without seeding again', async () => {
-    const users = () => (t().api.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+    const users = async () => countOf(await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM users`);
     const signup = await t().client().call('signup', {
       username: 'Rita Restart',
       profileName: 'rita',
@@ -20,11 +22,11 @@ describe('persistence', () => {
     const first = present((await clara.call('getNotifications')).body.notifications[0], 'a notification');
     await clara.call('updateNotificationStatus', { status: 'READ', notificationId: first.id });
     await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'CANCELLED' });
-    const countBefore = users();
+    const countBefore = await users();
 
     await t().restart();
 
-    expect(users()).toBe(countBefore);
+    expect(await users()).toBe(countBefore);
     // The session survives too: the same cookie still works.
     expect((await clara.call('checkAuthentication')).status).toBe(200);
     expect((await clara.call('getCart')).body.cart.map((i: { identifier: string }) => i.identifier)).toEqual([
@@ -41,11 +43,17 @@ describe('persistence', () => {
     expect((await t().client().call('login', { login: 'rita', password: 'long-enough' })).status).toBe(200);
   });
 
-  it('records every migration once, and reopening applies none again', () => {
-    expect(schemaVersion(t().api.db)).toBe(MIGRATIONS.length);
-    const again = openDatabase(t().config.databasePath);
-    const rows = again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
-    expect(rows.n).toBe(MIGRATIONS.length);
-    again.close();
+  it('records every migration once, and reopening applies none again', async () => {
+    expect(await schemaVersion(t().api.database.db)).toBe(MIGRATIONS.length);
+    const { databaseUrl, databasePath } = t().config;
+    const again = await openDatabase(databaseUrl ? { url: databaseUrl } : { path: databasePath });
+    try {
+      expect(await schemaVersion(again.db)).toBe(MIGRATIONS.length);
+      expect(countOf(await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM schema_migrations`)).toBe(
+        MIGRATIONS.length,
+      );
+    } finally {
+      await again.close();
+    }
   });
 });

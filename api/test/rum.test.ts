@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Beacon } from '@marketplace/shared/platform';
@@ -69,9 +70,7 @@ describe('the beacon endpoint', () => {
       lcpOwnedShare: 1,
     });
     expect(of(f, 'account', V2)).toMatchObject({ loads: 1, errorLoads: 1, errorRate: 1 });
-    const kept = t()
-      .api.db.prepare('SELECT owner, version, kind, message FROM rum_errors WHERE load_id = ?')
-      .all(first.load);
+    const kept = await t().rows`SELECT owner, version, kind, message FROM rum_errors WHERE load_id = ${first.load}`;
     expect(kept).toEqual([{ owner: 'account', version: V2, kind: 'render', message: 'TypeError: x is undefined' }]);
   });
 
@@ -84,10 +83,9 @@ describe('the beacon endpoint', () => {
       body: JSON.stringify(b),
     });
     expect(res.status).toBe(204);
-    const row = JSON.stringify(t().api.db.prepare('SELECT * FROM rum_loads WHERE load_id = ?').get(b.load));
-    expect(row).not.toMatch(/127\.0\.0\.1|clara|localhost/);
-    const columns = (t().api.db.prepare('PRAGMA table_info(rum_loads)').all() as { name: string }[]).map((c) => c.name);
-    expect(columns).toEqual([
+    const [row] = await t().rows<Record<string, unknown>>`SELECT * FROM rum_loads WHERE load_id = ${b.load}`;
+    expect(JSON.stringify(row)).not.toMatch(/127\.0\.0\.1|clara|localhost/);
+    expect(Object.keys(row ?? {})).toEqual([
       'load_id',
       'received_at',
       'lcp',
@@ -118,7 +116,8 @@ describe('the beacon endpoint', () => {
   });
 
   it('refuses malformed and oversized beacons with a reason, and stores nothing of them', async () => {
-    const before = (t().api.db.prepare('SELECT COUNT(*) AS n FROM rum_loads').get() as { n: number }).n;
+    const loads = async () => (await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM rum_loads`)[0]?.n;
+    const before = await loads();
     const notJson = await send(t().url, '{"load":');
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({ error: 'A beacon is a JSON object' });
@@ -142,7 +141,7 @@ describe('the beacon endpoint', () => {
     expect(tooManyErrors.status).toBe(400);
     const oversized = await send(t().url, { ...beacon(), padding: 'x'.repeat(20_000) });
     expect(oversized.status).toBe(413);
-    expect((t().api.db.prepare('SELECT COUNT(*) AS n FROM rum_loads').get() as { n: number }).n).toBe(before);
+    expect(await loads()).toBe(before);
   });
 
   it("refuses a beacon from a foreign page (it would be another site's figures)", async () => {
@@ -190,14 +189,12 @@ describe('flooding and the switch', () => {
     try {
       const old = beacon({ errors: [{ owner: 'header', kind: 'load', message: 'down' }] });
       await send(api.url, old);
-      api.api.db
-        .prepare("UPDATE rum_loads SET received_at = '2026-01-01T00:00:00.000Z' WHERE load_id = ?")
-        .run(old.load);
+      await api.rows`UPDATE rum_loads SET received_at = '2026-01-01T00:00:00.000Z' WHERE load_id = ${old.load}`;
       await send(api.url, beacon());
-      const count = (table: string) =>
-        (api.api.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-      expect(api.api.services.repos.rum.prune('2026-06-01T00:00:00.000Z')).toBe(1);
-      expect([count('rum_loads'), count('rum_load_remotes'), count('rum_errors')]).toEqual([1, 2, 0]);
+      const count = async (table: string) =>
+        (await api.rows<{ n: number }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`)[0]?.n;
+      expect(await api.api.services.repos.rum.prune('2026-06-01T00:00:00.000Z')).toBe(1);
+      expect([await count('rum_loads'), await count('rum_load_remotes'), await count('rum_errors')]).toEqual([1, 2, 0]);
     } finally {
       await api.close();
     }

@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, useTestApi } from './harness.js';
 
 const t = useTestApi();
 
-const count = (table: string) => (t().api.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (table: string) =>
+  (await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM ${sql.table(table)}`)[0]?.n;
 
 describe('CORS', () => {
   it("allows the shell's configured origin with credentials", async () => {
@@ -35,7 +37,7 @@ describe('CORS', () => {
 describe('foreign origins', () => {
   it('refuses a state-changing call from a foreign origin and changes nothing', async () => {
     const clara = await t().as('clara');
-    const before = count('cart_items');
+    const before = await count('cart_items');
     const res = await clara.call(
       'addCartItem',
       { identifier: 'ci-photo-001', itemType: 'CONTENT' },
@@ -43,7 +45,7 @@ describe('foreign origins', () => {
     );
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/not allowed/);
-    expect(count('cart_items')).toBe(before);
+    expect(await count('cart_items')).toBe(before);
     expect(
       (await clara.call('addCartItem', { identifier: 'ci-photo-001', itemType: 'CONTENT' }, { origin: SHELL_ORIGIN }))
         .status,
@@ -53,7 +55,7 @@ describe('foreign origins', () => {
 
 describe('bad bodies', () => {
   it('answers 413 with a reason for an oversized body and stores nothing', async () => {
-    const before = count('contact_messages');
+    const before = await count('contact_messages');
     const form = new FormData();
     form.append('name', 'Big');
     form.append('email', 'big@example.com');
@@ -62,7 +64,7 @@ describe('bad bodies', () => {
     const res = await t().client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
     expect(res.status).toBe(413);
     expect(res.body.error).toMatch(/larger than/);
-    expect(count('contact_messages')).toBe(before);
+    expect(await count('contact_messages')).toBe(before);
   });
 
   it('answers 400 for a malformed multipart body', async () => {
@@ -84,6 +86,20 @@ describe('bad bodies', () => {
     const res = await t().client().fetch('/v2/submitContactInfo', { method: 'POST', body: form });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('email');
+  });
+
+  it('refuses a NUL character in text with a reason, on every engine, and stores nothing', async () => {
+    const before = await count('contact_messages');
+    const contact = await t()
+      .client()
+      .call('submitContactInfo', { name: 'Pat\u0000', email: 'pat@example.com', subject: 'Hi', message: 'Hello' });
+    expect([contact.status, contact.body.field]).toEqual([400, 'name']);
+    expect(contact.body.error).toMatch(/NUL/);
+    expect(await count('contact_messages')).toBe(before);
+    const login = await t().client().call('login', { login: 'mia\u0000', password: 'x' });
+    expect(login.status).toBe(400);
+    const search = await t().client().call('search', { query: 'jazz\u0000' });
+    expect(search.status).toBe(400);
   });
 
   it('answers unknown routes with a JSON 404', async () => {

@@ -9,6 +9,9 @@
  *   times over all accounts, is refused with 429 until its oldest counted failure leaves the
  *   window (refused). Refusals are per client on purpose: counting an account's failures from
  *   every client would let anyone lock the account's owner out.
+ *
+ * The failures are kept in the database (FailureLog), not in the process: a client spreading its
+ * guesses over several API instances is counted as one.
  */
 export interface ThrottleRules {
   windowMs: number;
@@ -18,8 +21,6 @@ export interface ThrottleRules {
   maxSlowSteps: number;
   refuseAfterPerAccount: number;
   refuseAfterPerClient: number;
-  /** Past this many tracked keys the oldest are forgotten, so the log cannot grow without bound. */
-  maxKeys: number;
 }
 
 export const LOGIN_THROTTLE_RULES: ThrottleRules = {
@@ -29,66 +30,60 @@ export const LOGIN_THROTTLE_RULES: ThrottleRules = {
   maxSlowSteps: 8,
   refuseAfterPerAccount: 10,
   refuseAfterPerClient: 30,
-  maxKeys: 50_000,
 };
 
-export class LoginThrottle {
-  /** Failure times per key, oldest first. Map order is insertion order: the first key is the oldest. */
-  private readonly failures = new Map<string, number[]>();
+/** Where failures are counted: shared by every instance (the login_failures table). */
+export interface FailureLog {
+  /** The failure times (epoch ms) of each key since `since`, oldest first; a key with none is absent. */
+  times(keys: string[], since: number): Promise<Map<string, number[]>>;
+  /** Records one failure at `at` under each key. */
+  add(keys: string[], at: number): Promise<void>;
+  forget(key: string): Promise<void>;
+}
 
+export class LoginThrottle {
   constructor(
+    private readonly log: FailureLog,
     private readonly rules: ThrottleRules = LOGIN_THROTTLE_RULES,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Whole seconds this client must wait before trying this account again; 0 when it may try now. */
-  retryAfterSeconds(account: string, client: string): number {
+  async retryAfterSeconds(account: string, client: string): Promise<number> {
+    const pair = pairKey(account, client);
+    const own = clientKey(client);
+    const times = await this.log.times([pair, own], this.now() - this.rules.windowMs);
     const wait = Math.max(
-      this.waitMs(pairKey(account, client), this.rules.refuseAfterPerAccount),
-      this.waitMs(clientKey(client), this.rules.refuseAfterPerClient),
+      this.waitMs(times.get(pair) ?? [], this.rules.refuseAfterPerAccount),
+      this.waitMs(times.get(own) ?? [], this.rules.refuseAfterPerClient),
     );
     return Math.ceil(wait / 1000);
   }
 
   /** Records a failed login and returns how long to hold the answer back, in milliseconds. */
-  failed(account: string, client: string): number {
-    const counts = [pairKey(account, client), clientKey(client), accountKey(account)].map((key) => this.record(key));
-    const beyond = Math.max(...counts) - this.rules.freeFailures;
+  async failed(account: string, client: string): Promise<number> {
+    const keys = [pairKey(account, client), clientKey(client), accountKey(account)];
+    const now = this.now();
+    await this.log.add(keys, now);
+    const times = await this.log.times(keys, now - this.rules.windowMs);
+    const beyond = Math.max(...keys.map((key) => times.get(key)?.length ?? 0)) - this.rules.freeFailures;
     return Math.min(Math.max(beyond, 0), this.rules.maxSlowSteps) * this.rules.slowMsPerFailure;
   }
 
   /** A right password from this client: its guesses at this account are forgotten. */
-  succeeded(account: string, client: string): void {
-    this.failures.delete(pairKey(account, client));
+  succeeded(account: string, client: string): Promise<void> {
+    return this.log.forget(pairKey(account, client));
   }
 
-  private recent(key: string): number[] {
-    const cutoff = this.now() - this.rules.windowMs;
-    const times = (this.failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (times.length === 0) this.failures.delete(key);
-    return times;
-  }
-
-  private waitMs(key: string, limit: number): number {
-    const times = this.recent(key);
+  private waitMs(times: number[], limit: number): number {
     if (times.length < limit) return 0;
     // Allowed again once enough failures have left the window to bring the count under the limit.
     const release = (times[times.length - limit] as number) + this.rules.windowMs;
     return Math.max(release - this.now(), 1);
   }
-
-  private record(key: string): number {
-    const times = [...this.recent(key), this.now()];
-    this.failures.delete(key);
-    this.failures.set(key, times);
-    while (this.failures.size > this.rules.maxKeys) {
-      const oldest = this.failures.keys().next().value as string;
-      this.failures.delete(oldest);
-    }
-    return times.length;
-  }
 }
 
-const pairKey = (account: string, client: string) => `pair:${account}\u0000${client}`;
+// JSON keeps the pair unambiguous whatever the two hold.
+const pairKey = (account: string, client: string) => `pair:${JSON.stringify([account, client])}`;
 const clientKey = (client: string) => `client:${client}`;
 const accountKey = (account: string) => `account:${account}`;

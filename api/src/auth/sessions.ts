@@ -33,27 +33,27 @@ function cookieOptions(config: ApiConfig) {
  * Starts a session: the HttpOnly session cookie, and the readable loggedIn=yes cookie the
  * browser side keys its logged-in state on (SPEC.md section 5).
  */
-export function startSession(
+export async function startSession(
   c: Context<AppEnv>,
   sessions: SessionsRepository,
   config: ApiConfig,
   userId: number,
-): string {
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  sessions.create(token, userId, now, new Date(now.getTime() + SESSION_DAYS * DAY_SECONDS * 1000));
+  await sessions.create(token, userId, now, new Date(now.getTime() + SESSION_DAYS * DAY_SECONDS * 1000));
   setCookie(c, SESSION_COOKIE, token, { ...cookieOptions(config), httpOnly: true, maxAge: SESSION_DAYS * DAY_SECONDS });
   setCookie(c, COOKIE_LOGGED_IN, 'yes', { ...cookieOptions(config), maxAge: SESSION_DAYS * DAY_SECONDS });
   return token;
 }
 
-export function endSession(
+export async function endSession(
   c: Context<AppEnv>,
   sessions: SessionsRepository,
   config: ApiConfig,
   token: string | undefined,
-): void {
-  if (token) sessions.delete(token);
+): Promise<void> {
+  if (token) await sessions.delete(token);
   deleteCookie(c, SESSION_COOKIE, cookieOptions(config));
   setCookie(c, COOKIE_LOGGED_IN, 'no', {
     ...cookieOptions(config),

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import type { EventOrderStatus, OrderInfoStatus, Role } from '@marketplace/shared/contract';
 import { PAGES } from '@marketplace/shared/platform';
 import { hashPassword } from '../auth/passwords.js';
+import type { Insertable } from 'kysely';
 import type { Db } from './database.js';
+import type { Schema } from './schema.js';
 import { gradientPng } from './png.js';
 
 /** Every demo account shares this password (README "Demo accounts"). */
@@ -115,14 +117,15 @@ const EVENTS: readonly DemoEvent[] = [
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
 /** True when the database has never been seeded. */
-export function needsSeed(db: Db): boolean {
-  const row = db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number };
-  return row.n === 0;
+export async function needsSeed(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row === undefined;
 }
 
 /**
  * Fills an empty database with demo data that exercises every screen, and writes the media
- * files it refers to (generated images, the HLS fixture). Runs in one transaction.
+ * files it refers to (generated images, the HLS fixture). The caller runs it in a transaction
+ * (server.ts, under the migration lock), so a database is seeded once and wholly or not at all.
  */
 export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<void> {
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
@@ -141,300 +144,346 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
   let imageSeed = 1;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
 
-  db.transaction(() => {
-    const ids = new Map<string, number>();
-    const insertUser = db.prepare(
-      'INSERT INTO users (profile_name, username, email, password_hash, profile_picture, bio, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    const insertRole = db.prepare('INSERT INTO user_roles (user_id, role) VALUES (?, ?)');
-    DEMO_USERS.forEach((u, i) => {
-      // nora has no picture so the generic fallback shows.
-      const picture =
-        u.profileName === 'nora' ? null : write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
-      const id = Number(
-        insertUser.run(
-          u.profileName,
-          u.username,
-          `${u.profileName}@example.com`,
-          passwordHash,
-          picture,
-          u.bio,
-          at(24 * 400 - i),
-        ).lastInsertRowid,
+  const ids = new Map<string, number>();
+  for (const [i, u] of DEMO_USERS.entries()) {
+    // nora has no picture so the generic fallback shows.
+    const picture =
+      u.profileName === 'nora' ? null : write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
+    const { id } = await db
+      .insertInto('users')
+      .values({
+        profile_name: u.profileName,
+        username: u.username,
+        email: `${u.profileName}@example.com`,
+        password_hash: passwordHash,
+        profile_picture: picture,
+        bio: u.bio,
+        created_at: at(24 * 400 - i),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.set(u.profileName, id);
+    if (u.roles.length > 0)
+      await db
+        .insertInto('user_roles')
+        .values(u.roles.map((role) => ({ user_id: id, role })))
+        .execute();
+  }
+  const id = (profileName: string) => {
+    const v = ids.get(profileName);
+    if (v === undefined) throw new Error(`seed: unknown user ${profileName}`);
+    return v;
+  };
+
+  type NewItem = Omit<Insertable<Schema['content_items']>, 'id'>;
+  const insertItem = async (item: NewItem) =>
+    (await db.insertInto('content_items').values(item).returning('id').executeTakeFirstOrThrow()).id;
+  const itemIds: number[] = [];
+  let itemNo = 0;
+  for (const e of EVENTS) {
+    const cover = write(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, imageSeed++));
+    const { id: eventId } = await db
+      .insertInto('events')
+      .values({
+        identifier: e.identifier,
+        name: e.name,
+        description: e.description,
+        location: e.location,
+        starts_at: at(-24 * e.daysFromNow),
+        cover_path: cover,
+        organizer_id: id(e.organizer),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const [owner, name, width, height] of e.photos) {
+      itemNo++;
+      const slug = `photo-${String(itemNo).padStart(3, '0')}`;
+      const s = imageSeed++;
+      const file = write(`events/${e.identifier}/${slug}.png`, () => gradientPng(width, height, s));
+      const thumb = write(`events/${e.identifier}/${slug}-thumb.png`, () =>
+        gradientPng(320, Math.round((320 * height) / width), s),
       );
-      ids.set(u.profileName, id);
-      for (const role of u.roles) insertRole.run(id, role);
+      itemIds.push(
+        await insertItem({
+          identifier: `ci-${slug}`,
+          event_id: eventId,
+          owner_id: id(owner),
+          name,
+          content_type: 'image/png',
+          width,
+          height,
+          file_path: file,
+          filename: `${slug}.png`,
+          stream_path: null,
+          thumbnail_path: thumb,
+          // Every fifth photo is not for sale, so the viewer's "no Add to cart" case has data.
+          for_sale: itemNo % 5 === 0 ? 0 : 1,
+          price_cents: 1500,
+          created_at: at(200 - itemNo),
+        }),
+      );
+    }
+    for (const [owner, name] of e.videos) {
+      itemNo++;
+      const slug = `video-${String(itemNo).padStart(3, '0')}`;
+      const dir = `videos/${slug}`;
+      copy('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
+      copy('hls/segment0.ts', `${dir}/segment0.ts`);
+      copy('hls/segment1.ts', `${dir}/segment1.ts`);
+      const file = copy('video.mp4', `${dir}/${slug}.mp4`);
+      const thumb = write(`${dir}/thumb.png`, () => gradientPng(320, 180, imageSeed++));
+      itemIds.push(
+        await insertItem({
+          identifier: `ci-${slug}`,
+          event_id: eventId,
+          owner_id: id(owner),
+          name,
+          content_type: 'video/mp4',
+          width: 320,
+          height: 180,
+          file_path: file,
+          filename: `${slug}.mp4`,
+          stream_path: `${dir}/playlist.m3u8`,
+          thumbnail_path: thumb,
+          for_sale: 1,
+          price_cents: 4500,
+          created_at: at(200 - itemNo),
+        }),
+      );
+    }
+  }
+
+  const posts: [string, string, number | null][] = [
+    ['mia', 'Jazz night photos are up. The encore was something else.', itemIds[5] ?? null],
+    ['olga', 'Winter Gala tickets open next week. Photographers, get in touch!', null],
+    ['max', 'Marathon finish line in slow motion.', itemIds[12] ?? null],
+    ['leo', 'Backstage is where the stories are.', itemIds[4] ?? null],
+    ['zoe', 'Thank you to all 4,000 runners and every volunteer.', null],
+    ['ana', 'Lightning talks are the best talks.', itemIds[16] ?? null],
+    ['ben', 'Looking for a second shooter for December events.', null],
+    ['ivy', 'Portrait booth at the marathon finish was a hit.', itemIds[9] ?? null],
+  ];
+  await db
+    .insertInto('posts')
+    .values(
+      posts.map(([author, text, item], i) => ({
+        author_id: id(author),
+        text,
+        content_item_id: item,
+        created_at: at(3 + i * 7),
+      })),
+    )
+    .execute();
+
+  for (const owner of ['mia', 'max', 'leo', 'ben']) {
+    const owner_id = id(owner);
+    await db
+      .insertInto('media_packages')
+      .values([
+        {
+          owner_id,
+          name: 'Essentials',
+          description: 'Two hours of coverage, edited photos in 3 days.',
+          price_cents: 25000,
+          photo_count: 50,
+          video_minutes: 0,
+        },
+        {
+          owner_id,
+          name: 'Full evening',
+          description: 'Five hours, photos and a highlight video.',
+          price_cents: 60000,
+          photo_count: 150,
+          video_minutes: 3,
+        },
+        {
+          owner_id,
+          name: 'Premium',
+          description: 'All day, two shooters, raw files included.',
+          price_cents: 120000,
+          photo_count: 400,
+          video_minutes: 10,
+        },
+      ])
+      .execute();
+    await db
+      .insertInto('discount_codes')
+      .values([
+        { owner_id, code: `${owner.toUpperCase()}10`, percent_off: 10, expires_at: at(-24 * 60), times_used: 3 },
+        { owner_id, code: `${owner.toUpperCase()}WINTER25`, percent_off: 25, expires_at: at(-24 * 30), times_used: 0 },
+      ])
+      .execute();
+  }
+
+  // clara: more than ten notifications (most NEW) so paging and the '10+' badge show.
+  const notifications: Omit<Insertable<Schema['notifications']>, 'id'>[] = [];
+  for (let i = 0; i < 14; i++) {
+    const status = i < 12 ? 'NEW' : i === 12 ? 'UNREAD' : 'READ';
+    const link =
+      i % 3 === 0
+        ? PAGES.orders.href()
+        : i % 3 === 1
+          ? PAGES.event.href({ eventIdentifier: 'summer-jazz-night-2026' })
+          : null;
+    notifications.push({
+      user_id: id('clara'),
+      status,
+      content: `Update ${14 - i}: ${NOTIFICATION_TEXTS[i % NOTIFICATION_TEXTS.length]}`,
+      link,
+      timestamp: at(i * 2 + 1),
     });
-    const id = (profileName: string) => {
-      const v = ids.get(profileName);
-      if (v === undefined) throw new Error(`seed: unknown user ${profileName}`);
-      return v;
-    };
+  }
+  for (const who of ['mia', 'max', 'olga', 'dave']) {
+    notifications.push(
+      {
+        user_id: id(who),
+        status: 'NEW',
+        content: 'Welcome back! Your dashboard has new activity.',
+        link: PAGES.profile.href(),
+        timestamp: at(5),
+      },
+      {
+        user_id: id(who),
+        status: 'READ',
+        content: 'Your profile was viewed 12 times this week.',
+        link: null,
+        timestamp: at(50),
+      },
+    );
+  }
+  await db.insertInto('notifications').values(notifications).execute();
 
-    const insertEvent = db.prepare(
-      'INSERT INTO events (identifier, name, description, location, starts_at, cover_path, organizer_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    const insertItem = db.prepare(
-      `INSERT INTO content_items (identifier, event_id, owner_id, name, content_type, width, height, file_path, filename,
-         stream_path, thumbnail_path, for_sale, price_cents, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const itemIds: number[] = [];
-    let itemNo = 0;
-    for (const e of EVENTS) {
-      const cover = write(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, imageSeed++));
-      const eventId = Number(
-        insertEvent.run(
-          e.identifier,
-          e.name,
-          e.description,
-          e.location,
-          at(-24 * e.daysFromNow),
-          cover,
-          id(e.organizer),
-        ).lastInsertRowid,
-      );
-      for (const [owner, name, width, height] of e.photos) {
-        itemNo++;
-        const slug = `photo-${String(itemNo).padStart(3, '0')}`;
-        const s = imageSeed++;
-        const file = write(`events/${e.identifier}/${slug}.png`, () => gradientPng(width, height, s));
-        const thumb = write(`events/${e.identifier}/${slug}-thumb.png`, () =>
-          gradientPng(320, Math.round((320 * height) / width), s),
-        );
-        // Every fifth photo is not for sale, so the viewer's "no Add to cart" case has data.
-        const forSale = itemNo % 5 === 0 ? 0 : 1;
-        itemIds.push(
-          Number(
-            insertItem.run(
-              `ci-${slug}`,
-              eventId,
-              id(owner),
-              name,
-              'image/png',
-              width,
-              height,
-              file,
-              `${slug}.png`,
-              null,
-              thumb,
-              forSale,
-              1500,
-              at(200 - itemNo),
-            ).lastInsertRowid,
-          ),
-        );
-      }
-      for (const [owner, name] of e.videos) {
-        itemNo++;
-        const slug = `video-${String(itemNo).padStart(3, '0')}`;
-        const dir = `videos/${slug}`;
-        copy('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
-        copy('hls/segment0.ts', `${dir}/segment0.ts`);
-        copy('hls/segment1.ts', `${dir}/segment1.ts`);
-        const file = copy('video.mp4', `${dir}/${slug}.mp4`);
-        const thumb = write(`${dir}/thumb.png`, () => gradientPng(320, 180, imageSeed++));
-        itemIds.push(
-          Number(
-            insertItem.run(
-              `ci-${slug}`,
-              eventId,
-              id(owner),
-              name,
-              'video/mp4',
-              320,
-              180,
-              file,
-              `${slug}.mp4`,
-              `${dir}/playlist.m3u8`,
-              thumb,
-              1,
-              4500,
-              at(200 - itemNo),
-            ).lastInsertRowid,
-          ),
-        );
-      }
-    }
-
-    const insertPost = db.prepare(
-      'INSERT INTO posts (author_id, text, content_item_id, created_at) VALUES (?, ?, ?, ?)',
-    );
-    const posts: [string, string, number | null][] = [
-      ['mia', 'Jazz night photos are up. The encore was something else.', itemIds[5] ?? null],
-      ['olga', 'Winter Gala tickets open next week. Photographers, get in touch!', null],
-      ['max', 'Marathon finish line in slow motion.', itemIds[12] ?? null],
-      ['leo', 'Backstage is where the stories are.', itemIds[4] ?? null],
-      ['zoe', 'Thank you to all 4,000 runners and every volunteer.', null],
-      ['ana', 'Lightning talks are the best talks.', itemIds[16] ?? null],
-      ['ben', 'Looking for a second shooter for December events.', null],
-      ['ivy', 'Portrait booth at the marathon finish was a hit.', itemIds[9] ?? null],
-    ];
-    posts.forEach(([author, text, item], i) => insertPost.run(id(author), text, item, at(3 + i * 7)));
-
-    const insertPackage = db.prepare(
-      'INSERT INTO media_packages (owner_id, name, description, price_cents, photo_count, video_minutes) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    const insertCode = db.prepare(
-      'INSERT INTO discount_codes (owner_id, code, percent_off, expires_at, times_used) VALUES (?, ?, ?, ?, ?)',
-    );
-    for (const owner of ['mia', 'max', 'leo', 'ben']) {
-      insertPackage.run(id(owner), 'Essentials', 'Two hours of coverage, edited photos in 3 days.', 25000, 50, 0);
-      insertPackage.run(id(owner), 'Full evening', 'Five hours, photos and a highlight video.', 60000, 150, 3);
-      insertPackage.run(id(owner), 'Premium', 'All day, two shooters, raw files included.', 120000, 400, 10);
-      insertCode.run(id(owner), `${owner.toUpperCase()}10`, 10, at(-24 * 60), 3);
-      insertCode.run(id(owner), `${owner.toUpperCase()}WINTER25`, 25, at(-24 * 30), 0);
-    }
-
-    // clara: more than ten notifications (most NEW) so paging and the '10+' badge show.
-    const insertNotification = db.prepare(
-      'INSERT INTO notifications (user_id, status, content, link, timestamp) VALUES (?, ?, ?, ?, ?)',
-    );
-    for (let i = 0; i < 14; i++) {
-      const status = i < 12 ? 'NEW' : i === 12 ? 'UNREAD' : 'READ';
-      const link =
-        i % 3 === 0
-          ? PAGES.orders.href()
-          : i % 3 === 1
-            ? PAGES.event.href({ eventIdentifier: 'summer-jazz-night-2026' })
-            : null;
-      insertNotification.run(
-        id('clara'),
-        status,
-        `Update ${14 - i}: ${NOTIFICATION_TEXTS[i % NOTIFICATION_TEXTS.length]}`,
-        link,
-        at(i * 2 + 1),
-      );
-    }
-    for (const who of ['mia', 'max', 'olga', 'dave']) {
-      insertNotification.run(
-        id(who),
-        'NEW',
-        'Welcome back! Your dashboard has new activity.',
-        PAGES.profile.href(),
-        at(5),
-      );
-      insertNotification.run(id(who), 'READ', 'Your profile was viewed 12 times this week.', null, at(50));
-    }
-
-    // clara: twelve conversations, so the message dropdown pages and shows '10+'.
-    const insertMessage = db.prepare(
-      'INSERT INTO chat_messages (from_id, to_id, content, timestamp) VALUES (?, ?, ?, ?)',
-    );
-    const insertMessageNotification = db.prepare(
-      'INSERT INTO message_notifications (user_id, from_id, content, status, timestamp) VALUES (?, ?, ?, ?, ?)',
-    );
-    const senders = DEMO_USERS.map((u) => u.profileName).filter((p) => p !== 'clara');
-    senders.forEach((sender, i) => {
-      insertMessage.run(id('clara'), id(sender), `Hi ${sender}, are you free for an event next month?`, at(30 + i));
-      const reply = `Hello Clara! ${CHAT_REPLIES[i % CHAT_REPLIES.length]}`;
-      insertMessage.run(id(sender), id('clara'), reply, at(20 + i));
-      insertMessageNotification.run(id('clara'), id(sender), reply, i < 11 ? 'NEW' : 'READ', at(20 + i));
+  // clara: twelve conversations, so the message dropdown pages and shows '10+'.
+  const messages: Omit<Insertable<Schema['chat_messages']>, 'id'>[] = [];
+  const messageNotifications: Insertable<Schema['message_notifications']>[] = [];
+  const senders = DEMO_USERS.map((u) => u.profileName).filter((p) => p !== 'clara');
+  senders.forEach((sender, i) => {
+    messages.push({
+      from_id: id('clara'),
+      to_id: id(sender),
+      content: `Hi ${sender}, are you free for an event next month?`,
+      timestamp: at(30 + i),
     });
-    insertMessage.run(id('mia'), id('max'), 'Can you cover the marathon finish with me?', at(12));
-    insertMessageNotification.run(id('max'), id('mia'), 'Can you cover the marathon finish with me?', 'NEW', at(12));
-
-    // Orders between clara (client) and mia (photographer): one per status, plus declined, deleted, cancelled.
-    const insertOrder = db.prepare(
-      `INSERT INTO event_orders (order_id, sharing_id, client_id, photographer_id, event_name, event_date, location, package_name,
-         public_status, info_status, deleted, requirement_info, discount_code, total_cents, paid_out_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const orders: [EventOrderStatus, OrderInfoStatus | null, boolean, string][] = [
-      ['ORDER_REQUEST', null, false, 'Company kick-off'],
-      ['REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', false, 'Product launch'],
-      ['AWAITING_APPROVAL', 'AWAITING_APPROVAL', false, 'Team offsite'],
-      ['APPROVED', 'SECURED', false, 'Summer party'],
-      ['PENDING_FULFILLMENTS', 'SECURED', false, 'Charity run'],
-      ['DELIVERED', 'PUBLISHED', false, 'Annual awards'],
-      ['DECLINED', null, false, 'Garden wedding'],
-      ['PENDING_FULFILLMENTS', 'SECURED', true, 'Board dinner'],
-      ['AWAITING_APPROVAL', 'CANCELLED', false, 'Spring fair'],
-    ];
-    const orderRows = orders.map(([status, info, deleted, eventName], i) => {
-      const orderId = `ord-${1001 + i}`;
-      const requirements = JSON.stringify({
-        summary: `Coverage of "${eventName}" for about ${40 + i * 10} guests.`,
-        items: [
-          { label: 'Shot list', value: 'Speeches, group photo, candid moments' },
-          { label: 'Dress code', value: 'Smart casual' },
-          { label: 'Arrival', value: '30 minutes before start' },
-        ],
-      });
-      const delivered = status === 'DELIVERED';
-      // Orders being fulfilled or delivered are for events that already happened.
-      const eventDate = status === 'PENDING_FULFILLMENTS' || delivered ? at(24 * (5 + i)) : at(-24 * (10 + i * 3));
-      const rowId = Number(
-        insertOrder.run(
-          orderId,
-          randomBytes(9).toString('base64url'),
-          id('clara'),
-          id('mia'),
-          eventName,
-          eventDate,
-          'Downtown Conference Centre',
-          i % 2 ? 'Full evening' : 'Essentials',
-          status,
-          info,
-          deleted ? 1 : 0,
-          requirements,
-          i === 3 ? 'MIA10' : null,
-          25000 + i * 5000,
-          delivered ? at(24) : null,
-          at(24 * (20 - i)),
-        ).lastInsertRowid,
-      );
-      return { rowId, orderId, delivered };
+    const reply = `Hello Clara! ${CHAT_REPLIES[i % CHAT_REPLIES.length]}`;
+    messages.push({ from_id: id(sender), to_id: id('clara'), content: reply, timestamp: at(20 + i) });
+    messageNotifications.push({
+      user_id: id('clara'),
+      from_id: id(sender),
+      content: reply,
+      status: i < 11 ? 'NEW' : 'READ',
+      timestamp: at(20 + i),
     });
-    insertOrder.run(
-      'ord-2001',
-      randomBytes(9).toString('base64url'),
-      id('dave'),
-      id('max'),
-      'Car show',
-      at(-24 * 14),
-      'Expo Hall',
-      'Premium',
-      'PENDING_FULFILLMENTS',
-      'SECURED',
-      0,
-      JSON.stringify({ summary: 'Car show coverage.', items: [] }),
-      null,
-      120000,
-      null,
-      at(24 * 3),
-    );
+  });
+  const marathon = 'Can you cover the marathon finish with me?';
+  messages.push({ from_id: id('mia'), to_id: id('max'), content: marathon, timestamp: at(12) });
+  messageNotifications.push({
+    user_id: id('max'),
+    from_id: id('mia'),
+    content: marathon,
+    status: 'NEW',
+    timestamp: at(12),
+  });
+  // One at a time: message ids follow the order written, as the conversation shows them.
+  for (const message of messages) await db.insertInto('chat_messages').values(message).execute();
+  await db.insertInto('message_notifications').values(messageNotifications).execute();
 
-    // The delivered order has two uploads already.
-    const insertTarget = db.prepare(
-      `INSERT INTO order_targets (identifier, order_id, uploader_id, file_name, content_type, description, upload_token, file_path,
-         size_bytes, created_at, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const delivered = orderRows.find((o) => o.delivered);
-    if (delivered) {
-      for (const [n, description] of [
-        [1, 'Stage reference'],
-        [2, 'Venue floor plan'],
-      ] as const) {
-        const identifier = `tgt-seed-${n}`;
-        const file = write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () =>
-          gradientPng(640, 480, 300 + n),
-        );
-        insertTarget.run(
+  // Orders between clara (client) and mia (photographer): one per status, plus declined, deleted, cancelled.
+  type NewOrder = Omit<Insertable<Schema['event_orders']>, 'id'>;
+  const insertOrder = async (order: NewOrder) =>
+    (await db.insertInto('event_orders').values(order).returning('id').executeTakeFirstOrThrow()).id;
+  const orders: [EventOrderStatus, OrderInfoStatus | null, boolean, string][] = [
+    ['ORDER_REQUEST', null, false, 'Company kick-off'],
+    ['REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', false, 'Product launch'],
+    ['AWAITING_APPROVAL', 'AWAITING_APPROVAL', false, 'Team offsite'],
+    ['APPROVED', 'SECURED', false, 'Summer party'],
+    ['PENDING_FULFILLMENTS', 'SECURED', false, 'Charity run'],
+    ['DELIVERED', 'PUBLISHED', false, 'Annual awards'],
+    ['DECLINED', null, false, 'Garden wedding'],
+    ['PENDING_FULFILLMENTS', 'SECURED', true, 'Board dinner'],
+    ['AWAITING_APPROVAL', 'CANCELLED', false, 'Spring fair'],
+  ];
+  const orderRows: { rowId: number; orderId: string; delivered: boolean }[] = [];
+  for (const [i, [status, info, deleted, eventName]] of orders.entries()) {
+    const orderId = `ord-${1001 + i}`;
+    const requirements = JSON.stringify({
+      summary: `Coverage of "${eventName}" for about ${40 + i * 10} guests.`,
+      items: [
+        { label: 'Shot list', value: 'Speeches, group photo, candid moments' },
+        { label: 'Dress code', value: 'Smart casual' },
+        { label: 'Arrival', value: '30 minutes before start' },
+      ],
+    });
+    const delivered = status === 'DELIVERED';
+    // Orders being fulfilled or delivered are for events that already happened.
+    const eventDate = status === 'PENDING_FULFILLMENTS' || delivered ? at(24 * (5 + i)) : at(-24 * (10 + i * 3));
+    const rowId = await insertOrder({
+      order_id: orderId,
+      sharing_id: randomBytes(9).toString('base64url'),
+      client_id: id('clara'),
+      photographer_id: id('mia'),
+      event_name: eventName,
+      event_date: eventDate,
+      location: 'Downtown Conference Centre',
+      package_name: i % 2 ? 'Full evening' : 'Essentials',
+      public_status: status,
+      info_status: info,
+      deleted: deleted ? 1 : 0,
+      requirement_info: requirements,
+      discount_code: i === 3 ? 'MIA10' : null,
+      total_cents: 25000 + i * 5000,
+      paid_out_at: delivered ? at(24) : null,
+      created_at: at(24 * (20 - i)),
+    });
+    orderRows.push({ rowId, orderId, delivered });
+  }
+  await insertOrder({
+    order_id: 'ord-2001',
+    sharing_id: randomBytes(9).toString('base64url'),
+    client_id: id('dave'),
+    photographer_id: id('max'),
+    event_name: 'Car show',
+    event_date: at(-24 * 14),
+    location: 'Expo Hall',
+    package_name: 'Premium',
+    public_status: 'PENDING_FULFILLMENTS',
+    info_status: 'SECURED',
+    deleted: 0,
+    requirement_info: JSON.stringify({ summary: 'Car show coverage.', items: [] }),
+    discount_code: null,
+    total_cents: 120000,
+    paid_out_at: null,
+    created_at: at(24 * 3),
+  });
+
+  // The delivered order has two uploads already.
+  const delivered = orderRows.find((o) => o.delivered);
+  if (delivered) {
+    for (const [n, description] of [
+      [1, 'Stage reference'],
+      [2, 'Venue floor plan'],
+    ] as const) {
+      const identifier = `tgt-seed-${n}`;
+      const file = write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () =>
+        gradientPng(640, 480, 300 + n),
+      );
+      await db
+        .insertInto('order_targets')
+        .values({
           identifier,
-          delivered.rowId,
-          id('clara'),
-          `reference-${n}.png`,
-          'image/png',
+          order_id: delivered.rowId,
+          uploader_id: id('clara'),
+          file_name: `reference-${n}.png`,
+          content_type: 'image/png',
           description,
-          randomBytes(16).toString('hex'),
-          file,
-          0,
-          at(48),
-          at(48),
-        );
-      }
+          upload_token: randomBytes(16).toString('hex'),
+          file_path: file,
+          size_bytes: 0,
+          created_at: at(48),
+          uploaded_at: at(48),
+        })
+        .execute();
     }
-  })();
+  }
 }
 
 const NOTIFICATION_TEXTS = [

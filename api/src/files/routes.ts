@@ -64,7 +64,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
   });
 
   app.put(`${FILES_PATHS.upload}/:targetIdentifier`, limitBody(config.uploadMaxBytes, 'The file'), async (c) => {
-    const slot = repos.orders.uploadSlot(c.req.param('targetIdentifier'));
+    const slot = await repos.orders.uploadSlot(c.req.param('targetIdentifier'));
     if (!slot) throw notFound('Upload target');
     const token = Buffer.from(c.req.query('token') ?? '');
     const expected = Buffer.from(slot.token);
@@ -78,16 +78,16 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (!matchesImageType(bytes, slot.contentType))
       throw new HttpError(400, `The file is not a ${slot.contentType} image`);
 
-    const order = repos.orders.byRowId(slot.orderRowId);
+    const order = await repos.orders.byRowId(slot.orderRowId);
     if (!order) throw notFound('Order');
     const relative = `uploads/${order.orderId}/${slot.targetIdentifier}-${safeFileName(slot.fileName)}`;
     const full = join(config.mediaDir, relative);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, bytes);
-    repos.transaction(() => {
-      repos.orders.markUploaded(slot.targetId, relative, bytes.length);
-      notifyUser(
-        services,
+    await repos.transaction(async (tx) => {
+      await tx.orders.markUploaded(slot.targetId, relative, bytes.length);
+      await notifyUser(
+        { repos: tx, live: services.live },
         otherParty(order, slot.uploaderId),
         `New upload "${slot.fileName}" on order ${order.orderId}.`,
         PAGES.eventOrder.href({ orderId: order.orderId }),

@@ -11,6 +11,7 @@ import { registerChatRoutes } from '../routes/chat.js';
 import { registerNotificationRoutes } from '../routes/notifications.js';
 import { registerOrderRoutes } from '../routes/orders.js';
 import { registerRumRoutes } from '../routes/rum.js';
+import { isDatabaseUnavailable } from '../repositories/sql.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { HttpError } from './errors.js';
@@ -19,11 +20,19 @@ import { limitBody } from './limits.js';
 import { createRouter } from './route.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const INSTANCE_HEADER = 'X-Api-Instance';
 
 export function createApp(services: Services): Hono<AppEnv> {
   const { config, repos } = services;
   const allowed = new Set(config.allowedOrigins);
   const app = new Hono<AppEnv>();
+
+  // Which instance answered, on every answer (errors too): behind a load balancer, tests and
+  // operators see where each request went.
+  app.use('*', async (c, next) => {
+    c.header(INSTANCE_HEADER, config.instance);
+    await next();
+  });
 
   // Credentialed CORS for the configured origins only; others get no CORS headers at all.
   app.use(
@@ -33,6 +42,7 @@ export function createApp(services: Services): Hono<AppEnv> {
       credentials: true,
       allowMethods: ['GET', 'POST', 'PUT', 'OPTIONS'],
       allowHeaders: ['Content-Type'],
+      exposeHeaders: [INSTANCE_HEADER],
       maxAge: 600,
     }),
   );
@@ -47,7 +57,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   });
 
   app.use('*', async (c, next) => {
-    c.set('user', repos.sessions.userFor(getCookie(c, SESSION_COOKIE)));
+    c.set('user', await repos.sessions.userFor(getCookie(c, SESSION_COOKIE)));
     await next();
   });
 
@@ -66,7 +76,15 @@ export function createApp(services: Services): Hono<AppEnv> {
   registerFileRoutes(app, services);
   registerRumRoutes(app, services);
   registerInternalRoutes(app, services);
-  app.get('/health', (c) => c.json({ ok: true }));
+  // Readiness: an instance whose database does not answer takes no traffic (nginx, compose).
+  app.get('/health', async (c) => {
+    try {
+      await repos.ping();
+      return c.json({ ok: true, instance: config.instance });
+    } catch {
+      return c.json({ ok: false, instance: config.instance, database: 'unreachable' }, 503);
+    }
+  });
 
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => {
@@ -76,6 +94,8 @@ export function createApp(services: Services): Hono<AppEnv> {
         err.status,
         err.headers,
       );
+    if (isDatabaseUnavailable(err))
+      return c.json({ error: 'The service is unavailable right now: try again shortly' }, 503, { 'Retry-After': '5' });
     console.error('[api] unexpected error', err);
     return c.json({ error: 'Internal server error' }, 500);
   });

@@ -37,22 +37,22 @@ export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): v
     requireAdmin(c, services.config.adminToken);
     const parsed = notifyBody.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) throw new HttpError(400, 'Expected JSON { profileName, content, link? }');
-    const user = services.repos.users.byProfileName(parsed.data.profileName);
+    const user = await services.repos.users.byProfileName(parsed.data.profileName);
     if (!user) throw notFound('Profile');
-    return c.json(notifyUser(services, user.id, parsed.data.content, parsed.data.link ?? null), 201);
+    return c.json(await notifyUser(services, user.id, parsed.data.content, parsed.data.link ?? null), 201);
   });
 
   // Real-user figures per remote and version since a time (pnpm releases, the canary watcher),
   // with the same in time buckets for a chart.
-  app.get('/internal/rum/figures', (c) => {
+  app.get('/internal/rum/figures', async (c) => {
     requireAdmin(c, services.config.adminToken);
     const parsed = figuresQuery.safeParse(c.req.query());
     if (!parsed.success) throw new HttpError(400, 'Expected ?since=<ISO time>&bucketMinutes=<1-1440>');
     const { since, bucketMinutes } = parsed.data;
     return c.json({
       since,
-      figures: services.repos.rum.figures(since),
-      series: services.repos.rum.series(since, bucketMinutes),
+      figures: await services.repos.rum.figures(since),
+      series: await services.repos.rum.series(since, bucketMinutes),
     });
   });
 }

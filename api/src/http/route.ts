@@ -111,9 +111,14 @@ function validationError(error: z.ZodError, raw: Record<string, unknown>): HttpE
 }
 
 /** Field decoders shared by the routes: forms and queries carry text, the contract carries values. */
+// Text is stored as given; a NUL character is never meant, and PostgreSQL cannot store one.
+export const noNul = (text: z.ZodString) =>
+  text.refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');
+
 export const fields = {
-  text: (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`),
-  optionalText: (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional(),
+  text: (max: number) =>
+    noNul(z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`)),
+  optionalText: (max: number) => noNul(z.string().trim().max(max, `must be at most ${max} characters`)).optional(),
   id: () =>
     z
       .string()

@@ -14,7 +14,7 @@ interface BrokerOptions {
   authenticate(
     login: { username: string; password: string } | null,
     cookieHeader: string | undefined,
-  ): SessionUser | null;
+  ): Promise<SessionUser | null>;
   /** Browser origins allowed to open the websocket (cookie auth makes a foreign origin dangerous). */
   isAllowedOrigin(origin: string): boolean;
 }
@@ -31,16 +31,15 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       const login = username && password ? { username, password: password.toString() } : null;
-      const user = options.authenticate(login, client.req?.headers.cookie);
-      if (!user) {
-        done(Object.assign(new Error('Not logged in'), { returnCode: 5 as const }), false);
-        return;
-      }
-      users.set(client, user);
-      const set = clientsBySession.get(user.token) ?? new Set<Client>();
-      set.add(client);
-      clientsBySession.set(user.token, set);
-      done(null, true);
+      const refuse = () => done(Object.assign(new Error('Not logged in'), { returnCode: 5 as const }), false);
+      options.authenticate(login, client.req?.headers.cookie).then((user) => {
+        if (!user) return refuse();
+        users.set(client, user);
+        const set = clientsBySession.get(user.token) ?? new Set<Client>();
+        set.add(client);
+        clientsBySession.set(user.token, set);
+        done(null, true);
+      }, refuse);
     },
     authorizeSubscribe(client, subscription, done) {
       const user = users.get(client);

@@ -1,6 +1,6 @@
 import type { CartItem, CartItemType } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
-import { nowIso } from './sql.js';
+import { inTransaction, nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
 /** A cart is keyed by its owner: `u:<user id>`, or `g:<token>` for a visitor's guest cart. */
@@ -12,25 +12,27 @@ export type CartRepository = ReturnType<typeof cartRepository>;
 export function cartRepository(db: Db, urls: FileUrls) {
   return {
     /** The cart's items in the order they were added; an absent key is an empty cart. */
-    items(key: string | null): CartItem[] {
+    async items(key: string | null): Promise<CartItem[]> {
       if (!key) return [];
-      const rows = db
-        .prepare(
-          `SELECT c.identifier, c.item_type, ci.name, ci.thumbnail_path, ci.price_cents, e.name AS event_name
-           FROM cart_items c JOIN content_items ci ON ci.identifier = c.identifier LEFT JOIN events e ON e.id = ci.event_id
-           WHERE c.owner_key = ? ORDER BY c.added_at, c.identifier`,
-        )
-        .all(key) as {
-        identifier: string;
-        item_type: CartItemType;
-        name: string;
-        thumbnail_path: string | null;
-        price_cents: number;
-        event_name: string | null;
-      }[];
+      const rows = await db
+        .selectFrom('cart_items as c')
+        .innerJoin('content_items as ci', 'ci.identifier', 'c.identifier')
+        .leftJoin('events as e', 'e.id', 'ci.event_id')
+        .select([
+          'c.identifier',
+          'c.item_type',
+          'ci.name',
+          'ci.thumbnail_path',
+          'ci.price_cents',
+          'e.name as event_name',
+        ])
+        .where('c.owner_key', '=', key)
+        .orderBy('c.added_at')
+        .orderBy('c.identifier')
+        .execute();
       return rows.map((row) => ({
         identifier: row.identifier,
-        itemType: row.item_type,
+        itemType: row.item_type as CartItemType,
         name: row.name,
         thumbnailUrl: urls.media(row.thumbnail_path),
         eventName: row.event_name,
@@ -38,30 +40,46 @@ export function cartRepository(db: Db, urls: FileUrls) {
       }));
     },
 
-    /** False when the item was in the cart already. */
-    add(key: string, identifier: string, itemType: CartItemType): boolean {
-      return (
-        db
-          .prepare('INSERT OR IGNORE INTO cart_items (owner_key, identifier, item_type, added_at) VALUES (?, ?, ?, ?)')
-          .run(key, identifier, itemType, nowIso()).changes > 0
-      );
+    /**
+     * False when the item was in the cart already. One statement that the key decides, so two
+     * instances adding the same item at once keep one row and one of them answers false.
+     */
+    async add(key: string, identifier: string, itemType: CartItemType): Promise<boolean> {
+      const added = await db
+        .insertInto('cart_items')
+        .values({ owner_key: key, identifier, item_type: itemType, added_at: nowIso() })
+        .onConflict((oc) => oc.columns(['owner_key', 'identifier']).doNothing())
+        .returning('identifier')
+        .executeTakeFirst();
+      return added !== undefined;
     },
 
     /** False when the item was not in the cart. */
-    remove(key: string, identifier: string): boolean {
-      return (
-        db.prepare('DELETE FROM cart_items WHERE owner_key = ? AND identifier = ?').run(key, identifier).changes > 0
-      );
+    async remove(key: string, identifier: string): Promise<boolean> {
+      const { numDeletedRows } = await db
+        .deleteFrom('cart_items')
+        .where('owner_key', '=', key)
+        .where('identifier', '=', identifier)
+        .executeTakeFirst();
+      return numDeletedRows > 0n;
     },
 
     /** Moves a guest cart into a user's cart (items both hold stay once). */
-    adopt(guestKey: string, userId: number): void {
-      db.transaction(() => {
-        db.prepare(
-          'INSERT OR IGNORE INTO cart_items (owner_key, identifier, item_type, added_at) SELECT ?, identifier, item_type, added_at FROM cart_items WHERE owner_key = ?',
-        ).run(userCartKey(userId), guestKey);
-        db.prepare('DELETE FROM cart_items WHERE owner_key = ?').run(guestKey);
-      })();
+    async adopt(guestKey: string, userId: number): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        await trx
+          .insertInto('cart_items')
+          .columns(['owner_key', 'identifier', 'item_type', 'added_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('cart_items')
+              .select([eb.val(userCartKey(userId)).as('owner_key'), 'identifier', 'item_type', 'added_at'])
+              .where('owner_key', '=', guestKey),
+          )
+          .onConflict((oc) => oc.columns(['owner_key', 'identifier']).doNothing())
+          .execute();
+        await trx.deleteFrom('cart_items').where('owner_key', '=', guestKey).execute();
+      });
     },
   };
 }

@@ -5,7 +5,7 @@ import type {
   NotificationStatus,
 } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
-import { type Page, nowIso, pageOf, pageWindow } from './sql.js';
+import { type Page, inTransaction, nowIso, pageOf, pageWindow } from './sql.js';
 import type { FileUrls } from './urls.js';
 import type { UserRef, UsersRepository } from './users.js';
 
@@ -23,29 +23,26 @@ export type ChatRepository = ReturnType<typeof chatRepository>;
 export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
   return {
     /** Newest conversation first. */
-    notifications(userId: number, pageNo: number, limit: number): Page<MessageNotification> {
-      const rows = db
-        .prepare(
-          `SELECT u.profile_name, u.username, u.profile_picture, m.content, m.status, m.timestamp
-           FROM message_notifications m JOIN users u ON u.id = m.from_id
-           WHERE m.user_id = ? ORDER BY m.timestamp DESC, u.profile_name LIMIT ? OFFSET ?`,
-        )
-        .all(userId, ...pageWindow(pageNo, limit)) as {
-        profile_name: string;
-        username: string;
-        profile_picture: string | null;
-        content: string;
-        status: NotificationStatus;
-        timestamp: string;
-      }[];
-      const { items, more } = pageOf(rows, limit);
+    async notifications(userId: number, pageNo: number, limit: number): Promise<Page<MessageNotification>> {
+      const { limit: rows, offset } = pageWindow(pageNo, limit);
+      const found = await db
+        .selectFrom('message_notifications as m')
+        .innerJoin('users as u', 'u.id', 'm.from_id')
+        .select(['u.profile_name', 'u.username', 'u.profile_picture', 'm.content', 'm.status', 'm.timestamp'])
+        .where('m.user_id', '=', userId)
+        .orderBy('m.timestamp', 'desc')
+        .orderBy('u.profile_name')
+        .limit(rows)
+        .offset(offset)
+        .execute();
+      const { items, more } = pageOf(found, limit);
       return {
         items: items.map((row) => ({
           profileName: row.profile_name,
           name: row.username,
           profilePicture: urls.media(row.profile_picture),
           content: row.content,
-          status: row.status,
+          status: row.status satisfies NotificationStatus,
           timestamp: row.timestamp,
         })),
         more,
@@ -53,19 +50,26 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
     },
 
     /** NEW becomes UNREAD; answers how many changed. */
-    clearNew(userId: number): number {
-      return db
-        .prepare("UPDATE message_notifications SET status = 'UNREAD' WHERE user_id = ? AND status = 'NEW'")
-        .run(userId).changes;
+    async clearNew(userId: number): Promise<number> {
+      const { numUpdatedRows } = await db
+        .updateTable('message_notifications')
+        .set({ status: 'UNREAD' })
+        .where('user_id', '=', userId)
+        .where('status', '=', 'NEW')
+        .executeTakeFirst();
+      return Number(numUpdatedRows);
     },
 
     /** The partners of the user's open chat windows, in the order they were opened. */
-    openChats(userId: number): ChatWindowEntry[] {
-      const rows = db
-        .prepare(
-          'SELECT u.id, u.profile_name, u.username, u.profile_picture FROM open_chats o JOIN users u ON u.id = o.other_id WHERE o.user_id = ? ORDER BY o.opened_at',
-        )
-        .all(userId) as { id: number; profile_name: string; username: string; profile_picture: string | null }[];
+    async openChats(userId: number): Promise<ChatWindowEntry[]> {
+      const rows = await db
+        .selectFrom('open_chats as o')
+        .innerJoin('users as u', 'u.id', 'o.other_id')
+        .select(['u.id', 'u.profile_name', 'u.username', 'u.profile_picture'])
+        .where('o.user_id', '=', userId)
+        .orderBy('o.opened_at')
+        .orderBy('u.id')
+        .execute();
       return rows.map((row) =>
         users.chatEntry({
           id: row.id,
@@ -76,37 +80,41 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
       );
     },
 
-    close(userId: number, otherId: number): void {
-      db.prepare('DELETE FROM open_chats WHERE user_id = ? AND other_id = ?').run(userId, otherId);
+    async close(userId: number, otherId: number): Promise<void> {
+      await db.deleteFrom('open_chats').where('user_id', '=', userId).where('other_id', '=', otherId).execute();
     },
 
     /**
      * Opens a conversation: its message notification becomes READ, the window is remembered as
      * open, and the newest messages are answered, oldest first.
      */
-    open(self: Party, other: Party): ChatMessage[] {
-      const rows = db.transaction(() => {
-        db.prepare("UPDATE message_notifications SET status = 'READ' WHERE user_id = ? AND from_id = ?").run(
-          self.id,
-          other.id,
-        );
-        db.prepare('INSERT OR IGNORE INTO open_chats (user_id, other_id, opened_at) VALUES (?, ?, ?)').run(
-          self.id,
-          other.id,
-          nowIso(),
-        );
-        return db
-          .prepare(
-            `SELECT * FROM (SELECT id, from_id, content, timestamp FROM chat_messages
-               WHERE (from_id = ? AND to_id = ?) OR (from_id = ? AND to_id = ?) ORDER BY id DESC LIMIT ?) ORDER BY id`,
+    async open(self: Party, other: Party): Promise<ChatMessage[]> {
+      const rows = await inTransaction(db, async (trx) => {
+        await trx
+          .updateTable('message_notifications')
+          .set({ status: 'READ' })
+          .where('user_id', '=', self.id)
+          .where('from_id', '=', other.id)
+          .execute();
+        await trx
+          .insertInto('open_chats')
+          .values({ user_id: self.id, other_id: other.id, opened_at: nowIso() })
+          .onConflict((oc) => oc.columns(['user_id', 'other_id']).doNothing())
+          .execute();
+        const newest = await trx
+          .selectFrom('chat_messages')
+          .select(['id', 'from_id', 'content', 'timestamp'])
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('from_id', '=', self.id), eb('to_id', '=', other.id)]),
+              eb.and([eb('from_id', '=', other.id), eb('to_id', '=', self.id)]),
+            ]),
           )
-          .all(self.id, other.id, other.id, self.id, CHAT_HISTORY_LIMIT) as {
-          id: number;
-          from_id: number;
-          content: string;
-          timestamp: string;
-        }[];
-      })();
+          .orderBy('id', 'desc')
+          .limit(CHAT_HISTORY_LIMIT)
+          .execute();
+        return newest.reverse();
+      });
       return rows.map((row) => {
         const [from, to] = row.from_id === self.id ? [self, other] : [other, self];
         return {
@@ -120,20 +128,27 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
     },
 
     /** Stores a message and makes it the recipient's NEW message notification from the sender. */
-    send(from: Party, to: Party, content: string): ChatMessage {
+    async send(from: Party, to: Party, content: string): Promise<ChatMessage> {
       const timestamp = nowIso();
-      const id = db.transaction(() => {
-        const messageId = Number(
-          db
-            .prepare('INSERT INTO chat_messages (from_id, to_id, content, timestamp) VALUES (?, ?, ?, ?)')
-            .run(from.id, to.id, content, timestamp).lastInsertRowid,
-        );
-        db.prepare(
-          `INSERT INTO message_notifications (user_id, from_id, content, status, timestamp) VALUES (?, ?, ?, 'NEW', ?)
-           ON CONFLICT (user_id, from_id) DO UPDATE SET content = excluded.content, status = 'NEW', timestamp = excluded.timestamp`,
-        ).run(to.id, from.id, content, timestamp);
-        return messageId;
-      })();
+      const id = await inTransaction(db, async (trx) => {
+        const message = await trx
+          .insertInto('chat_messages')
+          .values({ from_id: from.id, to_id: to.id, content, timestamp })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('message_notifications')
+          .values({ user_id: to.id, from_id: from.id, content, status: 'NEW', timestamp })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'from_id']).doUpdateSet((eb) => ({
+              content: eb.ref('excluded.content'),
+              status: 'NEW',
+              timestamp: eb.ref('excluded.timestamp'),
+            })),
+          )
+          .execute();
+        return message.id;
+      });
       return { id, fromProfileName: from.profileName, toProfileName: to.profileName, content, timestamp };
     },
   };

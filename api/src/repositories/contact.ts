@@ -7,14 +7,17 @@ export type ContactRepository = ReturnType<typeof contactRepository>;
 /** Messages written to the business through the contact form. */
 export function contactRepository(db: Db) {
   return {
-    add(message: ContactMessage): void {
-      db.prepare('INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES (?, ?, ?, ?, ?)').run(
-        message.name,
-        message.email,
-        message.subject,
-        message.message,
-        nowIso(),
-      );
+    async add(message: ContactMessage): Promise<void> {
+      await db
+        .insertInto('contact_messages')
+        .values({
+          name: message.name,
+          email: message.email,
+          subject: message.subject,
+          message: message.message,
+          created_at: nowIso(),
+        })
+        .execute();
     },
   };
 }

@@ -1,58 +1,9 @@
 import type { ContentItem, EventSummary, Post } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { SessionUser } from '../http/env.js';
-import { type Page, pageOf, pageWindow } from './sql.js';
+import { type Page, pageOf, pageWindow, likeIgnoringCase } from './sql.js';
 import type { FileUrls } from './urls.js';
 import type { UsersRepository } from './users.js';
-
-/** Columns every content-item query selects, so one mapper reads them all. */
-const CONTENT_ITEM_SELECT = `
-  SELECT ci.id, ci.identifier, ci.name, ci.content_type, ci.width, ci.height, ci.file_path, ci.filename, ci.stream_path,
-         ci.thumbnail_path, ci.for_sale, ci.price_cents, ci.owner_id,
-         e.name AS event_name, e.identifier AS event_identifier,
-         u.username AS owner_username, u.profile_name AS owner_profile_name, u.profile_picture AS owner_picture
-  FROM content_items ci
-  JOIN users u ON u.id = ci.owner_id
-  LEFT JOIN events e ON e.id = ci.event_id`;
-
-interface ContentItemRow {
-  id: number;
-  identifier: string;
-  name: string;
-  content_type: string;
-  width: number;
-  height: number;
-  file_path: string;
-  filename: string;
-  stream_path: string | null;
-  thumbnail_path: string | null;
-  for_sale: number;
-  price_cents: number;
-  owner_id: number;
-  event_name: string | null;
-  event_identifier: string | null;
-  owner_username: string;
-  owner_profile_name: string | null;
-  owner_picture: string | null;
-}
-
-const EVENT_SELECT = `
-  SELECT e.identifier, e.name, e.description, e.location, e.starts_at, e.cover_path,
-         u.username AS organizer, u.profile_name AS organizer_profile_name,
-         (SELECT COUNT(*) FROM content_items ci WHERE ci.event_id = e.id) AS item_count
-  FROM events e JOIN users u ON u.id = e.organizer_id`;
-
-interface EventRow {
-  identifier: string;
-  name: string;
-  description: string;
-  location: string;
-  starts_at: string;
-  cover_path: string | null;
-  organizer: string;
-  organizer_profile_name: string;
-  item_count: number;
-}
 
 /** An event as a search hit. */
 export interface EventRef {
@@ -65,7 +16,56 @@ export type ContentRepository = ReturnType<typeof contentRepository>;
 
 /** Events, the photos and videos in them, and community posts. Items are shaped for the viewer. */
 export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository) {
-  const toItem = (row: ContentItemRow, viewer: SessionUser | null): ContentItem => ({
+  /** Every content-item query selects these columns, so one mapper reads them all. */
+  const itemQuery = () =>
+    db
+      .selectFrom('content_items as ci')
+      .innerJoin('users as u', 'u.id', 'ci.owner_id')
+      .leftJoin('events as e', 'e.id', 'ci.event_id')
+      .select([
+        'ci.id',
+        'ci.identifier',
+        'ci.name',
+        'ci.content_type',
+        'ci.width',
+        'ci.height',
+        'ci.file_path',
+        'ci.filename',
+        'ci.stream_path',
+        'ci.thumbnail_path',
+        'ci.for_sale',
+        'ci.price_cents',
+        'ci.owner_id',
+        'e.name as event_name',
+        'e.identifier as event_identifier',
+        'u.username as owner_username',
+        'u.profile_name as owner_profile_name',
+        'u.profile_picture as owner_picture',
+      ]);
+  type ItemRow = Awaited<ReturnType<ReturnType<typeof itemQuery>['executeTakeFirstOrThrow']>>;
+
+  const eventQuery = () =>
+    db
+      .selectFrom('events as e')
+      .innerJoin('users as u', 'u.id', 'e.organizer_id')
+      .select((eb) => [
+        'e.identifier',
+        'e.name',
+        'e.description',
+        'e.location',
+        'e.starts_at',
+        'e.cover_path',
+        'u.username as organizer',
+        'u.profile_name as organizer_profile_name',
+        eb
+          .selectFrom('content_items as ci')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('ci.event_id', '=', 'e.id')
+          .as('item_count'),
+      ]);
+  type EventRow = Awaited<ReturnType<ReturnType<typeof eventQuery>['executeTakeFirstOrThrow']>>;
+
+  const toItem = (row: ItemRow, viewer: SessionUser | null): ContentItem => ({
     name: row.name,
     contentIdentifier: row.identifier,
     contentUrl: urls.media(row.stream_path ?? row.file_path) ?? '',
@@ -95,80 +95,92 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     coverUrl: urls.media(row.cover_path),
     organizer: row.organizer,
     organizerProfileName: row.organizer_profile_name,
-    itemCount: row.item_count,
+    itemCount: Number(row.item_count ?? 0),
   });
-
-  const items = (where: string, param: string | number, viewer: SessionUser | null): ContentItem[] =>
-    (db.prepare(`${CONTENT_ITEM_SELECT} WHERE ${where} ORDER BY ci.id`).all(param) as ContentItemRow[]).map((row) =>
-      toItem(row, viewer),
-    );
 
   return {
     /** Newest first. */
-    events(pageNo: number, limit: number): Page<EventSummary> {
-      const rows = db
-        .prepare(`${EVENT_SELECT} ORDER BY e.starts_at DESC, e.id LIMIT ? OFFSET ?`)
-        .all(...pageWindow(pageNo, limit)) as EventRow[];
-      const { items: page, more } = pageOf(rows, limit);
+    async events(pageNo: number, limit: number): Promise<Page<EventSummary>> {
+      const { limit: rows, offset } = pageWindow(pageNo, limit);
+      const found = await eventQuery()
+        .orderBy('e.starts_at', 'desc')
+        .orderBy('e.id')
+        .limit(rows)
+        .offset(offset)
+        .execute();
+      const { items: page, more } = pageOf(found, limit);
       return { items: page.map(toEvent), more };
     },
 
-    event(identifier: string): EventSummary | undefined {
-      const row = db.prepare(`${EVENT_SELECT} WHERE e.identifier = ?`).get(identifier) as EventRow | undefined;
+    async event(identifier: string): Promise<EventSummary | undefined> {
+      const row = await eventQuery().where('e.identifier', '=', identifier).executeTakeFirst();
       return row && toEvent(row);
     },
 
-    eventsOrganizedBy(userId: number): EventSummary[] {
-      return (
-        db.prepare(`${EVENT_SELECT} WHERE e.organizer_id = ? ORDER BY e.starts_at DESC`).all(userId) as EventRow[]
-      ).map(toEvent);
+    async eventsOrganizedBy(userId: number): Promise<EventSummary[]> {
+      const rows = await eventQuery().where('e.organizer_id', '=', userId).orderBy('e.starts_at', 'desc').execute();
+      return rows.map(toEvent);
     },
 
-    /** Events whose name contains the LIKE pattern, newest first. */
-    searchEvents(likePattern: string, limit: number): EventRef[] {
-      return (
-        db
-          .prepare(
-            "SELECT identifier, name, cover_path FROM events WHERE name LIKE ? ESCAPE '\\' ORDER BY starts_at DESC LIMIT ?",
-          )
-          .all(likePattern, limit) as { identifier: string; name: string; cover_path: string | null }[]
-      ).map((row) => ({ identifier: row.identifier, name: row.name, coverUrl: urls.media(row.cover_path) }));
+    /** Events whose name contains the LIKE pattern (any case), newest first. */
+    async searchEvents(likePattern: string, limit: number): Promise<EventRef[]> {
+      const rows = await db
+        .selectFrom('events')
+        .select(['identifier', 'name', 'cover_path'])
+        .where((eb) => likeIgnoringCase(eb.ref('name'), likePattern))
+        .orderBy('starts_at', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ identifier: row.identifier, name: row.name, coverUrl: urls.media(row.cover_path) }));
     },
 
-    itemsOfEvent: (eventIdentifier: string, viewer: SessionUser | null) =>
-      items('e.identifier = ?', eventIdentifier, viewer),
+    async itemsOfEvent(eventIdentifier: string, viewer: SessionUser | null): Promise<ContentItem[]> {
+      const rows = await itemQuery().where('e.identifier', '=', eventIdentifier).orderBy('ci.id').execute();
+      return rows.map((row) => toItem(row, viewer));
+    },
 
-    itemsOwnedBy: (userId: number, viewer: SessionUser | null) => items('ci.owner_id = ?', userId, viewer),
+    async itemsOwnedBy(userId: number, viewer: SessionUser | null): Promise<ContentItem[]> {
+      const rows = await itemQuery().where('ci.owner_id', '=', userId).orderBy('ci.id').execute();
+      return rows.map((row) => toItem(row, viewer));
+    },
 
     /** Whether an item can be sold at all, and who may not buy it (its owner); undefined for no such item. */
-    saleTerms(identifier: string): { ownerId: number; forSale: boolean } | undefined {
-      const row = db.prepare('SELECT owner_id, for_sale FROM content_items WHERE identifier = ?').get(identifier) as
-        { owner_id: number; for_sale: number } | undefined;
+    async saleTerms(identifier: string): Promise<{ ownerId: number; forSale: boolean } | undefined> {
+      const row = await db
+        .selectFrom('content_items')
+        .select(['owner_id', 'for_sale'])
+        .where('identifier', '=', identifier)
+        .executeTakeFirst();
       return row && { ownerId: row.owner_id, forSale: row.for_sale === 1 };
     },
 
     /** Community posts, newest first, each with its author and the item it shows, if any. */
-    posts(pageNo: number, limit: number, viewer: SessionUser | null): Page<Post> {
-      const rows = db
-        .prepare(
-          `SELECT p.id, p.text, p.created_at, p.content_item_id, u.id AS author_id, u.profile_name, u.username, u.profile_picture
-           FROM posts p JOIN users u ON u.id = p.author_id ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(...pageWindow(pageNo, limit)) as {
-        id: number;
-        text: string;
-        created_at: string;
-        content_item_id: number | null;
-        author_id: number;
-        profile_name: string;
-        username: string;
-        profile_picture: string | null;
-      }[];
-      const { items: page, more } = pageOf(rows, limit);
-      const itemStmt = db.prepare(`${CONTENT_ITEM_SELECT} WHERE ci.id = ?`);
+    async posts(pageNo: number, limit: number, viewer: SessionUser | null): Promise<Page<Post>> {
+      const { limit: rows, offset } = pageWindow(pageNo, limit);
+      const found = await db
+        .selectFrom('posts as p')
+        .innerJoin('users as u', 'u.id', 'p.author_id')
+        .select([
+          'p.id',
+          'p.text',
+          'p.created_at',
+          'p.content_item_id',
+          'u.id as author_id',
+          'u.profile_name',
+          'u.username',
+          'u.profile_picture',
+        ])
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc')
+        .limit(rows)
+        .offset(offset)
+        .execute();
+      const { items: page, more } = pageOf(found, limit);
+      const itemIds = page.map((row) => row.content_item_id).filter((id): id is number => id !== null);
+      const shown = itemIds.length ? await itemQuery().where('ci.id', 'in', itemIds).execute() : [];
+      const itemById = new Map(shown.map((item) => [item.id, item]));
       const posts = page.map((row): Post => {
-        const item =
-          row.content_item_id === null ? undefined : (itemStmt.get(row.content_item_id) as ContentItemRow | undefined);
+        const item = row.content_item_id === null ? undefined : itemById.get(row.content_item_id);
         return {
           id: row.id,
           author: users.chatEntry({

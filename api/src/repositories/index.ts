@@ -8,17 +8,33 @@ import { chatRepository } from './chat.js';
 import { contactRepository } from './contact.js';
 import { contentRepository } from './content.js';
 import { liveClientsRepository } from './liveClients.js';
+import { loginFailuresRepository } from './loginFailures.js';
 import { notificationsRepository } from './notifications.js';
 import { offersRepository } from './offers.js';
 import { rumRepository } from './rum.js';
 import { ordersRepository } from './orders.js';
 import { sessionsRepository } from './sessions.js';
+import { sql } from 'kysely';
+import { inTransaction } from './sql.js';
 import { fileUrls } from './urls.js';
 import { usersRepository } from './users.js';
 
-export type Repositories = ReturnType<typeof createRepositories>;
+/** The repositories on one connection or transaction. */
+export type RepositorySet = ReturnType<typeof repositorySet>;
 
-export function createRepositories(db: Db, filesOrigin: string) {
+export interface Repositories extends RepositorySet {
+  /** Runs `work` in one transaction, for a change that spans repositories: it gets them all on it. */
+  transaction<T>(work: (repos: RepositorySet) => Promise<T>): Promise<T>;
+}
+
+export function createRepositories(db: Db, filesOrigin: string): Repositories {
+  return {
+    ...repositorySet(db, filesOrigin),
+    transaction: (work) => inTransaction(db, (trx) => work(repositorySet(trx, filesOrigin))),
+  };
+}
+
+function repositorySet(db: Db, filesOrigin: string) {
   const urls = fileUrls(filesOrigin);
   const users = usersRepository(db, urls);
   return {
@@ -26,6 +42,7 @@ export function createRepositories(db: Db, filesOrigin: string) {
     users,
     sessions: sessionsRepository(db, users),
     liveClients: liveClientsRepository(db),
+    loginFailures: loginFailuresRepository(db),
     cart: cartRepository(db, urls),
     content: contentRepository(db, urls, users),
     offers: offersRepository(db),
@@ -34,9 +51,9 @@ export function createRepositories(db: Db, filesOrigin: string) {
     chat: chatRepository(db, urls, users),
     orders: ordersRepository(db, urls),
     rum: rumRepository(db),
-    /** Runs `work` in one SQLite transaction, for a change that spans repositories. */
-    transaction<T>(work: () => T): T {
-      return db.transaction(work)();
+    /** Throws unless the database answers: the readiness check (/health). */
+    async ping(): Promise<void> {
+      await sql`SELECT 1`.execute(db);
     },
   };
 }

@@ -10,31 +10,33 @@ export type LiveClientsRepository = ReturnType<typeof liveClientsRepository>;
 /** The broker logins given to browser pages, each tied to the session it was issued to. */
 export function liveClientsRepository(db: Db) {
   return {
-    add(username: string, sessionToken: string, password: string): void {
-      db.prepare('INSERT INTO live_clients (username, session_token, secret_hash, created_at) VALUES (?, ?, ?, ?)').run(
-        username,
-        sessionToken,
-        hashOf(password),
-        nowIso(),
-      );
+    async add(username: string, sessionToken: string, password: string): Promise<void> {
+      await db
+        .insertInto('live_clients')
+        .values({ username, session_token: sessionToken, secret_hash: hashOf(password), created_at: nowIso() })
+        .execute();
     },
 
     /** The session a login belongs to, when the password is right. */
-    sessionOf(username: string, password: string): string | undefined {
-      const row = db.prepare('SELECT session_token, secret_hash FROM live_clients WHERE username = ?').get(username) as
-        { session_token: string; secret_hash: string } | undefined;
+    async sessionOf(username: string, password: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('live_clients')
+        .select(['session_token', 'secret_hash'])
+        .where('username', '=', username)
+        .executeTakeFirst();
       if (!row) return undefined;
       const given = Buffer.from(hashOf(password));
       const expected = Buffer.from(row.secret_hash);
       return given.length === expected.length && timingSafeEqual(given, expected) ? row.session_token : undefined;
     },
 
-    ofSession(sessionToken: string): string[] {
-      return (
-        db.prepare('SELECT username FROM live_clients WHERE session_token = ?').all(sessionToken) as {
-          username: string;
-        }[]
-      ).map((r) => r.username);
+    async ofSession(sessionToken: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('live_clients')
+        .select('username')
+        .where('session_token', '=', sessionToken)
+        .execute();
+      return rows.map((r) => r.username);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Notification } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import { type Page, nowIso, pageOf, pageWindow } from './sql.js';
 
-const NOTIFICATION_COLUMNS = 'id, status, content, link, timestamp';
+const NOTIFICATION_COLUMNS = ['id', 'status', 'content', 'link', 'timestamp'] as const;
 
 export type NotificationsRepository = ReturnType<typeof notificationsRepository>;
 
@@ -10,47 +10,60 @@ export type NotificationsRepository = ReturnType<typeof notificationsRepository>
 export function notificationsRepository(db: Db) {
   return {
     /** Newest first. */
-    page(userId: number, pageNo: number, limit: number): Page<Notification> {
-      const rows = db
-        .prepare(
-          `SELECT ${NOTIFICATION_COLUMNS} FROM notifications WHERE user_id = ? ORDER BY timestamp DESC, id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(userId, ...pageWindow(pageNo, limit)) as Notification[];
-      return pageOf(rows, limit);
+    async page(userId: number, pageNo: number, limit: number): Promise<Page<Notification>> {
+      const { limit: rows, offset } = pageWindow(pageNo, limit);
+      const found = await db
+        .selectFrom('notifications')
+        .select(NOTIFICATION_COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('timestamp', 'desc')
+        .orderBy('id', 'desc')
+        .limit(rows)
+        .offset(offset)
+        .execute();
+      return pageOf(found, limit);
     },
 
-    add(userId: number, content: string, link: string | null): Notification {
+    async add(userId: number, content: string, link: string | null): Promise<Notification> {
       const timestamp = nowIso();
-      const id = Number(
-        db
-          .prepare("INSERT INTO notifications (user_id, status, content, link, timestamp) VALUES (?, 'NEW', ?, ?, ?)")
-          .run(userId, content, link, timestamp).lastInsertRowid,
-      );
+      const { id } = await db
+        .insertInto('notifications')
+        .values({ user_id: userId, status: 'NEW', content, link, timestamp })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { id, status: 'NEW', content, link, timestamp };
     },
 
     /** NEW becomes UNREAD; answers how many changed. */
-    clearNew(userId: number): number {
-      return db.prepare("UPDATE notifications SET status = 'UNREAD' WHERE user_id = ? AND status = 'NEW'").run(userId)
-        .changes;
+    async clearNew(userId: number): Promise<number> {
+      const { numUpdatedRows } = await db
+        .updateTable('notifications')
+        .set({ status: 'UNREAD' })
+        .where('user_id', '=', userId)
+        .where('status', '=', 'NEW')
+        .executeTakeFirst();
+      return Number(numUpdatedRows);
     },
 
     /** The notification after the change, or undefined when the user has no such notification. */
-    markRead(userId: number, notificationId: number): Notification | undefined {
-      const changed = db
-        .prepare("UPDATE notifications SET status = 'READ' WHERE id = ? AND user_id = ?")
-        .run(notificationId, userId).changes;
-      if (changed === 0) return undefined;
+    async markRead(userId: number, notificationId: number): Promise<Notification | undefined> {
       return db
-        .prepare(`SELECT ${NOTIFICATION_COLUMNS} FROM notifications WHERE id = ?`)
-        .get(notificationId) as Notification;
+        .updateTable('notifications')
+        .set({ status: 'READ' })
+        .where('id', '=', notificationId)
+        .where('user_id', '=', userId)
+        .returning(NOTIFICATION_COLUMNS)
+        .executeTakeFirst();
     },
 
     /** False when the user has no such notification. */
-    delete(userId: number, notificationId: number): boolean {
-      return (
-        db.prepare('DELETE FROM notifications WHERE id = ? AND user_id = ?').run(notificationId, userId).changes > 0
-      );
+    async delete(userId: number, notificationId: number): Promise<boolean> {
+      const { numDeletedRows } = await db
+        .deleteFrom('notifications')
+        .where('id', '=', notificationId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return numDeletedRows > 0n;
     },
   };
 }

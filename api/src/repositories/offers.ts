@@ -7,19 +7,14 @@ export type OffersRepository = ReturnType<typeof offersRepository>;
 export function offersRepository(db: Db) {
   return {
     /** Cheapest first. */
-    mediaPackages(ownerId: number): MediaPackage[] {
-      const rows = db
-        .prepare(
-          'SELECT id, name, description, price_cents, photo_count, video_minutes FROM media_packages WHERE owner_id = ? ORDER BY price_cents',
-        )
-        .all(ownerId) as {
-        id: number;
-        name: string;
-        description: string;
-        price_cents: number;
-        photo_count: number;
-        video_minutes: number;
-      }[];
+    async mediaPackages(ownerId: number): Promise<MediaPackage[]> {
+      const rows = await db
+        .selectFrom('media_packages')
+        .select(['id', 'name', 'description', 'price_cents', 'photo_count', 'video_minutes'])
+        .where('owner_id', '=', ownerId)
+        .orderBy('price_cents')
+        .orderBy('id')
+        .execute();
       return rows.map((row) => ({
         id: row.id,
         name: row.name,
@@ -30,18 +25,13 @@ export function offersRepository(db: Db) {
       }));
     },
 
-    discountCodes(ownerId: number): DiscountCode[] {
-      const rows = db
-        .prepare(
-          'SELECT id, code, percent_off, expires_at, times_used FROM discount_codes WHERE owner_id = ? ORDER BY code',
-        )
-        .all(ownerId) as {
-        id: number;
-        code: string;
-        percent_off: number;
-        expires_at: string | null;
-        times_used: number;
-      }[];
+    async discountCodes(ownerId: number): Promise<DiscountCode[]> {
+      const rows = await db
+        .selectFrom('discount_codes')
+        .select(['id', 'code', 'percent_off', 'expires_at', 'times_used'])
+        .where('owner_id', '=', ownerId)
+        .orderBy('code')
+        .execute();
       return rows.map((row) => ({
         id: row.id,
         code: row.code,

@@ -1,36 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { EventOrderStatus, OrderInfoStatus, RequirementInfo, Target } from '@marketplace/shared/contract';
+import type { OrderInfoStatus, RequirementInfo, Target } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { Order } from '../domain/orders.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
-interface OrderRow {
-  id: number;
-  order_id: string;
-  sharing_id: string;
-  client_id: number;
-  photographer_id: number;
-  event_name: string;
-  event_date: string;
-  location: string;
-  package_name: string;
-  public_status: EventOrderStatus;
-  info_status: OrderInfoStatus | null;
-  deleted: number;
-  requirement_info: string;
-  discount_code: string | null;
-  total_cents: number;
-  paid_out_at: string | null;
-  created_at: string;
-  client_name: string;
-  photographer_name: string;
-  photographer_profile_name: string;
-}
-
-const ORDER_SELECT = `
-  SELECT o.*, c.username AS client_name, p.username AS photographer_name, p.profile_name AS photographer_profile_name
-  FROM event_orders o JOIN users c ON c.id = o.client_id JOIN users p ON p.id = o.photographer_id`;
+/** Every order query reads the order with its parties' names, so one mapper reads them all. */
+const orderQuery = (db: Db) =>
+  db
+    .selectFrom('event_orders as o')
+    .innerJoin('users as c', 'c.id', 'o.client_id')
+    .innerJoin('users as p', 'p.id', 'o.photographer_id')
+    .selectAll('o')
+    .select([
+      'c.username as client_name',
+      'p.username as photographer_name',
+      'p.profile_name as photographer_profile_name',
+    ]);
+type OrderRow = Awaited<ReturnType<ReturnType<typeof orderQuery>['executeTakeFirstOrThrow']>>;
 
 const toOrder = (row: OrderRow): Order => ({
   rowId: row.id,
@@ -55,7 +42,15 @@ const toOrder = (row: OrderRow): Order => ({
   createdAt: row.created_at,
 });
 
-const TARGET_COLUMNS = 'id, identifier, file_name, content_type, description, file_path, uploaded_at';
+const TARGET_COLUMNS = [
+  'id',
+  'identifier',
+  'file_name',
+  'content_type',
+  'description',
+  'file_path',
+  'uploaded_at',
+] as const;
 
 interface TargetRow {
   id: number;
@@ -63,8 +58,8 @@ interface TargetRow {
   file_name: string;
   content_type: string;
   description: string;
-  file_path: string;
-  uploaded_at: string;
+  file_path: string | null;
+  uploaded_at: string | null;
 }
 
 /** An upload target waiting for (or holding) its file, as the files host checks a PUT against it. */
@@ -83,115 +78,123 @@ export type OrdersRepository = ReturnType<typeof ordersRepository>;
 
 /** Event orders and their targets (reference pictures and deliverables, uploaded to the files host). */
 export function ordersRepository(db: Db, urls: FileUrls) {
+  // Only uploaded targets are shown, so their file and upload time are there.
   const toTarget = (row: TargetRow): Target => ({
     targetId: row.id,
     targetIdentifier: row.identifier,
     target: row.file_name,
-    targetURLs: [urls.media(row.file_path) ?? '', urls.download(row.file_path, row.file_name)],
+    targetURLs: [urls.media(row.file_path) ?? '', urls.download(row.file_path ?? '', row.file_name)],
     description: row.description,
     contentType: row.content_type,
-    uploadedAt: row.uploaded_at,
+    uploadedAt: row.uploaded_at ?? '',
   });
 
-  const byRowId = (rowId: number): Order | undefined => {
-    const row = db.prepare(`${ORDER_SELECT} WHERE o.id = ?`).get(rowId) as OrderRow | undefined;
+  const byRowId = async (rowId: number): Promise<Order | undefined> => {
+    const row = await orderQuery(db).where('o.id', '=', rowId).executeTakeFirst();
     return row && toOrder(row);
   };
 
   return {
     byRowId,
 
-    byOrderId(orderId: string): Order | undefined {
-      const row = db.prepare(`${ORDER_SELECT} WHERE o.order_id = ?`).get(orderId) as OrderRow | undefined;
+    async byOrderId(orderId: string): Promise<Order | undefined> {
+      const row = await orderQuery(db).where('o.order_id', '=', orderId).executeTakeFirst();
       return row && toOrder(row);
     },
 
     /** Orders the user is client or photographer of, newest first. */
-    ofParty(userId: number): Order[] {
-      return (
-        db
-          .prepare(`${ORDER_SELECT} WHERE o.client_id = ? OR o.photographer_id = ? ORDER BY o.created_at DESC`)
-          .all(userId, userId) as OrderRow[]
-      ).map(toOrder);
+    async ofParty(userId: number): Promise<Order[]> {
+      const rows = await orderQuery(db)
+        .where((eb) => eb.or([eb('o.client_id', '=', userId), eb('o.photographer_id', '=', userId)]))
+        .orderBy('o.created_at', 'desc')
+        .orderBy('o.id', 'desc')
+        .execute();
+      return rows.map(toOrder);
     },
 
-    setInfoStatus(order: Order, status: OrderInfoStatus): void {
-      db.prepare('UPDATE event_orders SET info_status = ? WHERE id = ?').run(status, order.rowId);
+    async setInfoStatus(order: Order, status: OrderInfoStatus): Promise<void> {
+      await db.updateTable('event_orders').set({ info_status: status }).where('id', '=', order.rowId).execute();
     },
 
     /** The order's targets whose file has arrived, in the order they were added. */
-    targets(order: Order): Target[] {
-      return (
-        db
-          .prepare(
-            `SELECT ${TARGET_COLUMNS} FROM order_targets WHERE order_id = ? AND uploaded_at IS NOT NULL ORDER BY id`,
-          )
-          .all(order.rowId) as TargetRow[]
-      ).map(toTarget);
+    async targets(order: Order): Promise<Target[]> {
+      const rows = await db
+        .selectFrom('order_targets')
+        .select(TARGET_COLUMNS)
+        .where('order_id', '=', order.rowId)
+        .where('uploaded_at', 'is not', null)
+        .orderBy('id')
+        .execute();
+      return rows.map(toTarget);
     },
 
     /** A new target awaiting its file, and the URL its file is PUT to. */
-    addTarget(order: Order, uploaderId: number, file: { fileName: string; contentType: string; description: string }) {
+    async addTarget(
+      order: Order,
+      uploaderId: number,
+      file: { fileName: string; contentType: string; description: string },
+    ): Promise<{ targetId: number; targetIdentifier: string; uploadUrl: string }> {
       const targetIdentifier = `tgt-${randomBytes(9).toString('base64url')}`;
       const token = randomBytes(24).toString('base64url');
-      const targetId = Number(
-        db
-          .prepare(
-            'INSERT INTO order_targets (identifier, order_id, uploader_id, file_name, content_type, description, upload_token, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          )
-          .run(
-            targetIdentifier,
-            order.rowId,
-            uploaderId,
-            file.fileName,
-            file.contentType,
-            file.description,
-            token,
-            nowIso(),
-          ).lastInsertRowid,
-      );
-      return { targetId, targetIdentifier, uploadUrl: urls.upload(targetIdentifier, token) };
+      const { id } = await db
+        .insertInto('order_targets')
+        .values({
+          identifier: targetIdentifier,
+          order_id: order.rowId,
+          uploader_id: uploaderId,
+          file_name: file.fileName,
+          content_type: file.contentType,
+          description: file.description,
+          upload_token: token,
+          created_at: nowIso(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { targetId: id, targetIdentifier, uploadUrl: urls.upload(targetIdentifier, token) };
     },
 
     /** The changed target, or undefined when the order has no such uploaded target. */
-    describeTarget(order: Order, targetId: number, description: string): Target | undefined {
-      const changed = db
-        .prepare('UPDATE order_targets SET description = ? WHERE id = ? AND order_id = ? AND uploaded_at IS NOT NULL')
-        .run(description, targetId, order.rowId).changes;
-      if (changed === 0) return undefined;
-      return toTarget(
-        db.prepare(`SELECT ${TARGET_COLUMNS} FROM order_targets WHERE id = ?`).get(targetId) as TargetRow,
-      );
+    async describeTarget(order: Order, targetId: number, description: string): Promise<Target | undefined> {
+      const row = await db
+        .updateTable('order_targets')
+        .set({ description })
+        .where('id', '=', targetId)
+        .where('order_id', '=', order.rowId)
+        .where('uploaded_at', 'is not', null)
+        .returning(TARGET_COLUMNS)
+        .executeTakeFirst();
+      return row && toTarget(row);
     },
 
     /** A target's order and stored file, for deciding who may remove it. */
-    targetById(targetId: number): { order: Order | undefined; filePath: string | null } | undefined {
-      const row = db.prepare('SELECT order_id, file_path FROM order_targets WHERE id = ?').get(targetId) as
-        { order_id: number; file_path: string | null } | undefined;
-      return row && { order: byRowId(row.order_id), filePath: row.file_path };
+    async targetById(targetId: number): Promise<{ order: Order | undefined; filePath: string | null } | undefined> {
+      const row = await db
+        .selectFrom('order_targets')
+        .select(['order_id', 'file_path'])
+        .where('id', '=', targetId)
+        .executeTakeFirst();
+      return row && { order: await byRowId(row.order_id), filePath: row.file_path };
     },
 
-    removeTarget(targetId: number): void {
-      db.prepare('DELETE FROM order_targets WHERE id = ?').run(targetId);
+    async removeTarget(targetId: number): Promise<void> {
+      await db.deleteFrom('order_targets').where('id', '=', targetId).execute();
     },
 
-    uploadSlot(targetIdentifier: string): UploadSlot | undefined {
-      const row = db
-        .prepare(
-          'SELECT id, identifier, order_id, uploader_id, file_name, content_type, upload_token, uploaded_at FROM order_targets WHERE identifier = ?',
-        )
-        .get(targetIdentifier) as
-        | {
-            id: number;
-            identifier: string;
-            order_id: number;
-            uploader_id: number;
-            file_name: string;
-            content_type: string;
-            upload_token: string;
-            uploaded_at: string | null;
-          }
-        | undefined;
+    async uploadSlot(targetIdentifier: string): Promise<UploadSlot | undefined> {
+      const row = await db
+        .selectFrom('order_targets')
+        .select([
+          'id',
+          'identifier',
+          'order_id',
+          'uploader_id',
+          'file_name',
+          'content_type',
+          'upload_token',
+          'uploaded_at',
+        ])
+        .where('identifier', '=', targetIdentifier)
+        .executeTakeFirst();
       return (
         row && {
           targetId: row.id,
@@ -206,13 +209,12 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       );
     },
 
-    markUploaded(targetId: number, relativePath: string, sizeBytes: number): void {
-      db.prepare('UPDATE order_targets SET file_path = ?, size_bytes = ?, uploaded_at = ? WHERE id = ?').run(
-        relativePath,
-        sizeBytes,
-        nowIso(),
-        targetId,
-      );
+    async markUploaded(targetId: number, relativePath: string, sizeBytes: number): Promise<void> {
+      await db
+        .updateTable('order_targets')
+        .set({ file_path: relativePath, size_bytes: sizeBytes, uploaded_at: nowIso() })
+        .where('id', '=', targetId)
+        .execute();
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Beacon, Owner } from '@marketplace/shared/platform';
 import type { Db } from '../db/database.js';
-import { nowIso } from './sql.js';
+import { inTransaction, nowIso } from './sql.js';
 
 /** Past this many stored errors a page load's further errors are counted, not kept. */
 const ERRORS_KEPT_PER_LOAD = 50;
@@ -85,65 +85,101 @@ export type RumRepository = ReturnType<typeof rumRepository>;
 
 /** Real-user beacons (shared/src/platform/beacon.ts), merged per page load, and the figures read from them. */
 export function rumRepository(db: Db) {
-  const upsertLoad = db.prepare(
-    `INSERT INTO rum_loads (load_id, received_at) VALUES (?, ?) ON CONFLICT (load_id) DO NOTHING`,
-  );
-  const setVital = {
-    LCP: db.prepare('UPDATE rum_loads SET lcp = ?, lcp_owner = ? WHERE load_id = ?'),
-    INP: db.prepare('UPDATE rum_loads SET inp = ?, inp_owner = ? WHERE load_id = ?'),
-    CLS: db.prepare('UPDATE rum_loads SET cls = ?, cls_owner = ? WHERE load_id = ?'),
-    TTFB: db.prepare('UPDATE rum_loads SET ttfb = ? WHERE load_id = ?'),
-  };
-  const upsertRemote = db.prepare(
-    `INSERT INTO rum_load_remotes (load_id, remote, version) VALUES (?, ?, ?) ON CONFLICT (load_id, remote) DO NOTHING`,
-  );
-  const countRemoteError = db.prepare(
-    'UPDATE rum_load_remotes SET errors = errors + 1 WHERE load_id = ? AND remote = ? RETURNING version',
-  );
-  const countLoadError = db.prepare('UPDATE rum_loads SET errors = errors + 1 WHERE load_id = ? RETURNING errors');
-  const keepError = db.prepare(
-    'INSERT INTO rum_errors (load_id, owner, version, kind, message, received_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  /** One row per (page load, rendered remote) since `since`. */
+  const rows = (since: string): Promise<FigureRow[]> =>
+    db
+      .selectFrom('rum_load_remotes as r')
+      .innerJoin('rum_loads as l', 'l.load_id', 'r.load_id')
+      .select([
+        'r.remote',
+        'r.version',
+        'r.errors as remote_errors',
+        'l.received_at',
+        'l.lcp',
+        'l.lcp_owner',
+        'l.inp',
+        'l.cls',
+        'l.ttfb',
+      ])
+      .where('l.received_at', '>=', since)
+      .orderBy('l.received_at')
+      .execute();
 
   return {
+    rows,
+
     /**
      * Merges one beacon into its page load, in one transaction: the load is created on its first
      * beacon; each vital is replaced by the latest value (the page sends them as they stand); each
      * rendered remote keeps the version it was first reported with; errors are added.
      */
-    record(beacon: Beacon): void {
+    async record(beacon: Beacon): Promise<void> {
       const at = nowIso();
-      db.transaction(() => {
-        upsertLoad.run(beacon.load, at);
-        for (const [remote, version] of Object.entries(beacon.versions)) upsertRemote.run(beacon.load, remote, version);
+      const load = beacon.load;
+      await inTransaction(db, async (trx) => {
+        await trx
+          .insertInto('rum_loads')
+          .values({ load_id: load, received_at: at })
+          .onConflict((oc) => oc.column('load_id').doNothing())
+          .execute();
+        const versions = Object.entries(beacon.versions);
+        if (versions.length > 0)
+          await trx
+            .insertInto('rum_load_remotes')
+            .values(versions.map(([remote, version]) => ({ load_id: load, remote, version })))
+            .onConflict((oc) => oc.columns(['load_id', 'remote']).doNothing())
+            .execute();
         const { LCP, INP, CLS, TTFB } = beacon.vitals;
-        if (LCP) setVital.LCP.run(LCP.value, LCP.owner, beacon.load);
-        if (INP) setVital.INP.run(INP.value, INP.owner, beacon.load);
-        if (CLS) setVital.CLS.run(CLS.value, CLS.owner, beacon.load);
-        if (TTFB) setVital.TTFB.run(TTFB.value, beacon.load);
+        const vitals = {
+          ...(LCP && { lcp: LCP.value, lcp_owner: LCP.owner }),
+          ...(INP && { inp: INP.value, inp_owner: INP.owner }),
+          ...(CLS && { cls: CLS.value, cls_owner: CLS.owner }),
+          ...(TTFB && { ttfb: TTFB.value }),
+        };
+        if (Object.keys(vitals).length > 0)
+          await trx.updateTable('rum_loads').set(vitals).where('load_id', '=', load).execute();
         for (const error of beacon.errors) {
-          const remote = countRemoteError.get(beacon.load, error.owner) as { version: string } | undefined;
-          const { errors } = countLoadError.get(beacon.load) as { errors: number };
+          const remote = await trx
+            .updateTable('rum_load_remotes')
+            .set((eb) => ({ errors: eb('errors', '+', 1) }))
+            .where('load_id', '=', load)
+            .where('remote', '=', error.owner)
+            .returning('version')
+            .executeTakeFirst();
+          const { errors } = await trx
+            .updateTable('rum_loads')
+            .set((eb) => ({ errors: eb('errors', '+', 1) }))
+            .where('load_id', '=', load)
+            .returning('errors')
+            .executeTakeFirstOrThrow();
           if (errors <= ERRORS_KEPT_PER_LOAD)
-            keepError.run(beacon.load, error.owner, remote?.version ?? null, error.kind, error.message, at);
+            await trx
+              .insertInto('rum_errors')
+              .values({
+                load_id: load,
+                owner: error.owner,
+                version: remote?.version ?? null,
+                kind: error.kind,
+                message: error.message,
+                received_at: at,
+              })
+              .execute();
         }
-      })();
+      });
     },
 
     /** Per remote and version, the figures of the page loads received since `since` (ISO). */
-    figures(since: string): VersionFigures[] {
-      const rows = this.rows(since);
-      return [...groupBy(rows, (r) => `${r.remote}\0${r.version}`).values()].map((group) =>
+    async figures(since: string): Promise<VersionFigures[]> {
+      return [...groupBy(await rows(since), (r) => `${r.remote}\0${r.version}`).values()].map((group) =>
         figuresOf(group[0]?.remote ?? '', group[0]?.version ?? '', group),
       );
     },
 
     /** The same figures in buckets of `bucketMinutes`, oldest first, for a chart over time. */
-    series(since: string, bucketMinutes: number): SeriesPoint[] {
+    async series(since: string, bucketMinutes: number): Promise<SeriesPoint[]> {
       const bucketMs = bucketMinutes * 60_000;
-      const rows = this.rows(since);
       const buckets = groupBy(
-        rows,
+        await rows(since),
         (r) => `${r.remote}\0${r.version}\0${Math.floor(Date.parse(r.received_at) / bucketMs) * bucketMs}`,
       );
       return [...buckets.entries()]
@@ -163,27 +199,21 @@ export function rumRepository(db: Db) {
     },
 
     /** The last errors received for a remote's version, newest first (what broke, in its words). */
-    recentErrors(remote: Owner, version: string, limit = 5): { kind: string; message: string }[] {
+    async recentErrors(remote: Owner, version: string, limit = 5): Promise<{ kind: string; message: string }[]> {
       return db
-        .prepare('SELECT kind, message FROM rum_errors WHERE owner = ? AND version = ? ORDER BY id DESC LIMIT ?')
-        .all(remote, version, limit) as { kind: string; message: string }[];
+        .selectFrom('rum_errors')
+        .select(['kind', 'message'])
+        .where('owner', '=', remote)
+        .where('version', '=', version)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
     },
 
     /** Removes the page loads received before `before` (ISO), with their remotes and errors. */
-    prune(before: string): number {
-      return db.prepare('DELETE FROM rum_loads WHERE received_at < ?').run(before).changes;
-    },
-
-    /** One row per (page load, rendered remote) since `since`. */
-    rows(since: string): FigureRow[] {
-      return db
-        .prepare(
-          `SELECT r.remote, r.version, r.errors AS remote_errors, l.received_at, l.lcp, l.lcp_owner, l.inp, l.cls, l.ttfb
-           FROM rum_load_remotes r JOIN rum_loads l ON l.load_id = r.load_id
-           WHERE l.received_at >= ?
-           ORDER BY l.received_at`,
-        )
-        .all(since) as FigureRow[];
+    async prune(before: string): Promise<number> {
+      const { numDeletedRows } = await db.deleteFrom('rum_loads').where('received_at', '<', before).executeTakeFirst();
+      return Number(numDeletedRows);
     },
   };
 }

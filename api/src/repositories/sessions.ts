@@ -8,46 +8,46 @@ export type SessionsRepository = ReturnType<typeof sessionsRepository>;
 export function sessionsRepository(db: Db, users: UsersRepository) {
   return {
     /** The user a live token belongs to, or null for none, unknown or expired. */
-    userFor(token: string | undefined): SessionUser | null {
+    async userFor(token: string | undefined): Promise<SessionUser | null> {
       if (!token) return null;
-      const row = db
-        .prepare(
-          `SELECT u.id, u.profile_name, u.username, u.profile_picture FROM sessions s JOIN users u ON u.id = s.user_id
-           WHERE s.token = ? AND s.expires_at > ?`,
-        )
-        .get(token, new Date().toISOString()) as
-        { id: number; profile_name: string; username: string; profile_picture: string | null } | undefined;
+      const row = await db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['u.id', 'u.profile_name', 'u.username', 'u.profile_picture'])
+        .where('s.token', '=', token)
+        .where('s.expires_at', '>', new Date().toISOString())
+        .executeTakeFirst();
       if (!row) return null;
       return {
         id: row.id,
         profileName: row.profile_name,
         username: row.username,
         profilePicturePath: row.profile_picture,
-        roles: users.rolesOf(row.id),
+        roles: await users.rolesOf(row.id),
         token,
       };
     },
 
-    create(token: string, userId: number, createdAt: Date, expiresAt: Date): void {
-      db.prepare('INSERT INTO sessions (token, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
-        token,
-        userId,
-        createdAt.toISOString(),
-        expiresAt.toISOString(),
-      );
+    async create(token: string, userId: number, createdAt: Date, expiresAt: Date): Promise<void> {
+      await db
+        .insertInto('sessions')
+        .values({ token, user_id: userId, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() })
+        .execute();
     },
 
     /** Sessions past their end, for the sweep that revokes what they were given. */
-    expiredTokens(): string[] {
-      return (
-        db.prepare('SELECT token FROM sessions WHERE expires_at <= ?').all(new Date().toISOString()) as {
-          token: string;
-        }[]
-      ).map((r) => r.token);
+    async expiredTokens(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('sessions')
+        .select('token')
+        .where('expires_at', '<=', new Date().toISOString())
+        .execute();
+      return rows.map((r) => r.token);
     },
 
-    delete(token: string): void {
-      db.prepare('DELETE FROM sessions WHERE token = ?').run(token);
+    /** Idempotent: every instance's sweep may delete the same expired session at once. */
+    async delete(token: string): Promise<void> {
+      await db.deleteFrom('sessions').where('token', '=', token).execute();
     },
   };
 }

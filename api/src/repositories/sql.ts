@@ -1,4 +1,6 @@
-/** What every repository's SQL needs: paging and the stored timestamps' format. */
+/** What every repository's queries need: paging, the stored timestamps' format, and what differs by engine. */
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/database.js';
 
 /** One page of a list, and whether more exist. */
 export interface Page<T> {
@@ -7,7 +9,7 @@ export interface Page<T> {
 }
 
 /** The LIMIT and OFFSET that read one page plus one row, to tell whether more exist without a COUNT. */
-export const pageWindow = (pageNo: number, limit: number): [number, number] => [limit + 1, pageNo * limit];
+export const pageWindow = (pageNo: number, limit: number) => ({ limit: limit + 1, offset: pageNo * limit });
 
 /** Cuts rows read with pageWindow down to the page. */
 export function pageOf<T>(rows: T[], limit: number): Page<T> {
@@ -16,3 +18,41 @@ export function pageOf<T>(rows: T[], limit: number): Page<T> {
 
 /** Timestamps are stored as ISO 8601 UTC text, which sorts as time does. */
 export const nowIso = () => new Date().toISOString();
+
+/**
+ * `column LIKE pattern`, ignoring case on both engines (SQLite's LIKE ignores ASCII case,
+ * PostgreSQL's does not), with backslash escaping the pattern's own % and _.
+ */
+export const likeIgnoringCase = (column: Expression<string>, pattern: string) =>
+  sql<SqlBool>`lower(${column}) LIKE lower(${pattern}) ESCAPE '\\'`;
+
+/**
+ * The database cannot be reached or is shutting down (PostgreSQL restarting, the network gone):
+ * the request cannot be served now, but nothing is wrong with it, so it is answered 503.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = 'code' in error ? String(error.code) : '';
+  // Class 08 is "connection exception"; 57P01-57P03 are the server shutting down or starting.
+  if (/^08|^57P0[123]$/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    error.message,
+  );
+}
+
+/** A write refused by a unique or primary key constraint (another request got there first). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Error) || !('code' in error)) return false;
+  // PostgreSQL's unique_violation; better-sqlite3's codes for a UNIQUE or PRIMARY KEY conflict.
+  return (
+    error.code === '23505' || error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+/**
+ * Runs `work` in a transaction, or in the one `db` already is (a change spanning repositories,
+ * Repositories.transaction, makes them all on one transaction; the builder cannot nest them).
+ */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,7 +1,7 @@
 import type { ChatWindowEntry, OwnProfile, PublicProfile, Role, UserInfo } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { SessionUser } from '../http/env.js';
-import { nowIso } from './sql.js';
+import { inTransaction, likeIgnoringCase, nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
 /** A user as other people see them: enough for a chat window, a post's author, a search hit. */
@@ -19,7 +19,7 @@ interface UserRow {
   profile_picture: string | null;
 }
 
-const USER_COLUMNS = 'id, profile_name, username, profile_picture';
+const USER_COLUMNS = ['id', 'profile_name', 'username', 'profile_picture'] as const;
 const toRef = (row: UserRow): UserRef => ({
   id: row.id,
   profileName: row.profile_name,
@@ -34,10 +34,15 @@ export type UsersRepository = ReturnType<typeof usersRepository>;
 
 /** Accounts: log in and sign up lookups, profiles, roles, and the contract shapes of a user. */
 export function usersRepository(db: Db, urls: FileUrls) {
-  const rolesOf = (userId: number): Role[] =>
-    (db.prepare('SELECT role FROM user_roles WHERE user_id = ? ORDER BY role').all(userId) as { role: Role }[]).map(
-      (r) => r.role,
-    );
+  const rolesOf = async (userId: number): Promise<Role[]> => {
+    const rows = await db
+      .selectFrom('user_roles')
+      .select('role')
+      .where('user_id', '=', userId)
+      .orderBy('role')
+      .execute();
+    return rows.map((r) => r.role);
+  };
 
   const chatEntry = (user: UserRef): ChatWindowEntry => ({
     profileName: user.profileName,
@@ -57,55 +62,71 @@ export function usersRepository(db: Db, urls: FileUrls) {
     chatEntry,
     info,
 
-    byProfileName(profileName: string): UserRef | undefined {
-      const row = db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE profile_name = ?`).get(profileName) as
-        UserRow | undefined;
+    async byProfileName(profileName: string): Promise<UserRef | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select(USER_COLUMNS)
+        .where('profile_name', '=', profileName)
+        .executeTakeFirst();
       return row && toRef(row);
     },
 
-    profileNameOf(userId: number): string | undefined {
-      return (
-        db.prepare('SELECT profile_name FROM users WHERE id = ?').get(userId) as { profile_name: string } | undefined
-      )?.profile_name;
+    async profileNameOf(userId: number): Promise<string | undefined> {
+      const row = await db.selectFrom('users').select('profile_name').where('id', '=', userId).executeTakeFirst();
+      return row?.profile_name;
     },
 
     /** An account by email or profile name (either logs in), with its password hash. */
-    forLogin(login: string): (UserRef & { passwordHash: string }) | undefined {
-      const row = db
-        .prepare(`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = ? OR profile_name = ?`)
-        .get(login.toLowerCase(), login.toLowerCase()) as (UserRow & { password_hash: string }) | undefined;
+    async forLogin(login: string): Promise<(UserRef & { passwordHash: string }) | undefined> {
+      const lower = login.toLowerCase();
+      const row = await db
+        .selectFrom('users')
+        .select([...USER_COLUMNS, 'password_hash'])
+        .where((eb) => eb.or([eb('email', '=', lower), eb('profile_name', '=', lower)]))
+        .executeTakeFirst();
       return row && { ...toRef(row), passwordHash: row.password_hash };
     },
 
     /** Which of a new account's unique fields another account already has, if any. */
-    takenField(profileName: string, email: string): 'profileName' | 'email' | null {
-      const taken = db
-        .prepare('SELECT profile_name FROM users WHERE profile_name = ? OR email = ?')
-        .get(profileName, email.toLowerCase()) as { profile_name: string } | undefined;
+    async takenField(profileName: string, email: string): Promise<'profileName' | 'email' | null> {
+      const taken = await db
+        .selectFrom('users')
+        .select('profile_name')
+        .where((eb) => eb.or([eb('profile_name', '=', profileName), eb('email', '=', email.toLowerCase())]))
+        .executeTakeFirst();
       if (!taken) return null;
       return taken.profile_name === profileName ? 'profileName' : 'email';
     },
 
-    create(user: { profileName: string; username: string; email: string; passwordHash: string }): number {
-      return Number(
-        db
-          .prepare(
-            "INSERT INTO users (profile_name, username, email, password_hash, profile_picture, bio, created_at) VALUES (?, ?, ?, ?, NULL, '', ?)",
-          )
-          .run(user.profileName, user.username, user.email.toLowerCase(), user.passwordHash, nowIso()).lastInsertRowid,
-      );
+    /** The new account's id; throws a unique violation (sql.ts) when another took its name or email first. */
+    async create(user: {
+      profileName: string;
+      username: string;
+      email: string;
+      passwordHash: string;
+    }): Promise<number> {
+      const { id } = await db
+        .insertInto('users')
+        .values({
+          profile_name: user.profileName,
+          username: user.username,
+          email: user.email.toLowerCase(),
+          password_hash: user.passwordHash,
+          profile_picture: null,
+          bio: '',
+          created_at: nowIso(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return id;
     },
 
-    ownProfile(user: SessionUser): OwnProfile {
-      const row = db
-        .prepare('SELECT username, email, bio, profile_picture, created_at FROM users WHERE id = ?')
-        .get(user.id) as {
-        username: string;
-        email: string;
-        bio: string;
-        profile_picture: string | null;
-        created_at: string;
-      };
+    async ownProfile(user: SessionUser): Promise<OwnProfile> {
+      const row = await db
+        .selectFrom('users')
+        .select(['username', 'email', 'bio', 'profile_picture', 'created_at'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       return {
         ...info({ ...user, username: row.username, profilePicturePath: row.profile_picture }),
         email: row.email,
@@ -114,53 +135,75 @@ export function usersRepository(db: Db, urls: FileUrls) {
       };
     },
 
-    emailTakenByOther(email: string, userId: number): boolean {
-      return (
-        db.prepare('SELECT id FROM users WHERE email = ? AND id != ?').get(email.toLowerCase(), userId) !== undefined
-      );
+    async emailTakenByOther(email: string, userId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email.toLowerCase())
+        .where('id', '!=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** Changes the given fields; undefined ones keep their value. */
-    updateProfile(userId: number, change: { username?: string; email?: string; bio?: string }): void {
-      db.prepare(
-        'UPDATE users SET username = COALESCE(?, username), email = COALESCE(?, email), bio = COALESCE(?, bio) WHERE id = ?',
-      ).run(change.username ?? null, change.email?.toLowerCase() ?? null, change.bio ?? null, userId);
+    async updateProfile(userId: number, change: { username?: string; email?: string; bio?: string }): Promise<void> {
+      const set = {
+        ...(change.username !== undefined && { username: change.username }),
+        ...(change.email !== undefined && { email: change.email.toLowerCase() }),
+        ...(change.bio !== undefined && { bio: change.bio }),
+      };
+      if (Object.keys(set).length === 0) return;
+      await db.updateTable('users').set(set).where('id', '=', userId).execute();
     },
 
     /** A creator's public page header; their items come from the content repository. */
-    publicProfile(user: UserRef): PublicProfile {
-      const extra = db.prepare('SELECT bio, created_at FROM users WHERE id = ?').get(user.id) as {
-        bio: string;
-        created_at: string;
-      };
+    async publicProfile(user: UserRef): Promise<PublicProfile> {
+      const extra = await db
+        .selectFrom('users')
+        .select(['bio', 'created_at'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       return {
         profileName: user.profileName,
         username: user.username,
         profilePicture: urls.media(user.profilePicturePath),
         bio: extra.bio,
-        roles: rolesOf(user.id),
+        roles: await rolesOf(user.id),
         memberSince: extra.created_at,
       };
     },
 
     /** Replaces the roles a user chooses, keeping the ones the business grants. */
-    setChosenRoles(userId: number, chosen: ChosenRole[]): void {
-      db.transaction(() => {
-        db.prepare("DELETE FROM user_roles WHERE user_id = ? AND role IN ('DRIVER', 'MEDIA')").run(userId);
-        const insert = db.prepare('INSERT INTO user_roles (user_id, role) VALUES (?, ?)');
-        for (const role of chosen) insert.run(userId, role);
-      })();
+    async setChosenRoles(userId: number, chosen: ChosenRole[]): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        await trx
+          .deleteFrom('user_roles')
+          .where('user_id', '=', userId)
+          .where('role', 'in', ['DRIVER', 'MEDIA'])
+          .execute();
+        if (chosen.length > 0)
+          await trx
+            .insertInto('user_roles')
+            .values(chosen.map((role) => ({ user_id: userId, role })))
+            .execute();
+      });
     },
 
-    /** People whose username or profile name contains the LIKE pattern. */
-    search(likePattern: string, limit: number): UserRef[] {
-      return (
-        db
-          .prepare(
-            `SELECT ${USER_COLUMNS} FROM users WHERE username LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?`,
-          )
-          .all(likePattern, likePattern, limit) as UserRow[]
-      ).map(toRef);
+    /** People whose username or profile name contains the LIKE pattern (any case). */
+    async search(likePattern: string, limit: number): Promise<UserRef[]> {
+      const rows = await db
+        .selectFrom('users')
+        .select(USER_COLUMNS)
+        .where((eb) =>
+          eb.or([
+            likeIgnoringCase(eb.ref('username'), likePattern),
+            likeIgnoringCase(eb.ref('profile_name'), likePattern),
+          ]),
+        )
+        .orderBy('username')
+        .limit(limit)
+        .execute();
+      return rows.map(toRef);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Role } from '@marketplace/shared/contract';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, forbidden } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
+import { isUniqueViolation } from '../repositories/sql.js';
 import type { Services } from '../services.js';
 
 /** The signed-in user's own pages: profile and settings, role pages, and the contact form. */
@@ -16,38 +17,44 @@ export function registerAccountRoutes(r: Router, { repos }: Services): void {
   r.user(
     'updateProfile',
     z.object({ username: fields.text(60).optional(), email: fields.email().optional(), bio: fields.optionalText(500) }),
-    (change, { user }) => {
+    async (change, { user }) => {
       if (change.username === undefined && change.email === undefined && change.bio === undefined)
         throw new HttpError(400, 'Nothing to change');
-      if (change.email !== undefined && repos.users.emailTakenByOther(change.email, user.id)) {
-        throw new HttpError(409, 'An account with this email exists', 'email');
+      const emailTaken = () => new HttpError(409, 'An account with this email exists', 'email');
+      if (change.email !== undefined && (await repos.users.emailTakenByOther(change.email, user.id)))
+        throw emailTaken();
+      try {
+        await repos.users.updateProfile(user.id, change);
+      } catch (error) {
+        // Another account took the email since the check.
+        if (isUniqueViolation(error)) throw emailTaken();
+        throw error;
       }
-      repos.users.updateProfile(user.id, change);
       return repos.users.ownProfile(user);
     },
   );
 
-  r.user('getMyEvents', noFields, (_input, { user }) => {
+  r.user('getMyEvents', noFields, async (_input, { user }) => {
     requireRole(user, 'EVENT_ORGANIZER', 'Events');
-    return { events: repos.content.eventsOrganizedBy(user.id) };
+    return { events: await repos.content.eventsOrganizedBy(user.id) };
   });
 
-  r.user('getMediaPackages', noFields, (_input, { user }) => {
+  r.user('getMediaPackages', noFields, async (_input, { user }) => {
     requireRole(user, 'MEDIA', 'Media packages');
-    return { mediaPackages: repos.offers.mediaPackages(user.id) };
+    return { mediaPackages: await repos.offers.mediaPackages(user.id) };
   });
 
-  r.user('getDiscountCodes', noFields, (_input, { user }) => {
+  r.user('getDiscountCodes', noFields, async (_input, { user }) => {
     requireRole(user, 'MEDIA', 'Discount codes');
-    return { discountCodes: repos.offers.discountCodes(user.id) };
+    return { discountCodes: await repos.offers.discountCodes(user.id) };
   });
 
   // Sent without credentials (SPEC.md section 7): anyone may write to the business.
   r.visitor(
     'submitContactInfo',
     z.object({ name: fields.text(100), email: fields.email(), subject: fields.text(200), message: fields.text(5000) }),
-    (message) => {
-      repos.contact.add(message);
+    async (message) => {
+      await repos.contact.add(message);
       return { received: true as const };
     },
   );

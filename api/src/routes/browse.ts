@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SearchResult } from '@marketplace/shared/contract';
 import { PAGES } from '@marketplace/shared/platform';
 import { notFound } from '../http/errors.js';
-import { fields, type Router } from '../http/route.js';
+import { fields, noNul, type Router } from '../http/route.js';
 import type { Services } from '../services.js';
 
 const DEFAULT_LIST_LIMIT = 12;
@@ -10,53 +10,60 @@ const SEARCH_LIMIT_PER_KIND = 5;
 
 /** Public browsing: search, events, an event's items, community posts, a creator's page. */
 export function registerBrowseRoutes(r: Router, { repos }: Services): void {
-  r.visitor('search', z.object({ query: z.string().max(100, 'must be at most 100 characters') }), ({ query }) => {
-    const q = query.trim();
-    if (!q) return { searchResults: [] };
-    // LIKE wildcards typed by the user are matched literally.
-    const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    const searchResults: SearchResult[] = [
-      ...repos.users.search(pattern, SEARCH_LIMIT_PER_KIND).map((p) => ({
-        name: p.username,
-        iconUrl: repos.urls.media(p.profilePicturePath),
-        urlLink: PAGES.creator.href({ profileName: p.profileName }),
-      })),
-      ...repos.content.searchEvents(pattern, SEARCH_LIMIT_PER_KIND).map((e) => ({
-        name: e.name,
-        iconUrl: e.coverUrl,
-        urlLink: PAGES.event.href({ eventIdentifier: e.identifier }),
-      })),
-    ];
-    return { searchResults };
-  });
+  r.visitor(
+    'search',
+    z.object({ query: noNul(z.string().max(100, 'must be at most 100 characters')) }),
+    async ({ query }) => {
+      const q = query.trim();
+      if (!q) return { searchResults: [] };
+      // LIKE wildcards typed by the user are matched literally.
+      const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const searchResults: SearchResult[] = [
+        ...(await repos.users.search(pattern, SEARCH_LIMIT_PER_KIND)).map((p) => ({
+          name: p.username,
+          iconUrl: repos.urls.media(p.profilePicturePath),
+          urlLink: PAGES.creator.href({ profileName: p.profileName }),
+        })),
+        ...(await repos.content.searchEvents(pattern, SEARCH_LIMIT_PER_KIND)).map((e) => ({
+          name: e.name,
+          iconUrl: e.coverUrl,
+          urlLink: PAGES.event.href({ eventIdentifier: e.identifier }),
+        })),
+      ];
+      return { searchResults };
+    },
+  );
 
   r.visitor(
     'getEvents',
     z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
-    ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }) => {
-      const { items, more } = repos.content.events(pageNo, limit);
+    async ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }) => {
+      const { items, more } = await repos.content.events(pageNo, limit);
       return { events: items, more };
     },
   );
 
-  r.visitor('getEvent', z.object({ eventIdentifier: fields.text(100) }), ({ eventIdentifier }, { user }) => {
-    const event = repos.content.event(eventIdentifier);
+  r.visitor('getEvent', z.object({ eventIdentifier: fields.text(100) }), async ({ eventIdentifier }, { user }) => {
+    const event = await repos.content.event(eventIdentifier);
     if (!event) throw notFound('Event');
-    return { event, contentItems: repos.content.itemsOfEvent(eventIdentifier, user) };
+    return { event, contentItems: await repos.content.itemsOfEvent(eventIdentifier, user) };
   });
 
   r.visitor(
     'getPosts',
     z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
-    ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }, { user }) => {
-      const { items, more } = repos.content.posts(pageNo, limit, user);
+    async ({ pageNo = 0, limit = DEFAULT_LIST_LIMIT }, { user }) => {
+      const { items, more } = await repos.content.posts(pageNo, limit, user);
       return { posts: items, more };
     },
   );
 
-  r.visitor('getProfile', z.object({ profileName: fields.text(30) }), ({ profileName }, { user }) => {
-    const owner = repos.users.byProfileName(profileName);
+  r.visitor('getProfile', z.object({ profileName: fields.text(30) }), async ({ profileName }, { user }) => {
+    const owner = await repos.users.byProfileName(profileName);
     if (!owner) throw notFound('Profile');
-    return { profile: repos.users.publicProfile(owner), contentItems: repos.content.itemsOwnedBy(owner.id, user) };
+    return {
+      profile: await repos.users.publicProfile(owner),
+      contentItems: await repos.content.itemsOwnedBy(owner.id, user),
+    };
   });
 }

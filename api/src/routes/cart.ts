@@ -13,7 +13,9 @@ export function registerCartRoutes(r: Router, { repos, config }: Services): void
   const ownerKey = (c: Context<AppEnv>, user: SessionUser | null, create: boolean) =>
     user ? userCartKey(user.id) : guestCartKey(c, config, create);
 
-  r.visitor('getCart', noFields, (_input, { c, user }) => ({ cart: repos.cart.items(ownerKey(c, user, false)) }));
+  r.visitor('getCart', noFields, async (_input, { c, user }) => ({
+    cart: await repos.cart.items(ownerKey(c, user, false)),
+  }));
 
   r.visitor(
     'addCartItem',
@@ -21,20 +23,21 @@ export function registerCartRoutes(r: Router, { repos, config }: Services): void
       identifier: fields.text(100),
       itemType: z.enum(CART_ITEM_TYPES, { message: `must be one of ${CART_ITEM_TYPES.join(', ')}` }),
     }),
-    ({ identifier, itemType }, { c, user }) => {
-      const terms = repos.content.saleTerms(identifier);
+    async ({ identifier, itemType }, { c, user }) => {
+      const terms = await repos.content.saleTerms(identifier);
       if (!terms) throw notFound('Item');
       if (!terms.forSale) throw new HttpError(400, 'This item is not for sale', 'identifier');
       if (user && terms.ownerId === user.id) throw new HttpError(400, 'You cannot buy your own item', 'identifier');
       const key = ownerKey(c, user, true) as string;
-      if (!repos.cart.add(key, identifier, itemType)) throw new HttpError(409, 'Item already in cart', 'identifier');
-      return { cart: repos.cart.items(key) };
+      if (!(await repos.cart.add(key, identifier, itemType)))
+        throw new HttpError(409, 'Item already in cart', 'identifier');
+      return { cart: await repos.cart.items(key) };
     },
   );
 
-  r.visitor('removeCartItem', z.object({ identifier: fields.text(100) }), ({ identifier }, { c, user }) => {
+  r.visitor('removeCartItem', z.object({ identifier: fields.text(100) }), async ({ identifier }, { c, user }) => {
     const key = ownerKey(c, user, false);
-    if (!key || !repos.cart.remove(key, identifier)) throw notFound('Cart item');
-    return { cart: repos.cart.items(key) };
+    if (!key || !(await repos.cart.remove(key, identifier))) throw notFound('Cart item');
+    return { cart: await repos.cart.items(key) };
   });
 }

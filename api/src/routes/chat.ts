@@ -11,8 +11,8 @@ import type { Services } from '../services.js';
  * notifications"), chat windows and chat messages.
  */
 export function registerChatRoutes(r: Router, { repos, live }: Services): void {
-  const partner = (profileName: string, self: SessionUser): UserRef => {
-    const other = repos.users.byProfileName(profileName);
+  const partner = async (profileName: string, self: SessionUser): Promise<UserRef> => {
+    const other = await repos.users.byProfileName(profileName);
     if (!other) throw notFound('Profile');
     if (other.id === self.id) throw new HttpError(400, 'You cannot chat with yourself', 'profileName');
     return other;
@@ -21,34 +21,36 @@ export function registerChatRoutes(r: Router, { repos, live }: Services): void {
   r.user(
     'getMessageNotifications',
     z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
-    ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
-      const { items, more } = repos.chat.notifications(user.id, pageNo, limit);
+    async ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
+      const { items, more } = await repos.chat.notifications(user.id, pageNo, limit);
       return { messageNotifications: items, more };
     },
   );
 
-  r.user('clearNewMessageNotifications', noFields, (_input, { user }) => ({ updated: repos.chat.clearNew(user.id) }));
+  r.user('clearNewMessageNotifications', noFields, async (_input, { user }) => ({
+    updated: await repos.chat.clearNew(user.id),
+  }));
 
-  r.user('getOpenChats', noFields, (_input, { user }) => ({ chats: repos.chat.openChats(user.id) }));
+  r.user('getOpenChats', noFields, async (_input, { user }) => ({ chats: await repos.chat.openChats(user.id) }));
 
-  r.user('closeChat', z.object({ profileName: fields.text(30) }), ({ profileName }, { user }) => {
-    const other = partner(profileName, user);
-    repos.chat.close(user.id, other.id);
+  r.user('closeChat', z.object({ profileName: fields.text(30) }), async ({ profileName }, { user }) => {
+    const other = await partner(profileName, user);
+    await repos.chat.close(user.id, other.id);
     return { closed: other.profileName };
   });
 
-  r.user('getChatMessages', z.object({ profileName: fields.text(30) }), ({ profileName }, { user }) => {
-    const other = partner(profileName, user);
-    return { contact: repos.users.chatEntry(other), messages: repos.chat.open(user, other) };
+  r.user('getChatMessages', z.object({ profileName: fields.text(30) }), async ({ profileName }, { user }) => {
+    const other = await partner(profileName, user);
+    return { contact: repos.users.chatEntry(other), messages: await repos.chat.open(user, other) };
   });
 
   // A sent message becomes the recipient's NEW message notification and is pushed live.
   r.user(
     'sendChatMessage',
     z.object({ profileName: fields.text(30), content: fields.text(2000) }),
-    ({ profileName, content }, { user }) => {
-      const other = partner(profileName, user);
-      const message = repos.chat.send(user, other, content);
+    async ({ profileName, content }, { user }) => {
+      const other = await partner(profileName, user);
+      const message = await repos.chat.send(user, other, content);
       live.publish('chatNotifications', other.profileName, {
         profileName: user.profileName,
         name: user.username,

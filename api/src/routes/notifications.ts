@@ -9,27 +9,29 @@ export function registerNotificationRoutes(r: Router, { repos }: Services): void
   r.user(
     'getNotifications',
     z.object({ pageNo: fields.pageNo(), limit: fields.limit() }),
-    ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
-      const { items, more } = repos.notifications.page(user.id, pageNo, limit);
+    async ({ pageNo = 0, limit = PAGE_SIZE }, { user }) => {
+      const { items, more } = await repos.notifications.page(user.id, pageNo, limit);
       return { notifications: items, more };
     },
   );
 
-  r.user('clearNewNotifications', noFields, (_input, { user }) => ({ updated: repos.notifications.clearNew(user.id) }));
+  r.user('clearNewNotifications', noFields, async (_input, { user }) => ({
+    updated: await repos.notifications.clearNew(user.id),
+  }));
 
   r.user(
     'updateNotificationStatus',
     // READ is the only status a user sets; the store's markRead is that change.
     z.object({ status: z.literal('READ', { message: "must be 'READ'" }), notificationId: fields.id() }),
-    ({ notificationId }, { user }) => {
-      const notification = repos.notifications.markRead(user.id, notificationId);
+    async ({ notificationId }, { user }) => {
+      const notification = await repos.notifications.markRead(user.id, notificationId);
       if (!notification) throw notFound('Notification');
       return { notification };
     },
   );
 
-  r.user('deleteNotification', z.object({ notificationId: fields.id() }), ({ notificationId }, { user }) => {
-    if (!repos.notifications.delete(user.id, notificationId)) throw notFound('Notification');
+  r.user('deleteNotification', z.object({ notificationId: fields.id() }), async ({ notificationId }, { user }) => {
+    if (!(await repos.notifications.delete(user.id, notificationId))) throw notFound('Notification');
     return { deleted: notificationId };
   });
 }

@@ -6,13 +6,13 @@ import { canCancel, detailsFor, isClosed, isParty, summaryFor, viewOf, type Orde
 import { resolveMediaPath } from '../files/paths.js';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, forbidden, notFound, notLoggedIn } from '../http/errors.js';
-import { fields, noFields, type Router } from '../http/route.js';
+import { fields, noFields, noNul, type Router } from '../http/route.js';
 import { notifyUser, type Services } from '../services.js';
 
 /** Images only: order targets are reference pictures and deliverables. */
 const UPLOAD_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
-const description = () => z.string().trim().max(500, 'must be at most 500 characters');
+const description = () => noNul(z.string().trim().max(500, 'must be at most 500 characters'));
 
 /** Who is looking (domain/orders.ts); anyone not allowed is refused. */
 function viewFor(order: Order, user: SessionUser | null, sharingId: string | undefined): EventOrderView {
@@ -29,22 +29,22 @@ function requireParty(order: Order, user: SessionUser): void {
 export function registerOrderRoutes(r: Router, services: Services): void {
   const { repos, config } = services;
 
-  const orderOf = (orderId: string): Order => {
-    const order = repos.orders.byOrderId(orderId);
+  const orderOf = async (orderId: string): Promise<Order> => {
+    const order = await repos.orders.byOrderId(orderId);
     if (!order) throw notFound('Order');
     return order;
   };
 
-  r.user('getEventOrders', noFields, (_input, { user }) => ({
-    eventOrders: repos.orders.ofParty(user.id).map((order) => summaryFor(order, user.id)),
+  r.user('getEventOrders', noFields, async (_input, { user }) => ({
+    eventOrders: (await repos.orders.ofParty(user.id)).map((order) => summaryFor(order, user.id)),
   }));
 
   r.visitor(
     'getEventOrderDetails',
     z.object({ orderId: fields.text(40), sharingId: z.string().max(100).optional() }),
-    ({ orderId, sharingId }, { user }) => {
-      const order = orderOf(orderId);
-      return detailsFor(order, viewFor(order, user, sharingId), repos.orders.targets(order));
+    async ({ orderId, sharingId }, { user }) => {
+      const order = await orderOf(orderId);
+      return detailsFor(order, viewFor(order, user, sharingId), await repos.orders.targets(order));
     },
   );
 
@@ -56,8 +56,8 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       fileName: fields.text(200).refine((name) => !/[/\\\0]/.test(name), 'must be a plain file name'),
       contentType: z.enum(UPLOAD_CONTENT_TYPES, { message: 'Only images (PNG, JPEG, WebP, GIF) can be uploaded' }),
     }),
-    ({ orderId, ...file }, { user }) => {
-      const order = orderOf(orderId);
+    async ({ orderId, ...file }, { user }) => {
+      const order = await orderOf(orderId);
       requireParty(order, user);
       if (isClosed(order)) throw new HttpError(409, 'This order is closed');
       return repos.orders.addTarget(order, user.id, file);
@@ -67,21 +67,21 @@ export function registerOrderRoutes(r: Router, services: Services): void {
   r.user(
     'changeTargetDescription',
     z.object({ orderId: fields.text(40), targetId: fields.id(), description: description() }),
-    ({ orderId, targetId, description }, { user }) => {
-      const order = orderOf(orderId);
+    async ({ orderId, targetId, description }, { user }) => {
+      const order = await orderOf(orderId);
       requireParty(order, user);
-      const target = repos.orders.describeTarget(order, targetId, description);
+      const target = await repos.orders.describeTarget(order, targetId, description);
       if (!target) throw notFound('Target');
       return { target };
     },
   );
 
-  r.user('removeTarget', z.object({ targetId: fields.id() }), ({ targetId }, { user }) => {
-    const found = repos.orders.targetById(targetId);
+  r.user('removeTarget', z.object({ targetId: fields.id() }), async ({ targetId }, { user }) => {
+    const found = await repos.orders.targetById(targetId);
     if (!found) throw notFound('Target');
     if (!found.order) throw notFound('Order');
     requireParty(found.order, user);
-    repos.orders.removeTarget(targetId);
+    await repos.orders.removeTarget(targetId);
     if (found.filePath) {
       const file = resolveMediaPath(config.mediaDir, found.filePath);
       if (file.ok) rmSync(file.path, { force: true });
@@ -92,15 +92,15 @@ export function registerOrderRoutes(r: Router, services: Services): void {
   r.user(
     'updateEventOrderStatus',
     z.object({ orderId: fields.text(40), status: z.literal('CANCELLED', { message: "must be 'CANCELLED'" }) }),
-    ({ orderId, status }, { user }) => {
-      const order = orderOf(orderId);
+    async ({ orderId, status }, { user }) => {
+      const order = await orderOf(orderId);
       // SPEC.md section 6: only the client may cancel.
       if (order.clientId !== user.id) throw forbidden('Only the client can cancel this order');
       if (!canCancel(order, 'client')) throw new HttpError(409, 'This order can no longer be cancelled');
-      repos.transaction(() => {
-        repos.orders.setInfoStatus(order, status);
-        notifyUser(
-          services,
+      await repos.transaction(async (tx) => {
+        await tx.orders.setInfoStatus(order, status);
+        await notifyUser(
+          { repos: tx, live: services.live },
           order.photographerId,
           `${order.clientName} cancelled order ${order.orderId} (${order.eventName}).`,
           PAGES.eventOrder.href({ orderId: order.orderId }),

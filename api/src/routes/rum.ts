@@ -22,7 +22,7 @@ export function registerRumRoutes(app: Hono<AppEnv>, { config, repos }: Services
     if (wait > 0) throw new HttpError(429, 'Too many beacons', undefined, { 'Retry-After': String(wait) });
     const result = parseBeacon(await c.req.text());
     if ('problem' in result) throw new HttpError(400, result.problem);
-    repos.rum.record(result.beacon);
+    await repos.rum.record(result.beacon);
     return c.body(null, 204);
   });
 }

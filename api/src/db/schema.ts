@@ -1,0 +1,151 @@
+/**
+ * The tables as the query builder sees them (db/migrations.ts creates them). Timestamps are ISO
+ * 8601 UTC text on both engines, so they sort as time does and compare the same everywhere;
+ * flags are 0/1 integers, as SQLite has no booleans.
+ */
+import type { Generated } from 'kysely';
+import type { EventOrderStatus, NotificationStatus, OrderInfoStatus, Role } from '@marketplace/shared/contract';
+
+export interface Schema {
+  schema_migrations: { version: number; applied_at: string };
+  users: {
+    id: Generated<number>;
+    profile_name: string;
+    username: string;
+    email: string;
+    password_hash: string;
+    profile_picture: string | null;
+    bio: Generated<string>;
+    created_at: string;
+  };
+  user_roles: { user_id: number; role: Role };
+  sessions: { token: string; user_id: number; created_at: string; expires_at: string };
+  events: {
+    id: Generated<number>;
+    identifier: string;
+    name: string;
+    description: string;
+    location: string;
+    starts_at: string;
+    cover_path: string | null;
+    organizer_id: number;
+  };
+  content_items: {
+    id: Generated<number>;
+    identifier: string;
+    event_id: number | null;
+    owner_id: number;
+    name: string;
+    content_type: string;
+    width: number;
+    height: number;
+    file_path: string;
+    filename: string;
+    stream_path: string | null;
+    thumbnail_path: string | null;
+    for_sale: Generated<number>;
+    price_cents: number;
+    created_at: string;
+  };
+  posts: { id: Generated<number>; author_id: number; text: string; content_item_id: number | null; created_at: string };
+  cart_items: { owner_key: string; identifier: string; item_type: string; added_at: string };
+  notifications: {
+    id: Generated<number>;
+    user_id: number;
+    status: NotificationStatus;
+    content: string;
+    link: string | null;
+    timestamp: string;
+  };
+  chat_messages: { id: Generated<number>; from_id: number; to_id: number; content: string; timestamp: string };
+  message_notifications: {
+    user_id: number;
+    from_id: number;
+    content: string;
+    status: NotificationStatus;
+    timestamp: string;
+  };
+  open_chats: { user_id: number; other_id: number; opened_at: string };
+  event_orders: {
+    id: Generated<number>;
+    order_id: string;
+    sharing_id: string;
+    client_id: number;
+    photographer_id: number;
+    event_name: string;
+    event_date: string;
+    location: string;
+    package_name: string;
+    public_status: EventOrderStatus;
+    info_status: OrderInfoStatus | null;
+    deleted: Generated<number>;
+    requirement_info: string;
+    discount_code: string | null;
+    total_cents: number;
+    paid_out_at: string | null;
+    created_at: string;
+  };
+  order_targets: {
+    id: Generated<number>;
+    identifier: string;
+    order_id: number;
+    uploader_id: number;
+    file_name: string;
+    content_type: string;
+    description: string;
+    upload_token: string;
+    file_path: string | null;
+    size_bytes: number | null;
+    created_at: string;
+    uploaded_at: string | null;
+  };
+  media_packages: {
+    id: Generated<number>;
+    owner_id: number;
+    name: string;
+    description: string;
+    price_cents: number;
+    photo_count: number;
+    video_minutes: number;
+  };
+  discount_codes: {
+    id: Generated<number>;
+    owner_id: number;
+    code: string;
+    percent_off: number;
+    expires_at: string | null;
+    times_used: Generated<number>;
+  };
+  contact_messages: {
+    id: Generated<number>;
+    name: string;
+    email: string;
+    subject: string;
+    message: string;
+    created_at: string;
+  };
+  live_clients: { username: string; session_token: string; secret_hash: string; created_at: string };
+  rum_loads: {
+    load_id: string;
+    received_at: string;
+    lcp: number | null;
+    lcp_owner: string | null;
+    inp: number | null;
+    inp_owner: string | null;
+    cls: number | null;
+    cls_owner: string | null;
+    ttfb: number | null;
+    errors: Generated<number>;
+  };
+  rum_load_remotes: { load_id: string; remote: string; version: string; errors: Generated<number> };
+  rum_errors: {
+    id: Generated<number>;
+    load_id: string;
+    owner: string;
+    version: string | null;
+    kind: string;
+    message: string;
+    received_at: string;
+  };
+  login_failures: { id: Generated<number>; throttle_key: string; failed_at: string };
+}
