@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import type { ApiConfig } from './config.js';
@@ -11,6 +12,17 @@ import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
 import { createRepositories } from './repositories/index.js';
 import { endLiveAccess, type Services } from './services.js';
+
+/** How long a starting instance waits for the external broker before serving without live updates. */
+const BROKER_READY_MS = 15_000;
+
+async function readyExternalBroker(...args: Parameters<typeof connectExternalBroker>) {
+  const broker = connectExternalBroker(...args);
+  const waited = await Promise.race([broker.ready.then(() => true), sleep(BROKER_READY_MS).then(() => false)]);
+  // A broker down at start is not fatal: pages get 503 for live logins until it is back.
+  if (!waited) console.error(`[live] ${args[0]} is not ready after ${BROKER_READY_MS / 1000} s: starting without it`);
+  return broker;
+}
 
 export interface RunningApi {
   url: string;
@@ -39,7 +51,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const repos = createRepositories(db, config.filesOrigin);
   const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env) }) as Server;
   const live = config.brokerUrl
-    ? connectExternalBroker(config.brokerUrl, config.brokerAdmin)
+    ? await readyExternalBroker(config.brokerUrl, config.brokerAdmin)
     : await attachBroker(server, {
         authenticate: async (login, cookie) =>
           repos.sessions.userFor(

@@ -5,12 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMosquitto, type LocalBroker } from 'api/mosquitto';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_THROTTLE_RULES } from '../src/auth/loginThrottle.js';
 import { DEMO_USERS } from '../src/db/seed.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
 import {
+  ADMIN_TOKEN,
   DEMO_PASSWORD,
+  freePort,
   freshDatabase,
   type RawBody,
   type Reply,
@@ -134,3 +138,68 @@ describe('several instances on one database', () => {
     expect((await leo.call('checkAuthentication')).status).toBe(401);
   });
 });
+
+describe('several instances on one external broker', () => {
+  const ADMIN = { username: 'api-admin', password: 'test-admin-password' };
+  let brokerDir: string;
+  let broker: LocalBroker;
+  let group: Awaited<ReturnType<typeof replicas>>;
+  beforeAll(async () => {
+    brokerDir = mkdtempSync(join(tmpdir(), 'mosquitto-replicas-'));
+    broker = await startMosquitto({
+      mqttPort: await freePort(),
+      wsPort: await freePort(),
+      dir: brokerDir,
+      admin: ADMIN,
+    });
+    group = await replicas(2, {
+      MQTT_BROKER_URL: broker.url,
+      MQTT_USERNAME: ADMIN.username,
+      MQTT_PASSWORD: ADMIN.password,
+      LIVE_PUBLIC_URL: broker.wsUrl,
+    });
+  });
+  afterAll(async () => {
+    await group.close();
+    await broker.stop();
+    rmSync(brokerDir, { recursive: true, force: true });
+  });
+
+  it('deliver what one instance publishes to a page whose login another issued, and revoke it from either', async () => {
+    const [a, b] = group.apis as [TestApi, TestApi];
+    const clara = await a.as('clara');
+    const credentials = await clara.call('getLiveCredentials');
+    expect([credentials.status, credentials.headers.get(INSTANCE)]).toEqual([200, 'api-1']);
+    const login = { username: credentials.body.username, password: credentials.body.password };
+    const page = await mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 5000 });
+    try {
+      const received: unknown[] = [];
+      page.on('message', (_topic, payload) => received.push(JSON.parse(payload.toString())));
+      await page.subscribeAsync('notifications/clara', { qos: 1 });
+      // The notification is created through the other instance.
+      const sent = await b.client().fetch('/internal/notify', {
+        method: 'POST',
+        body: JSON.stringify({ profileName: 'clara', content: 'From the second instance' }),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      expect([sent.status, sent.headers.get(INSTANCE)]).toEqual([201, 'api-2']);
+      await until(() => received.length === 1, 'the notification');
+      expect(received[0]).toMatchObject({ content: 'From the second instance', status: 'NEW' });
+
+      // Logging out through the other instance closes the page's connection and its login.
+      const closed = new Promise((done) => page.once('close', () => done(undefined)));
+      expect((await sameBrowserOn(clara, b).call('logout')).status).toBe(200);
+      await closed;
+      await expect(
+        mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 3000 }),
+      ).rejects.toThrow(/Not authorized/i);
+    } finally {
+      await page.endAsync(true);
+    }
+  });
+});
+
+async function until(check: () => boolean, what: string, ms = 8000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (check()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}

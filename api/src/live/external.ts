@@ -33,10 +33,19 @@ const roleOf = (profileName: string) => `user-${profileName}`;
 export function connectExternalBroker(
   url: string,
   admin: { username: string; password: string } | null,
-): LivePublisher {
+): LivePublisher & {
+  /**
+   * Settles once the API may publish: its login holds the publisher role. Giving it the role
+   * disconnects every connection of that login (all instances share it), so an instance serves
+   * pages only after it, and commands are not lost to that disconnect.
+   */
+  ready: Promise<void>;
+} {
   const client = mqtt.connect(url, { username: admin?.username, password: admin?.password, reconnectPeriod: 2000 });
   const pending = new Map<string, (response: CommandResponse) => void>();
   const rolesMade = new Set<string>();
+  let published: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (published = resolve));
   // Commands wait for the subscription to the answers: an answer sent before it would be lost.
   let answersHeard: () => void = () => {};
   let listening = new Promise<void>((resolve) => (answersHeard = resolve));
@@ -95,7 +104,7 @@ export function connectExternalBroker(
   /** Lets the API's own login publish server events (once per broker: the plugin keeps it in its file). */
   async function allowPublishing(adminName: string): Promise<void> {
     const [found] = await run({ command: 'getClient', username: adminName });
-    if (found?.data?.client?.roles?.some((r) => r.rolename === PUBLISHER_ROLE)) return;
+    if (found?.data?.client?.roles?.some((r) => r.rolename === PUBLISHER_ROLE)) return published();
     await run({
       command: 'createRole',
       rolename: PUBLISHER_ROLE,
@@ -120,7 +129,8 @@ export function connectExternalBroker(
     client.subscribe(RESPONSE_TOPIC, { qos: 1 }, (err) => {
       if (err) return;
       answersHeard();
-      if (admin)
+      if (!admin) published();
+      else
         allowPublishing(admin.username).catch((e: unknown) =>
           console.error(`[live] cannot set up publishing on ${url}: ${e instanceof Error ? e.message : String(e)}`),
         );
@@ -128,6 +138,7 @@ export function connectExternalBroker(
   });
 
   return {
+    ready,
     publish(kind, profileName, payload) {
       client.publish(topicFor(kind, profileName), JSON.stringify(payload), { qos: 1 });
     },
