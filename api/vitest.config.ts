@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // The API suite runs twice: on SQLite (the default engine) and on a real PostgreSQL server
 // (test/postgres.setup.ts); the unit tests beside the sources run once. Several instances on one
-// database (instances.test.ts) is PostgreSQL's topology: SQLite is one process's store.
+// database (instances.test.ts, gateway.test.ts) is PostgreSQL's topology: SQLite is one process's store.
 export default defineConfig({
   test: {
     environment: 'node',
@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/instances.test.ts'],
+          exclude: ['test/instances.test.ts', 'test/gateway.test.ts'],
         },
       },
       {

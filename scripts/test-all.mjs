@@ -16,6 +16,7 @@ import {
   TEST_PACKAGES,
   root,
 } from './ensure-deps.mjs';
+import { ensureNode24 } from './node24.mjs';
 
 ensureDeps();
 // The API's broker tests and the page server's nginx test run the production servers themselves;
@@ -42,19 +43,36 @@ const workspace = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
 const packages = [...workspace.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]).filter((dir) => dir !== 'e2e');
 for (const dir of packages) {
   const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
-  if (!pkg.scripts?.test) continue;
-  const report = join(out, `${dir}.json`);
-  console.log(`\n=== ${dir}: tests ===`);
+  if (pkg.scripts?.test) vitest(dir, dir);
+}
+
+// What ships runs on Node 24 (the images): the API suite, both engines, on that Node too.
+console.log('\n=== api on Node 24 ===');
+try {
+  const node24 = ensureNode24();
+  const env = { ...process.env, ...node24.env, PATH: `${node24.bin}:${process.env.PATH}` };
+  run('node', ['--version'], root, env);
+  vitest('api (Node 24)', 'api', env);
+} catch (error) {
+  console.error(`Node 24 could not be set up: ${error instanceof Error ? error.message : String(error)}`);
+  suites.push({ name: 'api (Node 24)', passed: 0, failed: 1 });
+}
+
+/** Runs one package's vitest suite and records its counts. */
+function vitest(name, dir, env = process.env) {
+  const report = join(out, `${name.replace(/\W+/g, '-')}.json`);
+  console.log(`\n=== ${name}: tests ===`);
   const ok = run(
     'pnpm',
     ['test', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     join(root, dir),
+    env,
   );
   const json = readJson(report);
   const passed = json?.numPassedTests ?? 0;
   // Skipped and todo tests count as failures: a test that does not run proves nothing.
   const counted = json ? json.numFailedTests + (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) : 0;
-  suites.push({ name: dir, passed, failed: counted === 0 && !ok ? 1 : counted });
+  suites.push({ name, passed, failed: counted === 0 && !ok ? 1 : counted });
 }
 
 console.log('\n=== production builds ===');
@@ -70,8 +88,13 @@ check('build', built);
 
 console.log('\n=== docker-compose.yml ===');
 if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
-  // The broker's administrator password is the deployment's secret: the file requires it.
-  const composeEnv = { ...process.env, MQTT_ADMIN_PASSWORD: process.env.MQTT_ADMIN_PASSWORD ?? 'validation-only' };
+  // The deployment's secrets (broker, database, operator token): the file requires them.
+  const composeEnv = {
+    ...process.env,
+    MQTT_ADMIN_PASSWORD: process.env.MQTT_ADMIN_PASSWORD ?? 'validation-only',
+    POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'validation-only',
+    API_ADMIN_TOKEN: process.env.API_ADMIN_TOKEN ?? 'validation-only',
+  };
   check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], root, composeEnv));
 } else {
   console.log('docker-compose is not available: the file was not validated');

@@ -20,6 +20,8 @@ export interface ApiConfig {
   databasePath: string;
   /** DATABASE_URL=postgres://...: PostgreSQL instead of the SQLite file, shared by every instance. */
   databaseUrl: string | null;
+  /** better-sqlite3's addon built for this Node when the installed one is for another (SQLITE_NATIVE_BINDING). */
+  sqliteNativeBinding: string | null;
   /** PostgreSQL connections per instance, and how long a query may wait for one or run. */
   databasePool: { max: number; connectTimeoutMs: number; statementTimeoutMs: number };
   mediaDir: string;
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .filter(Boolean),
     databasePath,
     databaseUrl: databaseUrlOf(env.DATABASE_URL),
+    sqliteNativeBinding: env.SQLITE_NATIVE_BINDING || null,
     databasePool: {
       max: positiveInt(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
       connectTimeoutMs: positiveInt(env.DATABASE_CONNECT_TIMEOUT_MS, 5000, 'DATABASE_CONNECT_TIMEOUT_MS'),

@@ -5,7 +5,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import type { ApiConfig } from './config.js';
 import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
-import { type Database, openDatabase, withMigrationLock } from './db/database.js';
+import { type Database, databaseTarget, openDatabase, withMigrationLock } from './db/database.js';
 import { needsSeed, seed } from './db/seed.js';
 import { createApp } from './http/app.js';
 import { attachBroker } from './live/broker.js';
@@ -36,10 +36,7 @@ export interface RunningApi {
 
 /** Opens the database (migrating and seeding a new one), then serves HTTP and the broker on one port. */
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
-  const database = await openDatabase(
-    config.databaseUrl ? { url: config.databaseUrl } : { path: config.databasePath },
-    config.databasePool,
-  );
+  const database = await openDatabase(databaseTarget(config), config.databasePool);
   const { db, engine } = database;
   // Under the migration lock: of instances starting together on one database, one seeds it.
   await withMigrationLock(db, engine, async (trx) => {

@@ -82,6 +82,8 @@ export async function startTestApi(
     API_ALLOWED_ORIGINS: SHELL_ORIGIN,
     MEDIA_DIR: join(dir, 'media'),
     ADMIN_TOKEN,
+    // The test command's Node 24 run loads better-sqlite3's addon built for it.
+    ...(process.env.SQLITE_NATIVE_BINDING && { SQLITE_NATIVE_BINDING: process.env.SQLITE_NATIVE_BINDING }),
     ...database?.env,
     ...env,
   });
@@ -116,6 +118,26 @@ export async function startTestApi(
     },
   };
   return harness;
+}
+
+/** Two or more instances on one fresh database, started together as replicas would be. */
+export async function replicas(count: number, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'api-replicas-'));
+  const database = await freshDatabase(dir);
+  const apis = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      startTestApi({ ...database.env, MEDIA_DIR: join(dir, 'media'), API_INSTANCE: `api-${i + 1}`, ...env }, dir),
+    ),
+  );
+  return {
+    apis,
+    async close() {
+      // The harness removes `dir` with the first; the database goes after the last.
+      await Promise.all(apis.map((api) => api.close()));
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Reply<T = unknown> {

@@ -15,35 +15,14 @@ import {
   ADMIN_TOKEN,
   DEMO_PASSWORD,
   freePort,
-  freshDatabase,
+  replicas,
   type RawBody,
   type Reply,
-  startTestApi,
   type TestApi,
   TestClient,
 } from './harness.js';
 
 const INSTANCE = 'x-api-instance';
-
-/** Two or more instances on one fresh database, started together as replicas would be. */
-async function replicas(count: number, env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'api-replicas-'));
-  const database = await freshDatabase(dir);
-  const apis = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      startTestApi({ ...database.env, MEDIA_DIR: join(dir, 'media'), API_INSTANCE: `api-${i + 1}`, ...env }, dir),
-    ),
-  );
-  return {
-    apis,
-    async close() {
-      // The harness removes `dir` with the first; the database goes after the last.
-      await Promise.all(apis.map((api) => api.close()));
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** One browser (one cookie jar) whose requests go to the instances in turn, as a load balancer's round robin. */
 class BalancedClient extends TestClient {

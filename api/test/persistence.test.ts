@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase, schemaVersion } from '../src/db/database.js';
+import { databaseTarget, openDatabase, schemaVersion } from '../src/db/database.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
 import { present, useTestApi } from './harness.js';
 
@@ -45,8 +45,7 @@ describe('persistence', () => {
 
   it('records every migration once, and reopening applies none again', async () => {
     expect(await schemaVersion(t().api.database.db)).toBe(MIGRATIONS.length);
-    const { databaseUrl, databasePath } = t().config;
-    const again = await openDatabase(databaseUrl ? { url: databaseUrl } : { path: databasePath });
+    const again = await openDatabase(databaseTarget(t().config));
     try {
       expect(await schemaVersion(again.db)).toBe(MIGRATIONS.length);
       expect(countOf(await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM schema_migrations`)).toBe(

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { type Engine, forEngine, MIGRATIONS } from './migrations.js';
+import type { ApiConfig } from '../config.js';
 import type { Schema } from './schema.js';
 
 export type { Engine };
@@ -18,7 +19,7 @@ export interface Database {
 }
 
 /** Where the data lives: a PostgreSQL URL (postgres://...) or, by default, one SQLite file. */
-export type DatabaseTarget = { url: string } | { path: string };
+export type DatabaseTarget = { url: string } | { path: string; nativeBinding?: string };
 
 export interface PoolOptions {
   /** Connections one instance opens at most (PostgreSQL). */
@@ -64,7 +65,8 @@ export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(dirname(target.path), { recursive: true });
-  const file = new SQLite(target.path);
+  // The addon built for another Node than the installed one (the test command's Node 24 run).
+  const file = new SQLite(target.path, target.nativeBinding ? { nativeBinding: target.nativeBinding } : {});
   // WAL lets the notify command and tests read while the server writes.
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
@@ -72,6 +74,16 @@ export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: file }) });
   await migrate(db, 'sqlite');
   return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+/** The database a configuration names. */
+export function databaseTarget(
+  config: Pick<ApiConfig, 'databaseUrl' | 'databasePath' | 'sqliteNativeBinding'>,
+): DatabaseTarget {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  return config.sqliteNativeBinding
+    ? { path: config.databasePath, nativeBinding: config.sqliteNativeBinding }
+    : { path: config.databasePath };
 }
 
 /** Any number that stays the same: the advisory lock every instance takes to migrate and seed. */
