@@ -12,6 +12,8 @@ const remotePorts = Object.fromEntries(REMOTE_NAMES.map((name) => [name, REMOTES
 >;
 export const PORTS = { shell: SHELL_APP.devPort + OFFSET, ...remotePorts, api: 14000 };
 export const SHELL = `http://localhost:${PORTS.shell}`;
+/** The production project's API instances behind its gateway (which listens on PORTS.api). */
+export const API_INSTANCE_PORTS = [14031, 14032] as const;
 export const API = `http://localhost:${PORTS.api}`;
 export const ADMIN_TOKEN = 'e2e-admin-token';
 export const DEMO_PASSWORD = 'demo-pass-2026';

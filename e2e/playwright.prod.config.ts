@@ -5,13 +5,16 @@ import { defineConfig } from '@playwright/test';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
 import base, { apiServer } from './playwright.config.js';
-import { PORTS, ROOT, runtimeEnv } from './env.js';
+import { API, API_INSTANCE_PORTS, PORTS, ROOT, runtimeEnv } from './env.js';
 
-// The production topology of docker-compose, without Docker: Debian's mosquitto with the
-// repository's configuration (dynamic security, no anonymous clients) administered by the API in
-// external-broker mode, and the shell and each remote under Debian's nginx with the images'
-// template, on the same ports as the default project, so the same tests run against it.
+// The production topology of docker-compose, without Docker: Debian's PostgreSQL; two API
+// instances on it behind the API gateway (api/gateway/nginx.conf under Debian's nginx) where the
+// browsers reach the API; Debian's mosquitto with the repository's configuration (dynamic
+// security, no anonymous clients) administered by both instances; and the shell and each remote
+// under Debian's nginx with the images' template, on the same ports as the default project, so
+// the same tests run against it.
 const BROKER = { mqtt: 14002, ws: 14001 };
+const POSTGRES_PORT = 14030;
 const ADMIN = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: 'e2e-broker-password' };
 const LIVE_URL = `ws://localhost:${BROKER.ws}`;
 // For the test workers (env.ts reads it when they load it; here it was read before this line ran).
@@ -49,6 +52,7 @@ export default defineConfig({
     'isolation.spec.ts',
     'shell.spec.ts',
     'production.spec.ts',
+    'topology.spec.ts',
   ],
   projects: (base.projects ?? []).map((project) => ({ ...project, name: `production-${project.name ?? 'desktop'}` })),
   webServer: [
@@ -64,7 +68,39 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
     },
-    apiServer({ MQTT_BROKER_URL: `mqtt://127.0.0.1:${BROKER.mqtt}`, ...ADMIN, LIVE_PUBLIC_URL: LIVE_URL }),
+    {
+      command: `node ${ROOT}/api/postgres/postgres.mjs`,
+      port: POSTGRES_PORT,
+      env: { PG_DATA_DIR: join(work, 'postgres'), PG_PORT: String(POSTGRES_PORT), PG_DATABASE: 'platform' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      // The server runs detached (pg_ctl): the runner stops it on SIGTERM; a SIGKILL would leave it.
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+    },
+    ...API_INSTANCE_PORTS.map((port, i) => ({
+      ...apiServer({
+        MQTT_BROKER_URL: `mqtt://127.0.0.1:${BROKER.mqtt}`,
+        ...ADMIN,
+        LIVE_PUBLIC_URL: LIVE_URL,
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/platform`,
+        API_PORT: String(port),
+        API_INSTANCE: `api-${i + 1}`,
+        API_TRUST_PROXY: 'true',
+        MEDIA_DIR: join(work, 'media'),
+      }),
+      url: `http://127.0.0.1:${port}/health`,
+    })),
+    {
+      command: `node ${ROOT}/api/gateway/gateway.mjs`,
+      url: `${API}/health`,
+      env: {
+        GATEWAY_PORT: String(PORTS.api),
+        GATEWAY_UPSTREAMS: API_INSTANCE_PORTS.map((port) => `127.0.0.1:${port}`).join(','),
+        GATEWAY_WORK_DIR: join(work, 'gateway'),
+      },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
     nginx(SHELL_APP.package, PORTS.shell),
     ...REMOTE_NAMES.map((name) => nginx(REMOTES[name].package, PORTS[name])),
   ],

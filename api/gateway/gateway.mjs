@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitForPorts } from '@marketplace/shared/node/ports';
+import { stopOnSignal, waitForPorts } from '@marketplace/shared/node/ports';
 
 export const GATEWAY_CONF = join(import.meta.dirname, 'nginx.conf');
 
@@ -74,4 +74,21 @@ http {
       await exited;
     },
   };
+}
+
+// `node api/gateway/gateway.mjs`: the gateway in the foreground, for `npm run start:prod` and the
+// e2e production project (GATEWAY_PORT, GATEWAY_UPSTREAMS as host:port,host:port, GATEWAY_WORK_DIR).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { GATEWAY_PORT, GATEWAY_UPSTREAMS, GATEWAY_WORK_DIR } = process.env;
+  if (!GATEWAY_PORT || !GATEWAY_UPSTREAMS || !GATEWAY_WORK_DIR) {
+    console.error('gateway.mjs: set GATEWAY_PORT, GATEWAY_UPSTREAMS (host:port,...) and GATEWAY_WORK_DIR');
+    process.exit(2);
+  }
+  const gateway = await startGateway({
+    port: Number(GATEWAY_PORT),
+    upstreams: GATEWAY_UPSTREAMS.split(',').map((u) => u.trim()),
+    workDir: GATEWAY_WORK_DIR,
+  });
+  console.log(`[gateway] ${gateway.url} -> ${GATEWAY_UPSTREAMS}`);
+  stopOnSignal(gateway.stop);
 }
