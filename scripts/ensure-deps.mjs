@@ -67,15 +67,14 @@ export function ensureDebianPackages(packages) {
   return Object.values(packages).every((path) => existsSync(path));
 }
 
-/** The production topology's servers: nginx, mosquitto (with mosquitto_ctrl and its dynamic security plugin), envsubst. */
+/**
+ * The production topology's servers: nginx, mosquitto (with mosquitto_ctrl and its dynamic
+ * security plugin), envsubst, PostgreSQL 15 (initdb, pg_ctl).
+ */
 export const PRODUCTION_PACKAGES = {
   nginx: '/usr/sbin/nginx',
   mosquitto: '/usr/sbin/mosquitto',
   'gettext-base': '/usr/bin/envsubst',
-};
-
-/** Servers the tests start themselves beside the production ones: PostgreSQL 15 (initdb, pg_ctl). */
-export const TEST_PACKAGES = {
   'postgresql-15': '/usr/lib/postgresql/15/bin/initdb',
 };
 

@@ -2,8 +2,10 @@
 // starts the API (with its broker) and serves the shell and each remote on its own port.
 // With --single: the single-bundle build instead, one application on port 3010.
 // With --prod (`npm run start:prod`): the production topology of docker-compose without Docker:
-// Debian's mosquitto with the repository's configuration (logins per page, administered by the
-// API) on 1883 and 9001, and each app under Debian's nginx with the images' template.
+// Debian's PostgreSQL on 54320; two API instances on it (4101, 4102) behind the API gateway on
+// 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's mosquitto with the repository's
+// configuration (logins per page, administered by the API) on 1883 and 9001; and each app under
+// Debian's nginx with the images' template.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,9 @@ const single = process.argv.includes('--single');
 const prod = process.argv.includes('--prod');
 ensureDeps();
 if (prod && !ensureDebianPackages(PRODUCTION_PACKAGES)) {
-  console.error("start --prod needs Debian's nginx, mosquitto and gettext-base, which could not be installed");
+  console.error(
+    "start --prod needs Debian's nginx, mosquitto, gettext-base and postgresql-15, which could not be installed",
+  );
   process.exit(1);
 }
 if (single) buildSingle();
@@ -47,8 +51,51 @@ if (prod) {
       env: brokerEnv,
     }),
   );
-  const apiEnv = { ...process.env, ...login, MQTT_BROKER_URL: 'mqtt://127.0.0.1:1883', LIVE_PUBLIC_URL: liveUrl };
-  children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: apiEnv }));
+  // PostgreSQL first: the instances connect at start (its data kept in api/data/postgres).
+  const postgres = spawn(process.execPath, [join(root, 'api', 'postgres', 'postgres.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PG_DATA_DIR: join(root, 'api', 'data', 'postgres'), PG_PORT: '54320' },
+  });
+  children.push(postgres);
+  await new Promise((resolve, reject) => {
+    postgres.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      if (String(chunk).includes('[postgres]')) resolve(undefined);
+    });
+    postgres.once('exit', () => reject(new Error('PostgreSQL did not start')));
+  });
+  // One operator token for every instance (the notify command reads the same file).
+  const tokenFile = join(root, 'api', 'data', 'admin-token');
+  if (!existsSync(tokenFile)) writeFileSync(tokenFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+  const apiEnv = {
+    ...process.env,
+    ...login,
+    MQTT_BROKER_URL: 'mqtt://127.0.0.1:1883',
+    LIVE_PUBLIC_URL: liveUrl,
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:54320/platform',
+    API_PUBLIC_ORIGIN: 'http://localhost:4000',
+    API_TRUST_PROXY: 'true',
+    ADMIN_TOKEN: readFileSync(tokenFile, 'utf8').trim(),
+  };
+  const instances = [4101, 4102];
+  instances.forEach((port, i) => {
+    const env = { ...apiEnv, API_PORT: String(port), API_INSTANCE: `api-${i + 1}` };
+    children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env }));
+  });
+  const gatewayEnv = {
+    ...process.env,
+    GATEWAY_PORT: '4000',
+    GATEWAY_UPSTREAMS: instances.map((port) => `127.0.0.1:${port}`).join(','),
+    GATEWAY_WORK_DIR: join(root, 'api', 'data', 'gateway'),
+  };
+  children.push(
+    spawn(process.execPath, [join(root, 'api', 'gateway', 'gateway.mjs')], {
+      cwd: root,
+      stdio: 'inherit',
+      env: gatewayEnv,
+    }),
+  );
   for (const app of APPS) {
     const env = {
       ...process.env,

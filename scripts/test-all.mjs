@@ -13,15 +13,14 @@ import {
   ensureDebianPackages,
   ensureDeps,
   PRODUCTION_PACKAGES,
-  TEST_PACKAGES,
   root,
 } from './ensure-deps.mjs';
 import { ensureNode24 } from './node24.mjs';
 
 ensureDeps();
-// The API's broker tests and the page server's nginx test run the production servers themselves;
-// the API suite runs a second time on a PostgreSQL server it starts (api/test/postgres.setup.ts).
-if (!ensureDebianPackages({ ...PRODUCTION_PACKAGES, ...TEST_PACKAGES }))
+// The API's broker, gateway and PostgreSQL tests and the page server's nginx test run the
+// production servers themselves (the API suite runs a second time on PostgreSQL).
+if (!ensureDebianPackages(PRODUCTION_PACKAGES))
   console.error('nginx, mosquitto, envsubst or PostgreSQL is missing: their tests will fail');
 
 const run = (cmd, args, cwd = root, env = process.env) =>
