@@ -15,7 +15,12 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/instances.test.ts', 'test/gateway.test.ts', 'test/database-faults.test.ts'],
+          exclude: [
+            'test/instances.test.ts',
+            'test/gateway.test.ts',
+            'test/database-faults.test.ts',
+            'test/instance-kill.test.ts',
+          ],
         },
       },
       {

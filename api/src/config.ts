@@ -41,6 +41,8 @@ export interface ApiConfig {
   /** How much longer each failed login past the free ones is answered (see auth/loginThrottle.ts). */
   loginFailureDelayMs: number;
   cookieDomain: string | null;
+  /** On SIGTERM, how long requests under way may take to finish before their connections are cut. */
+  shutdownDrainMs: number;
   /** How often sessions past their end are removed, revoking their broker logins. */
   sessionSweepMs: number;
   uploadMaxBytes: number;
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
     cookieDomain: env.COOKIE_DOMAIN || null,
     sessionSweepMs: positiveInt(env.SESSION_SWEEP_MS, 60_000, 'SESSION_SWEEP_MS'),
+    shutdownDrainMs: positiveInt(env.SHUTDOWN_DRAIN_MS, 10_000, 'SHUTDOWN_DRAIN_MS'),
     trustProxy: env.API_TRUST_PROXY === 'true',
     loginFailureDelayMs: positiveInt(
       env.LOGIN_FAILURE_DELAY_MS,

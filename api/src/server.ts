@@ -93,10 +93,14 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     async close() {
       clearInterval(sweeper);
       await live.close();
-      // Stop accepting first, then drop kept-alive sockets so clients do not reuse them.
+      // Drain: stop accepting, close idle kept-alive sockets so clients do not reuse them, let
+      // requests under way finish (a gateway sends new ones to another instance meanwhile), and
+      // cut what is still open after SHUTDOWN_DRAIN_MS.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), config.shutdownDrainMs);
       await closed;
+      clearTimeout(cut);
       await database.close();
     },
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseTarget, openDatabase, schemaVersion } from '../src/db/database.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
-import { present, useTestApi } from './harness.js';
+import { present, startTestApi, useTestApi } from './harness.js';
 
 const countOf = (rows: { n: number }[]) => rows[0]?.n;
 
@@ -54,5 +54,18 @@ describe('persistence', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('finishes the requests under way when it stops, and takes no new ones', async () => {
+    // A failed login past the free ones is held back: 4 x 400 ms here, a request under way.
+    const api = await startTestApi({ LOGIN_FAILURE_DELAY_MS: '400' });
+    const client = api.client();
+    for (let i = 0; i < 3; i++) await client.call('login', { login: 'mia', password: `guess-${i}` });
+    const slow = client.call('login', { login: 'mia', password: 'guess-3' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopped = api.close();
+    expect((await slow).status).toBe(401);
+    await stopped;
+    await expect(api.client().call('getEvents')).rejects.toThrow();
   });
 });
