@@ -48,14 +48,24 @@ export function ensureNode24() {
     cpSync(sources, addonDir, { recursive: true, dereference: true, filter: (path) => !path.includes('/build/') });
     const npmDir = join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm');
     const gyp = join(npmDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+    // node-gyp takes npm's configuration from the environment over its own arguments, and npm
+    // passes this machine's nodedir (Node 20's headers) to scripts: name Node 24's instead.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_nodedir$/i.test(name)));
     execFileSync(node, [gyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, '-j', '2'], {
       cwd: addonDir,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}` },
+      env: { ...env, npm_config_nodedir: nodeDir, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}` },
     });
     // Only the addon is needed; the build's object files are large.
     for (const entry of readdirSync(join(addonDir, 'build')))
       if (entry !== 'Release') rmSync(join(addonDir, 'build', entry), { recursive: true, force: true });
+  }
+  // The addon must load in Node 24 (built for another Node, it would fail every SQLite test).
+  try {
+    execFileSync(node, ['-e', `require(${JSON.stringify(addon)})`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    rmSync(addonDir, { recursive: true, force: true });
+    throw new Error(`better-sqlite3 built for Node ${NODE24_VERSION} does not load`, { cause: error });
   }
   return { bin: join(nodeDir, 'bin'), env: { SQLITE_NATIVE_BINDING: addon } };
 }
