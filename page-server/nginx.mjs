@@ -2,13 +2,14 @@
 // filled as the official nginx image fills it: envsubst with the names of the defined variables
 // only, so nginx's own $uri and friends stay. One nginx per app, as one container per app.
 // Used by the nginx test, the e2e suite's production project and `npm run start:prod`.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { contentSecurityPolicy } from './csp.mjs';
-import { stopOnSignal, waitForPorts } from '@marketplace/shared/node/ports';
+import { runNginx } from '@marketplace/shared/node/nginx';
+import { stopOnSignal } from '@marketplace/shared/node/ports';
 
 export const NGINX_TEMPLATE = join(dirname(fileURLToPath(import.meta.url)), 'nginx', 'app.conf.template');
 
@@ -60,49 +61,15 @@ export function renderTemplate(variables) {
  * @returns {Promise<{ url: string, stop(): Promise<void> }>}
  */
 export async function startNginx({ workDir, ...app }) {
-  mkdirSync(workDir, { recursive: true });
-  writeFileSync(join(workDir, 'default.conf'), renderTemplate(templateVariables(app)));
-  // What the image's /etc/nginx/nginx.conf gives the template (mime types, sendfile), with the
-  // pid, logs and temporary files in workDir so no root-owned path is needed.
-  writeFileSync(
-    join(workDir, 'nginx.conf'),
-    `worker_processes 1;
-pid ${workDir}/nginx.pid;
-error_log ${workDir}/error.log warn;
-events { worker_connections 512; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  sendfile on;
-  access_log off;
-  client_body_temp_path ${workDir}/body;
-  proxy_temp_path ${workDir}/proxy;
-  fastcgi_temp_path ${workDir}/fastcgi;
-  uwsgi_temp_path ${workDir}/uwsgi;
-  scgi_temp_path ${workDir}/scgi;
-  include ${workDir}/default.conf;
-}
-`,
-  );
-  const log = [];
-  const child = spawn('nginx', ['-p', workDir, '-c', join(workDir, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // What the image's /etc/nginx/nginx.conf gives the template: mime types, sendfile.
+  const server = await runNginx({
+    workDir,
+    port: app.port,
+    site: renderTemplate(templateVariables(app)),
+    httpDirectives: '  include /etc/nginx/mime.types;\n  default_type application/octet-stream;\n  sendfile on;',
+    name: app.dist,
   });
-  child.stdout.on('data', (d) => log.push(String(d)));
-  child.stderr.on('data', (d) => log.push(String(d)));
-  if (!(await waitForPorts([app.port], () => child.exitCode === null))) {
-    child.kill('SIGKILL');
-    throw new Error(`nginx for ${app.dist} did not start:\n${log.join('')}`);
-  }
-  return {
-    url: `http://localhost:${app.port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { url: `http://localhost:${app.port}`, stop: server.stop };
 }
 
 // `node page-server/nginx.mjs`: one app under nginx in the foreground, for `npm run start:prod`

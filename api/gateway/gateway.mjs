@@ -1,10 +1,10 @@
 // Runs Debian's nginx with the API gateway's configuration (api/gateway/nginx.conf) in front of
 // local API instances, for the API's gateway test, the e2e suite and `npm run start:prod`. Only
 // the listen address and the upstream servers change.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopOnSignal, waitForPorts } from '@marketplace/shared/node/ports';
+import { runNginx } from '@marketplace/shared/node/nginx';
+import { stopOnSignal } from '@marketplace/shared/node/ports';
 
 export const GATEWAY_CONF = join(import.meta.dirname, 'nginx.conf');
 
@@ -35,45 +35,13 @@ export function localGatewayConfig({ port, upstreams }) {
  * @returns {Promise<{ url: string, stop(): Promise<void> }>}
  */
 export async function startGateway({ port, upstreams, workDir }) {
-  mkdirSync(workDir, { recursive: true });
-  writeFileSync(join(workDir, 'gateway.conf'), localGatewayConfig({ port, upstreams }));
-  writeFileSync(
-    join(workDir, 'nginx.conf'),
-    `worker_processes 1;
-pid ${workDir}/nginx.pid;
-error_log ${workDir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${workDir}/body;
-  proxy_temp_path ${workDir}/proxy;
-  fastcgi_temp_path ${workDir}/fastcgi;
-  uwsgi_temp_path ${workDir}/uwsgi;
-  scgi_temp_path ${workDir}/scgi;
-  include ${workDir}/gateway.conf;
-}
-`,
-  );
-  /** @type {string[]} */
-  const log = [];
-  const child = spawn('nginx', ['-p', workDir, '-c', join(workDir, 'nginx.conf'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await runNginx({
+    workDir,
+    port,
+    site: localGatewayConfig({ port, upstreams }),
+    name: 'the API gateway',
   });
-  child.stdout.on('data', (d) => log.push(String(d)));
-  child.stderr.on('data', (d) => log.push(String(d)));
-  if (!(await waitForPorts([port], () => child.exitCode === null))) {
-    child.kill('SIGKILL');
-    throw new Error(`the API gateway did not start:\n${log.join('')}`);
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { url: `http://127.0.0.1:${port}`, stop: server.stop };
 }
 
 // `node api/gateway/gateway.mjs`: the gateway in the foreground, for `npm run start:prod` and the
