@@ -24,7 +24,10 @@ export interface ApiConfig {
   sqliteNativeBinding: string | null;
   /** PostgreSQL connections per instance, and how long a query may wait for one or run. */
   databasePool: { max: number; connectTimeoutMs: number; statementTimeoutMs: number };
+  /** The local files folder (uploads and media), the default store; unused when filesS3 is set. */
   mediaDir: string;
+  /** FILES_S3_ENDPOINT=...: uploads and media in an S3-compatible object store instead, shared by every instance. */
+  filesS3: FilesS3Config | null;
   /** External broker to publish to; when absent the API embeds one at /mqtt. */
   brokerUrl: string | null;
   /** The API's login on the external broker: its dynamic-security administrator (it issues the browsers' logins). */
@@ -54,6 +57,20 @@ export interface ApiConfig {
   rumBeaconsPerMinute: number;
   /** Real-user page loads older than this many days are removed by the periodic sweep. */
   rumKeepDays: number;
+}
+
+/** An S3-compatible object store for uploads and media (FILES_S3_*). */
+export interface FilesS3Config {
+  /** Where the API reaches the store (FILES_S3_ENDPOINT). */
+  endpoint: string;
+  /** Where browsers reach it: presigned upload and download URLs name this (FILES_S3_PUBLIC_ENDPOINT, default endpoint). */
+  publicEndpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Bucket in the path (MinIO, s3rver, any endpoint by address) rather than in the host name. */
+  pathStyle: boolean;
 }
 
 const apiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       statementTimeoutMs: positiveInt(env.DATABASE_STATEMENT_TIMEOUT_MS, 10_000, 'DATABASE_STATEMENT_TIMEOUT_MS'),
     },
     mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
+    filesS3: filesS3Of(env),
     brokerUrl: env.MQTT_BROKER_URL || null,
     brokerAdmin: env.MQTT_USERNAME ? { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD ?? '' } : null,
     liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
@@ -115,6 +133,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rumCollect: env.RUM_COLLECT !== 'off',
     rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
+  };
+}
+
+function filesS3Of(env: NodeJS.ProcessEnv): FilesS3Config | null {
+  const endpoint = env.FILES_S3_ENDPOINT;
+  if (!endpoint) return null;
+  const url = (name: string, value: string) => {
+    if (!/^https?:\/\/[^/]+\/?$/.test(value)) throw new Error(`${name} must be an http(s) origin, got '${value}'`);
+    return value.replace(/\/$/, '');
+  };
+  const accessKeyId = env.FILES_S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.FILES_S3_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey)
+    throw new Error('FILES_S3_ENDPOINT needs FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY');
+  return {
+    endpoint: url('FILES_S3_ENDPOINT', endpoint),
+    publicEndpoint: url('FILES_S3_PUBLIC_ENDPOINT', env.FILES_S3_PUBLIC_ENDPOINT || endpoint),
+    bucket: env.FILES_S3_BUCKET || 'marketplace-files',
+    region: env.FILES_S3_REGION || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    pathStyle: env.FILES_S3_PATH_STYLE !== 'false',
   };
 }
 

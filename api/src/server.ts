@@ -7,6 +7,8 @@ import type { ApiConfig } from './config.js';
 import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
 import { type Database, databaseTarget, openDatabase, withMigrationLock } from './db/database.js';
 import { needsSeed, seed } from './db/seed.js';
+import { createFileStore } from './files/store.js';
+import { settleUploads } from './files/uploads.js';
 import { createApp } from './http/app.js';
 import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
@@ -38,9 +40,11 @@ export interface RunningApi {
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const database = await openDatabase(databaseTarget(config), config.databasePool);
   const { db, engine } = database;
+  const files = createFileStore(config);
+  await files.prepare(config.allowedOrigins);
   // Under the migration lock: of instances starting together on one database, one seeds it.
   await withMigrationLock(db, engine, async (trx) => {
-    if (await needsSeed(trx)) await seed(trx, config.mediaDir);
+    if (await needsSeed(trx)) await seed(trx, files);
   });
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
@@ -58,11 +62,11 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
           ),
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
-  const services: Services = { repos, config, live };
+  const services: Services = { repos, files, config, live };
   const app = createApp(services);
 
   // Sessions that reach their end lose their broker logins (and connections) too, then go; so do
-  // real-user beacons past their keeping time.
+  // real-user beacons past their keeping time. Uploads sent straight to an object store are settled.
   // Every instance sweeps: each step is idempotent (revoking a login twice, deleting a deleted
   // row), so instances sweeping at once do the same work twice at worst.
   const sweep = async () => {
@@ -72,6 +76,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     }
     await repos.rum.prune(new Date(Date.now() - config.rumKeepDays * 86_400_000).toISOString());
     await repos.loginFailures.prune(new Date(Date.now() - LOGIN_THROTTLE_RULES.windowMs).toISOString());
+    await settleUploads(services);
   };
   const sweeper = setInterval(() => {
     sweep().catch((error: unknown) =>

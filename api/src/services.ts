@@ -1,11 +1,13 @@
 import type { Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
+import type { FileStore } from './files/store.js';
 import type { LivePublisher } from './live/publisher.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
 
-/** What the routes are given: storage through the repositories only, the configuration, and the live channel. */
+/** What the routes are given: storage through the repositories and the file store only, the configuration, and the live channel. */
 export interface Services {
   repos: Repositories;
+  files: FileStore;
   config: ApiConfig;
   live: LivePublisher;
 }

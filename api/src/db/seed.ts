@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,8 @@ import { hashPassword } from '../auth/passwords.js';
 import type { Insertable } from 'kysely';
 import type { Db } from './database.js';
 import type { Schema } from './schema.js';
+import { contentTypeOf } from '../files/paths.js';
+import type { FileStore } from '../files/store.js';
 import { gradientPng } from './png.js';
 
 /** Every demo account shares this password (README "Demo accounts"). */
@@ -124,22 +126,19 @@ export async function needsSeed(db: Db): Promise<boolean> {
 
 /**
  * Fills an empty database with demo data that exercises every screen, and writes the media
- * files it refers to (generated images, the HLS fixture). The caller runs it in a transaction
+ * files it refers to into the file store (generated images, the HLS fixture). The caller runs it in a transaction
  * (server.ts, under the migration lock), so a database is seeded once and wholly or not at all.
  */
-export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<void> {
+export async function seed(db: Db, files: FileStore, now = new Date()): Promise<void> {
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
-  const write = (relative: string, data: Buffer | (() => Buffer)) => {
-    const full = join(mediaDir, relative);
-    mkdirSync(dirname(full), { recursive: true });
-    if (!existsSync(full)) writeFileSync(full, typeof data === 'function' ? data() : data);
-    return relative;
+  // Generated files already in the store are kept (generating them is what takes the time).
+  const write = async (key: string, data: () => Buffer) => {
+    if ((await files.size(key)) === undefined) await files.put(key, data(), contentTypeOf(key));
+    return key;
   };
-  const copy = (fixture: string, relative: string) => {
-    const full = join(mediaDir, relative);
-    mkdirSync(dirname(full), { recursive: true });
-    copyFileSync(join(fixtures, fixture), full);
-    return relative;
+  const copy = async (fixture: string, key: string) => {
+    await files.put(key, readFileSync(join(fixtures, fixture)), contentTypeOf(key));
+    return key;
   };
   let imageSeed = 1;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -148,7 +147,9 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
   for (const [i, u] of DEMO_USERS.entries()) {
     // nora has no picture so the generic fallback shows.
     const picture =
-      u.profileName === 'nora' ? null : write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
+      u.profileName === 'nora'
+        ? null
+        : await write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
     const { id } = await db
       .insertInto('users')
       .values({
@@ -181,7 +182,7 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
   const itemIds: number[] = [];
   let itemNo = 0;
   for (const e of EVENTS) {
-    const cover = write(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, imageSeed++));
+    const cover = await write(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, imageSeed++));
     const { id: eventId } = await db
       .insertInto('events')
       .values({
@@ -199,8 +200,8 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
       itemNo++;
       const slug = `photo-${String(itemNo).padStart(3, '0')}`;
       const s = imageSeed++;
-      const file = write(`events/${e.identifier}/${slug}.png`, () => gradientPng(width, height, s));
-      const thumb = write(`events/${e.identifier}/${slug}-thumb.png`, () =>
+      const file = await write(`events/${e.identifier}/${slug}.png`, () => gradientPng(width, height, s));
+      const thumb = await write(`events/${e.identifier}/${slug}-thumb.png`, () =>
         gradientPng(320, Math.round((320 * height) / width), s),
       );
       itemIds.push(
@@ -227,11 +228,11 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
       itemNo++;
       const slug = `video-${String(itemNo).padStart(3, '0')}`;
       const dir = `videos/${slug}`;
-      copy('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
-      copy('hls/segment0.ts', `${dir}/segment0.ts`);
-      copy('hls/segment1.ts', `${dir}/segment1.ts`);
-      const file = copy('video.mp4', `${dir}/${slug}.mp4`);
-      const thumb = write(`${dir}/thumb.png`, () => gradientPng(320, 180, imageSeed++));
+      await copy('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
+      await copy('hls/segment0.ts', `${dir}/segment0.ts`);
+      await copy('hls/segment1.ts', `${dir}/segment1.ts`);
+      const file = await copy('video.mp4', `${dir}/${slug}.mp4`);
+      const thumb = await write(`${dir}/thumb.png`, () => gradientPng(320, 180, imageSeed++));
       itemIds.push(
         await insertItem({
           identifier: `ci-${slug}`,
@@ -463,7 +464,7 @@ export async function seed(db: Db, mediaDir: string, now = new Date()): Promise<
       [2, 'Venue floor plan'],
     ] as const) {
       const identifier = `tgt-seed-${n}`;
-      const file = write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () =>
+      const file = await write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () =>
         gradientPng(640, 480, 300 + n),
       );
       await db

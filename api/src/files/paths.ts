@@ -4,21 +4,30 @@ import { isAbsolute, resolve, sep } from 'node:path';
 export type ResolvedPath = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
- * Turns a client-supplied path relative to the media folder into an absolute path inside it,
- * or a reason to refuse. The value arrives already percent-decoded once, so a '%' left in it
- * is a second encoding layer and is refused rather than decoded again; '..', '.', empty
- * segments, backslashes, NUL and absolute paths are refused; symlinks may not lead outside.
+ * Why a client-supplied path relative to the media folder (a file key) may not be used, or null.
+ * The value arrives already percent-decoded once, so a '%' left in it is a second encoding layer
+ * and is refused rather than decoded again; '..', '.', empty segments, backslashes, NUL and
+ * absolute paths are refused. The object store takes keys checked by this alone.
  */
-export function resolveMediaPath(mediaDir: string, relative: string): ResolvedPath {
-  if (!relative) return { ok: false, reason: 'filePath is required' };
-  if (relative.length > 500) return { ok: false, reason: 'filePath is too long' };
+export function checkKey(relative: string): string | null {
+  if (!relative) return 'filePath is required';
+  if (relative.length > 500) return 'filePath is too long';
   if (/[\\\0%]/.test(relative) || isAbsolute(relative) || /^[a-zA-Z]:/.test(relative)) {
-    return { ok: false, reason: 'filePath must be a plain relative path' };
+    return 'filePath must be a plain relative path';
   }
   const segments = relative.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) {
-    return { ok: false, reason: 'filePath must not leave the media folder' };
-  }
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return 'filePath must not leave the media folder';
+  return null;
+}
+
+/**
+ * Turns a file key into an absolute path inside the media folder, or a reason to refuse: the
+ * key's own checks (checkKey), and symlinks may not lead outside.
+ */
+export function resolveMediaPath(mediaDir: string, relative: string): ResolvedPath {
+  const problem = checkKey(relative);
+  if (problem) return { ok: false, reason: problem };
+  const segments = relative.split('/');
   const root = resolve(mediaDir);
   const full = resolve(root, ...segments);
   if (!full.startsWith(root + sep)) return { ok: false, reason: 'filePath must not leave the media folder' };
@@ -63,3 +72,9 @@ export function matchesImageType(bytes: Uint8Array, contentType: string): boolea
       return false;
   }
 }
+
+const safeFileName = (name: string) => name.replace(/[^\w.-]/g, '_').slice(0, 120) || 'upload';
+
+/** Where an order target's file is stored: under its order, named by its target and its file name. */
+export const uploadKey = (orderId: string, targetIdentifier: string, fileName: string): string =>
+  `uploads/${orderId}/${targetIdentifier}-${safeFileName(fileName)}`;

@@ -1,29 +1,20 @@
-import { createReadStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { FILES_PATHS } from '@marketplace/shared/contract';
-import { PAGES } from '@marketplace/shared/platform';
 import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { otherParty } from '../domain/orders.js';
-import { notifyUser, type Services } from '../services.js';
-import { contentTypeOf, matchesImageType, resolveMediaPath } from './paths.js';
+import type { Services } from '../services.js';
+import { contentTypeOf } from './paths.js';
+import type { FileStore } from './store.js';
+import { completeUpload, uploadProblem } from './uploads.js';
 
-function fileResponse(path: string, headers: Record<string, string>): Response {
-  let size: number;
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile()) throw notFound('File');
-    size = stat.size;
-  } catch {
-    throw notFound('File');
-  }
-  const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-  return new Response(body, {
-    headers: { 'Content-Type': contentTypeOf(path), 'Content-Length': String(size), ...headers },
+/** Streams a stored file, or answers 404. */
+async function fileResponse(files: FileStore, key: string, headers: Record<string, string>): Promise<Response> {
+  const file = await files.open(key);
+  if (!file) throw notFound('File');
+  return new Response(file.body, {
+    headers: { 'Content-Type': contentTypeOf(key), 'Content-Length': String(file.size), ...headers },
   });
 }
 
@@ -33,24 +24,33 @@ function contentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-const safeFileName = (name: string) => name.replace(/[^\w.-]/g, '_').slice(0, 120) || 'upload';
-
-/** The files host: downloads, media (images, HLS playlists and segments), and upload targets. */
+/**
+ * The files host: downloads, media (images, HLS playlists and segments), and upload targets, from
+ * the file store. With an object store, downloads redirect to a short-lived presigned URL (the
+ * bytes do not pass through the API) and uploads go straight to the store (files/uploads.ts);
+ * media are streamed, since an HLS playlist names its segments relative to its own URL.
+ */
 export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void {
-  const { repos, config } = services;
+  const { repos, config, files } = services;
+  const checked = (key: string, field?: string): string => {
+    const problem = files.check(key);
+    if (problem) throw new HttpError(400, problem, field);
+    return key;
+  };
 
-  app.get(FILES_PATHS.download, (c) => {
-    const filePath = c.req.query('filePath') ?? '';
-    const resolved = resolveMediaPath(config.mediaDir, filePath);
-    if (!resolved.ok) throw new HttpError(400, resolved.reason, 'filePath');
-    const fileName = c.req.query('fileName') || filePath.split('/').pop() || 'download';
-    return fileResponse(resolved.path, {
-      'Content-Disposition': contentDisposition(fileName),
-      'Cache-Control': 'private, max-age=300',
-    });
+  app.get(FILES_PATHS.download, async (c) => {
+    const key = checked(c.req.query('filePath') ?? '', 'filePath');
+    const fileName = c.req.query('fileName') || key.split('/').pop() || 'download';
+    const disposition = contentDisposition(fileName);
+    if (files.kind === 's3') {
+      if ((await files.size(key)) === undefined) throw notFound('File');
+      const url = await files.presignDownload(key, contentTypeOf(key), disposition);
+      if (url) return c.redirect(url, 302);
+    }
+    return fileResponse(files, key, { 'Content-Disposition': disposition, 'Cache-Control': 'private, max-age=300' });
   });
 
-  app.get(`${FILES_PATHS.media}/*`, (c) => {
+  app.get(`${FILES_PATHS.media}/*`, async (c) => {
     const raw = new URL(c.req.url).pathname.slice(FILES_PATHS.media.length + 1);
     let relative: string;
     try {
@@ -58,11 +58,10 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     } catch {
       throw new HttpError(400, 'Malformed media path');
     }
-    const resolved = resolveMediaPath(config.mediaDir, relative);
-    if (!resolved.ok) throw new HttpError(400, resolved.reason);
-    return fileResponse(resolved.path, { 'Cache-Control': 'public, max-age=3600' });
+    return fileResponse(files, checked(relative), { 'Cache-Control': 'public, max-age=3600' });
   });
 
+  // The local store's upload target (an object store's presigned URL replaces it).
   app.put(`${FILES_PATHS.upload}/:targetIdentifier`, limitBody(config.uploadMaxBytes, 'The file'), async (c) => {
     const slot = await repos.orders.uploadSlot(c.req.param('targetIdentifier'));
     if (!slot) throw notFound('Upload target');
@@ -74,25 +73,12 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (declared !== slot.contentType) throw new HttpError(415, `Expected Content-Type ${slot.contentType}`);
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (bytes.length === 0) throw new HttpError(400, 'The file is empty');
-    if (!matchesImageType(bytes, slot.contentType))
-      throw new HttpError(400, `The file is not a ${slot.contentType} image`);
+    const problem = uploadProblem(slot, { size: bytes.length, leading: bytes }, config.uploadMaxBytes);
+    if (problem) throw new HttpError(problem.status, problem.reason);
 
-    const order = await repos.orders.byRowId(slot.orderRowId);
-    if (!order) throw notFound('Order');
-    const relative = `uploads/${order.orderId}/${slot.targetIdentifier}-${safeFileName(slot.fileName)}`;
-    const full = join(config.mediaDir, relative);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, bytes);
-    await repos.transaction(async (tx) => {
-      await tx.orders.markUploaded(slot.targetId, relative, bytes.length);
-      await notifyUser(
-        { repos: tx, live: services.live },
-        otherParty(order, slot.uploaderId),
-        `New upload "${slot.fileName}" on order ${order.orderId}.`,
-        PAGES.eventOrder.href({ orderId: order.orderId }),
-      );
-    });
+    await files.put(slot.key, bytes, slot.contentType);
+    if (!(await completeUpload(services, slot, bytes.length)))
+      throw new HttpError(409, 'This target already has its file');
     return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
   });
 }

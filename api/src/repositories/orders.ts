@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { OrderInfoStatus, RequirementInfo, Target } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { Order } from '../domain/orders.js';
+import { uploadKey } from '../files/paths.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
@@ -67,6 +68,8 @@ export interface UploadSlot {
   targetId: number;
   targetIdentifier: string;
   orderRowId: number;
+  /** Where its file is stored (uploadKey). */
+  key: string;
   uploaderId: number;
   fileName: string;
   contentType: string;
@@ -93,6 +96,32 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     const row = await orderQuery(db).where('o.id', '=', rowId).executeTakeFirst();
     return row && toOrder(row);
   };
+
+  const slotQuery = db
+    .selectFrom('order_targets as t')
+    .innerJoin('event_orders as o', 'o.id', 't.order_id')
+    .select([
+      't.id',
+      't.identifier',
+      't.order_id',
+      'o.order_id as order_code',
+      't.uploader_id',
+      't.file_name',
+      't.content_type',
+      't.upload_token',
+      't.uploaded_at',
+    ]);
+  const toSlot = (row: Awaited<ReturnType<(typeof slotQuery)['executeTakeFirstOrThrow']>>): UploadSlot => ({
+    targetId: row.id,
+    targetIdentifier: row.identifier,
+    orderRowId: row.order_id,
+    key: uploadKey(row.order_code, row.identifier, row.file_name),
+    uploaderId: row.uploader_id,
+    fileName: row.file_name,
+    contentType: row.content_type,
+    token: row.upload_token,
+    uploaded: row.uploaded_at !== null,
+  });
 
   return {
     byRowId,
@@ -128,12 +157,12 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return rows.map(toTarget);
     },
 
-    /** A new target awaiting its file, and the URL its file is PUT to. */
+    /** A new target awaiting its file; the token is the permission to send it to the files host. */
     async addTarget(
       order: Order,
       uploaderId: number,
       file: { fileName: string; contentType: string; description: string },
-    ): Promise<{ targetId: number; targetIdentifier: string; uploadUrl: string }> {
+    ): Promise<{ targetId: number; targetIdentifier: string; key: string; token: string }> {
       const targetIdentifier = `tgt-${randomBytes(9).toString('base64url')}`;
       const token = randomBytes(24).toString('base64url');
       const { id } = await db
@@ -150,7 +179,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return { targetId: id, targetIdentifier, uploadUrl: urls.upload(targetIdentifier, token) };
+      return { targetId: id, targetIdentifier, key: uploadKey(order.orderId, targetIdentifier, file.fileName), token };
     },
 
     /** The changed target, or undefined when the order has no such uploaded target. */
@@ -166,14 +195,10 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return row && toTarget(row);
     },
 
-    /** A target's order and stored file, for deciding who may remove it. */
-    async targetById(targetId: number): Promise<{ order: Order | undefined; filePath: string | null } | undefined> {
-      const row = await db
-        .selectFrom('order_targets')
-        .select(['order_id', 'file_path'])
-        .where('id', '=', targetId)
-        .executeTakeFirst();
-      return row && { order: await byRowId(row.order_id), filePath: row.file_path };
+    /** A target's order, for deciding who may remove it, and where its file is (or would be) stored. */
+    async targetById(targetId: number): Promise<{ order: Order | undefined; key: string } | undefined> {
+      const row = await slotQuery.select('t.file_path').where('t.id', '=', targetId).executeTakeFirst();
+      return row && { order: await byRowId(row.order_id), key: row.file_path ?? toSlot(row).key };
     },
 
     async removeTarget(targetId: number): Promise<void> {
@@ -181,40 +206,29 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     },
 
     async uploadSlot(targetIdentifier: string): Promise<UploadSlot | undefined> {
-      const row = await db
-        .selectFrom('order_targets')
-        .select([
-          'id',
-          'identifier',
-          'order_id',
-          'uploader_id',
-          'file_name',
-          'content_type',
-          'upload_token',
-          'uploaded_at',
-        ])
-        .where('identifier', '=', targetIdentifier)
-        .executeTakeFirst();
-      return (
-        row && {
-          targetId: row.id,
-          targetIdentifier: row.identifier,
-          orderRowId: row.order_id,
-          uploaderId: row.uploader_id,
-          fileName: row.file_name,
-          contentType: row.content_type,
-          token: row.upload_token,
-          uploaded: row.uploaded_at !== null,
-        }
-      );
+      const row = await slotQuery.where('t.identifier', '=', targetIdentifier).executeTakeFirst();
+      return row && toSlot(row);
     },
 
-    async markUploaded(targetId: number, relativePath: string, sizeBytes: number): Promise<void> {
-      await db
+    /**
+     * Targets still waiting for their file, added since `since` (older ones were abandoned: their
+     * upload URL has expired), of one order or of all.
+     */
+    async pendingUploads(since: string, orderRowId?: number): Promise<UploadSlot[]> {
+      let query = slotQuery.where('t.uploaded_at', 'is', null).where('t.created_at', '>=', since);
+      if (orderRowId !== undefined) query = query.where('t.order_id', '=', orderRowId);
+      return (await query.orderBy('t.id').execute()).map(toSlot);
+    },
+
+    /** Records the target's file; false when it already had one (another instance or request was first). */
+    async markUploaded(targetId: number, key: string, sizeBytes: number): Promise<boolean> {
+      const result = await db
         .updateTable('order_targets')
-        .set({ file_path: relativePath, size_bytes: sizeBytes, uploaded_at: nowIso() })
+        .set({ file_path: key, size_bytes: sizeBytes, uploaded_at: nowIso() })
         .where('id', '=', targetId)
-        .execute();
+        .where('uploaded_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
   };
 }

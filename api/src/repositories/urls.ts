@@ -6,7 +6,7 @@ export interface FileUrls {
   media(relativePath: string | null): string | null;
   /** The download endpoint's URL for a stored file, saved under `fileName`. */
   download(relativePath: string, fileName: string): string;
-  /** An upload target's URL; like a presigned URL, the token in it is the permission. */
+  /** An upload target's URL on the API (local store); like a presigned URL, the token in it is the permission. */
   upload(targetIdentifier: string, token: string): string;
 }
 

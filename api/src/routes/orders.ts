@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs';
 import { z } from 'zod';
 import type { EventOrderView } from '@marketplace/shared/contract';
 import { PAGES } from '@marketplace/shared/platform';
 import { canCancel, detailsFor, isClosed, isParty, summaryFor, viewOf, type Order } from '../domain/orders.js';
-import { resolveMediaPath } from '../files/paths.js';
+import { settleUploads } from '../files/uploads.js';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, forbidden, notFound, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, noNul, type Router } from '../http/route.js';
@@ -27,7 +26,7 @@ function requireParty(order: Order, user: SessionUser): void {
 }
 
 export function registerOrderRoutes(r: Router, services: Services): void {
-  const { repos, config } = services;
+  const { repos, files } = services;
 
   const orderOf = async (orderId: string): Promise<Order> => {
     const order = await repos.orders.byOrderId(orderId);
@@ -44,7 +43,10 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     z.object({ orderId: fields.text(40), sharingId: z.string().max(100).optional() }),
     async ({ orderId, sharingId }, { user }) => {
       const order = await orderOf(orderId);
-      return detailsFor(order, viewFor(order, user, sharingId), await repos.orders.targets(order));
+      const view = viewFor(order, user, sharingId);
+      // Files sent straight to an object store since the last look count from now on.
+      await settleUploads(services, order.rowId);
+      return detailsFor(order, view, await repos.orders.targets(order));
     },
   );
 
@@ -60,7 +62,11 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       const order = await orderOf(orderId);
       requireParty(order, user);
       if (isClosed(order)) throw new HttpError(409, 'This order is closed');
-      return repos.orders.addTarget(order, user.id, file);
+      const { key, token, ...target } = await repos.orders.addTarget(order, user.id, file);
+      // The object store's presigned PUT, or the API's own upload target with its token.
+      const uploadUrl =
+        (await files.presignUpload(key, file.contentType)) ?? repos.urls.upload(target.targetIdentifier, token);
+      return { ...target, uploadUrl };
     },
   );
 
@@ -82,10 +88,8 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     if (!found.order) throw notFound('Order');
     requireParty(found.order, user);
     await repos.orders.removeTarget(targetId);
-    if (found.filePath) {
-      const file = resolveMediaPath(config.mediaDir, found.filePath);
-      if (file.ok) rmSync(file.path, { force: true });
-    }
+    // Also a file sent to an object store but not yet settled.
+    if (!files.check(found.key)) await files.remove(found.key);
     return { removed: targetId };
   });
 
