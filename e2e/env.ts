@@ -31,10 +31,17 @@ export const SINGLE_PORT = 13010;
  * there, not to the API's embedded broker. Set in the runner's environment, so workers see it.
  */
 export const LIVE_URL = process.env.E2E_LIVE_URL;
+/** The production project's object store (s3rver), where browsers send uploads; unset otherwise. */
+export const UPLOAD_ORIGIN = process.env.E2E_UPLOAD_ORIGIN;
 
 /** The runtime config environment of a shell whose remotes are on the given ports. */
 export function runtimeEnv(ports: Record<RemoteName, number> = PORTS): Record<string, string> {
-  return { API_ORIGIN: API, ...(LIVE_URL ? { LIVE_URL } : {}), ...manifestEnv(ports) };
+  return {
+    API_ORIGIN: API,
+    ...(LIVE_URL ? { LIVE_URL } : {}),
+    ...(UPLOAD_ORIGIN ? { UPLOAD_ORIGIN } : {}),
+    ...manifestEnv(ports),
+  };
 }
 
 /** One fresh database per run of the suite. */

@@ -7,18 +7,23 @@ import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/p
 import base, { apiServer } from './playwright.config.js';
 import { API, API_INSTANCE_PORTS, PORTS, ROOT, runtimeEnv } from './env.js';
 
-// The production topology of docker-compose, without Docker: Debian's PostgreSQL; two API
-// instances on it behind the API gateway (api/gateway/nginx.conf under Debian's nginx) where the
-// browsers reach the API; Debian's mosquitto with the repository's configuration (dynamic
+// The production topology of docker-compose, without Docker: Debian's PostgreSQL; an S3-compatible
+// object store for uploads and media (s3rver: api/objectstore); two API instances on both behind
+// the API gateway (api/gateway/nginx.conf under Debian's nginx) where the browsers reach the API; Debian's mosquitto with the repository's configuration (dynamic
 // security, no anonymous clients) administered by both instances; and the shell and each remote
 // under Debian's nginx with the images' template, on the same ports as the default project, so
 // the same tests run against it.
 const BROKER = { mqtt: 14002, ws: 14001 };
 const POSTGRES_PORT = 14030;
+const OBJECT_STORE_PORT = 14040;
+const OBJECT_STORE = `http://localhost:${OBJECT_STORE_PORT}`;
+// s3rver's one fixed key pair (api/objectstore/s3rver.mjs).
+const OBJECT_STORE_LOGIN = { FILES_S3_ACCESS_KEY_ID: 'S3RVER', FILES_S3_SECRET_ACCESS_KEY: 'S3RVER' };
 const ADMIN = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: 'e2e-broker-password' };
 const LIVE_URL = `ws://localhost:${BROKER.ws}`;
 // For the test workers (env.ts reads it when they load it; here it was read before this line ran).
 process.env.E2E_LIVE_URL = LIVE_URL;
+process.env.E2E_UPLOAD_ORIGIN = OBJECT_STORE;
 // Started as root, mosquitto and nginx's workers run as other users: they must reach these files.
 const work = mkdtempSync(join(tmpdir(), 'e2e-prod-'));
 chmodSync(work, 0o755);
@@ -29,6 +34,7 @@ const nginx = (pkg: string, port: number) => ({
   env: {
     ...runtimeEnv(),
     LIVE_URL,
+    UPLOAD_ORIGIN: OBJECT_STORE,
     APP_DIST: join(ROOT, pkg, 'dist'),
     APP_LOCAL_PORT: String(port),
     APP_FALLBACK: pkg === PLATFORM.shell.package ? '/index.html' : '=404',
@@ -77,6 +83,13 @@ export default defineConfig({
       // The server runs detached (pg_ctl): the runner stops it on SIGTERM; a SIGKILL would leave it.
       gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
     },
+    {
+      command: `node ${ROOT}/api/objectstore/s3rver.mjs`,
+      port: OBJECT_STORE_PORT,
+      env: { S3_DATA_DIR: join(work, 'objects'), S3_PORT: String(OBJECT_STORE_PORT) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
     ...API_INSTANCE_PORTS.map((port, i) => ({
       ...apiServer({
         MQTT_BROKER_URL: `mqtt://127.0.0.1:${BROKER.mqtt}`,
@@ -86,7 +99,9 @@ export default defineConfig({
         API_PORT: String(port),
         API_INSTANCE: `api-${i + 1}`,
         API_TRUST_PROXY: 'true',
-        MEDIA_DIR: join(work, 'media'),
+        FILES_S3_ENDPOINT: `http://127.0.0.1:${OBJECT_STORE_PORT}`,
+        FILES_S3_PUBLIC_ENDPOINT: OBJECT_STORE,
+        ...OBJECT_STORE_LOGIN,
       }),
       url: `http://127.0.0.1:${port}/health`,
     })),

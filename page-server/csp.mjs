@@ -19,7 +19,9 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * the remotes' development servers on loopback when the deployment lets developers load their own
  * build (allowLocalRemotes): those origins only, from the platform table, never another.
  *
- * @param {{ apiOrigin: string, filesOrigin: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string, allowLocalRemotes?: boolean }} config
+ * Uploads may go to an object store's origin (uploadOrigin): connections only, never scripts.
+ *
+ * @param {{ apiOrigin: string, filesOrigin: string, uploadOrigin?: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string, allowLocalRemotes?: boolean }} config
  */
 export function contentSecurityPolicy(config) {
   const devPorts = config.allowLocalRemotes
@@ -36,11 +38,12 @@ export function contentSecurityPolicy(config) {
   const liveOrigin = `${live.protocol}//${live.host}`;
   const api = originOf(config.apiOrigin);
   const files = originOf(config.filesOrigin);
+  const uploads = config.uploadOrigin ? [originOf(config.uploadOrigin)] : [];
   return [
     "default-src 'self'",
     // The shell page's one inline script, by its hash (boot-script.mjs); no 'unsafe-inline'.
     `script-src ${list(["'self'", bootScriptSource(), ...remotes])}`,
-    `connect-src ${list(["'self'", api, files, liveOrigin, ...remotes, ...devSockets])}`,
+    `connect-src ${list(["'self'", api, files, ...uploads, liveOrigin, ...remotes, ...devSockets])}`,
     `img-src ${list(["'self'", 'data:', files, api])}`,
     `media-src ${list(["'self'", 'blob:', files])}`,
     "style-src 'self' 'unsafe-inline'",

@@ -37,4 +37,12 @@ describe("the pages' Content-Security-Policy", () => {
     // And their development servers' live-reload sockets.
     expect(local('connect-src')).toEqual([...loopback, ...loopback.map((o) => o.replace('http:', 'ws:'))]);
   });
+
+  it('lets pages upload to the object store the API hands out URLs for, by connection only', () => {
+    const policy = contentSecurityPolicy({ ...config, uploadOrigin: 'https://files-store.example.com' });
+    expect(directive(policy, 'connect-src').split(' ')).toContain('https://files-store.example.com');
+    for (const name of ['script-src', 'img-src', 'media-src'])
+      expect(directive(policy, name)).not.toContain('files-store');
+    expect(directive(contentSecurityPolicy(config), 'connect-src')).not.toContain('files-store');
+  });
 });

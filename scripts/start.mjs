@@ -2,7 +2,8 @@
 // starts the API (with its broker) and serves the shell and each remote on its own port.
 // With --single: the single-bundle build instead, one application on port 3010.
 // With --prod (`npm run start:prod`): the production topology of docker-compose without Docker:
-// Debian's PostgreSQL on 54320; two API instances on it (4101, 4102) behind the API gateway on
+// Debian's PostgreSQL on 54320; an S3-compatible object store for uploads and media on 4569
+// (s3rver, api/objectstore); two API instances on them (4101, 4102) behind the API gateway on
 // 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's mosquitto with the repository's
 // configuration (logins per page, administered by the API) on 1883 and 9001; and each app under
 // Debian's nginx with the images' template.
@@ -35,6 +36,15 @@ const serve = (app, ...args) =>
     env: process.env,
   });
 const children = [];
+/** Resolves once the child prints `line` (its server is ready), passing its output on. */
+const printedBy = (child, line) =>
+  new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      if (String(chunk).includes(line)) resolve(undefined);
+    });
+    child.once('exit', () => reject(new Error(`${line} did not start`)));
+  });
 if (prod) {
   // The API's password on the broker: made once, kept beside the API's database.
   const brokerDir = join(root, 'api', 'data', 'mosquitto');
@@ -58,13 +68,16 @@ if (prod) {
     env: { ...process.env, PG_DATA_DIR: join(root, 'api', 'data', 'postgres'), PG_PORT: '54320' },
   });
   children.push(postgres);
-  await new Promise((resolve, reject) => {
-    postgres.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      if (String(chunk).includes('[postgres]')) resolve(undefined);
-    });
-    postgres.once('exit', () => reject(new Error('PostgreSQL did not start')));
+  await printedBy(postgres, '[postgres]');
+  // The object store, its objects kept in api/data/objects: up before the instances, which make its bucket.
+  const objectStore = 'http://localhost:4569';
+  const store = spawn(process.execPath, [join(root, 'api', 'objectstore', 's3rver.mjs')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, S3_DATA_DIR: join(root, 'api', 'data', 'objects'), S3_PORT: '4569' },
   });
+  children.push(store);
+  await printedBy(store, '[object store]');
   // One operator token for every instance (the notify command reads the same file).
   const tokenFile = join(root, 'api', 'data', 'admin-token');
   if (!existsSync(tokenFile)) writeFileSync(tokenFile, randomBytes(24).toString('hex'), { mode: 0o600 });
@@ -77,6 +90,11 @@ if (prod) {
     API_PUBLIC_ORIGIN: 'http://localhost:4000',
     API_TRUST_PROXY: 'true',
     ADMIN_TOKEN: readFileSync(tokenFile, 'utf8').trim(),
+    FILES_S3_ENDPOINT: 'http://127.0.0.1:4569',
+    FILES_S3_PUBLIC_ENDPOINT: objectStore,
+    // s3rver's one fixed key pair (api/objectstore/s3rver.mjs).
+    FILES_S3_ACCESS_KEY_ID: 'S3RVER',
+    FILES_S3_SECRET_ACCESS_KEY: 'S3RVER',
   };
   const instances = [4101, 4102];
   instances.forEach((port, i) => {
@@ -100,6 +118,7 @@ if (prod) {
     const env = {
       ...process.env,
       LIVE_URL: liveUrl,
+      UPLOAD_ORIGIN: objectStore,
       APP_DIST: join(root, app.package, 'dist'),
       APP_LOCAL_PORT: String(app.devPort),
       APP_FALLBACK: app === PLATFORM.shell ? '/index.html' : '=404',

@@ -93,6 +93,7 @@ if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
     MQTT_ADMIN_PASSWORD: process.env.MQTT_ADMIN_PASSWORD ?? 'validation-only',
     POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'validation-only',
     API_ADMIN_TOKEN: process.env.API_ADMIN_TOKEN ?? 'validation-only',
+    FILES_S3_SECRET_ACCESS_KEY: process.env.FILES_S3_SECRET_ACCESS_KEY ?? 'validation-only',
   };
   check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], root, composeEnv));
 } else {

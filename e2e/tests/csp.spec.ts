@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { test as base, expect } from '@playwright/test';
-import { API, LIVE_URL, PORTS } from '../env.js';
+import { API, LIVE_URL, PORTS, UPLOAD_ORIGIN } from '../env.js';
 import { test } from './fixtures.js';
 
 test('csp: the shell page lists exactly the origins in use and its one inline script by hash, without unsafe-eval or unsafe-inline', async ({
@@ -25,7 +25,9 @@ test('csp: the shell page lists exactly the origins in use and its one inline sc
   expect(directive('script-src')).not.toContain("'unsafe-inline'");
   // The live broker: the API's embedded one, or mosquitto in the production project.
   const live = LIVE_URL ?? API.replace('http', 'ws');
-  expect(directive('connect-src').sort()).toEqual(["'self'", API, live, ...remotes].sort());
+  // And, in the production project, the object store the API hands out upload URLs for.
+  const uploads = UPLOAD_ORIGIN ? [UPLOAD_ORIGIN] : [];
+  expect(directive('connect-src').sort()).toEqual(["'self'", API, live, ...uploads, ...remotes].sort());
   expect(directive('worker-src')).toContain('blob:');
   expect(directive('object-src')).toEqual(["'none'"]);
   expect(csp).not.toContain('unsafe-eval');

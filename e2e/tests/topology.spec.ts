@@ -1,11 +1,11 @@
 import { expect } from '@playwright/test';
 import { gradientPng } from 'api/png';
-import { API, API_INSTANCE_PORTS } from '../env.js';
+import { API, API_INSTANCE_PORTS, UPLOAD_ORIGIN } from '../env.js';
 import { logIn, notify } from './helpers.js';
 import { test } from './fixtures.js';
 
 // The production project only (playwright.prod.config.ts): the API is two instances on
-// PostgreSQL behind the gateway, with mosquitto. A user's journey is served by both instances,
+// PostgreSQL behind the gateway, with mosquitto and the files in an object store. A user's journey is served by both instances,
 // and what one instance publishes reaches a page whose live login the other issued.
 const [first, second] = API_INSTANCE_PORTS;
 const INSTANCE_URLS = { 'api-1': `http://127.0.0.1:${first}`, 'api-2': `http://127.0.0.1:${second}` } as const;
@@ -14,9 +14,12 @@ test('two API instances behind the gateway serve one journey: log in, cart, noti
   page,
 }) => {
   const served: { path: string; instance: string | undefined }[] = [];
+  const stored: { method: string; status: number }[] = [];
   page.on('response', (response) => {
     if (response.url().startsWith(API))
       served.push({ path: new URL(response.url()).pathname, instance: response.headers()['x-api-instance'] });
+    if (UPLOAD_ORIGIN && response.url().startsWith(UPLOAD_ORIGIN))
+      stored.push({ method: response.request().method(), status: response.status() });
   });
 
   await logIn(page, 'clara');
@@ -45,9 +48,13 @@ test('two API instances behind the gateway serve one journey: log in, cart, noti
   await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/1', {
     timeout: 30_000,
   });
+  // The browser sent the file straight to the object store, with the URL the API signed.
+  expect(stored).toContainEqual({ method: 'PUT', status: 200 });
   const download = page.getByRole('list', { name: 'Uploaded files' }).getByRole('link', { name: 'Download' }).first();
   const file = await page.context().request.get((await download.getAttribute('href')) ?? '');
   expect(file.status()).toBe(200);
+  // The files host answered with a redirect to a presigned download from the store.
+  expect(file.url().startsWith(`${UPLOAD_ORIGIN}/`)).toBe(true);
   expect(file.headers()['content-disposition']).toMatch(/attachment; filename="?venue\.png/);
   expect([...(await file.body()).subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
 

@@ -68,6 +68,8 @@ export function runtimeConfigFromEnv(env = process.env) {
   return {
     apiOrigin,
     filesOrigin: env.FILES_ORIGIN || apiOrigin,
+    // The object store browsers upload to, when the API keeps files in one (its FILES_S3_PUBLIC_ENDPOINT).
+    ...(env.UPLOAD_ORIGIN ? { uploadOrigin: env.UPLOAD_ORIGIN } : {}),
     liveUrl: env.LIVE_URL || `${apiOrigin.replace(/^http/, 'ws')}/mqtt`,
     remotes: Object.fromEntries(
       Object.entries(PLATFORM.remotes).map(([name, r]) => [

@@ -7,6 +7,12 @@ import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
 export interface RuntimeConfig {
   apiOrigin: string;
   filesOrigin: string;
+  /**
+   * Where browsers send uploads when the API keeps files in an object store (its presigned PUT
+   * URLs point there): the page's Content-Security-Policy allows connections to it. Unset when
+   * uploads go to the files host.
+   */
+  uploadOrigin?: string;
   liveUrl: string;
   /** URL of each remote's mf-manifest.json. */
   remotes: Record<RemoteName, string>;
@@ -55,6 +61,8 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
     const { discoveryUrl: _none, ...rest } = v;
     return rest as RuntimeConfig;
   }
+  if (v?.uploadOrigin !== undefined && !isUrl(v.uploadOrigin))
+    throw new Error('runtime config: uploadOrigin must be a URL');
   if (v?.discoveryUrl !== undefined && !isUrl(v.discoveryUrl))
     throw new Error('runtime config: discoveryUrl must be a URL');
   return v as RuntimeConfig;

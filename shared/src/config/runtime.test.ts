@@ -34,4 +34,11 @@ describe('parseRuntimeConfig', () => {
     for (const rumSample of [-0.1, 1.5, '1'])
       expect(() => parseRuntimeConfig({ ...TEST_CONFIG, rumSample })).toThrow('rumSample must be a number from 0 to 1');
   });
+
+  it('takes the object store uploads go to as a URL, and refuses anything else', () => {
+    expect(parseRuntimeConfig({ ...TEST_CONFIG, uploadOrigin: 'http://localhost:4569' }).uploadOrigin).toBe(
+      'http://localhost:4569',
+    );
+    expect(() => parseRuntimeConfig({ ...TEST_CONFIG, uploadOrigin: 'data:,x' })).toThrow('uploadOrigin must be a URL');
+  });
 });
