@@ -55,6 +55,10 @@ export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {
     // A connection the server drops while idle (a restart) must not crash the process: the pool
     // discards it and the next query opens another.
     pgPool.on('error', (error) => console.error(`[db] idle connection lost: ${error.message}`));
+    // One dropped while in use emits 'error' on its client too, where the pool listens only while
+    // it is idle: unheard, that event would end the process. The query under way fails with the
+    // same error (answered 503) and the pool discards the client when it is released.
+    pgPool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pgPool }) });
     try {
       await migrate(db, 'postgres');
