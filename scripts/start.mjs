@@ -7,7 +7,7 @@
 // 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's mosquitto with the repository's
 // configuration (logins per page, administered by the API) on 1883 and 9001; and each app under
 // Debian's nginx with the images' template.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,10 +71,12 @@ if (prod) {
   await printedBy(postgres, '[postgres]');
   // The object store, its objects kept in api/data/objects: up before the instances, which make its bucket.
   const objectStore = 'http://localhost:4569';
+  const objectsDir = join(root, 'api', 'data', 'objects');
+  const newStore = !existsSync(objectsDir);
   const store = spawn(process.execPath, [join(root, 'api', 'objectstore', 's3rver.mjs')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, S3_DATA_DIR: join(root, 'api', 'data', 'objects'), S3_PORT: '4569' },
+    env: { ...process.env, S3_DATA_DIR: objectsDir, S3_PORT: '4569' },
   });
   children.push(store);
   await printedBy(store, '[object store]');
@@ -96,6 +98,10 @@ if (prod) {
     FILES_S3_ACCESS_KEY_ID: 'S3RVER',
     FILES_S3_SECRET_ACCESS_KEY: 'S3RVER',
   };
+  // The files of earlier starts (the folder `npm start` keeps) move into a new store once.
+  const mediaDir = join(root, 'api', 'data', 'media');
+  if (newStore && existsSync(mediaDir))
+    spawnSync('pnpm', ['--filter', 'api', 'files:import', mediaDir], { cwd: root, stdio: 'inherit', env: apiEnv });
   const instances = [4101, 4102];
   instances.forEach((port, i) => {
     const env = { ...apiEnv, API_PORT: String(port), API_INSTANCE: `api-${i + 1}` };

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startObjectStore } from '../objectstore/s3rver.mjs';
 import { gradientPng } from '../src/db/png.js';
+import { importFolder } from '../src/files/import.js';
 import {
   FOREIGN_ORIGIN,
   freePort,
@@ -213,5 +214,29 @@ describe('uploads to the object store', () => {
     const after = await uploadsOf('ord-1005');
     expect(after.some((k) => k?.includes(counted.targetIdentifier))).toBe(false);
     expect(after.some((k) => k?.includes(pending.targetIdentifier))).toBe(false);
+  });
+});
+
+describe('moving a folder of files into the object store', () => {
+  it('copies each file under its relative path and keeps what the store has', async () => {
+    const folder = join(storeDir, '..', `${BUCKET}-folder-${process.pid}`);
+    mkdirSync(join(folder, 'events', 'moved'), { recursive: true });
+    const moved = gradientPng(10, 10, 9);
+    writeFileSync(join(folder, 'events', 'moved', 'photo.png'), moved);
+    // Already in the bucket: kept, not overwritten by the folder's copy.
+    writeFileSync(join(folder, 'avatars-mia.png'), 'not the seeded picture');
+    mkdirSync(join(folder, 'avatars'));
+    writeFileSync(join(folder, 'avatars', 'mia.png'), 'not the seeded picture');
+    try {
+      const result = await importFolder(t.api.services.files, folder);
+      expect(result).toEqual({ copied: 2, kept: 1, refused: [] });
+      const served = await fetch(`${t.url}/media/events/moved/photo.png`);
+      expect(Buffer.from(await served.arrayBuffer()).equals(moved)).toBe(true);
+      const avatar = new Uint8Array(await (await fetch(`${t.url}/media/avatars/mia.png`)).arrayBuffer());
+      expect(avatar[1]).toBe(0x50); // still the seeded PNG
+      expect(await importFolder(t.api.services.files, folder)).toEqual({ copied: 0, kept: 3, refused: [] });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
