@@ -27,7 +27,7 @@ export function bootScript() {
   try {
     var c = JSON.parse(document.getElementById('${COMPOSITION_ID}').textContent);
     var pages = ${JSON.stringify(rankedPages())};
-    var kept = localStorage.getItem('platform-cohort');
+    var kept = (/(?:^|; )platform-cohort=(\\d{1,2})(?:;|$)/.exec(document.cookie) || [])[1] || localStorage.getItem('platform-cohort');
     var hint = function (href) {
       var link = document.createElement('link');
       link.setAttribute('rel', 'preload');

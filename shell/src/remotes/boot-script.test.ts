@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bootScript } from 'page-server/boot-script';
 import { COMPOSITION_ELEMENT_ID, pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
 import type { RuntimeConfig } from '@marketplace/shared';
-import { resolveRemotes } from './discovery.js';
+import { COHORT_COOKIE, resolveRemotes } from './discovery.js';
 
 // The page's inline script hints the files main.js will load: the same version of each remote
 // (discovery.ts) and the same page (pageAt). It is run here as the browser runs it.
@@ -58,11 +58,16 @@ const composition = {
   manifests: Object.fromEntries(REMOTE_NAMES.map((name) => [name, manifest(name, ALL_MODULES)])),
 };
 
+/** The browser's kept cohort, in its cookie (or none). */
+function keepCohort(cohort: number | null): void {
+  document.cookie =
+    cohort === null ? `${COHORT_COOKIE}=; Path=/; Max-Age=0` : `${COHORT_COOKIE}=${cohort}; Path=/; SameSite=Lax`;
+}
+
 /** The hints the script adds on `path`, for a browser in `cohort`. */
 function hintsOn(path: string, cohort: number | null): string[] {
   window.history.pushState({}, '', path);
-  if (cohort === null) window.localStorage.removeItem('platform-cohort');
-  else window.localStorage.setItem('platform-cohort', String(cohort));
+  keepCohort(cohort);
   document.head.innerHTML = '';
   document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
   new Function(bootScript())();
@@ -87,6 +92,7 @@ async function expected(remote: RemoteName, module: string): Promise<string[]> {
 afterEach(() => {
   window.history.pushState({}, '', '/');
   window.localStorage.clear();
+  keepCohort(null);
 });
 
 describe("the page's boot script", () => {
@@ -103,7 +109,7 @@ describe("the page's boot script", () => {
   ])('hints the header and the page main.js will load on %s', async (path) => {
     const page = pageAt(path);
     expect(page).toBeDefined();
-    window.localStorage.setItem('platform-cohort', '80');
+    keepCohort(80);
     const want = [
       ...(await expected('header', 'Header')),
       ...(await expected(page?.remote as RemoteName, page?.module ?? '')),
@@ -112,11 +118,22 @@ describe("the page's boot script", () => {
   });
 
   it("hints the canary's header to a browser in the canary's share, the live one to the others", async () => {
-    window.localStorage.setItem('platform-cohort', '10');
+    keepCohort(10);
     expect(hintsOn('/nowhere', 10)).toEqual(await expected('header', 'Header'));
     expect(hintsOn('/nowhere', 10)[0]).toBe('http://store.test/releases/header/bbbbbbbbbbbb/remoteEntry.js');
-    window.localStorage.setItem('platform-cohort', '90');
+    keepCohort(90);
     expect(hintsOn('/nowhere', 90)[0]).toBe('http://store.test/releases/header/aaaaaaaaaaaa/remoteEntry.js');
+  });
+
+  it('reads a cohort an earlier shell kept in localStorage, as main.js moves it to the cookie', async () => {
+    window.localStorage.setItem(COHORT_COOKIE, '10');
+    window.history.pushState({}, '', '/nowhere');
+    document.head.innerHTML = '';
+    document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
+    new Function(bootScript())();
+    const hinted = [...document.head.querySelectorAll('link[rel="preload"]')].map((l) => (l as HTMLLinkElement).href);
+    expect(hinted[0]).toBe('http://store.test/releases/header/bbbbbbbbbbbb/remoteEntry.js');
+    expect(hinted).toEqual(await expected('header', 'Header'));
   });
 
   it('hints nothing on a page its server did not compose', () => {

@@ -48,18 +48,25 @@ describe('the discovery document', () => {
     );
   });
 
-  it('keeps a browser in its cohort across loads', () => {
-    const store = new Map<string, string>();
-    const storage = {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-    };
-    const first = browserCohort(storage);
+  it('keeps a browser in its cohort across loads, in a first-party cookie', () => {
+    const jar = { cookie: '' };
+    const none = { getItem: () => null };
+    const first = browserCohort(jar, none);
     expect(first).toBeGreaterThanOrEqual(0);
     expect(first).toBeLessThan(100);
-    expect(browserCohort(storage)).toBe(first);
-    store.set('platform-cohort', 'junk');
-    expect(browserCohort(storage)).toBeLessThan(100);
+    expect(jar.cookie).toBe(`platform-cohort=${first}; Path=/; Max-Age=31536000; SameSite=Lax`);
+    // The browser sends back the pair alone, among its other cookies.
+    expect(browserCohort({ cookie: `session=x; platform-cohort=${first}; loggedIn=yes` }, none)).toBe(first);
+    const junk = { cookie: 'platform-cohort=junk' };
+    expect(browserCohort(junk, none)).toBeLessThan(100);
+    expect(junk.cookie).toMatch(/^platform-cohort=\d{1,2}; /);
+  });
+
+  it('moves a cohort kept in localStorage by an earlier shell into the cookie, so the browser keeps its side', () => {
+    const jar = { cookie: '' };
+    expect(browserCohort(jar, { getItem: (key) => (key === 'platform-cohort' ? '7' : null) })).toBe(7);
+    expect(jar.cookie).toMatch(/^platform-cohort=7; /);
+    expect(browserCohort(jar, { getItem: () => '150' })).toBe(7);
   });
 });
 
@@ -91,7 +98,7 @@ describe('resolveRemotes', () => {
       vi.fn(async () => Response.json(listed)),
     );
     window.history.pushState({}, '', '/?version=header@bbbbbbbbbbbb');
-    window.localStorage.setItem('platform-cohort', '99');
+    document.cookie = 'platform-cohort=99; Path=/';
     expect((await resolveRemotes({ ...config, discoveryUrl: DOC_URL }, null)).remotes.header).toBe(
       'http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json',
     );
@@ -117,7 +124,7 @@ describe('resolveRemotes', () => {
   it('takes the document and the manifests the server composed into the page, and fetches nothing', async () => {
     const fetchMock = vi.fn(async () => new Response('not asked', { status: 500 }));
     vi.stubGlobal('fetch', fetchMock);
-    window.localStorage.setItem('platform-cohort', '99');
+    document.cookie = 'platform-cohort=99; Path=/';
     const live = { id: 'header@aaaaaaaaaaaa' };
     const account = { id: 'account' };
     const composed = {

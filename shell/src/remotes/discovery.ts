@@ -38,7 +38,6 @@ export interface ResolvedRemotes {
   manifests: Map<string, unknown>;
 }
 
-const COHORT_KEY = 'platform-cohort';
 const OVERRIDES_KEY = 'platform-version-overrides';
 /**
  * `?version=header@<version>` asks for a stored version of a remote in this tab,
@@ -116,16 +115,36 @@ function setApplied(next: Overrides): void {
   for (const listener of listeners) listener();
 }
 
+/** Where a browser's cohort is kept: a first-party cookie, which the page's server reads too. */
+export const COHORT_COOKIE = 'platform-cohort';
+/** Kept a year, as long as a browser should stay on one side of a canary's share. */
+const COHORT_MAX_AGE_S = 365 * 24 * 3600;
+
+/** The page's cookies, as browserCohort reads and writes them. */
+export interface CookieJar {
+  cookie: string;
+}
+
+const validCohort = (value: string | null | undefined): number | null => {
+  if (value === null || value === undefined || !/^\d{1,2}$/.test(value)) return null;
+  return Number(value);
+};
+
 /**
- * This browser's cohort, 0-99, drawn once and kept: a canary at N % serves the browsers whose
- * cohort is below N, so each stays on its version across reloads.
+ * This browser's cohort, 0-99, drawn once and kept in a cookie: a canary at N % serves the
+ * browsers whose cohort is below N, so each stays on its version across reloads, and a page's
+ * server can tell which version this browser gets. A cohort kept in localStorage by earlier
+ * versions of the shell is moved into the cookie, so no browser changes sides.
  */
-export function browserCohort(storage: Pick<Storage, 'getItem' | 'setItem'> = window.localStorage): number {
-  const kept = Number(storage.getItem(COHORT_KEY));
-  if (storage.getItem(COHORT_KEY) !== null && Number.isInteger(kept) && kept >= 0 && kept < 100) return kept;
-  const drawn = Math.floor(Math.random() * 100);
-  storage.setItem(COHORT_KEY, String(drawn));
-  return drawn;
+export function browserCohort(
+  jar: CookieJar = document,
+  storage: Pick<Storage, 'getItem'> = window.localStorage,
+): number {
+  const fromCookie = validCohort(new RegExp(`(?:^|; )${COHORT_COOKIE}=([^;]*)`).exec(jar.cookie)?.[1]);
+  if (fromCookie !== null) return fromCookie;
+  const cohort = validCohort(storage.getItem(COHORT_COOKIE)) ?? Math.floor(Math.random() * 100);
+  jar.cookie = `${COHORT_COOKIE}=${cohort}; Path=/; Max-Age=${COHORT_MAX_AGE_S}; SameSite=Lax`;
+  return cohort;
 }
 
 /**
