@@ -8,6 +8,7 @@ import { appFor, runtimeConfigFromEnv } from '@marketplace/shared/node/platform'
 import { sharedConfig } from './shared-deps.mjs';
 import { SharedApiPlugin } from './shared-api.mjs';
 import { BootHintsPlugin } from './boot-hints.mjs';
+import { serverConfig } from './server.mjs';
 import { compositionTemplate } from 'page-server/page-composition';
 
 // Loaders are the preset's dependencies, not the apps': resolve them from here.
@@ -159,9 +160,9 @@ function runtimeAsEsm() {
  * singletons, loaders, output naming) is decided here once, so no app copies another's config.
  *
  * @param {string} dir the app's folder (import.meta.dirname of its webpack.config.mjs)
- * @param {{ title?: string }} options
+ * @param {{ title?: string, outputPath?: string }} options `outputPath`: instead of the app's dist/ (tests)
  */
-export function federatedApp(dir, { title } = {}) {
+export function federatedApp(dir, { title, outputPath = join(dir, 'dist') } = {}) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const { federationName, port } = appFor(pkg.name);
   const exposes = exposesOf(dir);
@@ -172,18 +173,19 @@ export function federatedApp(dir, { title } = {}) {
    * @param {{ mode?: string }} argv
    * @returns {import('webpack').Configuration & { devServer: import('webpack-dev-server').Configuration }}
    */
-  return (_env, argv) => {
+  const configFor = (_env, argv) => {
     const production = argv.mode !== 'development';
     const base = baseConfig({
       dir,
       production,
-      outputPath: join(dir, 'dist'),
+      outputPath,
       uniqueName: federationName,
       title: title ?? pkg.description ?? pkg.name,
       host: !isRemote,
     });
     return {
       ...base,
+      name: 'browser',
       // The host's injected runtime (CommonJS) would otherwise bring a second, CommonJS copy of
       // the runtime core and SDK next to the ES module copy the bundler runtime uses.
       resolve: { ...base.resolve, alias: isRemote ? {} : runtimeAsEsm() },
@@ -220,4 +222,12 @@ export function federatedApp(dir, { title } = {}) {
       },
     };
   };
+  /**
+   * A remote's server build (build-preset/server.mjs), compiled by build-app after the browser
+   * build; none for the shell.
+   * @param {unknown} env
+   * @param {{ mode?: string }} argv
+   */
+  const server = (env, argv) => serverConfig({ base: configFor(env, argv), federationName, exposes });
+  return Object.assign(configFor, { server: isRemote ? server : undefined });
 }
