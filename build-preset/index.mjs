@@ -202,10 +202,12 @@ export function federatedApp(dir, { title, outputPath = join(dir, 'dist') } = {}
           // One federation runtime in the page: the shell provides it (global _FEDERATION_RUNTIME_CORE)
           // and remotes' production entries use it instead of each bundling a copy. A remote's
           // development build keeps its own, so it still runs alone (dev-app).
-          // `target: 'web'` leaves the runtime's Node.js loading paths out of the browser build.
+          // `target: 'web'` leaves the runtime's Node.js loading paths out of the browser build;
+          // `disableRemote` a remote's code for loading remotes, since no remote consumes another
+          // (the shell registers every remote at run time).
           experiments: {
             ...(isRemote ? { externalRuntime: production } : { provideExternalRuntime: true }),
-            optimization: { target: 'web' },
+            optimization: { target: 'web', ...(isRemote ? { disableRemote: true } : {}) },
           },
         }),
         // For the release gate: the shared exports this build uses, and its copy offers.

@@ -11,6 +11,7 @@ type FederationOptions = {
   filename?: string;
   exposes?: Record<string, string>;
   shared: Record<string, { singleton: boolean; version?: string }>;
+  experiments?: { optimization?: { disableRemote?: boolean } };
 };
 
 /** An app's folder as the preset reads it: its package.json and the files in src/exposes. */
@@ -43,6 +44,8 @@ describe('the build preset', () => {
     expect(options.name).toBe('header');
     expect(options.filename).toBe('remoteEntry.js');
     expect(config.devServer.port).toBe(PLATFORM.remotes.header?.devPort);
+    // No remote consumes another: its entry leaves out the code that loads remotes.
+    expect(options.experiments?.optimization?.disableRemote).toBe(true);
   });
 
   it('shares one copy of each singleton in every app, the shared package at its own version', () => {
@@ -70,6 +73,7 @@ describe('the build preset', () => {
     const { options } = federation(appFolder(PLATFORM.shell.package, []));
     expect(options.filename).toBeUndefined();
     expect(options.exposes).toBeUndefined();
+    expect(options.experiments?.optimization?.disableRemote).toBeUndefined();
     expect(() => federatedApp(appFolder('mf-nowhere', ['X.tsx']))).toThrow(/platform table/);
   });
 });

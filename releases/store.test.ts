@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,27 @@ describe('the release store', () => {
     expect(JSON.parse(readFileSync(join(second.dir, 'mf-manifest.json'), 'utf8')).metaData.buildInfo).toEqual({
       buildName: 'mf-header',
       buildVersion: second.version,
+    });
+  });
+
+  it("stores a remote's server build with its browser build, in the same version, its manifest entry kept", () => {
+    const store = tmp('store');
+    const dist = build('one');
+    const browserOnly = contentVersion(dist);
+    const manifestFile = join(dist, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { metaData: Record<string, unknown> };
+    manifest.metaData.ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module' };
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    mkdirSync(join(dist, 'server'));
+    writeFileSync(join(dist, 'server', 'remoteEntry.js'), 'module.exports = {};');
+    const stored = storeBuild(store, 'header', dist);
+    // The server build is part of the version: another server build is another version.
+    expect(stored.version).not.toBe(browserOnly);
+    expect(readFileSync(join(stored.dir, 'server', 'remoteEntry.js'), 'utf8')).toBe('module.exports = {};');
+    expect(JSON.parse(readFileSync(join(stored.dir, 'mf-manifest.json'), 'utf8')).metaData.ssrRemoteEntry).toEqual({
+      name: 'remoteEntry.js',
+      path: 'server',
+      type: 'commonjs-module',
     });
   });
 
