@@ -7,8 +7,8 @@ import { mkdirSync } from 'node:fs';
 import S3rver from 's3rver';
 import { stopOnSignal } from '@marketplace/shared/node/ports';
 
-/** s3rver's one key pair: any client signs with it. */
-export const OBJECT_STORE_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/** s3rver's one fixed key pair (start:prod and the e2e production project name it too). */
+const OBJECT_STORE_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 /**
  * Starts the store on 127.0.0.1:`port` with its objects in `dir` (kept across starts).

@@ -11,9 +11,7 @@ import { join } from 'node:path';
 import { ensureDatabase, startPostgres } from 'api/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, freePort, startTestApi, type Reply, type TestApi, type TestClient } from './harness.js';
-
-/** Users who own no photo, so every photo is theirs to buy. */
-const BUYERS = ['clara', 'dave', 'sam', 'tom', 'nora', 'zoe'];
+import { type Acknowledged, BUYERS, expectWritesKept } from './writes.js';
 
 describe('PostgreSQL restarted under the API', () => {
   let dir: string;
@@ -55,7 +53,7 @@ describe('PostgreSQL restarted under the API', () => {
     let phase: Phase = 'before';
     let running = true;
     const replies: { phase: Phase; what: string; status: number; ms: number }[] = [];
-    const acknowledged = { cart: new Map<string, string[]>(), notifications: new Map<string, number[]>() };
+    const acknowledged: Acknowledged = { cart: new Map(), notifications: new Map() };
     const send = async <B>(what: string, request: () => Promise<Reply<B>>): Promise<Reply<B> | null> => {
       const at = phase;
       const started = Date.now();
@@ -123,19 +121,6 @@ describe('PostgreSQL restarted under the API', () => {
     expect(replies.filter((r) => r.phase === 'after' && r.status !== 200 && r.status !== 201)).toEqual([]);
 
     // The sessions held, and every acknowledged cart add and notification is there.
-    for (const name of BUYERS) {
-      const browser = browsers.get(name) as TestClient;
-      expect((await browser.call('checkAuthentication')).status).toBe(200);
-      const cart = (await browser.call('getCart')).body.cart.map((item) => item.identifier);
-      expect(cart).toEqual(expect.arrayContaining(acknowledged.cart.get(name) ?? []));
-      const listed = new Set<number>();
-      for (let pageNo = 0, more = true; more; pageNo++) {
-        const page = await browser.call('getNotifications', { pageNo: String(pageNo), limit: '50' });
-        for (const n of page.body.notifications) listed.add(n.id);
-        more = page.body.more;
-      }
-      for (const id of acknowledged.notifications.get(name) ?? []) expect(listed.has(id)).toBe(true);
-    }
-    expect([...acknowledged.cart.values()].flat().length).toBeGreaterThan(0);
+    await expectWritesKept(browsers, acknowledged);
   });
 });

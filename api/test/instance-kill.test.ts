@@ -11,10 +11,9 @@ import { startGateway } from 'api/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, DEMO_PASSWORD, freePort, freshDatabase, SHELL_ORIGIN, TestClient } from './harness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
+import { type Acknowledged, BUYERS, expectWritesKept } from './writes.js';
 
 const INSTANCE = 'x-api-instance';
-/** Users who own no photo, so every photo is theirs to buy. */
-const BUYERS = ['clara', 'dave', 'sam', 'tom', 'nora', 'zoe'];
 const ROUNDS = 12;
 
 describe('an instance killed under load', () => {
@@ -68,7 +67,7 @@ describe('an instance killed under load', () => {
     }
     expect(items.length).toBeGreaterThanOrEqual(ROUNDS);
 
-    const acknowledged = { cart: new Map<string, string[]>(), notifications: new Map<string, number[]>() };
+    const acknowledged: Acknowledged = { cart: new Map(), notifications: new Map() };
     const afterKill: { status: number; instance: string | null }[] = [];
     let killedAt = 0;
     const kill = async () => {
@@ -113,20 +112,7 @@ describe('an instance killed under load', () => {
     expect(new Set(afterKill.map((r) => r.instance))).toEqual(new Set(['api-2']));
 
     // Every acknowledged write is there, read back through the gateway; every session still holds.
-    for (const name of BUYERS) {
-      const browser = browsers.get(name) as TestClient;
-      expect((await browser.call('checkAuthentication')).status).toBe(200);
-      const cart = (await browser.call('getCart')).body.cart.map((item) => item.identifier);
-      expect(cart).toEqual(expect.arrayContaining(acknowledged.cart.get(name) ?? []));
-      const listed = new Set<number>();
-      for (let pageNo = 0, more = true; more; pageNo++) {
-        const page = await browser.call('getNotifications', { pageNo: String(pageNo), limit: '50' });
-        for (const n of page.body.notifications) listed.add(n.id);
-        more = page.body.more;
-      }
-      for (const id of acknowledged.notifications.get(name) ?? []) expect(listed.has(id)).toBe(true);
-    }
-    expect([...acknowledged.cart.values()].flat().length).toBeGreaterThan(0);
+    await expectWritesKept(browsers, acknowledged);
 
     // Started again, the killed instance serves its share once more.
     await instances[0]?.start();
