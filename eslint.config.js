@@ -37,6 +37,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/dist-server/**',
       '**/dist-single/**',
       'e2e/bench/results/**',
       '**/data/**',

@@ -4,17 +4,39 @@ import { basename, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
-import { appFor, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
+import { appFor, PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { sharedConfig } from './shared-deps.mjs';
 import { SharedApiPlugin } from './shared-api.mjs';
 import { BootHintsPlugin } from './boot-hints.mjs';
-import { serverConfig } from './server.mjs';
+import { hostServerConfig, serverConfig } from './server.mjs';
 import { compositionTemplate } from 'page-server/page-composition';
 
 // Loaders are the preset's dependencies, not the apps': resolve them from here.
 const require = createRequire(import.meta.url);
 
 export { baseConfig };
+
+/**
+ * The workspace's source packages by folder, each compiled with its own styled-components
+ * namespace (the single bundle compiles them all); an app built from another folder (a copy
+ * being released) adds its own.
+ */
+const SOURCE_NAMESPACES = new Map(
+  /** @type {[string, string][]} */ ([
+    [join(import.meta.dirname, '..', 'shared'), 'shared'],
+    [join(import.meta.dirname, '..', PLATFORM.shell.package), PLATFORM.shell.name],
+    ...Object.entries(PLATFORM.remotes).map(([name, { package: folder }]) => [
+      join(import.meta.dirname, '..', folder),
+      name,
+    ]),
+  ]),
+);
+
+/** The namespace of an app's own classes: its name in the platform table. @param {string} packageName */
+const namespaceOf = (packageName) =>
+  packageName === PLATFORM.shell.package
+    ? PLATFORM.shell.name
+    : (Object.entries(PLATFORM.remotes).find(([, app]) => app.package === packageName)?.[0] ?? packageName);
 
 /** @type {NonNullable<import('webpack-dev-server').Configuration['setupMiddlewares']>} */
 const setupMiddlewares = (middlewares, server) => {
@@ -73,6 +95,7 @@ export function exposesOf(dir) {
  * @returns {import('webpack').Configuration}
  */
 function baseConfig({ dir, production, outputPath, uniqueName, title, host = false }) {
+  const namespace = namespaceOf(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name);
   return {
     mode: production ? 'production' : 'development',
     context: dir,
@@ -99,25 +122,33 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
     },
     module: {
-      rules: [
-        {
-          test: /\.[cm]?[jt]sx?$/,
-          exclude: /node_modules/,
-          use: {
-            loader: require.resolve('swc-loader'),
-            options: {
-              jsc: {
-                parser: { syntax: 'typescript', tsx: true },
-                // The plain JSX runtime in development too: a developer's build loaded into a
-                // deployed page (`?version=header@local`) runs on that page's production React,
-                // whose internals the development runtime (jsxDEV) cannot use.
-                transform: { react: { runtime: 'automatic', development: false } },
-                target: 'es2022',
+      rules: [...new Map([...SOURCE_NAMESPACES, [dir, namespace]])].map(([folder, namespace]) => ({
+        test: /\.[cm]?[jt]sx?$/,
+        include: `${folder}/`,
+        exclude: /node_modules/,
+        use: {
+          loader: require.resolve('swc-loader'),
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              // The plain JSX runtime in development too: a developer's build loaded into a
+              // deployed page (`?version=header@local`) runs on that page's production React,
+              // whose internals the development runtime (jsxDEV) cannot use.
+              transform: { react: { runtime: 'automatic', development: false } },
+              target: 'es2022',
+              // Each styled component's class is named from its file, the same in every build
+              // (browser, server, single bundle) whatever order modules load in, so a page's
+              // server renders the classes the browser hydrates. The namespace is the package's:
+              // two packages' files with the same content must not share a class.
+              experimental: {
+                plugins: [
+                  [require.resolve('@swc/plugin-styled-components'), { namespace, ssr: true, displayName: false }],
+                ],
               },
             },
           },
         },
-      ],
+      })),
     },
     plugins: [
       new HtmlWebpackPlugin({
@@ -225,11 +256,14 @@ export function federatedApp(dir, { title, outputPath = join(dir, 'dist') } = {}
     };
   };
   /**
-   * A remote's server build (build-preset/server.mjs), compiled by build-app after the browser
-   * build; none for the shell.
+   * The app's server build (build-preset/server.mjs), compiled by build-app with the browser
+   * build: a remote's exposes for a page's server, the host's page renderer.
    * @param {unknown} env
    * @param {{ mode?: string }} argv
    */
-  const server = (env, argv) => serverConfig({ base: configFor(env, argv), federationName, exposes });
-  return Object.assign(configFor, { server: isRemote ? server : undefined });
+  const server = (env, argv) =>
+    isRemote
+      ? serverConfig({ base: configFor(env, argv), federationName, exposes })
+      : hostServerConfig({ base: configFor(env, argv) });
+  return Object.assign(configFor, { server });
 }

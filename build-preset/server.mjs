@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { sharedConfig } from './shared-deps.mjs';
+import webpack from 'webpack';
+import { sharedConfig, SINGLETONS } from './shared-deps.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -23,11 +24,18 @@ class ServerEntryInManifestPlugin {
 
   /** @param {import('webpack').Compiler} compiler */
   apply(compiler) {
-    compiler.hooks.afterEmit.tap('ServerEntryInManifestPlugin', () => {
+    compiler.hooks.afterEmit.tap('ServerEntryInManifestPlugin', (compilation) => {
       const server = JSON.parse(readFileSync(join(compiler.options.output.path ?? '', 'mf-manifest.json'), 'utf8'));
       const file = join(this.browserDir, 'mf-manifest.json');
       const manifest = JSON.parse(readFileSync(file, 'utf8'));
       manifest.metaData.ssrRemoteEntry = { ...server.metaData.remoteEntry, path: SERVER_DIR };
+      // Every file of the server build, relative to its folder: a page's server on another
+      // machine copies them all before it runs the entry (its chunks are read from beside it).
+      manifest.metaData.ssrFiles = compilation
+        .getAssets()
+        .map((asset) => asset.name)
+        .filter((name) => name.endsWith('.js'))
+        .sort();
       writeFileSync(file, JSON.stringify(manifest, null, 2));
     });
   }
@@ -89,6 +97,63 @@ export function serverConfig({ base, federationName, exposes }) {
         experiments: { optimization: { target: 'node' } },
       }),
       new ServerEntryInManifestPlugin(browserDir),
+    ],
+  };
+}
+
+/** Where the host's server build goes: beside its browser build, not in it (dist/ is served to browsers). */
+export const HOST_SERVER_DIR = 'dist-server';
+
+/**
+ * The host's server build: the shell's `src/server.tsx` for Node, one CommonJS file (`render.cjs`) that its
+ * page server requires (page-server/render-page.mjs). It bundles the one copy of every shared
+ * singleton the page's server has, and hands them to the remotes' server builds; their versions
+ * are the installed packages'.
+ *
+ * @param {{ base: import('webpack').Configuration }} options `base`: the browser build's configuration
+ * @returns {import('webpack').Configuration}
+ */
+export function hostServerConfig({ base }) {
+  const context = base.context ?? '.';
+  const fromApp = createRequire(join(context, 'package.json'));
+  const versionOf = (/** @type {string} */ name) => {
+    const pkg = name.startsWith('react/') ? 'react' : name.startsWith('react-dom/') ? 'react-dom' : name;
+    try {
+      return fromApp(`${pkg}/package.json`).version;
+    } catch {
+      // A package whose exports hide its package.json: its entry's folder holds it.
+      let dir = dirname(fromApp.resolve(pkg));
+      while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+    }
+  };
+  return {
+    name: 'server',
+    mode: base.mode,
+    context,
+    target: 'node',
+    // Not minified: its stack traces are readable as they are.
+    devtool: false,
+    entry: { render: './src/server.tsx' },
+    output: {
+      path: join(context, HOST_SERVER_DIR),
+      // .cjs: the app's package is an ES module package.
+      filename: '[name].cjs',
+      library: { type: 'commonjs2' },
+      clean: true,
+    },
+    resolve: base.resolve,
+    module: base.module,
+    optimization: { minimize: false },
+    performance: { hints: false },
+    plugins: [
+      new webpack.DefinePlugin({
+        SINGLETON_VERSIONS: JSON.stringify(Object.fromEntries(SINGLETONS.map((name) => [name, versionOf(name)]))),
+      }),
+      // ws's optional native speed-ups (the live channel's MQTT client; never connected on the server).
+      new webpack.IgnorePlugin({ resourceRegExp: /^(bufferutil|utf-8-validate)$/ }),
+      // One file: the page server requires it whole.
+      new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
     ],
   };
 }

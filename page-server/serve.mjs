@@ -18,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { contentSecurityPolicy } from './csp.mjs';
 import { platformIncludes, processIncludes } from './page-composition.mjs';
+import { pageRenderer } from './render-page.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -51,24 +52,52 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   const gzipCache = new Map();
   const csp = contentSecurityPolicy(runtimeConfigFromEnv(env));
   const include = platformIncludes(env);
+  // The host's pages are rendered here when it has a server build (render-page.mjs).
+  const renderer = pageRenderer({ distDir: root, env });
+
+  /**
+   * The page, rendered when this app renders on the server, else as composed for the browser to
+   * render (also when rendering fails: a page, never an error).
+   * @param {import('node:http').IncomingMessage} req @param {string} composed
+   */
+  async function rendered(req, composed) {
+    if (!renderer) return { status: 200, html: composed };
+    const url = req.url ?? '/';
+    try {
+      const origin = env.PUBLIC_ORIGIN || `http://${req.headers.host ?? `localhost:${port}`}`;
+      const page = await renderer.render({ template: composed, url, cookie: req.headers.cookie ?? '', origin });
+      for (const problem of page.problems) console.warn(`[render] ${url}: ${problem}`);
+      return { status: page.status, html: page.body };
+    } catch (error) {
+      console.error(`[render] ${url}: ${error instanceof Error ? error.stack : String(error)}; served unrendered`);
+      return { status: 200, html: composed };
+    }
+  }
 
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} file */
   async function sendPage(req, res, file) {
-    const body = Buffer.from(await processIncludes(readFileSync(file, 'utf8'), include));
+    const { status, html } = await rendered(req, await processIncludes(readFileSync(file, 'utf8'), include));
+    const body = Buffer.from(html);
+    const loggedIn = /(?:^|;\s*)loggedIn=yes(?:;|$)/.test(req.headers.cookie ?? '');
     const headers = {
       'Content-Security-Policy': csp,
       'Content-Type': TYPES['.html'],
-      'Cache-Control': 'no-cache',
+      // A logged-in visitor's page is theirs: no shared cache keeps it.
+      'Cache-Control': loggedIn ? 'private, no-cache' : 'no-cache',
       ETag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
-      Vary: 'Accept-Encoding',
+      Vary: renderer ? 'Accept-Encoding, Cookie' : 'Accept-Encoding',
     };
-    if (req.headers['if-none-match'] === headers.ETag) {
+    if (status === 200 && req.headers['if-none-match'] === headers.ETag) {
       res.writeHead(304, headers).end();
       return;
     }
     const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
     const sent = gzip ? gzipSync(body) : body;
-    res.writeHead(200, { ...headers, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}), 'Content-Length': sent.length });
+    res.writeHead(status, {
+      ...headers,
+      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      'Content-Length': sent.length,
+    });
     res.end(req.method === 'HEAD' ? undefined : sent);
   }
 

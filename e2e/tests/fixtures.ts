@@ -1,12 +1,12 @@
 import { expect, test as base } from '@playwright/test';
 
 /**
- * The suite's `test`: every test fails on a Content-Security-Policy violation in its page (the
+ * The suite's `test`: every test fails on a hydration error, and on a Content-Security-Policy violation in its page (the
  * apps are served with the production policy, page-server/csp.mjs). Chromium reports each
  * violation on the console as "Refused to … because it violates the following Content Security
  * Policy directive".
  */
-export const test = base.extend<{ cspViolations: string[] }>({
+export const test = base.extend<{ cspViolations: string[]; hydrationErrors: string[] }>({
   cspViolations: [
     async ({ context }, use) => {
       const violations: string[] = [];
@@ -15,6 +15,21 @@ export const test = base.extend<{ cspViolations: string[] }>({
       });
       await use(violations);
       expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+  // Every test fails on a hydration error: a page its server rendered whose HTML the browser's
+  // render does not match (production React reports it as a recoverable error, which the shell
+  // logs as "[hydrate]", shared/src/app/mount.tsx), logged in or not, on every page it opens.
+  hydrationErrors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      context.on('console', (m) => {
+        if (m.type() === 'error' && /\[hydrate\]|hydrat|React error #(418|423|425)\b/i.test(m.text()))
+          errors.push(m.text());
+      });
+      await use(errors);
+      expect(errors, 'hydration errors').toEqual([]);
     },
     { auto: true },
   ],

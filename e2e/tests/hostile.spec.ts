@@ -26,6 +26,7 @@ const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwne
 test('hostile input: script and HTML in notifications, links, chat, profile fields, event and item names and search results stay inert', async ({
   page,
   playwright,
+  browser,
 }) => {
   test.setTimeout(60_000);
   const dialogs: string[] = [];
@@ -77,6 +78,34 @@ test('hostile input: script and HTML in notifications, links, chat, profile fiel
   await expect(page.getByRole('main').getByText(PAYLOAD)).toBeVisible();
 
   expect(await pwned(page)).toBeUndefined();
+
+  // The same names on pages a visitor gets rendered by the page's server (issue 28, item 7): text in
+  // its HTML, escaped in the state it serialises (the payload's </script> cannot end that block).
+  const visitor = await browser.newContext();
+  const visitorPage = await visitor.newPage();
+  visitorPage.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  for (const [path, shown] of [
+    ['/events', `Gala ${PAYLOAD}`],
+    ['/event/winter-gala-2026', `Gala ${PAYLOAD}`],
+    ['/event/tech-meetup-november', `Pizza ${PAYLOAD}`],
+    ['/user/ivy', PAYLOAD],
+  ] as const) {
+    const html = await (await visitor.request.get(path)).text();
+    expect(html, path).not.toContain('<script>window.__pwned');
+    expect(html, path).not.toContain('<img src=x');
+    await visitorPage.goto(path);
+    await expect(visitorPage.getByRole('main').getByText(shown).first(), path).toBeVisible();
+    expect(await pwned(visitorPage), path).toBeUndefined();
+  }
+  const state = /id="platform-server-state">(.*?)<\/script>/s.exec(
+    await (await visitor.request.get('/event/winter-gala-2026')).text(),
+  )?.[1];
+  expect(JSON.parse(state ?? 'null')?.queries.queries[0].state.data.event.name).toBe(`Gala ${PAYLOAD}`);
+  await visitor.close();
+
   expect(dialogs).toEqual([]);
   await Promise.all([ivy.dispose(), mia.dispose()]);
 });

@@ -71,21 +71,26 @@ export function buildNextHeader(folder: string, logo: string): string {
  * A copy of an app's dist where one chunk's text is replaced: a broken build of that remote. Like
  * a real build, the changed chunk gets a new content hash in its name (and every reference to it).
  */
-export function brokenCopy(app: AppDir, chunkPrefix: string, find: string, replace: string): string {
+export function brokenCopy(app: AppDir, chunkPrefix: string, find: string, replace: string, folder = ''): string {
   const copy = mkdtempSync(join(tmpdir(), `${app}-broken-`));
   cpSync(join(ROOT, app, 'dist'), copy, { recursive: true });
-  const chunk = readdirSync(copy).find((f) => f.startsWith(chunkPrefix) && f.endsWith('.js'));
-  if (!chunk) throw new Error(`no ${chunkPrefix}*.js in ${app}/dist`);
-  const code = readFileSync(join(copy, chunk), 'utf8');
+  const dir = join(copy, folder);
+  const chunk = readdirSync(dir).find((f) => f.startsWith(chunkPrefix) && f.endsWith('.js'));
+  if (!chunk) throw new Error(`no ${chunkPrefix}*.js in ${app}/dist/${folder}`);
+  const code = readFileSync(join(dir, chunk), 'utf8');
   if (!code.includes(find)) throw new Error(`${chunk} does not contain ${find}`);
-  writeFileSync(join(copy, chunk), code.replace(find, replace));
+  writeFileSync(join(dir, chunk), code.replace(find, replace));
   const hash = /\.([0-9a-f]{8})\.js$/.exec(chunk)?.[1];
   if (hash) {
+    // Another build: another file name, in the files that name it (the manifests list a server build's files).
     const renamed = chunk.replace(hash, 'badc0de0');
-    renameSync(join(copy, chunk), join(copy, renamed));
-    for (const file of readdirSync(copy).filter((f) => /\.(js|json)$/.test(f))) {
-      const text = readFileSync(join(copy, file), 'utf8');
-      if (text.includes(chunk)) writeFileSync(join(copy, file), text.split(chunk).join(renamed));
+    renameSync(join(dir, chunk), join(dir, renamed));
+    for (const file of [
+      ...readdirSync(dir).map((f) => join(dir, f)),
+      ...(folder ? readdirSync(copy).map((f) => join(copy, f)) : []),
+    ].filter((f) => /\.(js|json)$/.test(f))) {
+      const text = readFileSync(file, 'utf8');
+      if (text.includes(hash)) writeFileSync(file, text.split(hash).join('badc0de0'));
     }
   }
   return copy;

@@ -15,6 +15,7 @@ export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from '.
 export {
   createSessionStore,
   sessionStore,
+  SessionStoreContext,
   useSession,
   type SessionState,
   type SessionStore,
@@ -68,8 +69,19 @@ export {
   useCurrentHead,
   usePageHead,
   summary,
+  ServerHeadContext,
+  isNotFoundHead,
   type PageHead,
 } from './app/head.js';
+export {
+  SERVER_STATE_ELEMENT_ID,
+  serverStateInPage,
+  dehydrateForPage,
+  hydrateFromPage,
+  keepNotFoundAnswers,
+  stateScript,
+  type ServerState,
+} from './app/serverState.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';

@@ -15,7 +15,15 @@ import { CardsSkeleton } from './ui.js';
 export function EventPage() {
   const { eventIdentifier = '' } = useParams();
   const { data, isLoading, error } = useEvent(eventIdentifier);
-  usePageHead(data ? { title: data.event.name, description: summary(data.event.description) } : null);
+  usePageHead(
+    data
+      ? {
+          title: data.event.name,
+          description: summary(data.event.description),
+          image: data.event.coverUrl ?? undefined,
+        }
+      : null,
+  );
   return (
     <PageLayout>
       <QueryState

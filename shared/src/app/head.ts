@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { createContext, useContext, useLayoutEffect } from 'react';
 import { createStore, useStore } from 'zustand';
 import { pageAt } from '../platform/pageAt.js';
 import { useLocation } from '../router.js';
@@ -10,6 +10,8 @@ export const SITE_NAME = 'EventMedia';
 export interface PageHead {
   title: string;
   description: string;
+  /** The picture a shared link shows (an event's cover): its URL as the page has it. */
+  image?: string;
 }
 
 /** The head of a location with no page, or whose thing (an event, a profile, an order) does not exist. */
@@ -47,6 +49,17 @@ export function routeHead(pathname: string): PageHead {
   return page ? { title: page.title, description: page.description } : NOT_FOUND_HEAD;
 }
 
+/**
+ * Given by a page's server around its render: every head a page says while rendering is passed
+ * to it (the last one said wins), so the server's HTML carries the page's own title, description
+ * and picture, and a page that shows "not found" is answered 404.
+ */
+export const ServerHeadContext = createContext<((head: PageHead) => void) | null>(null);
+
+/** Whether a head is the "not found" one (an unknown address, event or profile). */
+export const isNotFoundHead = (head: PageHead): boolean =>
+  head.title === NOT_FOUND_HEAD.title && head.description === NOT_FOUND_HEAD.description;
+
 /** The head that applies now, in React (the shell writes it into the document). */
 export const useCurrentHead = () => useStore(headStore, (s) => currentHead(s));
 
@@ -59,6 +72,9 @@ export function usePageHead(head: PageHead | null): void {
   const { pathname } = useLocation();
   const title = head?.title;
   const description = head?.description;
+  // A page's server hears it while rendering (effects never run there).
+  const tellServer = useContext(ServerHeadContext);
+  if (tellServer && head) tellServer(head);
   // A layout effect: the head is said in the same commit as the page's heading appears, before
   // the shell's announcer (which waits for that heading) reads it.
   useLayoutEffect(() => {

@@ -1,11 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createGlobalStyle } from 'styled-components';
 import { statusOf } from '../api/client.js';
 import { loadRuntimeConfig, type RuntimeConfig } from '../config/runtime.js';
 import { DATA_CACHE_TIME_MS } from '../constants.js';
 import { sessionStore } from '../session/store.js';
+import { hydrateFromPage, serverStateInPage, type ServerState } from './serverState.js';
 import { theme } from '../ui/theme.js';
 
 export const GlobalStyle = createGlobalStyle`
@@ -29,21 +30,52 @@ export function createQueryClient(): QueryClient {
 }
 
 /**
- * Starts an app in the page: loads the runtime config, starts loading the session, and renders
- * `render(config)` under the query client. The shell uses it, and each remote's bootstrap.tsx
- * to run alone in development.
+ * A recoverable error while hydrating. A part the server could not finish (#419: a remote that
+ * threw or ran out of time there) or that threw while hydrating here (#422: a remote's own
+ * failure, which its slot shows and reports) is rendered here instead, as designed: a warning.
+ * Anything else (HTML that does not match what the browser renders) is an error worth a test's
+ * failure. React's production builds name them by number only.
  */
-export async function mountApp(render: (config: RuntimeConfig) => ReactNode, rootId = 'root'): Promise<void> {
+const PART_RENDERED_HERE =
+  /server could not finish this Suspense boundary|error while hydrating this Suspense boundary|React error #(419|422)\b/i;
+
+function reportRecoverable(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  if (PART_RENDERED_HERE.test(message)) console.warn(`[hydrate] a part is rendered here, not hydrated: ${message}`);
+  else console.error('[hydrate]', error);
+}
+
+/**
+ * Starts an app in the page: loads the runtime config, starts loading the session, and renders
+ * `render(config)` under the query client. The shell uses it, and each remote's bootstrap.tsx to
+ * run alone in development. When the page's server rendered it (its state is in the page), the
+ * server's answers go into the query cache and its HTML is hydrated, not replaced.
+ */
+export async function mountApp(
+  render: (config: RuntimeConfig) => ReactNode,
+  rootId = 'root',
+  options: {
+    /** Before hydrating a server's HTML: makes ready what it was rendered with; false renders the page afresh instead. */
+    hydrateWith?: (config: RuntimeConfig, server: ServerState) => Promise<boolean>;
+  } = {},
+): Promise<void> {
   const config = await loadRuntimeConfig();
   void sessionStore.getState().load();
   const element = document.getElementById(rootId);
   if (!element) throw new Error(`mountApp: no #${rootId} element`);
-  createRoot(element).render(
+  const queryClient = createQueryClient();
+  const server = element.hasChildNodes() ? serverStateInPage() : null;
+  // The server's answers serve the page either way: the browser does not ask for them again.
+  if (server) hydrateFromPage(queryClient, server.queries);
+  const hydrate = server !== null && (await (options.hydrateWith?.(config, server) ?? true));
+  const tree = (
     <StrictMode>
-      <QueryClientProvider client={createQueryClient()}>
+      <QueryClientProvider client={queryClient}>
         <GlobalStyle />
         {render(config)}
       </QueryClientProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  if (hydrate) hydrateRoot(element, tree, { onRecoverableError: reportRecoverable });
+  else createRoot(element).render(tree);
 }

@@ -1,3 +1,4 @@
+import { createContext, useContext } from 'react';
 import { createStore, useStore, type StoreApi } from 'zustand';
 import { apiCall, endsSession, statusOf } from '../api/client.js';
 import type { CartItem, CartItemType, UserInfo } from '../contract/entities.js';
@@ -50,11 +51,15 @@ export interface SessionState {
 
 export type SessionStore = StoreApi<SessionState>;
 
-export function createSessionStore(): SessionStore {
+/**
+ * A session store. `isLoggedIn`: what the loggedIn cookie says, when it is not the page's own
+ * cookie to read (a page's server renders each request with a store of its own).
+ */
+export function createSessionStore(start: { isLoggedIn?: boolean } = {}): SessionStore {
   diagnostics.sessionStores++;
   return createStore<SessionState>()((set, get) => ({
     user: null,
-    isLoggedIn: isLoggedInCookie(),
+    isLoggedIn: start.isLoggedIn ?? isLoggedInCookie(),
     cart: [],
     loaded: false,
 
@@ -123,6 +128,12 @@ export function createSessionStore(): SessionStore {
 /** The page's one session store: every remote reads it through the shared singleton package. */
 export const sessionStore = createSessionStore();
 
+/**
+ * The store useSession reads: the page's one store in the browser; a page's server provides a
+ * store per request, so no visitor's session reaches another's page.
+ */
+export const SessionStoreContext = createContext<SessionStore>(sessionStore);
+
 export function useSession<T>(selector: (state: SessionState) => T): T {
-  return useStore(sessionStore, selector);
+  return useStore(useContext(SessionStoreContext), selector);
 }

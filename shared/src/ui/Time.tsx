@@ -45,7 +45,11 @@ const Stamp = styled.time`
 export function Time({ iso }: { iso: string }) {
   const [loaded, setLoaded] = useState(format);
   // Re-rendered by the clock; the text is computed from the time of the render.
-  useSyncExternalStore(subscribe, () => now);
+  useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => now,
+  );
   useEffect(() => {
     if (!loaded) void loadFormat().then(setLoaded, () => undefined);
   }, [loaded]);

@@ -21,12 +21,15 @@ const Bar = styled.div`
   }
 `;
 
+const NONE = {};
+
 /**
  * Says, on every page of a tab that loads a tester's version of a remote, which versions those
  * are, with the way back to what everyone gets.
  */
 export function VersionOverrideMarker() {
-  const overrides = useSyncExternalStore(appliedOverrides.subscribe, appliedOverrides.get);
+  // A page's server shows none: the tab's overrides are the browser's to apply.
+  const overrides = useSyncExternalStore(appliedOverrides.subscribe, appliedOverrides.get, () => NONE);
   const entries = Object.entries(overrides);
   if (entries.length === 0) return null;
   return (

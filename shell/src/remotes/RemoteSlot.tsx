@@ -1,6 +1,7 @@
 import {
   Component,
   Suspense,
+  useContext,
   useEffect,
   useRef,
   useState,
@@ -25,6 +26,7 @@ import {
 import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
 import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
 import { remoteGenerations } from './generations.js';
+import { PreloadedSlots } from './preloaded.js';
 import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteTimeoutError, withTimeout, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -159,14 +161,36 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
 }: RemoteSlotProps<R, M>) {
   const location = useLocation();
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<SlotState>({ status: 'loading' });
   // Moves on when the page switches this remote to another version (a rollback): load it again.
-  const generation = useSyncExternalStore(remoteGenerations.subscribe, () => remoteGenerations.get(remote));
+  const generation = useSyncExternalStore(
+    remoteGenerations.subscribe,
+    () => remoteGenerations.get(remote),
+    () => 0,
+  );
+  // The module the page's server rendered this slot with (loaded before hydrating), while that version is in use.
+  const preloaded = useContext(PreloadedSlots).get(`${remote}/${module}`);
+  const [state, setState] = useState<SlotState>(() =>
+    preloaded && generation === 0
+      ? preloaded.status === 'ready'
+        ? { status: 'ready', Component: preloaded.Component }
+        : { status: 'failed' }
+      : { status: 'loading' },
+  );
+  // What the page started with is reported once, as a load of the slot's own would be.
+  const startedWith = useRef(state.status === 'loading' ? null : preloaded);
   const lastLocation = useRef(location.key);
   // A module that threw while rendering is fetched again on the next try, not reused.
   const threw = useRef(false);
 
   useEffect(() => {
+    const started = startedWith.current;
+    if (started) {
+      // The page started with this slot's module in hand (or knowing it failed): nothing to load.
+      startedWith.current = null;
+      if (started.status === 'ready') reportRemoteUse(remote);
+      else reportSlotFailure(remote, started.error instanceof RemoteTimeoutError ? 'timeout' : 'load', started.error);
+      return;
+    }
     let cancelled = false;
     setState({ status: 'loading' });
     const id = `${remote}/${module}`;

@@ -270,3 +270,53 @@ export async function resolveRemotes(
     return { remotes: override(null, { ...config.remotes }), manifests };
   }
 }
+
+/** The cohort a request's cookies name, or null (a browser that has none yet). */
+export const cohortInCookies = (cookie: string): number | null =>
+  validCohort(new RegExp(`(?:^|; )${COHORT_COOKIE}=([^;]*)`).exec(cookie)?.[1]);
+
+/** What a page's server renders a request with (serverRemotes). */
+export interface ServerRemotes extends ResolvedRemotes {
+  /**
+   * Remotes whose version the browser decides: a canary is running and the request carries no
+   * cohort yet (a cohort kept by an older shell in localStorage must stay), so the server leaves
+   * their slots loading rather than render a version the browser may not take.
+   */
+  undecided: Set<RemoteName>;
+}
+
+/**
+ * The versions a page's server renders a request with: exactly those the browser will take
+ * (resolveRemotes) from the same composed document, the request's cohort cookie and the tester's
+ * versions in its address. Versions a tab kept from an earlier address are the browser's: where
+ * they differ, it renders the page itself instead of hydrating.
+ */
+export function serverRemotes(
+  config: RuntimeConfig,
+  composed: Composition,
+  cookie: string,
+  search: string,
+): ServerRemotes {
+  const manifests = new Map<string, unknown>();
+  for (const name of REMOTE_NAMES)
+    if (composed.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
+  const undecided = new Set<RemoteName>();
+  const doc = config.discoveryUrl && isDocument(composed.discovery) ? composed.discovery : null;
+  let remotes = { ...config.remotes };
+  if (doc && config.discoveryUrl) {
+    for (const [path, manifest] of Object.entries(doc.manifests ?? {}))
+      manifests.set(new URL(path, config.discoveryUrl).href, manifest);
+    const cohort = cohortInCookies(cookie);
+    if (cohort === null) for (const name of REMOTE_NAMES) if (doc.remotes[name]?.canary) undecided.add(name);
+    remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, cohort ?? 100);
+  } else if (config.discoveryUrl) {
+    // The document could not be composed: the browser reads it, and may take other versions.
+    for (const name of REMOTE_NAMES) undecided.add(name);
+  }
+  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
+  if (allowed.storeVersions || allowed.local) {
+    const asked = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
+    applyOverrides(doc, config.discoveryUrl ?? null, remotes, requestedOverrides(search, asked), allowed);
+  }
+  return { remotes, manifests, undecided };
+}

@@ -1,0 +1,276 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { API, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
+import { logIn } from './helpers.js';
+import { test } from './fixtures.js';
+import { brokenCopy, startApp, stop } from './servers.js';
+
+// Issue 28: pages arrive rendered by the page's server (page-server/render-page.mjs, the shell's
+// server build and the remotes' own server builds), with their data, head and styles, and the
+// browser hydrates them as they are. The API, broker and servers are the suite's real ones.
+
+/** Every page a visitor can see, what its server-rendered HTML must show, and its own title. */
+const PUBLIC_PAGES: { path: string; shows: string[]; title: string }[] = [
+  { path: '/', shows: ['Summer Jazz Night', 'City Marathon'], title: 'Event photos and videos' },
+  { path: '/events', shows: ['<h1>Events</h1>', 'Summer Jazz Night'], title: 'Events' },
+  {
+    path: '/event/summer-jazz-night-2026',
+    shows: ['<h1>Summer Jazz Night</h1>', 'An open-air jazz evening'],
+    title: 'Summer Jazz Night',
+  },
+  { path: '/community', shows: ['<h1>Posts</h1>', 'Mia Lens'], title: 'Community' },
+  { path: '/user/mia', shows: ['<h1>Mia Lens</h1>'], title: 'Mia Lens' },
+  { path: '/faq', shows: ['<h1>Frequently asked questions</h1>'], title: 'Frequently asked questions' },
+  { path: '/legal/terms-of-service', shows: ['<h1>Terms of Service</h1>'], title: 'Terms of service' },
+  { path: '/legal/privacy-policy', shows: ['<h1>Privacy Policy</h1>'], title: 'Privacy policy' },
+  { path: '/legal/cookie-policy', shows: ['<h1>Cookie Policy</h1>'], title: 'Cookie policy' },
+  { path: '/user/login', shows: ['<h1>Log in</h1>'], title: 'Log in' },
+  { path: '/user/signup', shows: ['<h1>Sign up</h1>'], title: 'Sign up' },
+];
+
+/** The inside of the page's root element, and its server state block. */
+async function served(request: APIRequestContext, path: string) {
+  const response = await request.get(`${SHELL}${path}`);
+  const html = await response.text();
+  const root = /<div id="root">([\s\S]*)<\/div>\s*<script type="application\/json" id="platform-server-state">/.exec(
+    html,
+  );
+  const state = /<script type="application\/json" id="platform-server-state">(.*?)<\/script>/s.exec(html)?.[1];
+  return { status: response.status(), headers: response.headers(), html, root: root?.[1] ?? '', state };
+}
+
+test('server rendering: every public page arrives with its header, content, data and styles in the first response', async ({
+  request,
+}) => {
+  for (const page of PUBLIC_PAGES) {
+    const { status, html, root, state } = await served(request, page.path);
+    expect(status, page.path).toBe(200);
+    // The header, rendered by the header remote's server build (a compact one on the log-in pages).
+    expect(root, `${page.path}: header`).toMatch(/<header[^>]*>[\s\S]*EventMedia/);
+    for (const text of page.shows) expect(root, `${page.path}: ${text}`).toContain(text);
+    expect(root, `${page.path}: no skeleton`).not.toContain('data-skeleton');
+    expect(html, `${page.path}: its styles`).toMatch(/<style data-styled="true"[^>]*>[^<]+/);
+    expect(html, `${page.path}: its title`).toContain(`<title>${page.title} · EventMedia</title>`);
+    expect(state, `${page.path}: its state`).toBeTruthy();
+  }
+});
+
+test('server rendering: with scripts off, a visitor still reads the page', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/event/summer-jazz-night-2026');
+  await expect(page.getByRole('heading', { level: 1, name: 'Summer Jazz Night' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Gallery' }).getByRole('listitem').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Events' }).first()).toBeVisible();
+  await context.close();
+});
+
+/** Holds the shell's scripts back until `release()`: the page shows only what its server sent. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`${SHELL}/main.js`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test('server rendering: the browser hydrates the HTML it was sent, keeping its elements and asking the API for none of its data', async ({
+  page,
+}) => {
+  const apiCalls: string[] = [];
+  page.on('request', (r) => r.url().startsWith(`${API}/v2/`) && apiCalls.push(new URL(r.url()).pathname));
+  const release = await holdScripts(page);
+  // Parsed, while its deferred scripts wait (so no DOMContentLoaded yet).
+  await page.goto('/event/summer-jazz-night-2026', { waitUntil: 'commit' });
+  await page.locator('#platform-server-state').waitFor({ state: 'attached' });
+  // The server's elements, marked before any script runs.
+  await page.evaluate(() => {
+    document.querySelector('main h1')?.setAttribute('data-from-server', '');
+    document.querySelector('header')?.setAttribute('data-from-server', '');
+  });
+  release();
+  // Hydrated: the app answers a click on its own link without loading a page.
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Summer Jazz Night' })).toBeVisible();
+  // The header's element was kept by hydration, not replaced by a render of the browser's own.
+  await expect(page.locator('header[data-from-server]')).toHaveCount(1);
+  // The event's data came with the page; the cart is the session's, read by the browser.
+  expect(apiCalls.filter((p) => p.includes('summer-jazz-night-2026'))).toEqual([]);
+});
+
+test('server rendering: the server element of the page heading is the one the browser keeps', async ({ page }) => {
+  const release = await holdScripts(page);
+  await page.goto('/faq', { waitUntil: 'commit' });
+  await page.locator('#platform-server-state').waitFor({ state: 'attached' });
+  await page.evaluate(() => document.querySelector('main h1')?.setAttribute('data-from-server', ''));
+  release();
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('main h1[data-from-server]')).toHaveText('Frequently asked questions');
+  // Interactive: the header's search (hydrated with the page) answers.
+  await page.getByRole('combobox', { name: 'Search' }).fill('Jazz');
+  await expect(page.getByRole('option', { name: /Summer Jazz Night/ })).toBeVisible();
+});
+
+test("server rendering: two visitors' pages rendered at once each hold only their own session and data", async ({
+  browser,
+  request,
+}) => {
+  const member = await browser.newContext();
+  const memberPage = await member.newPage();
+  await logIn(memberPage, 'olga');
+  const asMember = (path: string) => member.request.get(`${SHELL}${path}`).then((r) => r.text());
+  const asVisitor = (path: string) => request.get(`${SHELL}${path}`).then((r) => r.text());
+  const pages = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      i % 2 === 0
+        ? asVisitor(i % 4 === 0 ? '/event/summer-jazz-night-2026' : '/event/city-marathon-2026').then((html) => ({
+            who: 'visitor',
+            event: i % 4 === 0 ? 'Summer Jazz Night' : 'City Marathon',
+            html,
+          }))
+        : asMember('/events').then((html) => ({ who: 'member', event: '', html })),
+    ),
+  );
+  for (const { who, event, html } of pages) {
+    const state = /id="platform-server-state">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+    if (who === 'visitor') {
+      // A visitor's header, and only the event asked for in the page's state.
+      expect(html).toContain('>Log in</button>');
+      expect(html).toContain(`<h1>${event}</h1>`);
+      const other = event === 'Summer Jazz Night' ? 'City Marathon' : 'Summer Jazz Night';
+      expect(state).not.toContain(other);
+      // Nothing of the member's session: no user, no cart.
+      expect(state).not.toMatch(/getUserInfo|getCart/);
+    } else {
+      // A logged-in visitor's header in its logged-in shape (filled in the browser), no data of anyone's.
+      expect(html).not.toContain('>Log in</button>');
+      expect(html).toContain('aria-label="Profile menu"');
+      expect(JSON.parse(state)).toEqual({ queries: { mutations: [], queries: [] }, slots: expect.any(Object) });
+    }
+  }
+  await member.close();
+});
+
+test('server rendering: a page says what it is to machines, and an unknown event or profile is a 404', async ({
+  request,
+}) => {
+  const event = await served(request, '/event/summer-jazz-night-2026?from=share');
+  expect(event.html).toContain('<meta property="og:title" content="Summer Jazz Night" />');
+  expect(event.html).toContain(
+    '<meta property="og:description" content="An open-air jazz evening by the river with six bands." />',
+  );
+  expect(event.html).toMatch(
+    /<meta property="og:image" content="http:\/\/localhost:14000\/media\/events\/summer-jazz-night-2026\/cover\.[a-z]+" \/>/,
+  );
+  expect(event.html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+  // The address without its query: one canonical page for every link to it.
+  expect(event.html).toContain(`<link rel="canonical" href="${SHELL}/event/summer-jazz-night-2026" />`);
+  expect(event.html.match(/<title>/g)).toHaveLength(1);
+  expect(event.html.match(/<meta name="description"/g)).toHaveLength(1);
+
+  for (const path of ['/event/no-such-event', '/user/nobody-here', '/no/page/here']) {
+    const missing = await served(request, path);
+    expect(missing.status, path).toBe(404);
+    expect(missing.root, path).toContain('<h1>Page not found</h1>');
+    expect(missing.html, path).toContain('<title>Page not found · EventMedia</title>');
+  }
+});
+
+/** Longer than a render waits for a remote's server build (shell/src/server.tsx, DEFAULT_BUDGETS.remoteMs). */
+const SERVER_BUILD_DELAY_MS = 4_000;
+
+type ServerFault = 'server build down' | 'server build slow' | 'throwing while rendered on the server';
+
+/** The header's origin, healthy for browsers, with a fault in its server build only. */
+async function headerWithServerFault(fault: ServerFault): Promise<{ close(): Promise<void> }> {
+  const dir =
+    fault === 'throwing while rendered on the server'
+      ? brokenCopy(
+          'mf-header',
+          '__federation_expose_Header',
+          'children:"EventMedia"',
+          'children:(()=>{throw new Error("broken on the server")})()',
+          'server',
+        )
+      : join(ROOT, 'mf-header', 'dist');
+  const real = await startApp(dir, 0);
+  const front = createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? '/';
+      if (url.startsWith('/server/') && fault === 'server build down') {
+        res.writeHead(503).end();
+        return;
+      }
+      if (url.startsWith('/server/') && fault === 'server build slow')
+        await new Promise((resolve) => setTimeout(resolve, SERVER_BUILD_DELAY_MS));
+      const upstream = await fetch(`http://127.0.0.1:${(real.address() as AddressInfo).port}${url}`, {
+        headers: { 'accept-encoding': 'identity' },
+      });
+      const headers = Object.fromEntries(
+        [...upstream.headers].filter(([k]) => !['content-encoding', 'content-length', 'connection'].includes(k)),
+      );
+      res.writeHead(upstream.status, headers).end(Buffer.from(await upstream.arrayBuffer()));
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => front.listen(HEADER_PORT, '127.0.0.1', resolve));
+  return { close: () => Promise.all([stop(front), stop(real)]).then(() => undefined) };
+}
+
+const SHELL_PORT = 13970;
+const HEADER_PORT = 13971;
+
+for (const fault of [
+  'server build down',
+  'server build slow',
+  'throwing while rendered on the server',
+] as ServerFault[]) {
+  test(`server rendering: the header's ${fault}: its slot is a skeleton in the HTML, the rest is rendered, and the browser loads the header`, async ({
+    page,
+  }) => {
+    const header = await headerWithServerFault(fault);
+    const shellServer = await startApp('shell', SHELL_PORT, runtimeEnv({ ...PORTS, header: HEADER_PORT }));
+    try {
+      const shell = `http://localhost:${SHELL_PORT}`;
+      const response = await page.request.get(`${shell}/events`);
+      const html = await response.text();
+      expect(response.status()).toBe(200);
+      expect(html).toContain('data-testid="slot-loading-header"');
+      expect(html).not.toMatch(/<header[^>]*>/);
+      expect(html).toContain('<h1>Events</h1>');
+      expect(html).toContain('Summer Jazz Night');
+
+      await page.goto(`${shell}/events`);
+      await expect(page.getByRole('link', { name: 'EventMedia' })).toBeVisible();
+      await expect(page.getByRole('link', { name: /Summer Jazz Night/ })).toBeVisible();
+      await expect(page.getByTestId('slot-fallback-header')).toHaveCount(0);
+    } finally {
+      await Promise.all([stop(shellServer), header.close()]);
+    }
+  });
+}
+
+test('server rendering: the API down, the page still renders (skeletons where its data goes), never an error page', async ({
+  page,
+}) => {
+  // A shell whose API is a closed port: the server's calls fail at once.
+  const shellServer = await startApp('shell', SHELL_PORT, { ...runtimeEnv(), API_ORIGIN: 'http://localhost:1' });
+  try {
+    const response = await page.request.get(`http://localhost:${SHELL_PORT}/event/summer-jazz-night-2026`);
+    const html = await response.text();
+    expect(response.status()).toBe(200);
+    expect(html).toMatch(/<header[^>]*>/);
+    expect(html).toContain('data-skeleton');
+    expect(html).toContain('<title>Event · EventMedia</title>');
+  } finally {
+    await stop(shellServer);
+  }
+});

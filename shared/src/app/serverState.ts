@@ -1,0 +1,102 @@
+import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import { ApiError, statusOf } from '../api/client.js';
+
+/** The id of the data-only block a server-rendered page carries its state in. */
+export const SERVER_STATE_ELEMENT_ID = 'platform-server-state';
+
+/**
+ * What a page's server hands the browser with the HTML it rendered, so the browser hydrates
+ * that HTML as it is: the API answers the render used, and which remote modules it rendered from
+ * which manifest (the browser loads those before it hydrates; any other slot starts loading).
+ */
+export interface ServerState {
+  queries: DehydratedState;
+  /** `remote/Module` -> the manifest URL of the version rendered. */
+  slots: Record<string, string>;
+}
+
+/** An API failure as it crosses into the page (an Error's message is not serialised by JSON). */
+interface SentError {
+  apiError: { status: number; message: string };
+}
+
+const isSentError = (value: unknown): value is SentError =>
+  typeof value === 'object' && value !== null && 'apiError' in value;
+
+/**
+ * The query cache's answers for the page: what was read, and "does not exist" (404, so the page
+ * says "not found" again in the browser without asking). Other failures are not sent: the page
+ * showed them loading, and the browser asks again.
+ */
+export function dehydrateForPage(client: QueryClient): DehydratedState {
+  const state = dehydrate(client, {
+    shouldDehydrateQuery: (query) =>
+      query.state.status === 'success' || (query.state.status === 'error' && statusOf(query.state.error) === 404),
+  });
+  return {
+    ...state,
+    queries: state.queries.map((query) =>
+      query.state.error instanceof ApiError
+        ? {
+            ...query,
+            state: {
+              ...query.state,
+              error: { apiError: { status: query.state.error.status, message: query.state.error.message } } as never,
+            },
+          }
+        : query,
+    ),
+  };
+}
+
+/**
+ * "Does not exist" stays said when the page mounts: by default a query that failed asks again
+ * on mount, showing loading meanwhile, so the browser would neither show the server's "not
+ * found" nor match its HTML. Only those keys (a 404 is not retried anyway); both sides call it.
+ */
+export function keepNotFoundAnswers(client: QueryClient): void {
+  const notFound = client
+    .getQueryCache()
+    .findAll({ predicate: (query) => query.state.status === 'error' && statusOf(query.state.error) === 404 });
+  for (const query of notFound) client.setQueryDefaults(query.queryKey, { retryOnMount: false });
+}
+
+/** Puts a server's answers into the browser's query cache, failures as the ApiError they were. */
+export function hydrateFromPage(client: QueryClient, state: DehydratedState): void {
+  hydrate(client, {
+    ...state,
+    queries: state.queries.map((query) => {
+      const error: unknown = query.state.error;
+      return isSentError(error)
+        ? {
+            ...query,
+            state: { ...query.state, error: new ApiError(error.apiError.status, error.apiError.message) as never },
+          }
+        : query;
+    }),
+  });
+  keepNotFoundAnswers(client);
+}
+
+/**
+ * The block a server writes into the page: JSON that stays data whatever it holds (`<` is
+ * escaped, so an event named `</script><script>…` cannot end the element).
+ */
+export const stateScript = (state: ServerState): string =>
+  `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${JSON.stringify(state).replaceAll('<', '\\u003c')}</script>`;
+
+/** The server's state in this page, or null (a page rendered in the browser only, or a broken block). */
+export function serverStateInPage(
+  doc: Pick<Document, 'getElementById'> | undefined = globalThis.document,
+): ServerState | null {
+  const text = doc?.getElementById(SERVER_STATE_ELEMENT_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Partial<ServerState> | null;
+    if (!value || !Array.isArray(value.queries?.queries) || typeof value.slots !== 'object' || !value.slots)
+      return null;
+    return { queries: value.queries, slots: value.slots };
+  } catch {
+    return null;
+  }
+}
