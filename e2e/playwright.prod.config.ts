@@ -37,7 +37,7 @@ const nginx = (pkg: string, port: number) => ({
     UPLOAD_ORIGIN: OBJECT_STORE,
     APP_DIST: join(ROOT, pkg, 'dist'),
     APP_LOCAL_PORT: String(port),
-    APP_FALLBACK: pkg === PLATFORM.shell.package ? '/index.html' : '=404',
+    APP_FALLBACK: pkg === PLATFORM.shell.package ? '@page' : '=404',
     NGINX_WORK_DIR: join(work, pkg),
   },
   reuseExistingServer: false,
@@ -47,7 +47,8 @@ const nginx = (pkg: string, port: number) => ({
 export default defineConfig({
   ...base,
   // Everything that concerns serving and live updates: logins and logout with the live
-  // connection, live notifications and chat, the fault matrix and isolation, the CSP, deploys.
+  // connection, live notifications and chat, the fault matrix and isolation, the CSP, deploys,
+  // pages rendered by the page server behind nginx.
   testIgnore: [],
   testMatch: [
     'session.spec.ts',
@@ -57,6 +58,7 @@ export default defineConfig({
     'faults.spec.ts',
     'isolation.spec.ts',
     'shell.spec.ts',
+    'server-rendering.spec.ts',
     'production.spec.ts',
     'topology.spec.ts',
   ],

@@ -26,16 +26,37 @@ describe('docker-compose.yml against the platform table', () => {
 
   it('builds the shell and each remote from the one Dockerfile, the app as a build argument, on its port', () => {
     for (const app of [PLATFORM.shell, ...Object.values(PLATFORM.remotes)]) {
-      const built = services.filter((s) => new RegExp(`^ +APP: ${app.package}$`, 'm').test(s));
+      const built = services.filter(
+        (s) => new RegExp(`^ +APP: ${app.package}$`, 'm').test(s) && !/^ +target: pages$/m.test(s),
+      );
       expect(built, app.package).toHaveLength(1);
       const service = built[0] ?? '';
       expect(service).toContain('dockerfile: page-server/Dockerfile');
       expect(/ports:\s*\n\s*- "(\d+):80"/.exec(service)?.[1], app.package).toBe(String(app.devPort));
-      // Only the shell answers its client routes (/user/login…) with its page.
-      expect(service.includes('APP_FALLBACK: /index.html'), app.package).toBe(app === PLATFORM.shell);
+      // Only the shell answers its client routes (/user/login…): its page server renders them.
+      expect(service.includes('APP_FALLBACK: "@page"'), app.package).toBe(app === PLATFORM.shell);
       expect(existsSync(join(root, app.package, 'Dockerfile')), `${app.package} has no Dockerfile of its own`).toBe(
         false,
       );
     }
+  });
+
+  it("runs the shell's page server from the same Dockerfile, reaching every remote and the API inside the network", () => {
+    const pages = services.find((s) => /^ {2}pages:$/m.test(s)) ?? '';
+    expect(pages).toMatch(/^ +target: pages$/m);
+    expect(pages).toMatch(/^ +APP: shell$/m);
+    const shell = services.find((s) => /^ {2}shell:$/m.test(s)) ?? '';
+    expect(shell).toMatch(/^ +PAGE_UPSTREAM: http:\/\/pages:3000$/m);
+    const internal = new Map(
+      (/^ +INTERNAL_ORIGINS: (.*)$/m.exec(pages)?.[1] ?? '')
+        .split(',')
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    for (const [name, r] of Object.entries(PLATFORM.remotes)) {
+      const service = services.find((s) => new RegExp(`^ +APP: ${r.package}$`, 'm').test(s)) ?? '';
+      const serviceName = /^ {2}([a-z-]+):$/m.exec(service)?.[1];
+      expect(internal.get(`http://localhost:${r.devPort}`), name).toBe(`http://${serviceName}`);
+    }
+    expect(internal.get(env.API_ORIGIN ?? '')).toBe('http://api-gateway:4000');
   });
 });

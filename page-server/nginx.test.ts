@@ -1,4 +1,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,9 @@ const dist = join(dir, 'dist');
 const servers: { stop(): Promise<void> }[] = [];
 let shell = '';
 let remote = '';
+/** A shell whose pages come from a page server that counts its renders. */
+let cached = '';
+const renders: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(dist, { recursive: true });
@@ -29,10 +34,38 @@ beforeAll(async () => {
   const env = { API_ORIGIN: 'http://localhost:4000', LIVE_URL: 'ws://localhost:9001' };
   const shellPort = await freePort();
   const remotePort = await freePort();
-  servers.push(await startNginx({ dist, port: shellPort, fallback: '/index.html', env, workDir: join(dir, 'shell') }));
+  servers.push(await startNginx({ dist, port: shellPort, fallback: '@page', env, workDir: join(dir, 'shell') }));
   servers.push(await startNginx({ dist, port: remotePort, fallback: '=404', env, workDir: join(dir, 'remote') }));
   shell = `http://127.0.0.1:${shellPort}`;
   remote = `http://127.0.0.1:${remotePort}`;
+  const pageServer = createServer((req, res) => {
+    renders.push(`${req.url} ${req.headers.cookie ?? ''}`);
+    // Rendering takes a moment: a burst arrives while the first render is under way.
+    setTimeout(() => {
+      res
+        .writeHead(req.url === '/missing' ? 404 : 200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          'Content-Security-Policy': "default-src 'self'",
+          Vary: 'Accept-Encoding, Cookie',
+        })
+        .end(`<!doctype html><title>${req.url}</title>${'<p>page</p>'.repeat(200)}`);
+    }, 200);
+  });
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  servers.push({ stop: () => new Promise<void>((resolve) => pageServer.close(() => resolve())) });
+  const cachedPort = await freePort();
+  servers.push(
+    await startNginx({
+      dist,
+      port: cachedPort,
+      fallback: '@page',
+      env,
+      workDir: join(dir, 'cached'),
+      pageUpstream: `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`,
+    }),
+  );
+  cached = `http://127.0.0.1:${cachedPort}`;
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -46,7 +79,7 @@ describe('the nginx template', () => {
   it('keeps nginx variables and fills only the defined ones, as the image does', () => {
     const conf = renderTemplate(templateVariables({ dist, port: 80, fallback: '=404', env: {} }));
     expect(conf).toContain('$uri');
-    expect(conf).toContain('try_files $uri $uri/ =404;');
+    expect(conf).toContain('try_files $uri =404;');
     expect(conf).not.toMatch(/\$\{[A-Z_]+\}/);
   });
 
@@ -107,5 +140,49 @@ describe('the nginx template', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('gzip');
     expect(res.headers.get('content-type')).toMatch(/javascript/);
+  });
+});
+
+describe("the shell's pages through nginx", () => {
+  const rendersOf = (path: string) => renders.filter((r) => r.startsWith(`${path} `)).length;
+
+  it("keeps a visitor's page a few seconds: a burst of visitors costs one render per page", async () => {
+    const burst = await Promise.all(Array.from({ length: 10 }, () => get(`${cached}/events`)));
+    for (const res of burst) {
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<title>/events</title>');
+    }
+    expect(rendersOf('/events')).toBe(1);
+    const again = await get(`${cached}/events`);
+    expect(again.headers.get('x-page-cache')).toBe('HIT');
+    // The page server's own headers reach the browser: it is told to revalidate.
+    expect(again.headers.get('cache-control')).toBe('no-cache');
+    expect(again.headers.get('content-security-policy')).toBe("default-src 'self'");
+    // "Not found" is kept as well; another address is another render.
+    await get(`${cached}/missing`);
+    expect((await get(`${cached}/missing`)).status).toBe(404);
+    expect(rendersOf('/missing')).toBe(1);
+  });
+
+  it("never keeps a logged-in visitor's page, and keeps each canary cohort's apart", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await get(`${cached}/user/me`, { cookie: 'loggedIn=yes; session=abc' });
+      expect(res.headers.get('x-page-cache')).toBe('BYPASS');
+    }
+    expect(rendersOf('/user/me')).toBe(2);
+    // A visitor's page after a member's: rendered for the visitor, not the member's copy.
+    await get(`${cached}/user/me`);
+    expect(rendersOf('/user/me')).toBe(3);
+    await get(`${cached}/faq`, { cookie: 'platform-cohort=5' });
+    await get(`${cached}/faq`, { cookie: 'platform-cohort=50' });
+    await get(`${cached}/faq`, { cookie: 'platform-cohort=5' });
+    expect(rendersOf('/faq')).toBe(2);
+  });
+
+  it('compresses pages for clients that accept it', async () => {
+    const res = await get(`${cached}/events`, { 'accept-encoding': 'gzip' });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    // What the page server was asked for is uncompressed: nginx keeps one copy for every client.
+    expect(renders.every((r) => !r.includes('gzip'))).toBe(true);
   });
 });

@@ -5,3 +5,4 @@ export function processIncludes(html: string, include: (path: string) => Promise
 export function platformIncludes(env: NodeJS.ProcessEnv): (path: string) => Promise<string | null>;
 export const MISSING: string;
 export const COMPOSE_TIMEOUT_MS: number;
+export const INCLUDES: { config: string; discovery: string; manifest(remote: string): string };

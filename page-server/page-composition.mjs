@@ -1,8 +1,9 @@
-// The shell's page, composed by its server: the runtime config, the release store's discovery
-// document and each remote's manifest are written into the page (a data-only block, see
-// index.html), so the browser starts on the remotes' code instead of fetching these one after
-// another. The page's template uses nginx's server-side includes; nginx fills it in production
-// (nginx/app.conf.template), serve-app here with the same directives and the same sources.
+// The shell's page, composed by its page server (serve-app, which then renders it; nginx passes
+// pages to it): the runtime config, the release store's discovery document and each remote's
+// manifest are written into the page (a data-only block, see index.html), so the browser starts
+// on the remotes' code instead of fetching these one after another. The template is written in
+// the syntax of server-side includes, which processIncludes fills; the page server is the only
+// one that composes a page.
 import { COMPOSITION_ID, PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { bootScript } from './boot-script.mjs';
 
@@ -10,8 +11,7 @@ import { bootScript } from './boot-script.mjs';
 export const MISSING = 'null';
 /**
  * How long the server waits for the store or a remote before leaving its part out (the browser
- * then fetches it, and a remote that is really down costs its slot only); nginx's proxy timeouts
- * are the same.
+ * then fetches it, and a remote that is really down costs its slot only).
  */
 export const COMPOSE_TIMEOUT_MS = 500;
 
@@ -26,7 +26,7 @@ export const compositionBlocks = (html) =>
     (m) => m[1] ?? '',
   );
 
-/** The virtual paths the page includes: the same names are nginx's internal locations. */
+/** The virtual paths the page includes. */
 export const INCLUDES = {
   config: '/runtime-config.json',
   discovery: '/platform/discovery.json',
@@ -35,7 +35,7 @@ export const INCLUDES = {
 };
 
 /**
- * The block index.html carries, with the includes both servers fill: the host's page (the shell)
+ * The block index.html carries, with the includes its page server fills: the host's page (the shell)
  * gets everything, and the inline script that hints its remotes' files from it; a page without remotes (the single bundle, a remote running alone) only its
  * runtime config.
  * @param {boolean} host
@@ -74,7 +74,7 @@ async function fetchJson(url) {
 }
 
 /**
- * Resolves the page's includes from the environment, as nginx's locations do.
+ * Resolves the page's includes from the environment.
  * @param {NodeJS.ProcessEnv} env
  * @returns {(path: string) => Promise<string | null>}
  */
@@ -93,8 +93,8 @@ export function platformIncludes(env) {
 const DIRECTIVE = /<!--#\s*(config|include)\s+(errmsg|virtual)="([^"]*)"\s*-->/g;
 
 /**
- * nginx's `config errmsg` and `include virtual`, all includes fetched at once: what serve-app
- * needs of server-side includes to fill the same template as nginx.
+ * The template's `config errmsg` and `include virtual` (server-side includes' syntax), all
+ * includes fetched at once.
  * @param {string} html
  * @param {(path: string) => Promise<string | null>} include
  */

@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNginx } from './nginx.mjs';
 import { compositionBlocks, compositionTemplate, processIncludes } from './page-composition.mjs';
 import { freePort } from '@marketplace/shared/node/ports';
 import { serveApp } from './serve.mjs';
 
-// The shell's page composed by serve-app and by Debian's nginx with the images' template, from
-// the same sources: a release store's discovery document and four remotes, one of each kind
+// The shell's page as its page server composes it (serve-app; nginx passes pages to it, see
+// nginx.test.ts), from a release store's discovery document and four remotes, one of each kind
 // (answering, failing, too slow, down).
 const dir = mkdtempSync(join(tmpdir(), 'composition-test-'));
 // nginx's workers run as another user when started as root: they must be able to read the build.
@@ -28,7 +27,7 @@ const sources = {
 let upstream: Server;
 let closedPort = 0;
 const servers: { stop(): Promise<void> }[] = [];
-const pages: Record<'serve-app' | 'nginx', string> = { 'serve-app': '', nginx: '' };
+let page = '';
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
@@ -58,10 +57,7 @@ beforeAll(async () => {
   const servePort = await freePort();
   const served = await serveApp({ dir: dist, port: servePort, env, log: false });
   servers.push({ stop: () => new Promise<void>((resolve) => served.close(() => resolve())) });
-  const nginxPort = await freePort();
-  servers.push(await startNginx({ dist, port: nginxPort, fallback: '/index.html', env, workDir: join(dir, 'nginx') }));
-  pages['serve-app'] = `http://127.0.0.1:${servePort}/event/city-marathon-2026`;
-  pages.nginx = `http://127.0.0.1:${nginxPort}/event/city-marathon-2026`;
+  page = `http://127.0.0.1:${servePort}/event/city-marathon-2026`;
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -85,9 +81,9 @@ async function composed(url: string): Promise<{ html: string; block: Composed }>
   return { html, block: JSON.parse(blocks[0] ?? '') as Composed };
 }
 
-describe.each(['serve-app', 'nginx'] as const)('the page composed by %s', (server) => {
+describe('the page composed by its server', () => {
   it('carries the runtime config, the discovery document and each remote manifest it could get; null for a remote that fails, is too slow or is down', async () => {
-    const { html, block } = await composed(pages[server]);
+    const { html, block } = await composed(page);
     expect(block.config.remotes.header).toMatch(/\/header\/mf-manifest\.json$/);
     expect(block.config.discoveryUrl).toMatch(/\/discovery\.json$/);
     expect(block.discovery).toEqual(sources.discovery);
@@ -105,7 +101,7 @@ describe.each(['serve-app', 'nginx'] as const)('the page composed by %s', (serve
     };
     sources.header = { id: 'header', name: 'header', metaData: { buildInfo: { buildVersion: 'two' } } };
     try {
-      const { block } = await composed(pages[server]);
+      const { block } = await composed(page);
       expect(block.discovery).toEqual(sources.discovery);
       expect(block.manifests.header).toEqual(sources.header);
     } finally {
@@ -114,8 +110,8 @@ describe.each(['serve-app', 'nginx'] as const)('the page composed by %s', (serve
   });
 });
 
-describe('processIncludes (serve-app)', () => {
-  it("fills each include, and a failed one with the configured errmsg, as nginx's SSI does", async () => {
+describe('processIncludes', () => {
+  it('fills each include, and a failed one with the configured errmsg (the SSI syntax the template is written in)', async () => {
     const html = '<!--# config errmsg="null" -->[<!--# include virtual="/a" -->,<!--# include virtual="/b" -->]';
     expect(await processIncludes(html, async (path) => (path === '/a' ? '1' : null))).toBe('[1,null]');
   });

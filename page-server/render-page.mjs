@@ -64,7 +64,5 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
       if (!composition?.config) throw new Error('the page has no runtime config to render with');
       return host.renderDocument({ template, url, cookie, origin, composition, load, budgets });
     },
-    /** The remote versions loaded now (server-remotes). */
-    held: remotes.held,
   };
 }

@@ -18,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { contentSecurityPolicy } from './csp.mjs';
 import { platformIncludes, processIncludes } from './page-composition.mjs';
+import { reachInternally } from './internal-origins.mjs';
 import { pageRenderer } from './render-page.mjs';
 
 /** @type {Record<string, string>} */
@@ -50,7 +51,8 @@ export function stopServer(server) {
 export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true }) {
   const root = resolve(dir);
   const gzipCache = new Map();
-  const csp = contentSecurityPolicy(runtimeConfigFromEnv(env));
+  // A deployment may set the policy itself (docker-compose gives its nginx and this server the same).
+  const csp = env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(runtimeConfigFromEnv(env));
   const include = platformIncludes(env);
   // The host's pages are rendered here when it has a server build (render-page.mjs).
   const renderer = pageRenderer({ distDir: root, env });
@@ -196,5 +198,6 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
     process.exit(1);
   }
   const port = Number(process.env.PORT || (single ? SINGLE_BUNDLE_PORT : appFor(pkg.name).port));
+  reachInternally(process.env.INTERNAL_ORIGINS);
   await serveApp({ dir: dist, port, host: process.env.HOST || '127.0.0.1' });
 }

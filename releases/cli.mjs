@@ -17,7 +17,7 @@ import { apiAccess, fetchFigures, figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
 import { serveLocalPlatform } from './local-platform.mjs';
-import { smokeLoad } from './smoke.mjs';
+import { smokeLoad, smokeRender } from './smoke.mjs';
 import { watchCanary } from './watch.mjs';
 
 // The apps' builds are found in the workspace, one folder up.
@@ -171,6 +171,11 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
         try {
           const shellUrl = process.env.LIVE_SHELL_URL ?? local?.shellUrl ?? '';
           problems.push(...(await smokeLoad({ shellUrl, remote, version })).map((p) => `smoke load: ${p}`));
+          // The page server renders it too: the shell's server build renders the candidate's pages.
+          if (shellDist)
+            problems.push(
+              ...(await smokeRender({ shellUrl, shellDist, remote, version })).map((p) => `smoke load: ${p}`),
+            );
         } finally {
           await local?.stop();
         }

@@ -1,2 +1,8 @@
-/** Types of smoke.mjs: the release gate's smoke load in headless Chromium. */
+/** Types of smoke.mjs: the release gate's smoke load, in headless Chromium and on the server. */
 export function smokeLoad(candidate: { shellUrl: string; remote: string; version: string }): Promise<string[]>;
+export function smokeRender(candidate: {
+  shellUrl: string;
+  shellDist: string;
+  remote: string;
+  version: string;
+}): Promise<string[]>;

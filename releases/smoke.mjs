@@ -1,11 +1,16 @@
-// The release gate's smoke load: headless Chromium (Debian's) opens the live shell with the
-// candidate pinned (that browser alone is given a discovery document naming the candidate live,
+// The release gate's smoke load, in a browser and on the server. smokeLoad: headless Chromium
+// (Debian's) opens the live shell with the candidate pinned (that browser alone is given a discovery document naming the candidate live,
 // in the page the shell's server composed and when it fetches the document, so nothing changes
 // for anyone else) and checks every page the remote renders: the candidate's
 // files were loaded, every slot rendered (no fallback), no uncaught error, no
-// Content-Security-Policy violation.
+// Content-Security-Policy violation. smokeRender: the shell's server build renders the same
+// pages with the candidate, as the page server will once it is live.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
+import { INCLUDES, processIncludes } from 'page-server/page-composition';
+import { pageRenderer, rendererOf } from 'page-server/render-page';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETTLE_MS = 15_000;
@@ -111,6 +116,52 @@ export async function smokeLoad({ shellUrl, remote, version }) {
     }
   } finally {
     await browser.close();
+  }
+  return problems;
+}
+
+/** JSON text that can sit in the page's composition block. @param {unknown} value */
+const inBlock = (value) => JSON.stringify(value).replaceAll('<', '\\u003c');
+
+/**
+ * The smoke load on the server: every page the remote renders, rendered by the shell's server
+ * build (beside `shellDist`) with the candidate pinned in the composition it is given, as the
+ * page server would render it once the candidate is live: the candidate's server build must be
+ * fetched, load and render its slot, with no error in the render.
+ *
+ * @param {{ shellUrl: string, shellDist: string, remote: string, version: string }} candidate
+ * @returns {Promise<string[]>} what went wrong, empty when the candidate renders cleanly
+ */
+export async function smokeRender({ shellUrl, shellDist, remote, version }) {
+  const renderer = pageRenderer({ distDir: shellDist, env: {} });
+  if (!renderer) return [`the shell's server build is not at ${rendererOf(shellDist)}: build the shell`];
+  const config = await (await fetch(new URL('/runtime-config.json', shellUrl), { cache: 'no-store' })).json();
+  if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl)
+    return [`the shell at ${shellUrl} does not read a release store (no discoveryUrl)`];
+  const live = await (await fetch(config.discoveryUrl, { cache: 'no-store' })).json();
+  const manifestPath = `${remote}/${version}/mf-manifest.json`;
+  const manifest = await (await fetch(new URL(manifestPath, config.discoveryUrl))).json();
+  const pinned = {
+    ...live,
+    remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: manifestPath } } },
+    manifests: { ...live.manifests, [manifestPath]: manifest },
+  };
+  delete pinned.remotes[remote].canary;
+  const template = await processIncludes(readFileSync(join(shellDist, 'index.html'), 'utf8'), async (path) =>
+    path === INCLUDES.config ? inBlock(config) : path === INCLUDES.discovery ? inBlock(pinned) : null,
+  );
+  /** @type {string[]} */
+  const problems = [];
+  for (const path of pathsOf(remote)) {
+    const page = await renderer.render({ template, url: path, cookie: '', origin: shellUrl });
+    for (const problem of page.problems) problems.push(`${path} on the server: ${problem}`);
+    const state = /id="platform-server-state">(.*?)<\/script>/s.exec(page.body)?.[1];
+    /** @type {Record<string, string>} */
+    const slots = state ? JSON.parse(state).slots : {};
+    const rendered = Object.entries(slots).some(
+      ([id, url]) => id.startsWith(`${remote}/`) && url.includes(`/${remote}/${version}/`),
+    );
+    if (!rendered) problems.push(`${path} was not rendered on the server with ${remote} ${version}`);
   }
   return problems;
 }

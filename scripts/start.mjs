@@ -6,7 +6,7 @@
 // (s3rver, api/objectstore); two API instances on them (4101, 4102) behind the API gateway on
 // 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's mosquitto with the repository's
 // configuration (logins per page, administered by the API) on 1883 and 9001; and each app under
-// Debian's nginx with the images' template.
+// Debian's nginx with the images' template, the shell's pages passed to its page server.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -127,7 +127,7 @@ if (prod) {
       UPLOAD_ORIGIN: objectStore,
       APP_DIST: join(root, app.package, 'dist'),
       APP_LOCAL_PORT: String(app.devPort),
-      APP_FALLBACK: app === PLATFORM.shell ? '/index.html' : '=404',
+      APP_FALLBACK: app === PLATFORM.shell ? '@page' : '=404',
       NGINX_WORK_DIR: join(root, 'api', 'data', 'nginx', app.package),
     };
     children.push(

@@ -1,7 +1,10 @@
-// `pnpm bench`: what a person pays on a cold load, federated against the single-bundle build.
-// Starts the production builds with the API and its broker on loopback, loads every scenario in
-// a new browser context (empty cache) in headless Chromium, federated and single alternating,
-// and writes the medians and ratios as Markdown (printed), JSON and an SVG chart.
+// `pnpm bench`: what a person pays on a cold load: the federated page as served (rendered by its
+// page server), the same build rendered in the browser only (SERVER_RENDERING=off), and the
+// single-bundle build. Starts the production builds with the API and its broker on loopback,
+// loads every scenario in a new browser context (empty cache) in headless Chromium, the builds
+// taking turns, then runs Lighthouse's mobile configuration on three pages of each build and
+// times the page server's renders under a bounded load; writes the medians and ratios as
+// Markdown (printed), JSON and an SVG chart.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +12,16 @@ import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
 import { serveApp, stopServer } from 'page-server/serve';
-import { criticalPathDepth, cumulativeLayoutShift, renderChart, renderMarkdown, summarize } from './report.mjs';
+import { lighthouseMobile, renderLighthouse } from './lighthouse.mjs';
+import {
+  criticalPathDepth,
+  cumulativeLayoutShift,
+  median,
+  renderChart,
+  renderMarkdown,
+  summarize,
+  VARIANTS,
+} from './report.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -19,6 +31,8 @@ const OFFSET = 20_000;
 const REMOTES = Object.entries(PLATFORM.remotes);
 const PORTS = {
   shell: PLATFORM.shell.devPort + OFFSET,
+  // The same shell build, rendering in the browser only.
+  client: PLATFORM.shell.devPort + OFFSET + 20,
   single: PLATFORM.singleBundlePort + OFFSET,
   api: 24000,
   ...Object.fromEntries(REMOTES.map(([name, r]) => [name, r.devPort + OFFSET])),
@@ -31,7 +45,20 @@ const NETWORK = {
   downloadThroughput: (20 * 1024 * 1024) / 8,
   uploadThroughput: (5 * 1024 * 1024) / 8,
 };
-const BASE = { federated: `http://localhost:${PORTS.shell}`, single: `http://localhost:${PORTS.single}` };
+const BASE = {
+  federated: `http://localhost:${PORTS.shell}`,
+  client: `http://localhost:${PORTS.client}`,
+  single: `http://localhost:${PORTS.single}`,
+};
+/** Lighthouse's pages (issue "Pages that arrive rendered"): `BENCH_LIGHTHOUSE_RUNS=0` skips them. */
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 1);
+const LIGHTHOUSE_PAGES = [
+  { id: 'home', title: 'home', path: '/' },
+  { id: 'gallery', title: 'event gallery', path: '/event/summer-jazz-night-2026' },
+  { id: 'login', title: 'log in', path: '/user/login' },
+];
+/** The page server's renders under a bounded load: this many at once, this many in all per page. */
+const RENDER_LOAD = { concurrency: 4, requests: Number(process.env.BENCH_RENDERS ?? 120) };
 
 /** Each scenario: where to go, what counts as its main content, and what to do first (log in, open the viewer). */
 const ALL_SCENARIOS = [
@@ -59,7 +86,8 @@ const SCENARIOS = process.env.BENCH_ONLY
 
 /** Runs in the page before any of its scripts: when header and main content enter the DOM, LCP, long tasks, layout shifts. */
 const probe = (main, video) => `(() => {
-  const b = (window.__bench = { header: null, main: null, lcp: 0, longTasks: [], shifts: [] });
+  const b = (window.__bench = { header: null, main: null, fcp: 0, lcp: 0, longTasks: [], shifts: [] });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (e.name === 'first-contentful-paint') b.fcp = e.startTime; }).observe({ type: 'paint', buffered: true });
   const check = () => {
     const now = performance.now();
     if (b.header === null && document.querySelector('header a[href="/"]')) b.header = now;
@@ -83,7 +111,7 @@ function startApi(dataDir) {
       API_PORT: String(PORTS.api),
       API_HOST: '127.0.0.1',
       API_PUBLIC_ORIGIN: API,
-      API_ALLOWED_ORIGINS: `${BASE.federated},${BASE.single}`,
+      API_ALLOWED_ORIGINS: Object.values(BASE).join(','),
       DATABASE_PATH: join(dataDir, 'db.sqlite'),
       ADMIN_TOKEN: 'bench-admin-token',
     },
@@ -201,6 +229,7 @@ async function measure(browser, variant, scenario, path) {
       ...net,
       header: b.header,
       main: b.main,
+      fcp: b.fcp,
       lcp: b.lcp,
       tbt,
       depth: depth.depth,
@@ -209,6 +238,30 @@ async function measure(browser, variant, scenario, path) {
   } finally {
     await context.close();
   }
+}
+
+/** The page server's answer times for each page, under RENDER_LOAD. */
+async function renderTimes(origin, paths) {
+  const results = [];
+  for (const path of paths) {
+    const times = [];
+    let errors = 0;
+    let sent = 0;
+    const worker = async () => {
+      while (sent < RENDER_LOAD.requests) {
+        sent++;
+        const start = performance.now();
+        const response = await fetch(`${origin}${path}`).catch(() => null);
+        if (!response || response.status >= 500) errors++;
+        await response?.arrayBuffer();
+        times.push(performance.now() - start);
+      }
+    };
+    await Promise.all(Array.from({ length: RENDER_LOAD.concurrency }, worker));
+    const sorted = times.sort((a, b) => a - b);
+    results.push({ path, p50: median(sorted), p95: sorted[Math.floor(sorted.length * 0.95)] ?? NaN, errors });
+  }
+  return results;
 }
 
 async function main() {
@@ -221,6 +274,12 @@ async function main() {
   };
   const servers = await Promise.all([
     serveApp({ dir: join(ROOT, PLATFORM.shell.package, 'dist'), port: PORTS.shell, env, log: false }),
+    serveApp({
+      dir: join(ROOT, PLATFORM.shell.package, 'dist'),
+      port: PORTS.client,
+      env: { ...env, SERVER_RENDERING: 'off' },
+      log: false,
+    }),
     ...REMOTES.map(([name, r]) => serveApp({ dir: join(ROOT, r.package, 'dist'), port: PORTS[name], env, log: false })),
     serveApp({ dir: join(ROOT, 'shell/dist-single'), port: PORTS.single, env, log: false }),
   ]);
@@ -235,8 +294,8 @@ async function main() {
     const samples = {};
     for (let run = 0; run < RUNS; run++) {
       for (const scenario of SCENARIOS) {
-        // Alternate which variant goes first, so neither always meets a warmer API or disk.
-        const order = run % 2 === 0 ? ['federated', 'single'] : ['single', 'federated'];
+        // Rotate which variant goes first, so none always meets a warmer API or disk.
+        const order = VARIANTS.map((_, i) => VARIANTS[(i + run) % VARIANTS.length]);
         for (const variant of order) {
           const sample = await measure(browser, variant, scenario, scenario.path ?? paths[scenario.id]);
           ((samples[scenario.id] ??= {})[variant] ??= []).push(sample);
@@ -244,10 +303,35 @@ async function main() {
       }
       process.stdout.write(`run ${run + 1}/${RUNS} done\n`);
     }
-    const report = summarize(SCENARIOS, samples, { runs: RUNS, network: NETWORK, date: new Date().toISOString() });
+    const renders = await renderTimes(BASE.federated, ['/', '/event/summer-jazz-night-2026', '/user/login']);
+    const lighthouse =
+      LIGHTHOUSE_RUNS > 0
+        ? await lighthouseMobile({ variants: BASE, pages: LIGHTHOUSE_PAGES, runs: LIGHTHOUSE_RUNS })
+        : null;
+    const report = {
+      ...summarize(SCENARIOS, samples, { runs: RUNS, network: NETWORK, date: new Date().toISOString() }),
+      renders,
+      lighthouse,
+    };
     mkdirSync(OUT, { recursive: true });
     writeFileSync(join(OUT, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    const markdown = renderMarkdown(report);
+    const markdown = [
+      renderMarkdown(report),
+      '',
+      `The page server's render time (its answer, anonymous, no cache in front), ${RENDER_LOAD.concurrency} at once, ${RENDER_LOAD.requests} per page:`,
+      '',
+      '| page | p50 (ms) | p95 (ms) | errors |',
+      '|---|---|---|---|',
+      ...renders.map((r) => `| ${r.path} | ${Math.round(r.p50)} | ${Math.round(r.p95)} | ${r.errors} |`),
+      ...(lighthouse
+        ? [
+            '',
+            `Lighthouse 12, mobile (simulated slow 4G, 4x CPU), median of ${LIGHTHOUSE_RUNS} run(s); targets on the server-rendered page:`,
+            '',
+            renderLighthouse(lighthouse, LIGHTHOUSE_PAGES, 'federated'),
+          ]
+        : []),
+    ].join('\n');
     writeFileSync(join(OUT, 'latest.md'), markdown);
     writeFileSync(join(OUT, 'latest.svg'), renderChart(report));
     console.log(`\n${markdown}\nWritten: e2e/bench/results/latest.{json,md,svg}`);

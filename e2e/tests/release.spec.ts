@@ -103,9 +103,14 @@ test('release: a header release shows on the next reload without a shell rebuild
   };
   expect(await composedHeader()).toEqual({ version: first, manifestVersion: first });
 
+  // The page server renders the header at the version live now: a switch changes its next render.
+  const renderedLogo = async () =>
+    /<a [^>]*href="\/"[^>]*>(EventMedia(?: Next)?)<\/a>/.exec(await (await page.request.get(SHELL_URL)).text())?.[1];
+  expect(await renderedLogo()).toBe('EventMedia');
   await succeeds('release', 'header', '--dist', nextDist);
   const next = liveHeader();
   expect(await composedHeader()).toEqual({ version: next, manifestVersion: next });
+  expect(await renderedLogo()).toBe('EventMedia Next');
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia Next');
   const manifest = await page.request.get(`${STORE_URL}/header/${liveHeader()}/mf-manifest.json`);
@@ -115,6 +120,7 @@ test('release: a header release shows on the next reload without a shell rebuild
   const back = await command('rollback', 'header');
   expect(back.output).toContain(`back on ${first}`);
   expect(await composedHeader()).toEqual({ version: first, manifestVersion: first });
+  expect(await renderedLogo()).toBe('EventMedia');
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia');
   expect(discoveryRequests).toEqual([]);
@@ -161,6 +167,19 @@ test('release: a header release shows on the next reload without a shell rebuild
   const throwing = await command('release', 'header', '--dist', broken);
   expect(throwing.code).toBe(1);
   expect(throwing.output).toMatch(/refused header \w+: smoke load: .*showed slot-fallback-header/);
+  // One whose browser build is sound but whose server build throws: the smoke load renders it on the server too.
+  const brokenOnServer = brokenCopy(
+    'mf-header',
+    '__federation_expose_Header',
+    'children:"EventMedia"',
+    'children:(()=>{throw new Error("broken on the server")})()',
+    'server',
+  );
+  copies.push(brokenOnServer);
+  const throwingOnServer = await command('release', 'header', '--dist', brokenOnServer);
+  expect(throwingOnServer.code).toBe(1);
+  expect(throwingOnServer.output).toMatch(/refused header \w+: smoke load: \/ on the server: broken on the server/);
+  expect(throwingOnServer.output).not.toContain('slot-fallback-header');
   expect(liveHeader()).toBe(first);
   const history = await command('list');
   expect(history.output).toMatch(
@@ -170,6 +189,7 @@ test('release: a header release shows on the next reload without a shell rebuild
 
 test('release: a 50 % canary splits fresh browsers, each stays on its version across reloads, and promote gives it to everyone', async ({
   browser,
+  request,
 }) => {
   test.setTimeout(90_000);
   if (!liveHeader()) await succeeds('release', 'header');
@@ -187,6 +207,15 @@ test('release: a 50 % canary splits fresh browsers, each stays on its version ac
   }
   expect(seen).toContain('EventMedia');
   expect(seen).toContain('EventMedia Next');
+  // The page server honours the cohort cookie: a browser in the canary's half is rendered the
+  // canary, one outside it live; one with no cohort yet gets the header's slot to decide itself.
+  const served = async (cookie?: string) =>
+    (await request.get(SHELL_URL, cookie ? { headers: { cookie } } : {})).text();
+  expect(await served('platform-cohort=3')).toContain('>EventMedia Next</a>');
+  expect(await served('platform-cohort=97')).toMatch(/>EventMedia<\/a>/);
+  const undecided = await served();
+  expect(undecided).toContain('data-testid="slot-loading-header"');
+  expect(undecided).not.toMatch(/>EventMedia( Next)?<\/a>/);
 
   await succeeds('release', 'header', '--promote');
   const context = await browser.newContext();
@@ -212,6 +241,10 @@ test('release: a tester loads a stored version in their tab only, with a marker;
 
   const tester = await browser.newContext();
   const page = await tester.newPage();
+  // The page server renders the version the address asks for, as the tab will hydrate it.
+  const rendered = await (await tester.request.get(`${SHELL_URL}/?version=header@${other}`)).text();
+  expect(rendered).toMatch(/>EventMedia( Next)?<\/a>/);
+  expect(rendered).not.toContain(`>${liveLogo}</a>`);
   await page.goto(`${SHELL_URL}/?version=header@${other}`);
   const marker = page.getByRole('status', { name: 'Testing remote versions' });
   await expect(marker).toContainText(`header ${other}`);

@@ -40,7 +40,7 @@ export async function deployBuild(
     dist: dir,
     port,
     env: { ...process.env, ...env },
-    fallback: role === 'shell' ? '/index.html' : '=404',
+    fallback: role === 'shell' ? '@page' : '=404',
     workDir,
   });
 }

@@ -40,7 +40,7 @@ import {
   type ServerState,
 } from '@marketplace/shared';
 import { App } from './app/App.js';
-import { serverRemotes } from './remotes/discovery.js';
+import { versionsForRequest } from './remotes/discovery.js';
 import { PreloadedSlots, type PreloadedSlot, type SlotComponent } from './remotes/preloaded.js';
 
 declare const SINGLETON_VERSIONS: Record<string, string>;
@@ -70,7 +70,7 @@ export interface RenderBudgets {
   renderMs: number;
 }
 
-export const DEFAULT_BUDGETS: RenderBudgets = { remoteMs: 1500, dataMs: 1500, renderMs: 2000 };
+const DEFAULT_BUDGETS: RenderBudgets = { remoteMs: 1500, dataMs: 1500, renderMs: 2000 };
 
 /** One exposed module of the remote version whose browser manifest is at `manifestUrl`. */
 export type LoadServerModule = (request: {
@@ -187,7 +187,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
   const problems: string[] = [];
 
   // The remote modules the page starts with, each within the budget; one that fails is the browser's.
-  const resolved = serverRemotes(config, composition, request.cookie, search);
+  const resolved = versionsForRequest(config, composition, request.cookie, search);
   const wantedSlots: [RemoteName, string][] = [['header', 'Header']];
   if (route) wantedSlots.push([route.remote, route.module]);
   const preloaded = new Map<string, PreloadedSlot>();

@@ -6,6 +6,7 @@ import {
   manifestsFrom,
   requestedOverrides,
   resolveRemotes,
+  versionsForRequest,
   type DiscoveryDocument,
 } from './discovery.js';
 import { rolledBackSwitches } from './rollbacks.js';
@@ -243,5 +244,52 @@ describe('rollbacks reaching open pages (issue 27, item 6)', () => {
     ).toEqual({});
     // A remote not from the store (a configured URL) has no version to roll back.
     expect(rolledBackSwitches(rolled, DOC_URL, { header: configured.header }, configured, 5, {})).toEqual({});
+  });
+});
+
+describe("a page's server (issue 28: it renders the versions the browser will take)", () => {
+  const config = { remotes: configured, discoveryUrl: DOC_URL, allowVersionOverride: true } as RuntimeConfig;
+  const composed = { config, discovery: doc, manifests: {} };
+  const stored = (name: string, version: string) => `http://releases.test/${name}/${version}/mf-manifest.json`;
+
+  it("takes the canary for a cohort cookie in its share, live for one outside it, as the browser's cohort picks", () => {
+    const inShare = versionsForRequest(config, composed, 'a=1; platform-cohort=7', '');
+    expect(inShare.remotes.header).toBe(stored('header', 'bbbbbbbbbbbb'));
+    expect(inShare.undecided.size).toBe(0);
+    expect(versionsForRequest(config, composed, 'platform-cohort=20', '').remotes.header).toBe(
+      stored('header', 'aaaaaaaaaaaa'),
+    );
+    expect(inShare.remotes.media).toBe(stored('media', 'cccccccccccc'));
+    expect(inShare.remotes.account).toBe(configured.account);
+  });
+
+  it('leaves a remote with a canary to the browser when the request has no cohort yet (one kept in localStorage must stay)', () => {
+    const fresh = versionsForRequest(config, composed, '', '');
+    expect([...fresh.undecided]).toEqual(['header']);
+    // A cookie that is not a cohort is none.
+    expect([...versionsForRequest(config, composed, 'platform-cohort=abc', '').undecided]).toEqual(['header']);
+  });
+
+  it("renders a tester's stored version from the address, where the deployment allows it", () => {
+    const asked = versionsForRequest(config, composed, 'platform-cohort=50', '?version=media@dddddddddddd');
+    // Not in the store: live.
+    expect(asked.remotes.media).toBe(stored('media', 'cccccccccccc'));
+    const listed = { ...doc, remotes: { ...doc.remotes, media: { ...doc.remotes.media, versions: ['dddddddddddd'] } } };
+    const withVersion = versionsForRequest(
+      config,
+      { ...composed, discovery: listed },
+      '',
+      '?version=media@dddddddddddd',
+    );
+    expect(withVersion.remotes.media).toBe(stored('media', 'dddddddddddd'));
+    const locked = { ...config, allowVersionOverride: false };
+    expect(
+      versionsForRequest(locked, { ...composed, discovery: listed }, '', '?version=media@dddddddddddd').remotes.media,
+    ).toBe(stored('media', 'cccccccccccc'));
+  });
+
+  it('leaves every remote to the browser when the store could not be composed into the page', () => {
+    const none = versionsForRequest(config, { ...composed, discovery: null }, 'platform-cohort=1', '');
+    expect(none.undecided.size).toBe(4);
   });
 });

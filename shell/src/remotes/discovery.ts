@@ -275,8 +275,8 @@ export async function resolveRemotes(
 export const cohortInCookies = (cookie: string): number | null =>
   validCohort(new RegExp(`(?:^|; )${COHORT_COOKIE}=([^;]*)`).exec(cookie)?.[1]);
 
-/** What a page's server renders a request with (serverRemotes). */
-export interface ServerRemotes extends ResolvedRemotes {
+/** What a page's server renders a request with (versionsForRequest). */
+export interface RequestVersions extends ResolvedRemotes {
   /**
    * Remotes whose version the browser decides: a canary is running and the request carries no
    * cohort yet (a cohort kept by an older shell in localStorage must stay), so the server leaves
@@ -291,12 +291,12 @@ export interface ServerRemotes extends ResolvedRemotes {
  * versions in its address. Versions a tab kept from an earlier address are the browser's: where
  * they differ, it renders the page itself instead of hydrating.
  */
-export function serverRemotes(
+export function versionsForRequest(
   config: RuntimeConfig,
   composed: Composition,
   cookie: string,
   search: string,
-): ServerRemotes {
+): RequestVersions {
   const manifests = new Map<string, unknown>();
   for (const name of REMOTE_NAMES)
     if (composed.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
