@@ -62,8 +62,8 @@ const RENDER_LOAD = { concurrency: 4, requests: Number(process.env.BENCH_RENDERS
 
 /** Each scenario: where to go, what counts as its main content, and what to do first (log in, open the viewer). */
 const ALL_SCENARIOS = [
-  { id: 'home', title: 'home, anonymous', path: '/', main: 'main ul li a h3' },
-  { id: 'events', title: '/events', path: '/events', main: 'main ul li a h3' },
+  { id: 'home', title: 'home, anonymous', path: '/', main: 'main ul li a h2' },
+  { id: 'events', title: '/events', path: '/events', main: 'main ul li a h2' },
   {
     id: 'gallery',
     title: 'event gallery',
