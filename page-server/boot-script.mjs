@@ -28,11 +28,14 @@ export function bootScript() {
     var c = JSON.parse(document.getElementById('${COMPOSITION_ID}').textContent);
     var pages = ${JSON.stringify(rankedPages())};
     var kept = (/(?:^|; )platform-cohort=(\\d{1,2})(?:;|$)/.exec(document.cookie) || [])[1] || localStorage.getItem('platform-cohort');
+    // A page that arrived with its content has main.js lowered (renderDocument in shell/src/server.tsx): the hints follow it.
+    var low = document.querySelector('script[src][fetchpriority="low"]') !== null;
     var hint = function (href) {
       var link = document.createElement('link');
       link.setAttribute('rel', 'preload');
       link.setAttribute('as', 'script');
       link.setAttribute('href', href);
+      if (low) link.setAttribute('fetchpriority', 'low');
       document.head.appendChild(link);
     };
     var preload = function (remote, module) {

@@ -150,11 +150,16 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       expect(state).not.toContain(other);
       // Nothing of the member's session: no user, no cart.
       expect(state).not.toMatch(/getUserInfo|getCart/);
+      // It paints without its scripts, so they yield to its pictures.
+      expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="low">/);
+      expect(html).not.toMatch(/<link rel="preload" as="script" href=/);
     } else {
       // A logged-in visitor's header in its logged-in shape (filled in the browser), no data of anyone's.
       expect(html).not.toContain('>Log in</button>');
       expect(html).toContain('aria-label="Profile menu"');
       expect(JSON.parse(state)).toEqual({ queries: { mutations: [], queries: [] }, slots: expect.any(Object) });
+      // Its content waits on its scripts: they keep their place first in line.
+      expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="high">/);
     }
   }
   await member.close();

@@ -103,6 +103,8 @@ export interface RenderedPage {
   head: PageHead;
   /** Server-side trouble that left a part to the browser (a remote down, a render that threw). */
   problems: string[];
+  /** Whether the HTML holds the page's content (a visitor's page), not a frame that scripts fill. */
+  hasContent: boolean;
 }
 
 const after = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
@@ -256,6 +258,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
       state: { queries: dehydrateForPage(queryClient), slots },
       head: finalHead,
       problems,
+      hasContent: !isLoggedIn,
     };
   } finally {
     sheet.seal();
@@ -302,6 +305,17 @@ export interface DocumentRequest extends RenderRequest {
 }
 
 /**
+ * The template asks for main.js and the boot chunks first (build-preset/boot-hints.mjs): an
+ * empty page paints nothing until they run. A page that arrives with its content paints without
+ * them, so they yield to what it shows (its pictures, the largest of which the page is judged by);
+ * they still start at once, only lower in the queue.
+ */
+const scriptsAfterContent = (template: string) =>
+  template
+    .replace(/(<script\b[^>]*?) fetchpriority="high"/g, '$1 fetchpriority="low"')
+    .replace(/<link rel="preload" as="script"/g, '<link rel="preload" as="script" fetchpriority="low"');
+
+/**
  * The whole page: the template with the rendered HTML in its root, the state the browser
  * hydrates it with after it, and the head and styles of what was rendered. The template's own
  * title and description are replaced, not repeated.
@@ -312,7 +326,8 @@ export async function renderDocument(
   const page = await renderPage(request);
   const { pathname } = new URL(request.url, 'http://page');
   const head = headTags(page.head, `${request.origin}${pathname}`);
-  const body = request.template
+  const template = page.hasContent ? scriptsAfterContent(request.template) : request.template;
+  const body = template
     .replace(/<title>[^<]*<\/title>\s*/, '')
     .replace(/<meta name="description"[^>]*>\s*/, '')
     .replace('</head>', () => `  ${head}\n    ${page.styles}\n  </head>`)

@@ -107,21 +107,29 @@ describe('header bar', () => {
 });
 
 describe('layout by width', () => {
-  it('at 768 px the search box is on a second row and a hamburger opens the navigation', async () => {
-    window.innerWidth = 768;
-    renderHeader('/events');
-    const header = screen.getByRole('banner');
-    expect(header).toHaveAttribute('data-layout', 'mobile');
-    const rows = header.querySelectorAll(':scope > .row');
-    expect(rows).toHaveLength(2);
-    expect(within(rows[1] as HTMLElement).getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
-    expect(within(rows[0] as HTMLElement).queryByRole('combobox')).toBeNull();
-    // The navigation lives in the side menu only.
-    expect(screen.queryByRole('link', { name: 'Events' })).toBeNull();
+  // Which of the two layouts shows is CSS's choice (a media query at 768 px; e2e/tests/header.spec.ts
+  // measures it in a browser): jsdom evaluates no media query, so these tests reach the side
+  // menu's button as the hidden element it is on a wide screen.
+  const hamburger = () => screen.getByRole('button', { name: 'Open menu', hidden: true });
 
-    const hamburger = screen.getByRole('button', { name: 'Open menu' });
-    expect(hamburger).toHaveAttribute('aria-expanded', 'false');
-    await userEvent.click(hamburger);
+  it('renders the same markup at every width, so a page rendered on the server hydrates with nothing moving', () => {
+    const markupAt = (width: number) => {
+      window.innerWidth = width;
+      const { container, unmount } = renderHeader('/events');
+      // useId's ids count up from one render to the next; they are not the layout.
+      const html = container.innerHTML.replace(/_r_\w+_/g, 'id');
+      unmount();
+      return html;
+    };
+    const wide = markupAt(1280);
+    expect(wide).toContain('Open menu');
+    expect(markupAt(390)).toBe(wide);
+  });
+
+  it('the side menu opened by the hamburger holds the navigation, and following a link closes it', async () => {
+    renderHeader('/events');
+    expect(hamburger()).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(hamburger());
     const menu = screen.getByRole('dialog', { name: 'Menu' });
     const nav = within(menu).getByRole('navigation', { name: 'Main' });
     expect(
@@ -135,26 +143,14 @@ describe('layout by width', () => {
   });
 
   it('the side menu is operable by keyboard and Escape closes it', async () => {
-    window.innerWidth = 500;
     renderHeader('/events');
-    screen.getByRole('button', { name: 'Open menu' }).focus();
+    hamburger().focus();
     await userEvent.keyboard('{Enter}');
     const menu = screen.getByRole('dialog', { name: 'Menu' });
     expect(menu).toContainElement(document.activeElement as HTMLElement);
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Open menu' })).toHaveFocus();
-  });
-
-  it('at 769 px there is one row with the search box and navigation, and no hamburger', () => {
-    window.innerWidth = 769;
-    renderHeader('/events');
-    const header = screen.getByRole('banner');
-    expect(header).toHaveAttribute('data-layout', 'desktop');
-    expect(header.querySelectorAll(':scope > .row')).toHaveLength(1);
-    expect(screen.getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
-    expect(within(screen.getByRole('navigation', { name: 'Main' })).getAllByRole('link')).toHaveLength(2);
-    expect(screen.queryByRole('button', { name: 'Open menu' })).toBeNull();
+    expect(hamburger()).toHaveFocus();
   });
 });
 

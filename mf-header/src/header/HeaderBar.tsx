@@ -11,7 +11,6 @@ import {
   PAGES,
   setLoginRedirect,
   theme,
-  useIsMobile,
   useLocation,
   useNavigate,
   useSession,
@@ -31,6 +30,12 @@ const NAV_LINKS = [
   { to: PAGES.community.href(), label: 'Posts' },
 ];
 
+/*
+ * SPEC.md section 9: at 768 px wide or less the navigation moves into a side menu and the search
+ * box onto a second row. The layout is decided in CSS, not by script, so the page rendered on the
+ * server (which cannot know the screen's width) already has the right shape and nothing moves
+ * when it hydrates.
+ */
 const Bar = styled.header`
   border-bottom: 1px solid ${theme.colors.border};
   background: ${theme.colors.background};
@@ -45,26 +50,45 @@ const Bar = styled.header`
     align-items: center;
     gap: 20px;
   }
-  .row + .row {
-    margin-top: 8px;
-  }
-  &[data-layout='mobile'] {
-    padding: 8px 12px;
-    min-height: ${theme.header.mobileHeight};
-  }
-  &[data-layout='mobile'] .row {
-    gap: 8px;
-  }
-  /* The second row is the search box alone, full width. */
-  &[data-layout='mobile'] .row + .row > * {
-    max-width: none;
-  }
   nav {
     display: flex;
     gap: 16px;
   }
   .spacer {
     flex: 1;
+  }
+  .mobile-only {
+    display: none;
+  }
+  ${theme.mobile} {
+    padding: 8px 12px;
+    min-height: ${theme.header.mobileHeight};
+    .row {
+      flex-wrap: wrap;
+      gap: 8px;
+    }
+    .mobile-only {
+      display: contents;
+    }
+    .desktop-only {
+      display: none;
+    }
+    /* The search box alone on the second row, full width. */
+    .search {
+      order: 1;
+      flex-basis: 100%;
+    }
+    .search > * {
+      max-width: none;
+    }
+  }
+`;
+
+/** The search box's place: beside the navigation on a wide screen, a row of its own on a phone. */
+const SearchSlot = styled.div`
+  display: contents;
+  ${theme.mobile} {
+    display: block;
   }
 `;
 
@@ -108,9 +132,18 @@ function SideMenu() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <IconButton label="Open menu" size={40} aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
-        ☰
-      </IconButton>
+      {/* Only the button is for phones: the menu it opens stays open on any width. */}
+      <span className="mobile-only">
+        <IconButton
+          label="Open menu"
+          size={40}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          onClick={() => setOpen(true)}
+        >
+          ☰
+        </IconButton>
+      </span>
       {open && (
         <Modal title="Menu" placement="left" width={280} onClose={() => setOpen(false)}>
           <SideNav aria-label="Main">
@@ -127,8 +160,6 @@ export function HeaderBar() {
   const navigate = useNavigate();
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const cartCount = useSession((s) => s.cart.length);
-  // SPEC.md section 9: 768 px wide or less is the mobile layout.
-  const isMobile = useIsMobile();
 
   const logo = <Logo to={PAGES.home.href()}>EventMedia</Logo>;
   if (isCompact(pathname)) {
@@ -144,20 +175,18 @@ export function HeaderBar() {
     setLoginRedirect(`${pathname}${search}`);
     navigate(path);
   };
-  // Small on a phone, so Log in and Sign Up fit beside the logo at 390 px.
-  const authSize = isMobile ? 'small' : 'medium';
 
   return (
-    <Bar data-layout={isMobile ? 'mobile' : 'desktop'}>
+    <Bar>
       <div className="row">
-        {isMobile && <SideMenu />}
+        <SideMenu />
         {logo}
-        {!isMobile && (
-          <nav aria-label="Main">
-            <NavLinks />
-          </nav>
-        )}
-        {!isMobile && <SearchBox />}
+        <nav aria-label="Main" className="desktop-only">
+          <NavLinks />
+        </nav>
+        <SearchSlot className="search">
+          <SearchBox />
+        </SearchSlot>
         <span className="spacer" />
         {isLoggedIn && <MessagesMenu />}
         {isLoggedIn && <NotificationsMenu />}
@@ -169,20 +198,16 @@ export function HeaderBar() {
           <ProfileMenu />
         ) : (
           <>
-            <Button variant="ghost" size={authSize} onClick={() => goTo(PAGES.login.href())}>
+            {/* Small on a phone, so Log in and Sign Up fit beside the logo at 390 px. */}
+            <Button variant="ghost" size="responsive" onClick={() => goTo(PAGES.login.href())}>
               Log in
             </Button>
-            <Button variant="primary" size={authSize} onClick={() => goTo(PAGES.signup.href())}>
+            <Button variant="primary" size="responsive" onClick={() => goTo(PAGES.signup.href())}>
               Sign Up
             </Button>
           </>
         )}
       </div>
-      {isMobile && (
-        <div className="row">
-          <SearchBox />
-        </div>
-      )}
       <ChatWindows />
     </Bar>
   );

@@ -5,7 +5,7 @@ import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
-import { Grid } from './ui.js';
+import { Grid, pictureLoading } from './ui.js';
 
 /** The card grid, whose cards open the viewer from their picture. */
 const Cards = styled(Grid)`
@@ -50,7 +50,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
         {items.map((item, i) => (
           <Card as="li" key={item.contentIdentifier}>
             <PlainButton className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
-              <Preview item={item} />
+              <Preview item={item} index={i} />
             </PlainButton>
             <h2>{item.name}</h2>
             <p>
@@ -81,8 +81,8 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
 }
 
 /** A card's picture: the thumbnail of a photo, or a video preview that plays on hover. */
-export function Preview({ item }: { item: ContentItem }) {
+export function Preview({ item, index }: { item: ContentItem; index: number }) {
   if (isVideo(item)) return <VideoPreview url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} />;
   const src = safeHref(item.thumbnailUrl ?? item.contentUrl);
-  return src ? <img src={src} alt="" loading="lazy" width={item.width} height={item.height} /> : null;
+  return src ? <img src={src} alt="" width={item.width} height={item.height} {...pictureLoading(index)} /> : null;
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Card, Link, PageLayout, PAGES, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
-import { CardsSkeleton, Grid } from './ui.js';
+import { CardsSkeleton, Grid, pictureLoading } from './ui.js';
 
 export function EventsPage() {
   const { data, isLoading, error } = useEvents();
@@ -19,8 +19,8 @@ export function EventsPage() {
         skeleton={<CardsSkeleton />}
       >
         <Grid>
-          {events.map((e) => (
-            <EventCard key={e.eventIdentifier} event={e} />
+          {events.map((e, i) => (
+            <EventCard key={e.eventIdentifier} event={e} index={i} />
           ))}
         </Grid>
       </QueryState>
@@ -28,14 +28,14 @@ export function EventsPage() {
   );
 }
 
-function EventCard({ event: e }: { event: EventSummary }) {
+function EventCard({ event: e, index }: { event: EventSummary; index: number }) {
   const client = useQueryClient();
   const link = usePrefetchWhenNear<HTMLAnchorElement>(() => void prefetchEvent(client, e.eventIdentifier));
   const cover = safeHref(e.coverUrl);
   return (
     <Card as="li">
       <Link ref={link} to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>
-        {cover && <img src={cover} alt="" loading="lazy" />}
+        {cover && <img src={cover} alt="" {...pictureLoading(index)} />}
         <h2>{e.name}</h2>
       </Link>
       <p>

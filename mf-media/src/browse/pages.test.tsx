@@ -61,8 +61,11 @@ describe('event page', () => {
     expect(screen.queryByRole('status')).toBeNull();
     const gallery = screen.getByRole('list', { name: 'Gallery' });
     expect(within(gallery).getAllByRole('listitem')).toHaveLength(3);
-    // Photos are lazy thumbnails; the video is a preview with its play icon.
-    expect(gallery.querySelector('img[loading="lazy"]')).toBeInTheDocument();
+    // Photos are thumbnails, the first row's loaded at once (the first first: it is likely the
+    // page's largest paint); the video is a preview with its play icon.
+    const firstPhoto = gallery.querySelector('li:first-child img');
+    expect(firstPhoto).toHaveAttribute('loading', 'eager');
+    expect(firstPhoto).toHaveAttribute('fetchpriority', 'high');
     expect(gallery.querySelector('img[src="/play-icon.svg"]')).toBeInTheDocument();
 
     await userEvent.click(within(gallery).getByRole('button', { name: 'Open Crowd' }));

@@ -70,18 +70,41 @@ const VARIANTS = {
 
 export type ButtonVariant = keyof typeof VARIANTS;
 
-const StyledButton = styled.button<{ $variant: ButtonVariant; $small: boolean }>`
+/** Button heights, paddings and text sizes; `responsive` is medium, and small on a phone (SPEC.md section 9). */
+const SMALL = css`
+  min-height: 30px;
+  padding: 0 ${theme.space.md};
+  font-size: ${theme.text.small};
+`;
+const MEDIUM = css`
+  min-height: ${theme.controlHeight};
+  padding: 0 ${theme.space.lg};
+  font-size: ${theme.text.body};
+`;
+const SIZES = {
+  small: SMALL,
+  medium: MEDIUM,
+  // In CSS rather than by script, so a page rendered on the server has the phone's size at once.
+  responsive: css`
+    ${MEDIUM}
+    ${theme.mobile} {
+      ${SMALL}
+    }
+  `,
+} as const;
+
+export type ButtonSize = keyof typeof SIZES;
+
+const StyledButton = styled.button<{ $variant: ButtonVariant; $size: ButtonSize }>`
   ${buttonBase}
   display: inline-flex;
   align-items: center;
   justify-content: center;
   gap: ${theme.space.sm};
-  min-height: ${(p) => (p.$small ? '30px' : theme.controlHeight)};
-  padding: 0 ${(p) => (p.$small ? theme.space.md : theme.space.lg)};
+  ${(p) => SIZES[p.$size]}
   border: 1px solid;
   border-radius: ${theme.controlRadius};
   font-weight: 600;
-  font-size: ${(p) => (p.$small ? theme.text.small : theme.text.body)};
   white-space: nowrap;
   transition: background-color 0.12s;
   ${(p) => VARIANTS[p.$variant]}
@@ -89,13 +112,13 @@ const StyledButton = styled.button<{ $variant: ButtonVariant; $small: boolean }>
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
-  size?: 'small' | 'medium';
+  size?: ButtonSize;
   ref?: Ref<HTMLButtonElement>;
 }
 
 /** The platform's button. It is `type="button"` unless told otherwise, so it never submits by accident. */
 export function Button({ variant = 'secondary', size = 'medium', type = 'button', ...rest }: ButtonProps) {
-  return <StyledButton $variant={variant} $small={size === 'small'} type={type} {...rest} />;
+  return <StyledButton $variant={variant} $size={size} type={type} {...rest} />;
 }
 
 /** Icon buttons on the page's light surfaces, and on dark ones (the media viewer). */

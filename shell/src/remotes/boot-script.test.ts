@@ -64,17 +64,18 @@ function keepCohort(cohort: number | null): void {
     cohort === null ? `${COHORT_COOKIE}=; Path=/; Max-Age=0` : `${COHORT_COOKIE}=${cohort}; Path=/; SameSite=Lax`;
 }
 
-/** The hints the script adds on `path`, for a browser in `cohort`. */
-function hintsOn(path: string, cohort: number | null): string[] {
+/** The hint elements the script adds on `path`, for a browser in `cohort`, below a head holding `head`. */
+function hintElementsOn(path: string, cohort: number | null, head = ''): HTMLLinkElement[] {
   window.history.pushState({}, '', path);
   keepCohort(cohort);
-  document.head.innerHTML = '';
+  document.head.innerHTML = head;
   document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
   new Function(bootScript())();
-  return [...document.head.querySelectorAll('link[rel="preload"][as="script"]')].map(
-    (link) => (link as HTMLLinkElement).href,
-  );
+  return [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
 }
+
+/** The hints the script adds on `path`, for a browser in `cohort`. */
+const hintsOn = (path: string, cohort: number | null) => hintElementsOn(path, cohort).map((link) => link.href);
 
 /** What main.js loads for a remote's module: its entry and the module's first chunks, from the manifest it resolves. */
 async function expected(remote: RemoteName, module: string): Promise<string[]> {
@@ -134,6 +135,15 @@ describe("the page's boot script", () => {
     const hinted = [...document.head.querySelectorAll('link[rel="preload"]')].map((l) => (l as HTMLLinkElement).href);
     expect(hinted[0]).toBe('http://store.test/releases/header/bbbbbbbbbbbb/remoteEntry.js');
     expect(hinted).toEqual(await expected('header', 'Header'));
+  });
+
+  it("hints at the page's own scripts' priority: lowered on a page that arrived with its content, the browser's default otherwise", () => {
+    const emptyPage = hintElementsOn('/events', 80, '<script defer src="/main.js" fetchpriority="high"></script>');
+    expect(emptyPage.length).toBeGreaterThan(0);
+    for (const link of emptyPage) expect(link.getAttribute('fetchpriority')).toBeNull();
+    const renderedPage = hintElementsOn('/events', 80, '<script defer src="/main.js" fetchpriority="low"></script>');
+    expect(renderedPage.map((link) => link.href)).toEqual(emptyPage.map((link) => link.href));
+    for (const link of renderedPage) expect(link.getAttribute('fetchpriority')).toBe('low');
   });
 
   it('hints nothing on a page its server did not compose', () => {
