@@ -3,6 +3,8 @@ export interface RenderedDocument {
   status: number;
   body: string;
   problems: string[];
+  /** One visitor's page (logged in): kept by no shared cache. */
+  personal: boolean;
 }
 export function rendererOf(distDir: string): string | null;
 export function pageRenderer(options: {

@@ -23,7 +23,7 @@ export const rendererOf = (distDir) =>
   basename(resolve(distDir)) === 'dist' ? join(distDir, '..', 'dist-server', 'render.cjs') : null;
 
 /**
- * @typedef {{ status: number, body: string, problems: string[] }} RenderedDocument
+ * @typedef {{ status: number, body: string, problems: string[], personal: boolean }} RenderedDocument
  * @typedef {{
  *   singletons: Record<string, { version: string, lib: () => unknown }>,
  *   renderDocument(request: {

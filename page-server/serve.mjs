@@ -63,29 +63,30 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
    * @param {import('node:http').IncomingMessage} req @param {string} composed
    */
   async function rendered(req, composed) {
-    if (!renderer) return { status: 200, html: composed };
+    // Unrendered, the page is the same for everyone.
+    if (!renderer) return { status: 200, html: composed, personal: false };
     const url = req.url ?? '/';
     try {
       const origin = env.PUBLIC_ORIGIN || `http://${req.headers.host ?? `localhost:${port}`}`;
       const page = await renderer.render({ template: composed, url, cookie: req.headers.cookie ?? '', origin });
       for (const problem of page.problems) console.warn(`[render] ${url}: ${problem}`);
-      return { status: page.status, html: page.body };
+      // A shell build from before `personal` existed: kept private, as a page not known to be shareable.
+      return { status: page.status, html: page.body, personal: page.personal !== false };
     } catch (error) {
       console.error(`[render] ${url}: ${error instanceof Error ? error.stack : String(error)}; served unrendered`);
-      return { status: 200, html: composed };
+      return { status: 200, html: composed, personal: false };
     }
   }
 
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} file */
   async function sendPage(req, res, file) {
-    const { status, html } = await rendered(req, await processIncludes(readFileSync(file, 'utf8'), include));
+    const { status, html, personal } = await rendered(req, await processIncludes(readFileSync(file, 'utf8'), include));
     const body = Buffer.from(html);
-    const loggedIn = /(?:^|;\s*)loggedIn=yes(?:;|$)/.test(req.headers.cookie ?? '');
     const headers = {
       'Content-Security-Policy': csp,
       'Content-Type': TYPES['.html'],
       // A logged-in visitor's page is theirs: no shared cache keeps it.
-      'Cache-Control': loggedIn ? 'private, no-cache' : 'no-cache',
+      'Cache-Control': personal ? 'private, no-cache' : 'no-cache',
       ETag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
       Vary: renderer ? 'Accept-Encoding, Cookie' : 'Accept-Encoding',
     };

@@ -84,7 +84,9 @@ export function serverRemotes({ shared, maxVersions = 16 }) {
         /** @type {unknown} */ (globalThis)
       ).__FEDERATION__;
     if (global) {
-      global.__INSTANCES__.splice(global.__INSTANCES__.indexOf(federation), 1);
+      // Not splice(indexOf(...)) alone: an instance missing from the list would take the last one with it.
+      const index = global.__INSTANCES__.indexOf(federation);
+      if (index >= 0) global.__INSTANCES__.splice(index, 1);
       delete global.__SHARE__[federation.options.name];
     }
   };

@@ -2,11 +2,8 @@
 // configuration (simulated slow 4G, 4x CPU slowdown, a phone's screen), performance only, on
 // each page of each build, in Debian's Chromium driven through its debugging port. The median of
 // the runs per page and build.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
+import { launchForLighthouse } from '../lighthouse-browser.mjs';
 import { median } from './report.mjs';
 
 const DEBUG_PORT = 9334;
@@ -25,16 +22,7 @@ export const LIGHTHOUSE_METRICS = [
  * @returns {Promise<Record<string, Record<string, Record<string, number>>>>} page id -> variant -> metric -> median
  */
 export async function lighthouseMobile({ variants, pages, runs }) {
-  const profile = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      `--remote-debugging-port=${DEBUG_PORT}`,
-      '--remote-debugging-address=127.0.0.1',
-    ],
-  });
+  const browser = await launchForLighthouse(DEBUG_PORT);
   /** @type {Record<string, Record<string, Record<string, number[]>>>} */
   const samples = {};
   try {
@@ -54,8 +42,7 @@ export async function lighthouseMobile({ variants, pages, runs }) {
           (values.score ??= []).push(Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
         }
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
   return Object.fromEntries(
     Object.entries(samples).map(([page, byVariant]) => [

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { serveApp } from 'page-server/serve';
 import { ADMIN_TOKEN, API, ROOT, runtimeEnv } from '../env.js';
-import { brokenCopy, buildNextHeader, releasesCli, startApp, startReleasesCli, stop } from './servers.js';
+import { buildNextHeader, headerThatThrows, releasesCli, startApp, startReleasesCli, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Releases that watch themselves (issue 27, items 2 and 4 to 7), with real parts only: fresh
@@ -95,12 +95,7 @@ test('canary: a header canary failing in real browsers is rolled back by the wat
   const live = discovery().remotes.header?.live?.version;
   // Throws while rendering in about 7 loads of 10: the smoke load would likely refuse it (that is
   // release.spec's subject); skipped here, on the record, so the watcher is the line of defence.
-  const flaky = brokenCopy(
-    'mf-header',
-    'src_header_HeaderBar_tsx',
-    'children:"EventMedia"',
-    'children:(()=>{if(Math.random()<0.7)throw new Error("flaky header");return"EventMedia"})()',
-  );
+  const flaky = headerThatThrows('flaky header', { chance: 0.7 });
   copies.push(flaky);
   const watcher = startReleasesCli(
     env,

@@ -1,11 +1,9 @@
-import { chromium, expect, type BrowserContext } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { expect } from '@playwright/test';
 // Lighthouse 12: 13 needs Node 22.
 import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import { PAGES } from '@marketplace/shared/platform';
 import { SHELL } from '../env.js';
+import { launchForLighthouse } from '../lighthouse-browser.mjs';
 import { test } from './fixtures.js';
 import { logIn } from './helpers.js';
 
@@ -44,25 +42,14 @@ const LOGGED_IN = [
 ];
 
 const DEBUG_PORT = 9333;
-let context: BrowserContext;
-let profile: string;
+let browser: Awaited<ReturnType<typeof launchForLighthouse>>;
 
 test.beforeAll(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'lighthouse-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      `--remote-debugging-port=${DEBUG_PORT}`,
-      '--remote-debugging-address=127.0.0.1',
-    ],
-  });
+  browser = await launchForLighthouse(DEBUG_PORT);
 });
 
 test.afterAll(async () => {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser.close();
 });
 
 /** Each failing audit of the three categories, with what it found. */
@@ -112,7 +99,7 @@ for (const path of ANONYMOUS) {
 
 test.describe('logged in as max', () => {
   test.beforeAll(async () => {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     await logIn(page, 'max', undefined, SHELL);
     await page.close();
   });

@@ -6,7 +6,7 @@ import { expect, type Page } from '@playwright/test';
 import { compositionBlocks } from 'page-server/page-composition';
 import { serveApp } from 'page-server/serve';
 import { ROOT, runtimeEnv } from '../env.js';
-import { brokenCopy, buildNextHeader, releasesCli, startApp, stop } from './servers.js';
+import { buildNextHeader, headerThatThrows, releasesCli, startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Releases through the store (issue "Releases", first part): the real commands against a store
@@ -157,24 +157,13 @@ test('release: a header release shows on the next reload without a shell rebuild
   expect(noCart.code).toBe(1);
   expect(noCart.output).toContain("does not expose CartPage, which the platform table's pages need from media");
   // A build that throws while rendering passes the manifest checks but fails the smoke load.
-  const broken = brokenCopy(
-    'mf-header',
-    'src_header_HeaderBar_tsx',
-    'children:"EventMedia"',
-    'children:(()=>{throw new Error("broken build")})()',
-  );
+  const broken = headerThatThrows('broken build');
   copies.push(broken);
   const throwing = await command('release', 'header', '--dist', broken);
   expect(throwing.code).toBe(1);
   expect(throwing.output).toMatch(/refused header \w+: smoke load: .*showed slot-fallback-header/);
   // One whose browser build is sound but whose server build throws: the smoke load renders it on the server too.
-  const brokenOnServer = brokenCopy(
-    'mf-header',
-    '__federation_expose_Header',
-    'children:"EventMedia"',
-    'children:(()=>{throw new Error("broken on the server")})()',
-    'server',
-  );
+  const brokenOnServer = headerThatThrows('broken on the server', { build: 'server' });
   copies.push(brokenOnServer);
   const throwingOnServer = await command('release', 'header', '--dist', brokenOnServer);
   expect(throwingOnServer.code).toBe(1);

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { API, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
 import { logIn } from './helpers.js';
 import { test } from './fixtures.js';
-import { brokenCopy, startApp, stop } from './servers.js';
+import { headerThatThrows, startApp, stop } from './servers.js';
 
 // Issue 28: pages arrive rendered by the page's server (page-server/render-page.mjs, the shell's
 // server build and the remotes' own server builds), with their data, head and styles, and the
@@ -127,20 +127,24 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
   const member = await browser.newContext();
   const memberPage = await member.newPage();
   await logIn(memberPage, 'olga');
-  const asMember = (path: string) => member.request.get(`${SHELL}${path}`).then((r) => r.text());
-  const asVisitor = (path: string) => request.get(`${SHELL}${path}`).then((r) => r.text());
+  const read = async (response: APIResponse) => ({
+    html: await response.text(),
+    cache: response.headers()['cache-control'],
+  });
+  const asMember = (path: string) => member.request.get(`${SHELL}${path}`).then(read);
+  const asVisitor = (path: string) => request.get(`${SHELL}${path}`).then(read);
   const pages = await Promise.all(
     Array.from({ length: 6 }, (_, i) =>
       i % 2 === 0
-        ? asVisitor(i % 4 === 0 ? '/event/summer-jazz-night-2026' : '/event/city-marathon-2026').then((html) => ({
+        ? asVisitor(i % 4 === 0 ? '/event/summer-jazz-night-2026' : '/event/city-marathon-2026').then((page) => ({
             who: 'visitor',
             event: i % 4 === 0 ? 'Summer Jazz Night' : 'City Marathon',
-            html,
+            ...page,
           }))
-        : asMember('/events').then((html) => ({ who: 'member', event: '', html })),
+        : asMember('/events').then((page) => ({ who: 'member', event: '', ...page })),
     ),
   );
-  for (const { who, event, html } of pages) {
+  for (const { who, event, html, cache } of pages) {
     const state = /id="platform-server-state">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
     if (who === 'visitor') {
       // A visitor's header, and only the event asked for in the page's state.
@@ -150,6 +154,8 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       expect(state).not.toContain(other);
       // Nothing of the member's session: no user, no cart.
       expect(state).not.toMatch(/getUserInfo|getCart/);
+      // The same for every visitor: a shared cache may keep it (nginx does, briefly).
+      expect(cache).toBe('no-cache');
       // It paints without its scripts, so they yield to its pictures.
       expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="low">/);
       expect(html).not.toMatch(/<link rel="preload" as="script" href=/);
@@ -158,6 +164,8 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       expect(html).not.toContain('>Log in</button>');
       expect(html).toContain('aria-label="Profile menu"');
       expect(JSON.parse(state)).toEqual({ queries: { mutations: [], queries: [] }, slots: expect.any(Object) });
+      // The member's own: no shared cache keeps it.
+      expect(cache).toBe('private, no-cache');
       // Its content waits on its scripts: they keep their place first in line.
       expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="high">/);
     }
@@ -199,13 +207,7 @@ type ServerFault = 'server build down' | 'server build slow' | 'throwing while r
 async function headerWithServerFault(fault: ServerFault): Promise<{ close(): Promise<void> }> {
   const dir =
     fault === 'throwing while rendered on the server'
-      ? brokenCopy(
-          'mf-header',
-          '__federation_expose_Header',
-          'children:"EventMedia"',
-          'children:(()=>{throw new Error("broken on the server")})()',
-          'server',
-        )
+      ? headerThatThrows('broken on the server', { build: 'server' })
       : join(ROOT, 'mf-header', 'dist');
   const real = await startApp(dir, 0);
   const front = createServer((req, res) => {

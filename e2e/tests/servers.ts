@@ -96,6 +96,28 @@ export function brokenCopy(app: AppDir, chunkPrefix: string, find: string, repla
   return copy;
 }
 
+/** The header's logo as built: what the header's broken copies below replace. */
+const HEADER_LOGO = 'children:"EventMedia"';
+
+/**
+ * A copy of the header's dist whose logo throws `message` while rendering: in its browser build,
+ * or in its server build only (the browser's is sound); with `chance` below 1, on that share of
+ * renders only.
+ */
+export function headerThatThrows(
+  message: string,
+  { build = 'browser', chance = 1 }: { build?: 'browser' | 'server'; chance?: number } = {},
+): string {
+  const thrower = `throw new Error(${JSON.stringify(message)})`;
+  const replace =
+    chance < 1
+      ? `children:(()=>{if(Math.random()<${chance})${thrower};return"EventMedia"})()`
+      : `children:(()=>{${thrower}})()`;
+  return build === 'server'
+    ? brokenCopy('mf-header', '__federation_expose_Header', HEADER_LOGO, replace, 'server')
+    : brokenCopy('mf-header', 'src_header_HeaderBar_tsx', HEADER_LOGO, replace);
+}
+
 /** A remote's fault, switchable while the page is open. */
 export type Fault = 'down' | 'manifest 500' | 'entry delayed past the load timeout' | 'throwing on render';
 

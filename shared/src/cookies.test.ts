@@ -12,6 +12,16 @@ describe('cookies', () => {
     expect(isLoggedInCookie()).toBe(false);
   });
 
+  it("reads the same rule from a request's Cookie header (the page's server)", () => {
+    expect(isLoggedInCookie('loggedIn=yes')).toBe(true);
+    expect(isLoggedInCookie('platform-cohort=12; loggedIn=yes; other=1')).toBe(true);
+    expect(isLoggedInCookie('a=1;loggedIn=yes')).toBe(true);
+    expect(isLoggedInCookie('loggedIn=no; x=yes')).toBe(false);
+    expect(isLoggedInCookie('notloggedIn=yes')).toBe(false);
+    expect(isLoggedInCookie('loggedIn=yesplease')).toBe(false);
+    expect(isLoggedInCookie('')).toBe(false);
+  });
+
   it('hands the login redirect back once, and only a site-relative path', () => {
     setLoginRedirect('/events?x=1');
     expect(takeLoginRedirect()).toBe('/events?x=1');

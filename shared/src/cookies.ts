@@ -6,6 +6,7 @@ import {
   LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE,
   LOGIN_REDIRECT_COOKIE_DAYS,
 } from './constants.js';
+import { cookieIn } from './platform/cookies.js';
 
 /**
  * The parent domain of the page (SPEC.md section 4 "Logout": the cookie is set on the parent
@@ -23,9 +24,13 @@ export async function parentDomain(hostname = location.hostname): Promise<string
   return `.${domain}`;
 }
 
-/** SPEC.md section 5: logged in only when the cookie equals 'yes'. */
-export function isLoggedInCookie(): boolean {
-  return Cookies.get(COOKIE_LOGGED_IN) === 'yes';
+/**
+ * SPEC.md section 5: logged in only when the cookie equals 'yes'; this page's cookies, or a
+ * request's Cookie header (the page's server).
+ */
+export function isLoggedInCookie(cookieHeader?: string): boolean {
+  const value = cookieHeader === undefined ? Cookies.get(COOKIE_LOGGED_IN) : cookieIn(cookieHeader, COOKIE_LOGGED_IN);
+  return value === 'yes';
 }
 
 export async function setLoggedInCookie(value: 'yes' | 'no', reason: 'logout' | 'authFailure'): Promise<void> {

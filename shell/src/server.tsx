@@ -16,12 +16,12 @@ import * as reactQuery from '@tanstack/react-query';
 import { QueryClientProvider, type Query, type QueryClient } from '@tanstack/react-query';
 import * as shared from '@marketplace/shared';
 import {
-  COOKIE_LOGGED_IN,
   createQueryClient,
   createSessionStore,
   dehydrateForPage,
   documentTitle,
   GlobalStyle,
+  isLoggedInCookie,
   isNotFoundHead,
   keepNotFoundAnswers,
   MemoryRouter,
@@ -162,9 +162,6 @@ function forgetFailures(client: QueryClient): void {
     if (query.state.status === 'pending' || statusOf(query.state.error) !== 404) cache.remove(query);
 }
 
-const cookieValue = (cookie: string, name: string) =>
-  new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(cookie)?.[1] ?? null;
-
 /**
  * Renders one page: the remote modules of its header and route at the versions the browser will
  * take, then passes until the API's answers the page asks for are in (three at most), then the
@@ -185,7 +182,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
   setRuntimeConfig(config);
   const { pathname, search } = new URL(request.url, 'http://page');
   const route = pageAt(pathname);
-  const isLoggedIn = cookieValue(request.cookie, COOKIE_LOGGED_IN) === 'yes';
+  const isLoggedIn = isLoggedInCookie(request.cookie);
   const problems: string[] = [];
 
   // The remote modules the page starts with, each within the budget; one that fails is the browser's.
@@ -322,7 +319,7 @@ const scriptsAfterContent = (template: string) =>
  */
 export async function renderDocument(
   request: DocumentRequest,
-): Promise<{ status: number; body: string; problems: string[] }> {
+): Promise<{ status: number; body: string; problems: string[]; personal: boolean }> {
   const page = await renderPage(request);
   const { pathname } = new URL(request.url, 'http://page');
   const head = headTags(page.head, `${request.origin}${pathname}`);
@@ -332,5 +329,6 @@ export async function renderDocument(
     .replace(/<meta name="description"[^>]*>\s*/, '')
     .replace('</head>', () => `  ${head}\n    ${page.styles}\n  </head>`)
     .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>\n    ${stateScript(page.state)}`);
-  return { status: page.status, body, problems: page.problems };
+  // A logged-in visitor's frame is theirs (their header's shape): no shared cache may keep it.
+  return { status: page.status, body, problems: page.problems, personal: !page.hasContent };
 }

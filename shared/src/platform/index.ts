@@ -34,3 +34,4 @@ export {
   type Owner,
   type VitalName,
 } from './beacon.js';
+export { cookieIn } from './cookies.js';

@@ -1,6 +1,7 @@
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import {
+  cookieIn,
   pageComposition,
   REMOTE_NAMES,
   REMOTES,
@@ -140,7 +141,7 @@ export function browserCohort(
   jar: CookieJar = document,
   storage: Pick<Storage, 'getItem'> = window.localStorage,
 ): number {
-  const fromCookie = validCohort(new RegExp(`(?:^|; )${COHORT_COOKIE}=([^;]*)`).exec(jar.cookie)?.[1]);
+  const fromCookie = cohortInCookies(jar.cookie);
   if (fromCookie !== null) return fromCookie;
   const cohort = validCohort(storage.getItem(COHORT_COOKIE)) ?? Math.floor(Math.random() * 100);
   jar.cookie = `${COHORT_COOKIE}=${cohort}; Path=/; Max-Age=${COHORT_MAX_AGE_S}; SameSite=Lax`;
@@ -272,8 +273,7 @@ export async function resolveRemotes(
 }
 
 /** The cohort a request's cookies name, or null (a browser that has none yet). */
-export const cohortInCookies = (cookie: string): number | null =>
-  validCohort(new RegExp(`(?:^|; )${COHORT_COOKIE}=([^;]*)`).exec(cookie)?.[1]);
+export const cohortInCookies = (cookie: string): number | null => validCohort(cookieIn(cookie, COHORT_COOKIE));
 
 /** What a page's server renders a request with (versionsForRequest). */
 export interface RequestVersions extends ResolvedRemotes {
