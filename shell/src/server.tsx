@@ -155,17 +155,24 @@ async function fetchWanted(client: QueryClient, budgetMs: number): Promise<boole
 /**
  * Failures other than "does not exist" are not shown from the server: the API may be back by
  * the time the browser asks, so those parts render loading, as they would in the browser.
+ * Whether that changes what the page renders.
  */
-function forgetFailures(client: QueryClient): void {
+function forgetFailures(client: QueryClient): boolean {
   const cache = client.getQueryCache();
+  let forgotAnError = false;
   for (const query of cache.findAll({ predicate: (q) => q.state.status === 'error' || q.state.status === 'pending' }))
-    if (query.state.status === 'pending' || statusOf(query.state.error) !== 404) cache.remove(query);
+    if (query.state.status === 'pending' || statusOf(query.state.error) !== 404) {
+      forgotAnError ||= query.state.status === 'error';
+      cache.remove(query);
+    }
+  // A pending query forgotten renders the same when asked for again (loading); a failure does not.
+  return forgotAnError;
 }
 
 /**
  * Renders one page: the remote modules of its header and route at the versions the browser will
- * take, then passes until the API's answers the page asks for are in (three at most), then the
- * last pass with its styles. A logged-in visitor's page is the frame: the header in its
+ * take, then passes until the API's answers the page asks for are in (three rounds at most); the
+ * last pass, with its styles, is the page. A logged-in visitor's page is the frame: the header in its
  * logged-in shape with placeholders, pages with the skeletons their data fills in the browser.
  */
 export async function renderPage(request: RenderRequest): Promise<RenderedPage> {
@@ -216,7 +223,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
   const store = createSessionStore({ isLoggedIn });
   // The last head the page says while rendering (the final pass's counts).
   const said: { head: PageHead | null } = { head: null };
-  const page = (styles?: ServerStyleSheet) => {
+  const page = (styles: ServerStyleSheet) => {
     const tree = (
       <ServerHeadContext.Provider value={(head) => (said.head = head)}>
         <SessionStoreContext.Provider value={store}>
@@ -231,34 +238,44 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
         </SessionStoreContext.Provider>
       </ServerHeadContext.Provider>
     );
-    return styles ? <StyleSheetManager sheet={styles.instance}>{tree}</StyleSheetManager> : tree;
+    return <StyleSheetManager sheet={styles.instance}>{tree}</StyleSheetManager>;
   };
 
-  // A visitor's data only: a logged-in visitor's pages fill in the browser, with their cookies.
-  if (!isLoggedIn)
-    for (let round = 0; round < 3; round++) {
-      await renderPass(page(), budgets.renderMs, []);
-      if (!(await fetchWanted(queryClient, budgets.dataMs))) break;
+  /** One pass with its styles, head and problems: the last one is the page. */
+  const pass = async () => {
+    const sheet = new ServerStyleSheet();
+    const passProblems: string[] = [];
+    said.head = null;
+    try {
+      const html = await renderPass(page(sheet), budgets.renderMs, passProblems);
+      return { html, styles: sheet.getStyleTags(), head: said.head as PageHead | null, problems: passProblems };
+    } finally {
+      sheet.seal();
     }
-  forgetFailures(queryClient);
-  keepNotFoundAnswers(queryClient);
+  };
 
-  const sheet = new ServerStyleSheet();
-  said.head = null;
   try {
-    const html = await renderPass(page(sheet), budgets.renderMs, problems);
-    const finalHead = said.head ?? routeHead(pathname);
+    let last = await pass();
+    // A visitor's data only: a logged-in visitor's pages fill in the browser, with their cookies.
+    // Another pass after each round of answers, until a pass asks for nothing new (three rounds at most).
+    if (!isLoggedIn)
+      for (let round = 0; round < 3 && (await fetchWanted(queryClient, budgets.dataMs)); round++) {
+        // A "does not exist" is the answer, to render as such, not to ask again.
+        keepNotFoundAnswers(queryClient);
+        last = await pass();
+      }
+    if (forgetFailures(queryClient)) last = await pass();
+    const finalHead = last.head ?? routeHead(pathname);
     return {
       status: route && !isNotFoundHead(finalHead) ? 200 : 404,
-      html,
-      styles: sheet.getStyleTags(),
+      html: last.html,
+      styles: last.styles,
       state: { queries: dehydrateForPage(queryClient), slots },
       head: finalHead,
-      problems,
+      problems: [...problems, ...last.problems],
       hasContent: !isLoggedIn,
     };
   } finally {
-    sheet.seal();
     queryClient.clear();
   }
 }
