@@ -1,6 +1,7 @@
 /** The page's composition block, from outside (see page-composition.mjs). */
 export function compositionBlocks(html: string): string[];
 export function compositionTemplate(host: boolean): string;
+export function inScript(text: string): string;
 export function processIncludes(html: string, include: (path: string) => Promise<string | null>): Promise<string>;
 export function platformIncludes(env: NodeJS.ProcessEnv): (path: string) => Promise<string | null>;
 export const MISSING: string;

@@ -52,7 +52,7 @@ export function compositionTemplate(host) {
 }
 
 /** JSON text that can sit inside a <script> element (`<` escaped: the same JSON). @param {string} text */
-const inScript = (text) => text.replaceAll('<', '\\u003c');
+export const inScript = (text) => text.replaceAll('<', '\\u003c');
 
 /**
  * A JSON document from another server, or null (down, slow, not 2xx, not JSON).

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
-import { INCLUDES, processIncludes } from 'page-server/page-composition';
+import { INCLUDES, inScript, processIncludes } from 'page-server/page-composition';
 import { pageRenderer, rendererOf } from 'page-server/render-page';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,6 +19,27 @@ const SETTLE_MS = 15_000;
 function pathsOf(remote) {
   const pages = PLATFORM.pages.filter((p) => p.remote === remote).map((p) => p.path.replace(/:\w+/g, 'smoke'));
   return pages.length ? [...new Set(pages)] : ['/'];
+}
+
+/**
+ * The live shell's runtime config and the release store's document with the candidate pinned as
+ * its remote's live version (no canary), as both smoke loads give them to what they load; or why
+ * there is none.
+ * @param {{ shellUrl: string, remote: string, version: string }} candidate
+ * @returns {Promise<{ config: Record<string, unknown> & { discoveryUrl: string }, pinned: { remotes: Record<string, Record<string, unknown>>, manifests?: Record<string, unknown> }, manifestPath: string } | string>}
+ */
+async function pinnedCandidate({ shellUrl, remote, version }) {
+  const config = await (await fetch(new URL('/runtime-config.json', shellUrl), { cache: 'no-store' })).json();
+  if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl)
+    return `the shell at ${shellUrl} does not read a release store (no discoveryUrl)`;
+  const live = await (await fetch(config.discoveryUrl, { cache: 'no-store' })).json();
+  const manifestPath = `${remote}/${version}/mf-manifest.json`;
+  const pinned = {
+    ...live,
+    remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: manifestPath } } },
+  };
+  delete pinned.remotes[remote].canary;
+  return { config, pinned, manifestPath };
 }
 
 /**
@@ -49,22 +70,10 @@ export async function smokeLoad({ shellUrl, remote, version }) {
   /** @type {string[]} */
   const problems = [];
   try {
-    const config = await (await fetch(new URL('/runtime-config.json', shellUrl), { cache: 'no-store' })).json();
-    if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl)
-      return [`the shell at ${shellUrl} does not read a release store (no discoveryUrl)`];
+    const candidate = await pinnedCandidate({ shellUrl, remote, version });
+    if (typeof candidate === 'string') return [candidate];
+    const { config, pinned } = candidate;
     const discoveryUrl = config.discoveryUrl;
-    const live = await (await fetch(discoveryUrl, { cache: 'no-store' })).json();
-    const pinned = {
-      ...live,
-      remotes: {
-        ...live.remotes,
-        [remote]: {
-          ...live.remotes?.[remote],
-          live: { version, manifest: `${remote}/${version}/mf-manifest.json` },
-          canary: undefined,
-        },
-      },
-    };
     const context = await browser.newContext();
     await context.route(discoveryUrl, (route) =>
       route.fulfill({ json: pinned, headers: { 'Access-Control-Allow-Origin': '*' } }),
@@ -120,9 +129,6 @@ export async function smokeLoad({ shellUrl, remote, version }) {
   return problems;
 }
 
-/** JSON text that can sit in the page's composition block. @param {unknown} value */
-const inBlock = (value) => JSON.stringify(value).replaceAll('<', '\\u003c');
-
 /**
  * The smoke load on the server: every page the remote renders, rendered by the shell's server
  * build (beside `shellDist`) with the candidate pinned in the composition it is given, as the
@@ -135,20 +141,15 @@ const inBlock = (value) => JSON.stringify(value).replaceAll('<', '\\u003c');
 export async function smokeRender({ shellUrl, shellDist, remote, version }) {
   const renderer = pageRenderer({ distDir: shellDist, env: {} });
   if (!renderer) return [`the shell's server build is not at ${rendererOf(shellDist)}: build the shell`];
-  const config = await (await fetch(new URL('/runtime-config.json', shellUrl), { cache: 'no-store' })).json();
-  if (typeof config.discoveryUrl !== 'string' || !config.discoveryUrl)
-    return [`the shell at ${shellUrl} does not read a release store (no discoveryUrl)`];
-  const live = await (await fetch(config.discoveryUrl, { cache: 'no-store' })).json();
-  const manifestPath = `${remote}/${version}/mf-manifest.json`;
+  const candidate = await pinnedCandidate({ shellUrl, remote, version });
+  if (typeof candidate === 'string') return [candidate];
+  const { config, pinned, manifestPath } = candidate;
+  // The candidate's manifest in the document, as the store writes a live version's.
   const manifest = await (await fetch(new URL(manifestPath, config.discoveryUrl))).json();
-  const pinned = {
-    ...live,
-    remotes: { ...live.remotes, [remote]: { ...live.remotes?.[remote], live: { version, manifest: manifestPath } } },
-    manifests: { ...live.manifests, [manifestPath]: manifest },
-  };
-  delete pinned.remotes[remote].canary;
+  const doc = { ...pinned, manifests: { ...pinned.manifests, [manifestPath]: manifest } };
+  const inBlock = (/** @type {unknown} */ value) => inScript(JSON.stringify(value));
   const template = await processIncludes(readFileSync(join(shellDist, 'index.html'), 'utf8'), async (path) =>
-    path === INCLUDES.config ? inBlock(config) : path === INCLUDES.discovery ? inBlock(pinned) : null,
+    path === INCLUDES.config ? inBlock(config) : path === INCLUDES.discovery ? inBlock(doc) : null,
   );
   /** @type {string[]} */
   const problems = [];

@@ -97,3 +97,7 @@ export function withDatabase(write: (db: Sqlite) => void): void {
     db.close();
   }
 }
+
+/** The JSON text of the state a page's server wrote into its HTML (shared/src/app/serverState.ts), if any. */
+export const serverStateText = (html: string): string | undefined =>
+  /<script type="application\/json" id="platform-server-state">(.*?)<\/script>/s.exec(html)?.[1];

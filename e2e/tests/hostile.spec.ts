@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { API, DEMO_PASSWORD } from '../env.js';
-import { logIn, notify, withDatabase } from './helpers.js';
+import { logIn, notify, serverStateText, withDatabase } from './helpers.js';
 import { test } from './fixtures.js';
 
 /** Markup and URLs that would set window.__pwned if anything rendered them as HTML or followed them. */
@@ -100,9 +100,7 @@ test('hostile input: script and HTML in notifications, links, chat, profile fiel
     await expect(visitorPage.getByRole('main').getByText(shown).first(), path).toBeVisible();
     expect(await pwned(visitorPage), path).toBeUndefined();
   }
-  const state = /id="platform-server-state">(.*?)<\/script>/s.exec(
-    await (await visitor.request.get('/event/winter-gala-2026')).text(),
-  )?.[1];
+  const state = serverStateText(await (await visitor.request.get('/event/winter-gala-2026')).text());
   expect(JSON.parse(state ?? 'null')?.queries.queries[0].state.data.event.name).toBe(`Gala ${PAYLOAD}`);
   await visitor.close();
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { API, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
-import { logIn } from './helpers.js';
+import { logIn, serverStateText } from './helpers.js';
 import { test } from './fixtures.js';
 import { headerThatThrows, startApp, stop } from './servers.js';
 
@@ -37,7 +37,7 @@ async function served(request: APIRequestContext, path: string) {
   const root = /<div id="root">([\s\S]*)<\/div>\s*<script type="application\/json" id="platform-server-state">/.exec(
     html,
   );
-  const state = /<script type="application\/json" id="platform-server-state">(.*?)<\/script>/s.exec(html)?.[1];
+  const state = serverStateText(html);
   return { status: response.status(), headers: response.headers(), html, root: root?.[1] ?? '', state };
 }
 
@@ -145,7 +145,7 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
     ),
   );
   for (const { who, event, html, cache } of pages) {
-    const state = /id="platform-server-state">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+    const state = serverStateText(html) ?? '';
     if (who === 'visitor') {
       // A visitor's header, and only the event asked for in the page's state.
       expect(html).toContain('>Log in</button>');

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startNginx } from 'page-server/nginx';
+import { REMOTE_FALLBACK, SHELL_FALLBACK, startNginx } from 'page-server/nginx';
 import { serveApp, stopServer } from 'page-server/serve';
 import { LIVE_URL, ROOT, runtimeEnv } from '../env.js';
 
@@ -40,7 +40,7 @@ export async function deployBuild(
     dist: dir,
     port,
     env: { ...process.env, ...env },
-    fallback: role === 'shell' ? '@page' : '=404',
+    fallback: role === 'shell' ? SHELL_FALLBACK : REMOTE_FALLBACK,
     workDir,
   });
 }

@@ -79,6 +79,7 @@ export {
   dehydrateForPage,
   hydrateFromPage,
   keepNotFoundAnswers,
+  isNotFoundQuery,
   stateScript,
   type ServerState,
 } from './app/serverState.js';

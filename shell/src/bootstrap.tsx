@@ -3,7 +3,7 @@ import { App } from './app/App.js';
 // The single-bundle build swaps this module for ./remotes/single.ts (build-preset/single.mjs).
 import { registeredEntries, startFederation } from './remotes/federation.js';
 import { PreloadedSlots, type PreloadedSlot } from './remotes/preloaded.js';
-import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteTimeoutError, withTimeout } from './remotes/registry.js';
+import { loadWithin, REMOTE_LOAD_TIMEOUT_MS } from './remotes/registry.js';
 import { startTelemetry } from './telemetry/telemetry.js';
 import type { ExposedName, RemoteName } from '@marketplace/shared';
 
@@ -25,11 +25,7 @@ async function loadServerSlots(server: ServerState): Promise<boolean> {
   await Promise.all(
     slots.map(async ({ id, remote, module }) => {
       try {
-        const loaded = await withTimeout(
-          loadExposed(remote, module as ExposedName<typeof remote>),
-          REMOTE_LOAD_TIMEOUT_MS,
-          () => new RemoteTimeoutError(id, `${id} did not load within ${REMOTE_LOAD_TIMEOUT_MS} ms`),
-        );
+        const loaded = await loadWithin(remote, module as ExposedName<typeof remote>, REMOTE_LOAD_TIMEOUT_MS);
         preloaded.set(id, { status: 'ready', Component: loaded.default });
       } catch (error) {
         preloaded.set(id, { status: 'failed', error });

@@ -23,6 +23,7 @@ import {
   GlobalStyle,
   isLoggedInCookie,
   isNotFoundHead,
+  isNotFoundQuery,
   keepNotFoundAnswers,
   MemoryRouter,
   pageAt,
@@ -33,7 +34,6 @@ import {
   setRuntimeConfig,
   SITE_NAME,
   stateScript,
-  statusOf,
   type Composition,
   type PageHead,
   type RemoteName,
@@ -160,11 +160,10 @@ async function fetchWanted(client: QueryClient, budgetMs: number): Promise<boole
 function forgetFailures(client: QueryClient): boolean {
   const cache = client.getQueryCache();
   let forgotAnError = false;
-  for (const query of cache.findAll({ predicate: (q) => q.state.status === 'error' || q.state.status === 'pending' }))
-    if (query.state.status === 'pending' || statusOf(query.state.error) !== 404) {
-      forgotAnError ||= query.state.status === 'error';
-      cache.remove(query);
-    }
+  for (const query of cache.findAll({ predicate: (q) => q.state.status !== 'success' && !isNotFoundQuery(q) })) {
+    forgotAnError ||= query.state.status === 'error';
+    cache.remove(query);
+  }
   // A pending query forgotten renders the same when asked for again (loading); a failure does not.
   return forgotAnError;
 }

@@ -60,6 +60,10 @@ const Bar = styled.header`
   .mobile-only {
     display: none;
   }
+  /* The search box's place: beside the navigation on a wide screen. */
+  .search {
+    display: contents;
+  }
   ${theme.mobile} {
     padding: 8px 12px;
     min-height: ${theme.header.mobileHeight};
@@ -75,20 +79,13 @@ const Bar = styled.header`
     }
     /* The search box alone on the second row, full width. */
     .search {
+      display: block;
       order: 1;
       flex-basis: 100%;
     }
     .search > * {
       max-width: none;
     }
-  }
-`;
-
-/** The search box's place: beside the navigation on a wide screen, a row of its own on a phone. */
-const SearchSlot = styled.div`
-  display: contents;
-  ${theme.mobile} {
-    display: block;
   }
 `;
 
@@ -184,9 +181,9 @@ export function HeaderBar() {
         <nav aria-label="Main" className="desktop-only">
           <NavLinks />
         </nav>
-        <SearchSlot className="search">
+        <div className="search">
           <SearchBox />
-        </SearchSlot>
+        </div>
         <span className="spacer" />
         {isLoggedIn && <MessagesMenu />}
         {isLoggedIn && <NotificationsMenu />}

@@ -1,4 +1,4 @@
-import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient } from '@tanstack/react-query';
 import { ApiError, statusOf } from '../api/client.js';
 
 /** The id of the data-only block a server-rendered page carries its state in. */
@@ -23,6 +23,10 @@ interface SentError {
 const isSentError = (value: unknown): value is SentError =>
   typeof value === 'object' && value !== null && 'apiError' in value;
 
+/** A query the API answered "does not exist" (404): an answer the page shows, not a failure. */
+export const isNotFoundQuery = (query: Query): boolean =>
+  query.state.status === 'error' && statusOf(query.state.error) === 404;
+
 /**
  * The query cache's answers for the page: what was read, and "does not exist" (404, so the page
  * says "not found" again in the browser without asking). Other failures are not sent: the page
@@ -30,8 +34,7 @@ const isSentError = (value: unknown): value is SentError =>
  */
 export function dehydrateForPage(client: QueryClient): DehydratedState {
   const state = dehydrate(client, {
-    shouldDehydrateQuery: (query) =>
-      query.state.status === 'success' || (query.state.status === 'error' && statusOf(query.state.error) === 404),
+    shouldDehydrateQuery: (query) => query.state.status === 'success' || isNotFoundQuery(query),
   });
   return {
     ...state,
@@ -55,10 +58,8 @@ export function dehydrateForPage(client: QueryClient): DehydratedState {
  * found" nor match its HTML. Only those keys (a 404 is not retried anyway); both sides call it.
  */
 export function keepNotFoundAnswers(client: QueryClient): void {
-  const notFound = client
-    .getQueryCache()
-    .findAll({ predicate: (query) => query.state.status === 'error' && statusOf(query.state.error) === 404 });
-  for (const query of notFound) client.setQueryDefaults(query.queryKey, { retryOnMount: false });
+  for (const query of client.getQueryCache().findAll({ predicate: isNotFoundQuery }))
+    client.setQueryDefaults(query.queryKey, { retryOnMount: false });
 }
 
 /** Puts a server's answers into the browser's query cache, failures as the ApiError they were. */

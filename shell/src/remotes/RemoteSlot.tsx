@@ -26,8 +26,8 @@ import {
 import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
 import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
 import { remoteGenerations } from './generations.js';
-import { PreloadedSlots } from './preloaded.js';
-import { loadExposed, REMOTE_LOAD_TIMEOUT_MS, RemoteTimeoutError, withTimeout, type Loader } from './registry.js';
+import { PreloadedSlots, type SlotComponent } from './preloaded.js';
+import { failureKind, loadExposed, loadWithin, REMOTE_LOAD_TIMEOUT_MS, type Loader } from './registry.js';
 
 const Box = styled.div`
   margin: 12px;
@@ -129,8 +129,7 @@ class SlotBoundary extends Component<BoundaryProps, { failed: boolean }> {
   }
 }
 
-type SlotState =
-  { status: 'loading' } | { status: 'ready'; Component: (props: never) => ReactNode } | { status: 'failed' };
+type SlotState = { status: 'loading' } | { status: 'ready'; Component: SlotComponent } | { status: 'failed' };
 
 export interface RemoteSlotProps<R extends RemoteName, M extends ExposedName<R>> {
   remote: R;
@@ -188,25 +187,20 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
       // The page started with this slot's module in hand (or knowing it failed): nothing to load.
       startedWith.current = null;
       if (started.status === 'ready') reportRemoteUse(remote);
-      else reportSlotFailure(remote, started.error instanceof RemoteTimeoutError ? 'timeout' : 'load', started.error);
+      else reportSlotFailure(remote, failureKind(started.error), started.error);
       return;
     }
     let cancelled = false;
     setState({ status: 'loading' });
-    const id = `${remote}/${module}`;
     const fresh = threw.current;
     threw.current = false;
-    withTimeout(
-      loader(remote, module, { fresh }),
-      timeoutMs,
-      () => new RemoteTimeoutError(id, `${id} did not load within ${timeoutMs} ms`),
-    ).then(
+    loadWithin(remote, module, timeoutMs, { loader, fresh }).then(
       (mod) => {
         reportRemoteUse(remote);
-        if (!cancelled) setState({ status: 'ready', Component: mod.default as (props: never) => ReactNode });
+        if (!cancelled) setState({ status: 'ready', Component: mod.default as SlotComponent });
       },
       (error: unknown) => {
-        reportSlotFailure(remote, error instanceof RemoteTimeoutError ? 'timeout' : 'load', error);
+        reportSlotFailure(remote, failureKind(error), error);
         if (!cancelled) setState({ status: 'failed' });
       },
     );

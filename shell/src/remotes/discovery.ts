@@ -211,6 +211,26 @@ export function applyOverrides(
 const isDocument = (value: unknown): value is DiscoveryDocument =>
   typeof value === 'object' && value !== null && typeof (value as DiscoveryDocument).remotes === 'object';
 
+/** The overrides the deployment allows (runtime config). */
+const overrideSwitches = (config: RuntimeConfig): OverrideSwitches => ({
+  storeVersions: Boolean(config.allowVersionOverride),
+  local: Boolean(config.allowLocalRemotes),
+});
+
+/**
+ * The manifests the page already holds, by manifest URL: each configured remote's as composed,
+ * and those the discovery document carries for the versions it points at.
+ */
+function knownManifests(config: RuntimeConfig, composed: Composition | null, doc: DiscoveryDocument | null) {
+  const manifests = new Map<string, unknown>();
+  for (const name of REMOTE_NAMES)
+    if (composed?.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
+  if (doc && config.discoveryUrl)
+    for (const [path, manifest] of Object.entries(doc.manifests ?? {}))
+      manifests.set(new URL(path, config.discoveryUrl).href, manifest);
+  return manifests;
+}
+
 /**
  * Reads the discovery document: `no-store` on a page's first load, `no-cache` when an open page
  * checks it again (the browser revalidates its copy, and an unchanged document is a 304).
@@ -239,10 +259,7 @@ export async function resolveRemotes(
   config: RuntimeConfig,
   composed: Composition | null = pageComposition(),
 ): Promise<ResolvedRemotes> {
-  const manifests = new Map<string, unknown>();
-  for (const name of REMOTE_NAMES)
-    if (composed?.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
-  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
+  const allowed = overrideSwitches(config);
   // Testers' and developers' versions, only where the deployment allows them.
   const override = (doc: DiscoveryDocument | null, remotes: Record<RemoteName, string>) => {
     if (allowed.storeVersions || allowed.local)
@@ -257,18 +274,17 @@ export async function resolveRemotes(
       );
     return remotes;
   };
-  if (!config.discoveryUrl) return { remotes: override(null, { ...config.remotes }), manifests };
+  if (!config.discoveryUrl)
+    return { remotes: override(null, { ...config.remotes }), manifests: knownManifests(config, composed, null) };
   try {
     const doc = await discoveryDocument(config.discoveryUrl, composed);
-    for (const [path, manifest] of Object.entries(doc.manifests ?? {}))
-      manifests.set(new URL(path, config.discoveryUrl).href, manifest);
     const remotes = override(doc, manifestsFrom(doc, config.discoveryUrl, config.remotes, browserCohort()));
-    return { remotes, manifests };
+    return { remotes, manifests: knownManifests(config, composed, doc) };
   } catch (error) {
     console.warn(
       `[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`,
     );
-    return { remotes: override(null, { ...config.remotes }), manifests };
+    return { remotes: override(null, { ...config.remotes }), manifests: knownManifests(config, composed, null) };
   }
 }
 
@@ -297,15 +313,10 @@ export function versionsForRequest(
   cookie: string,
   search: string,
 ): RequestVersions {
-  const manifests = new Map<string, unknown>();
-  for (const name of REMOTE_NAMES)
-    if (composed.manifests[name]) manifests.set(config.remotes[name], composed.manifests[name]);
   const undecided = new Set<RemoteName>();
   const doc = config.discoveryUrl && isDocument(composed.discovery) ? composed.discovery : null;
   let remotes = { ...config.remotes };
   if (doc && config.discoveryUrl) {
-    for (const [path, manifest] of Object.entries(doc.manifests ?? {}))
-      manifests.set(new URL(path, config.discoveryUrl).href, manifest);
     const cohort = cohortInCookies(cookie);
     if (cohort === null) for (const name of REMOTE_NAMES) if (doc.remotes[name]?.canary) undecided.add(name);
     remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, cohort ?? 100);
@@ -313,10 +324,10 @@ export function versionsForRequest(
     // The document could not be composed: the browser reads it, and may take other versions.
     for (const name of REMOTE_NAMES) undecided.add(name);
   }
-  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
+  const allowed = overrideSwitches(config);
   if (allowed.storeVersions || allowed.local) {
     const asked = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
     applyOverrides(doc, config.discoveryUrl ?? null, remotes, requestedOverrides(search, asked), allowed);
   }
-  return { remotes, manifests, undecided };
+  return { remotes, manifests: knownManifests(config, composed, doc), undecided };
 }

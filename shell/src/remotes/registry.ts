@@ -5,7 +5,7 @@ import { loadRemoteModule } from './federation.js';
 /** How long a slot waits for its remote before showing its fallback (the load may still finish). */
 export const REMOTE_LOAD_TIMEOUT_MS = 8000;
 
-export class RemoteLoadError extends Error {
+class RemoteLoadError extends Error {
   constructor(
     readonly id: string,
     message: string,
@@ -31,14 +31,37 @@ export async function loadExposed<R extends RemoteName, M extends ExposedName<R>
 }
 
 /** A remote that did not load within the slot's timeout (its slot falls back; the load may still finish). */
-export class RemoteTimeoutError extends RemoteLoadError {
+class RemoteTimeoutError extends RemoteLoadError {
   override name = 'RemoteTimeoutError';
 }
 
 export type Loader = typeof loadExposed;
 
+/**
+ * A slot's load: `loader`'s module for `remote/module`, or a RemoteTimeoutError past `ms` (the
+ * slot falls back; the load may still finish). The slot's own loads and the modules a page its
+ * server rendered starts with (bootstrap.tsx) go through it.
+ */
+export function loadWithin<R extends RemoteName, M extends ExposedName<R>>(
+  remote: R,
+  module: M,
+  ms: number,
+  { loader = loadExposed, fresh = false }: { loader?: Loader; fresh?: boolean } = {},
+): Promise<ExposedModule<ExposedProps<R, M>>> {
+  const id = `${remote}/${module}`;
+  return withTimeout(
+    loader(remote, module, { fresh }),
+    ms,
+    () => new RemoteTimeoutError(id, `${id} did not load within ${ms} ms`),
+  );
+}
+
+/** What a failed load is called in the slot's failure report. */
+export const failureKind = (error: unknown): 'timeout' | 'load' =>
+  error instanceof RemoteTimeoutError ? 'timeout' : 'load';
+
 /** Rejects with `onTimeout()` when `promise` has not settled within `ms` (it may still settle later). */
-export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), ms);
     promise.then(
