@@ -93,9 +93,12 @@ test('canary: a header canary failing in real browsers is rolled back by the wat
 }) => {
   test.setTimeout(240_000);
   const live = discovery().remotes.header?.live?.version;
-  // Throws while rendering in about 7 loads of 10: the smoke load would likely refuse it (that is
-  // release.spec's subject); skipped here, on the record, so the watcher is the line of defence.
-  const flaky = headerThatThrows('flaky header', { chance: 0.7 });
+  // Throws in 9 renders of 10. Fewer loads fail than renders throw (React renders a part that threw
+  // once more before its slot gives up): at 7 in 10 the watcher saw as few as 2 failed loads in 9
+  // on some runs here, too few to tell from chance, and rightly did not roll back. The
+  // smoke load would likely refuse it (that is release.spec's subject); skipped here, on the
+  // record, so the watcher is the line of defence.
+  const flaky = headerThatThrows('flaky header', { chance: 0.9 });
   copies.push(flaky);
   const watcher = startReleasesCli(
     env,
