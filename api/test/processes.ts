@@ -10,7 +10,11 @@ const API_ROOT = join(import.meta.dirname, '..');
 
 export interface ApiProcess {
   url: string;
-  /** Kills the process with the signal (SIGKILL: no shutdown at all) and waits for it to be gone. */
+  /**
+   * Kills the process with the signal (SIGKILL: no shutdown at all) and waits for it to be gone.
+   * The signal is sent before the call returns (the promise is only the exit), so a caller can
+   * mark the moment of the kill itself rather than the later moment it saw the exit.
+   */
   kill(signal: NodeJS.Signals): Promise<void>;
   /** Starts it again with the same environment, after a kill. */
   start(): Promise<void>;
@@ -41,7 +45,8 @@ export async function startApiProcess(env: Record<string, string>, port: number)
     start,
     async kill(signal) {
       const running = child;
-      if (!running || running.exitCode !== null) return;
+      // Gone already: a process ended by a signal has no exit code, only its signalCode.
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise((done) => running.once('exit', done));
       running.kill(signal);
       await exited;
