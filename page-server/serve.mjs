@@ -200,5 +200,15 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   }
   const port = Number(process.env.PORT || (single ? SINGLE_BUNDLE_PORT : appFor(pkg.name).port));
   reachInternally(process.env.INTERNAL_ORIGINS);
-  await serveApp({ dir: dist, port, host: process.env.HOST || '127.0.0.1' });
+  const server = await serveApp({ dir: dist, port, host: process.env.HOST || '127.0.0.1' });
+  // In its image this process is PID 1, for which a signal without a handler does nothing: docker
+  // stop would wait out its grace and kill it. Stop accepting, let pages being rendered finish
+  // (10 s at most), then exit.
+  const drain = () => {
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+  };
+  process.once('SIGTERM', drain);
+  process.once('SIGINT', drain);
 }
