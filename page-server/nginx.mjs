@@ -3,7 +3,7 @@
 // only, so nginx's own $uri and friends stay. One nginx per app, as one container per app.
 // Used by the nginx test, the e2e suite's production project and `npm run start:prod`.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,10 +82,8 @@ export async function startNginx({ workDir, pageUpstream, ...app }) {
     pages = await serveApp({ dir: app.dist, port, env: { ...process.env, ...app.env }, log: false });
     pageUpstream = `http://127.0.0.1:${port}`;
   }
-  // Made by nginx itself, owned by its workers' user (as its temporary folders, where a page being
-  // kept is written first): they must be able to reach into the work folder.
+  // Made by nginx itself, owned by its workers' user, who started it (shared/node/nginx.mjs).
   mkdirSync(workDir, { recursive: true });
-  chmodSync(workDir, 0o755);
   const pageCacheDir = join(workDir, 'page-cache');
   // What the image's /etc/nginx/nginx.conf gives the template: mime types, sendfile.
   const server = await runNginx({

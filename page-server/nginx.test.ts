@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,9 +8,9 @@ import { renderTemplate, startNginx, templateVariables } from './nginx.mjs';
 import { freePort } from '@marketplace/shared/node/ports';
 
 // Debian's nginx with the images' template, serving a small build as the shell and as a remote.
+// A folder only its owner may enter (mkdtemp's 0700), as a checkout may be: nginx's workers run as
+// the user who started nginx, root included, so they read the build all the same.
 const dir = mkdtempSync(join(tmpdir(), 'nginx-test-'));
-// nginx's workers run as another user when started as root: they must be able to read the build.
-chmodSync(dir, 0o755);
 const dist = join(dir, 'dist');
 const servers: { stop(): Promise<void> }[] = [];
 let shell = '';
@@ -74,6 +74,14 @@ afterAll(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, { headers: { 'accept-encoding': 'identity', ...headers } });
+
+describe('nginx started from any folder', () => {
+  it('serves a build in a folder only its owner may enter, as the user who started it', async () => {
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const res = await get(`${remote}/main.js`);
+    expect([res.status, await res.text()]).toEqual([200, 'console.log("main");']);
+  });
+});
 
 describe('the nginx template', () => {
   it('keeps nginx variables and fills only the defined ones, as the image does', () => {

@@ -3,8 +3,18 @@
 // server's runner (page-server/nginx.mjs) and the API gateway's (api/gateway/gateway.mjs).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { waitForPorts } from './ports.mjs';
+
+/**
+ * Started by root, nginx runs its workers as another user (nobody, or the `user` directive's),
+ * who cannot read a checkout or a temporary folder only its owner may enter: the workers run as
+ * the user who started them. Started by anyone else, they already do (nginx ignores `user` then).
+ */
+function workersUser() {
+  return process.getuid?.() === 0 ? `user ${userInfo().username};\n` : '';
+}
 
 /**
  * @param {{ workDir: string, port: number, site: string, httpDirectives?: string, name: string }} options
@@ -16,7 +26,7 @@ export async function runNginx({ workDir, port, site, httpDirectives = '', name 
   writeFileSync(join(workDir, 'site.conf'), site);
   writeFileSync(
     join(workDir, 'nginx.conf'),
-    `worker_processes 1;
+    `${workersUser()}worker_processes 1;
 pid ${workDir}/nginx.pid;
 error_log ${workDir}/error.log warn;
 events { worker_connections 1024; }
