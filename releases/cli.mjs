@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
-import { DEFAULT_POLICY } from './canary.mjs';
+import { DEFAULT_POLICY, promotionLoads } from './canary.mjs';
 import { apiAccess, fetchFigures, figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
@@ -78,23 +78,30 @@ function policyOptions() {
     console.error('--steps takes shares from 1 to 99, comma-separated (after the last one the canary is promoted)');
     process.exit(2);
   }
+  const alpha = numberOption('--alpha', DEFAULT_POLICY.alpha, 0.0001, 0.5);
   return {
     ...DEFAULT_POLICY,
+    alpha,
+    promoteAlpha: alpha,
+    margin: numberOption('--margin', DEFAULT_POLICY.margin, 0.0001, 0.99),
     intervalSeconds: numberOption('--interval', DEFAULT_POLICY.intervalSeconds, 1, 86_400),
     minLoads: numberOption('--min-loads', DEFAULT_POLICY.minLoads, 1, 1e9),
     holdIntervals: numberOption('--hold', DEFAULT_POLICY.holdIntervals, 1, 1000),
+    deadlineIntervals: numberOption('--deadline', DEFAULT_POLICY.deadlineIntervals, 1, 100_000),
     lcpMargin: numberOption('--lcp-margin', DEFAULT_POLICY.lcpMargin, 0, 10),
     inpMargin: numberOption('--inp-margin', DEFAULT_POLICY.inpMargin, 0, 10),
     steps,
   };
 }
 
-/** Watches `remote`'s canary until it is promoted or rolled back; exits 1 on a rollback. @param {string} remote */
+/** Watches `remote`'s canary until it is decided; exits 1 on a rollback, 3 when inconclusive at the deadline. @param {string} remote */
 async function watch(remote) {
   const policy = policyOptions();
   const api = apiAccess(process.env, root);
+  const last = policy.steps.at(-1) ?? 50;
+  const needed = promotionLoads({ canaryRate: 0.01, liveRate: 0.01, share: last / 100, policy });
   console.log(
-    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures at ${api.url}: rolled back when its error rate is higher than live's beyond chance (one-sided, 95 %) or its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse; stepped up through ${policy.steps.join(', ')} % and promoted after ${policy.holdIntervals} healthy evaluations each; each side needs ${policy.minLoads} page loads`,
+    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures at ${api.url}: rolled back on evidence that its error rate is higher than live's, that its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse, or that its share of page loads is far below its share (sequential tests: at most ${policy.alpha * 100} % of canaries as good as live are rolled back, however long it watches); stepped up through ${policy.steps.join(', ')} % after ${policy.holdIntervals} evaluations each, and promoted on evidence that its error rate is not higher by ${policy.margin * 100} points or more and its vitals not worse by their margins (at 1 % failed loads on both sides that takes at least ${needed} canary loads); each side needs ${policy.minLoads} page loads; inconclusive after ${policy.deadlineIntervals} evaluations`,
   );
   const decision = await watchCanary({
     store,
@@ -107,6 +114,10 @@ async function watch(remote) {
     process.exit(1);
   }
   if (decision?.action === 'promote') console.log(`${remote}'s canary is promoted: live for every browser`);
+  if (decision?.action === 'inconclusive') {
+    console.error(`${remote}'s canary is undecided, held at ${decision.percent} %: ${decision.reason}`);
+    process.exit(3);
+  }
 }
 
 if (command === 'release' && rest.includes('--watch') && !rest.includes('--canary')) {
@@ -257,7 +268,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   }
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
   );
   process.exit(2);
 }

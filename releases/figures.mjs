@@ -5,22 +5,28 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * @typedef {{ remote: string, version: string, loads: number, errorLoads: number, errorRate: number, p75: { lcp: number | null, inp: number | null, cls: number | null, ttfb?: number | null }, lcpOwnedShare?: number }} VersionFigures
+ * The figures' shape, declared here once for the release plane (the API's is `VersionFigures` in
+ * api/src/repositories/rum.ts): a version's page loads, those in which it had an error, and the
+ * 75th percentiles of their page vitals.
+ * @typedef {{ remote: string, version: string, loads: number, errorLoads: number, errorRate: number, p75: { lcp: number | null, inp: number | null, cls?: number | null, ttfb?: number | null }, lcpOwnedShare?: number }} VersionFigures
+ * What the canary's judge reads of a version's figures, and what the history keeps of each evaluation.
+ * @typedef {Pick<VersionFigures, 'loads' | 'errorLoads' | 'p75'>} Sample
  * @typedef {{ remote: string, version: string, start: string, loads: number, errorRate: number, p75Lcp: number | null }} SeriesPoint
  * @typedef {{ since: string, figures: VersionFigures[], series: SeriesPoint[] }} FiguresAnswer
  */
 
 /**
- * Where the API is and its operator token: PLATFORM_API_URL (default: the API `npm start` runs,
- * http://127.0.0.1:4000) and ADMIN_TOKEN (default: the token the API keeps beside its default
- * database, api/data/admin-token).
+ * Where the API's operator routes are and its token: API_INTERNAL_URL, an instance's internal
+ * listener (API_INTERNAL_PORT: the public gateway does not pass /internal), else PLATFORM_API_URL
+ * (default: the API `npm start` runs, http://127.0.0.1:4000, which serves them itself); and
+ * ADMIN_TOKEN (default: the token the API keeps beside its default database, api/data/admin-token).
  *
  * @param {NodeJS.ProcessEnv} env @param {string} root the workspace
  */
 export function apiAccess(env, root) {
   const tokenFile = join(root, 'api', 'data', 'admin-token');
   return {
-    url: (env.PLATFORM_API_URL ?? 'http://127.0.0.1:4000').replace(/\/$/, ''),
+    url: (env.API_INTERNAL_URL ?? env.PLATFORM_API_URL ?? 'http://127.0.0.1:4000').replace(/\/$/, ''),
     token: env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : ''),
   };
 }
@@ -100,8 +106,8 @@ export function figureLines(doc, figures, remotes) {
       if (entry.live) {
         const live = figuresOf(figures, remote, entry.live.version);
         const diff = (
-          /** @type {number | null} */ a,
-          /** @type {number | null} */ b,
+          /** @type {number | null | undefined} */ a,
+          /** @type {number | null | undefined} */ b,
           /** @type {string} */ unit,
           digits = 0,
         ) => (a == null || b == null ? '-' : signed(a - b, unit, digits));

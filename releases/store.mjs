@@ -130,8 +130,10 @@ export function pointerTo(store, remote, version) {
 /**
  * A line of the history. `watch` is one evaluation of a canary by the watcher (watch.mjs), with
  * its decision and the figures it was made on; `step` a change of the canary's share.
- * @typedef {{ loads: number, errorLoads: number, errorRate?: number, p75: { lcp: number | null, inp: number | null, cls?: number | null } }} Figures
- * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, figures?: { canary: Figures, live: Figures } }} HistoryEntry
+ * `figures` are both sides' since the canary started: the judge reads every earlier evaluation's
+ * from here, so a watcher started again goes on from the same evidence.
+ * @typedef {import('./figures.mjs').Sample} Figures
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence }} HistoryEntry
  */
 
 /** @param {string} store @param {HistoryEntry} entry */

@@ -1,7 +1,9 @@
 // The canary watcher (issue "Releases that watch themselves", item 4): every interval, the real-
 // user figures of a remote's canary and of its live version since the canary started are judged
-// by decideCanary (canary.mjs) and the decision is carried out: wait, hold, step the share up,
-// promote, or roll back. Every evaluation goes into the history with its figures.
+// by decideCanary (canary.mjs), together with those of every earlier evaluation of that canary
+// (kept in the history), and the decision is carried out: wait, hold, step the share up, promote,
+// roll back, or stop at the deadline with the canary held where it is (inconclusive). Every
+// evaluation goes into the history with its figures and evidence.
 import { decideCanary } from './canary.mjs';
 import { figuresOf } from './figures.mjs';
 import {
@@ -25,11 +27,39 @@ export function canaryStart(history, remote, version) {
   return started?.time ?? new Date(Date.now() - 86_400_000).toISOString();
 }
 
-/** @param {import('./figures.mjs').VersionFigures} f @returns {import('./store.mjs').Figures} */
-const sample = (f) => ({ loads: f.loads, errorLoads: f.errorLoads, errorRate: f.errorRate, p75: f.p75 });
+/**
+ * The earlier evaluations of a canary, oldest first, from the history's `watch` lines since its
+ * `canary` line: the judge's tests are products over every interval, so it needs each one's
+ * figures, and reading them from the store (not the watcher's memory) lets a watcher started
+ * again go on where the last one stopped.
+ * @param {import('./store.mjs').HistoryEntry[]} history @param {string} remote @param {string} version
+ * @returns {import('./canary.mjs').Look[]}
+ */
+export function looksOf(history, remote, version) {
+  const start = history.findLastIndex(
+    (e) => e.remote === remote && e.action === 'canary' && e.result === 'canary' && e.to === version,
+  );
+  return history
+    .slice(start + 1)
+    .flatMap((e) =>
+      e.remote === remote && e.action === 'watch' && e.to === version && e.figures && e.percent !== undefined
+        ? [{ percent: e.percent, canary: e.figures.canary, live: e.figures.live }]
+        : [],
+    );
+}
+
+/** @param {import('./figures.mjs').VersionFigures} f @returns {import('./figures.mjs').Sample} */
+const sample = (f) => ({ loads: f.loads, errorLoads: f.errorLoads, p75: f.p75 });
+
+/** Evidence as the history keeps it: 3 digits, and finite (JSON has no Infinity). @param {import('./canary.mjs').Evidence} evidence */
+const kept = (evidence) =>
+  /** @type {import('./canary.mjs').Evidence} */ (
+    Object.fromEntries(Object.entries(evidence).map(([k, v]) => [k, Number(Math.min(v, 1e300).toPrecision(3))]))
+  );
 
 /**
- * Watches `remote`'s canary until it is promoted or rolled back (by this watcher or by hand).
+ * Watches `remote`'s canary until it is promoted, rolled back (by this watcher or by hand), or
+ * inconclusive at the policy's deadline (then left at its share for the releaser).
  *
  * @param {{ store: string, remote: string, policy: import('./canary.mjs').Policy, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, sleep?: (ms: number) => Promise<void>, log?: (line: string) => void }} options
  * @returns {Promise<import('./canary.mjs').Decision | null>} the final decision, or null when the canary ended otherwise
@@ -42,8 +72,7 @@ export async function watchCanary({
   sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   log = console.log,
 }) {
-  let healthy = 0;
-  /** The canary the healthy count is about: a new canary released meanwhile starts from nothing. */
+  /** The canary watched: one released meanwhile is judged from its own start (its own looks). */
   let watching = '';
   for (;;) {
     await sleep(policy.intervalSeconds * 1000);
@@ -56,12 +85,12 @@ export async function watchCanary({
     if (canaryPointer.version !== watching) {
       if (watching) log(`${remote}'s canary is now ${canaryPointer.version}: judging it from its own start`);
       watching = canaryPointer.version;
-      healthy = 0;
     }
     /** @type {import('./figures.mjs').VersionFigures[]} */
     let all;
+    const history = readHistory(store);
     try {
-      all = await readFigures(canaryStart(readHistory(store), remote, canaryPointer.version));
+      all = await readFigures(canaryStart(history, remote, canaryPointer.version));
     } catch (error) {
       // The API may be restarting: this interval decides nothing, the next tries again.
       log(
@@ -71,7 +100,11 @@ export async function watchCanary({
     }
     const canary = sample(figuresOf(all, remote, canaryPointer.version));
     const live = sample(figuresOf(all, remote, livePointer.version));
-    const decision = decideCanary({ canary, live, percent: canaryPointer.percent, healthy, policy });
+    const looks = [
+      ...looksOf(history, remote, canaryPointer.version),
+      { percent: canaryPointer.percent, canary, live },
+    ];
+    const decision = decideCanary({ looks, policy });
     await withStoreLock(store, () =>
       appendHistory(store, {
         time: new Date().toISOString(),
@@ -84,6 +117,7 @@ export async function watchCanary({
         decision: decision.action,
         reason: decision.reason,
         figures: { canary, live },
+        ...(decision.evidence ? { evidence: kept(decision.evidence) } : {}),
       }),
     );
     log(
@@ -100,12 +134,10 @@ export async function watchCanary({
         await promote(judged);
         return decision;
       }
-      if (decision.action === 'step' && decision.percent !== undefined) {
+      // Inconclusive: the canary stays at its share and the releaser is told (the caller's exit).
+      if (decision.action === 'inconclusive') return decision;
+      if (decision.action === 'step' && decision.percent !== undefined)
         await setCanaryShare({ ...judged, percent: decision.percent });
-        healthy = 0;
-      } else if (decision.action === 'hold') {
-        healthy += 1;
-      }
     } catch (error) {
       log(error instanceof Error ? error.message : String(error));
     }

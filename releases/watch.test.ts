@@ -11,7 +11,17 @@ import { watchCanary } from './watch.mjs';
 const tmp = tempDirs();
 const build = (label: string) => fakeBuild(tmp, label);
 
-const policy = { ...DEFAULT_POLICY, minLoads: 10, holdIntervals: 2, steps: [25, 50], intervalSeconds: 0 };
+const policy = {
+  ...DEFAULT_POLICY,
+  minLoads: 10,
+  holdIntervals: 2,
+  steps: [25, 50],
+  intervalSeconds: 0,
+  // Wide margins, so that a few hundred loads decide (the judge's own sizes are canary.test.ts's subject).
+  margin: 0.05,
+  lcpMargin: 1,
+  inpMargin: 1,
+};
 const figures = (version: string, loads: number, errorLoads: number, lcp = 1500) => ({
   remote: 'header',
   version,
@@ -20,6 +30,16 @@ const figures = (version: string, loads: number, errorLoads: number, lcp = 1500)
   errorRate: errorLoads / loads,
   p75: { lcp, inp: 100, cls: 0 },
 });
+
+/**
+ * Both sides' figures after `round` intervals of 100 loads each, 1 % failed (the canary's half of
+ * the loads is above any of its shares: only a share far below would be rolled back).
+ */
+const healthyRound = (live: string, canary: string, round: number) => [
+  figures(live, 100 * round, round),
+  figures(canary, 100 * round, round),
+];
+const quiet = { sleep: async () => undefined, log: () => undefined };
 
 async function canaryStore() {
   const store = tmp('store');
@@ -57,17 +77,19 @@ describe('watchCanary', () => {
       live: { loads: 40, errorLoads: 0 },
     });
     expect(lines[2]?.reason).toMatch(/^watcher: error rate 75\.0 % against live's 0\.0 %/);
+    // The evidence it rested on is kept beside the figures.
+    expect(lines[1]?.evidence?.harm).toBeGreaterThan(1 / (policy.alpha * 0.7));
   });
 
   it('steps a healthy canary up through the shares after holding, then promotes it', async () => {
     const { store, live, canary } = await canaryStore();
+    let round = 0;
     const decision = await watchCanary({
       store,
       remote: 'header',
       policy,
-      readFigures: async () => [figures(live, 100, 1), figures(canary, 50, 0)],
-      sleep: async () => undefined,
-      log: () => undefined,
+      readFigures: async () => healthyRound(live, canary, ++round),
+      ...quiet,
     });
     expect(decision?.action).toBe('promote');
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(canary);
@@ -99,7 +121,7 @@ describe('watchCanary', () => {
       readFigures: async () => {
         round += 1;
         if (round === 2) next = (await release({ store, remote: 'header', dist: build('next'), canary: 10 })).version;
-        return [figures(live, 100, 1), figures(canary, 50, 0), figures(next || canary, 50, 0)];
+        return [...healthyRound(live, canary, round), ...healthyRound(live, next || canary, round).slice(1)];
       },
       sleep: async () => undefined,
       log: () => undefined,
@@ -113,6 +135,48 @@ describe('watchCanary', () => {
     expect(watched.slice(0, 4)).toEqual(['first:hold', 'first:step', 'next:hold', 'next:step']);
     const steps = readHistory(store).filter((e) => e.action === 'step');
     expect(steps.map((e) => e.to)).toEqual([next, next]);
+  });
+
+  it('stops at the deadline without a decision: the canary stays at its share, and the history says why', async () => {
+    const { store, live, canary } = await canaryStore();
+    let round = 0;
+    const decision = await watchCanary({
+      store,
+      remote: 'header',
+      policy: { ...policy, margin: 0.01, deadlineIntervals: 6 },
+      readFigures: async () => healthyRound(live, canary, ++round),
+      ...quiet,
+    });
+    expect(decision?.action).toBe('inconclusive');
+    expect(readDiscovery(store).remotes.header?.canary).toMatchObject({ version: canary, percent: 50 });
+    const last = readHistory(store).at(-1);
+    expect(last).toMatchObject({ action: 'watch', decision: 'inconclusive', percent: 50 });
+    expect(last?.reason).toMatch(/^no decision after 6 evaluations: .*The canary stays at 50 %/);
+  });
+
+  it('goes on from the history when started again: it decides as a watcher that never stopped', async () => {
+    const run = async (stopAfter: number | null) => {
+      const { store, live, canary } = await canaryStore();
+      let round = 0;
+      const readFigures = async () => healthyRound(live, canary, ++round);
+      if (stopAfter !== null) {
+        let sleeps = 0;
+        const dies = async () => {
+          if (++sleeps > stopAfter) throw new Error('killed');
+        };
+        await expect(
+          watchCanary({ store, remote: 'header', policy, readFigures, ...quiet, sleep: dies }),
+        ).rejects.toThrow('killed');
+      }
+      await watchCanary({ store, remote: 'header', policy, readFigures, ...quiet });
+      return readHistory(store)
+        .slice(2)
+        .map((e) => `${e.action}:${e.decision ?? e.percent ?? e.result}`);
+    };
+    const whole = await run(null);
+    expect(whole.at(-1)).toBe('promote:live');
+    // Stopped after 4 evaluations (at 25 %, its hold count in memory would be lost), then started again.
+    expect(await run(4)).toEqual(whole);
   });
 
   it('stops when the canary is ended by hand, and keeps watching through an API that does not answer', async () => {
