@@ -25,8 +25,9 @@ let nextDist = '';
 const env = { RELEASES_DIR: store, PLATFORM_API_URL: API, ADMIN_TOKEN };
 // The watcher's policy for a test: few loads, short intervals. Timing on a shared 2-core machine
 // is noise at this size, so these decisions rest on the error rate (the vitals' margins are
-// unit-tested in releases/canary.test.ts).
-const WATCH = ['--watch', '--interval', '2', '--min-loads', '8', '--hold', '2', '--steps', '50'];
+// unit-tested in releases/canary.test.ts). Showing that the error rate is not worse by 1 point
+// takes about 320 clean canary loads; by 20 points (--margin 0.2) it takes a few dozen.
+const WATCH = ['--watch', '--interval', '2', '--min-loads', '8', '--hold', '2', '--steps', '50', '--margin', '0.2'];
 const NOISY_TIMINGS = ['--lcp-margin', '10', '--inp-margin', '10'];
 
 interface Discovery {
@@ -117,7 +118,9 @@ test('canary: a header canary failing in real browsers is rolled back by the wat
 
   const code = await driveUntilDecided(browser, watcher);
   expect(code, watcher.output()).toBe(1);
-  expect(watcher.output()).toMatch(/header's canary was rolled back: error rate \d+\.\d % against live's 0\.0 %, z = /);
+  expect(watcher.output()).toMatch(
+    /header's canary was rolled back: error rate \d+\.\d % against live's 0\.0 % \(\+\d+\.\d pt\): evidence of more errors/,
+  );
   expect(discovery().remotes.header).toMatchObject({ live: { version: live }, rolledBack: [canary] });
   expect(discovery().remotes.header?.canary).toBeUndefined();
 
@@ -167,7 +170,7 @@ test('canary: a healthy canary is stepped up and promoted by the watcher on real
   const code = await driveUntilDecided(browser, watcher);
   expect(code, watcher.output()).toBe(0);
   expect(watcher.output()).toContain("header's canary is promoted: live for every browser");
-  expect(watcher.output()).toMatch(/at 25 %: step: healthy/);
+  expect(watcher.output()).toMatch(/at 25 %: step: error rate .*no evidence of harm for \d+ evaluations at 25 %/);
   const next = discovery().remotes.header?.live?.version;
   expect(await visit(browser, 90)).toBe('EventMedia Next');
 
