@@ -8,18 +8,26 @@ import { stopOnSignal } from '@marketplace/shared/node/ports';
 
 export const GATEWAY_CONF = join(import.meta.dirname, 'nginx.conf');
 
+const KEEPALIVE_TIMEOUT = /^(\s*)keepalive_timeout (\S+);$/m;
+
 /**
- * The repository's configuration with a loopback listener and the given instances.
- * @param {{ port: number, upstreams: string[] }} options upstreams as host:port
+ * The repository's configuration with a loopback listener and the given instances; a test may
+ * shorten the upstream keepalive_timeout (`upstreamKeepaliveTimeout`, nginx's time syntax: 500ms).
+ * @param {{ port: number, upstreams: string[], upstreamKeepaliveTimeout?: string }} options upstreams as host:port
  */
-export function localGatewayConfig({ port, upstreams }) {
+export function localGatewayConfig({ port, upstreams, upstreamKeepaliveTimeout }) {
   const text = readFileSync(GATEWAY_CONF, 'utf8');
   const servers = [...text.matchAll(/^(\s*)server api-\d+:4000 (.*);$/gm)];
   const first = servers[0];
-  if (servers.length < 2 || !first || !/^\s*listen 4000;$/m.test(text))
-    throw new Error(`${GATEWAY_CONF} no longer has the listener and upstream servers this runner rewrites`);
+  if (servers.length < 2 || !first || !/^\s*listen 4000;$/m.test(text) || !KEEPALIVE_TIMEOUT.test(text))
+    throw new Error(
+      `${GATEWAY_CONF} no longer has the listener, upstream servers and keepalive_timeout this runner rewrites`,
+    );
   const [, indent, options] = first;
   return text
+    .replace(KEEPALIVE_TIMEOUT, (line, space) =>
+      upstreamKeepaliveTimeout ? `${space}keepalive_timeout ${upstreamKeepaliveTimeout};` : line,
+    )
     .replace(/^\s*listen 4000;$/m, `    listen 127.0.0.1:${port};`)
     .replace(/^\s*server api-\d+:4000 .*;\n/gm, '')
     .replace(
@@ -31,14 +39,14 @@ export function localGatewayConfig({ port, upstreams }) {
 /**
  * Starts the gateway in the foreground of a child process; its files (pid, logs, temporary
  * bodies) in `workDir`.
- * @param {{ port: number, upstreams: string[], workDir: string }} options
+ * @param {{ port: number, upstreams: string[], workDir: string, upstreamKeepaliveTimeout?: string }} options
  * @returns {Promise<{ url: string, stop(): Promise<void> }>}
  */
-export async function startGateway({ port, upstreams, workDir }) {
+export async function startGateway({ port, upstreams, workDir, upstreamKeepaliveTimeout }) {
   const server = await runNginx({
     workDir,
     port,
-    site: localGatewayConfig({ port, upstreams }),
+    site: localGatewayConfig({ port, upstreams, upstreamKeepaliveTimeout }),
     name: 'the API gateway',
   });
   return { url: `http://127.0.0.1:${port}`, stop: server.stop };
