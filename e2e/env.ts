@@ -14,7 +14,14 @@ export const PORTS = { shell: SHELL_APP.devPort + OFFSET, ...remotePorts, api: 1
 export const SHELL = `http://localhost:${PORTS.shell}`;
 /** The production project's API instances behind its gateway (which listens on PORTS.api). */
 export const API_INSTANCE_PORTS = [14031, 14032] as const;
+/** Their operator listeners (API_INTERNAL_PORT): the gateway does not pass /internal. */
+export const API_INTERNAL_PORTS = [14033, 14034] as const;
 export const API = `http://localhost:${PORTS.api}`;
+/**
+ * Where the operator routes (/internal) are: the production project sets an instance's internal
+ * listener in the runner's environment (so workers see it); the default project's API serves them.
+ */
+export const API_INTERNAL = process.env.E2E_API_INTERNAL_URL ?? API;
 export const ADMIN_TOKEN = 'e2e-admin-token';
 export const DEMO_PASSWORD = 'demo-pass-2026';
 export const ROOT = resolve(import.meta.dirname, '..');

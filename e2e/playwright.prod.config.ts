@@ -5,7 +5,7 @@ import { defineConfig } from '@playwright/test';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
 import base, { apiServer } from './playwright.config.js';
-import { API, API_INSTANCE_PORTS, PORTS, ROOT, runtimeEnv } from './env.js';
+import { API, API_INSTANCE_PORTS, API_INTERNAL_PORTS, PORTS, ROOT, runtimeEnv } from './env.js';
 
 // The production topology of docker-compose, without Docker: Debian's PostgreSQL; an S3-compatible
 // object store for uploads and media (s3rver: api/objectstore); two API instances on both behind
@@ -24,6 +24,8 @@ const LIVE_URL = `ws://localhost:${BROKER.ws}`;
 // For the test workers (env.ts reads it when they load it; here it was read before this line ran).
 process.env.E2E_LIVE_URL = LIVE_URL;
 process.env.E2E_UPLOAD_ORIGIN = OBJECT_STORE;
+// The operator routes are on each instance's internal listener only, as in docker-compose.
+process.env.E2E_API_INTERNAL_URL = `http://127.0.0.1:${API_INTERNAL_PORTS[0]}`;
 // Started as root, mosquitto and nginx's workers run as other users: they must reach these files.
 const work = mkdtempSync(join(tmpdir(), 'e2e-prod-'));
 chmodSync(work, 0o755);
@@ -99,8 +101,10 @@ export default defineConfig({
         LIVE_PUBLIC_URL: LIVE_URL,
         DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/platform`,
         API_PORT: String(port),
+        API_INTERNAL_PORT: String(API_INTERNAL_PORTS[i]),
         API_INSTANCE: `api-${i + 1}`,
-        API_TRUST_PROXY: 'true',
+        // The gateway, on loopback, is the one proxy whose X-Forwarded-For entry is believed.
+        API_TRUSTED_PROXIES: 'loopback',
         FILES_S3_ENDPOINT: `http://127.0.0.1:${OBJECT_STORE_PORT}`,
         FILES_S3_PUBLIC_ENDPOINT: OBJECT_STORE,
         ...OBJECT_STORE_LOGIN,

@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, API, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
+import { ADMIN_TOKEN, API_INTERNAL, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
 
 /** Logs in through the account remote's form, as a person would (on `shell`, the suite's by default). */
 export async function logIn(page: Page, profileName: string, password = DEMO_PASSWORD, shell = ''): Promise<void> {
@@ -12,12 +12,15 @@ export async function logIn(page: Page, profileName: string, password = DEMO_PAS
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
 }
 
-/** Creates a notification for a user through the API's operator endpoint; it is published live. */
+/**
+ * Creates a notification for a user through the API's operator endpoint (at `api`: where the
+ * operator routes are served); it is published live.
+ */
 export async function notify(
   profileName: string,
   content: string,
   link: string | null = null,
-  api = API,
+  api = API_INTERNAL,
 ): Promise<{ id: number }> {
   const res = await fetch(`${api}/internal/notify`, {
     method: 'POST',

@@ -1,14 +1,15 @@
 import { expect } from '@playwright/test';
 import { gradientPng } from 'api/png';
-import { API, API_INSTANCE_PORTS, UPLOAD_ORIGIN } from '../env.js';
+import { API, API_INTERNAL_PORTS, UPLOAD_ORIGIN } from '../env.js';
 import { logIn, notify } from './helpers.js';
 import { test } from './fixtures.js';
 
 // The production project only (playwright.prod.config.ts): the API is two instances on
 // PostgreSQL behind the gateway, with mosquitto and the files in an object store. A user's journey is served by both instances,
 // and what one instance publishes reaches a page whose live login the other issued.
-const [first, second] = API_INSTANCE_PORTS;
-const INSTANCE_URLS = { 'api-1': `http://127.0.0.1:${first}`, 'api-2': `http://127.0.0.1:${second}` } as const;
+// Each instance's operator listener (the gateway does not pass /internal).
+const [first, second] = API_INTERNAL_PORTS;
+const INTERNAL_URLS = { 'api-1': `http://127.0.0.1:${first}`, 'api-2': `http://127.0.0.1:${second}` } as const;
 
 test('two API instances behind the gateway serve one journey: log in, cart, notifications, upload and download, live from the other instance', async ({
   page,
@@ -62,7 +63,7 @@ test('two API instances behind the gateway serve one journey: log in, cart, noti
   const issuer = served.find((s) => s.path === '/v2/liveCredentials')?.instance;
   expect(issuer === 'api-1' || issuer === 'api-2').toBe(true);
   const other = issuer === 'api-1' ? 'api-2' : 'api-1';
-  await notify('clara', 'Published by the other instance', null, INSTANCE_URLS[other]);
+  await notify('clara', 'Published by the other instance', null, INTERNAL_URLS[other]);
   await expect(page.getByRole('button', { name: 'Notifications, 1 new' })).toBeVisible();
 
   expect(new Set(served.map((s) => s.instance))).toEqual(new Set(['api-1', 'api-2']));

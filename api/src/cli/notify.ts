@@ -1,7 +1,9 @@
 /**
  * Creates a notification for a user and publishes it live, through the running API:
  *   pnpm --filter api notify <profileName> <text> [link]
- * Reads the same environment as the API (API_PORT, DATABASE_PATH for the admin token file).
+ * Reads the same environment as the API (API_PORT or API_INTERNAL_PORT, DATABASE_PATH for the
+ * admin token file); API_INTERNAL_URL names an instance's operator listener elsewhere (the public
+ * gateway does not pass /internal).
  */
 import { loadConfig } from '../config.js';
 
@@ -11,7 +13,13 @@ if (!profileName || !content) {
   process.exit(2);
 }
 const config = loadConfig();
-const base = process.env.API_URL ?? `http://${config.host}:${config.port}`;
+// A server listening on every address is reached on loopback.
+const host = (config.internalPort === null ? config.host : config.internalHost).replace(
+  /^(0\.0\.0\.0|::)$/,
+  '127.0.0.1',
+);
+const base =
+  process.env.API_INTERNAL_URL ?? process.env.API_URL ?? `http://${host}:${config.internalPort ?? config.port}`;
 const response = await fetch(`${base}/internal/notify`, {
   method: 'POST',
   headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${config.adminToken}` },
@@ -20,9 +28,15 @@ const response = await fetch(`${base}/internal/notify`, {
   console.error(`notify: cannot reach the API at ${base}: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
-const body: unknown = await response.json();
+// JSON from the API; a gateway's own 404 page is not.
+const body = (await response.text()).trim();
 if (!response.ok) {
-  console.error(`notify: ${response.status} ${JSON.stringify(body)}`);
+  // No instance's name on the answer: the gateway refused it, not the API.
+  const hint =
+    response.status === 404 && !response.headers.has('x-api-instance')
+      ? ": the gateway does not pass /internal, set API_INTERNAL_URL to an instance's internal port"
+      : '';
+  console.error(`notify: ${response.status} from ${base}${hint}\n${body}`);
   process.exit(1);
 }
-console.log(`notified ${profileName}: ${JSON.stringify(body)}`);
+console.log(`notified ${profileName}: ${body}`);
