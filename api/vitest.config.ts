@@ -20,6 +20,8 @@ export default defineConfig({
             'test/gateway.test.ts',
             'test/database-faults.test.ts',
             'test/instance-kill.test.ts',
+            'test/keepalive.test.ts',
+            'test/startup-lock.test.ts',
           ],
         },
       },

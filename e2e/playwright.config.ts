@@ -15,6 +15,8 @@ export const apiServer = (extra: Record<string, string> = {}) => ({
     API_ALLOWED_ORIGINS: [PORTS.shell, SINGLE_PORT, ...EXTRA_SHELL_PORTS].map((p) => `http://localhost:${p}`).join(','),
     DATABASE_PATH: `${DATA_DIR}/db.sqlite`,
     ADMIN_TOKEN,
+    // The suite logs in as the demo accounts.
+    SEED_DEMO: '1',
     // Every browser of the suite sends its beacons from 127.0.0.1: one client, as far as the limit knows.
     RUM_BEACONS_PER_MINUTE: '100000',
     ...extra,

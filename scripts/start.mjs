@@ -3,10 +3,11 @@
 // With --single: the single-bundle build instead, one application on port 3010.
 // With --prod (`npm run start:prod`): the production topology of docker-compose without Docker:
 // Debian's PostgreSQL on 54320; an S3-compatible object store for uploads and media on 4569
-// (s3rver, api/objectstore); two API instances on them (4101, 4102) behind the API gateway on
-// 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's mosquitto with the repository's
-// configuration (logins per page, administered by the API) on 1883 and 9001; and each app under
-// Debian's nginx with the images' template, the shell's pages passed to its page server.
+// (s3rver, api/objectstore); two API instances on them (4101, 4102; their operator routes on 4111,
+// 4112) behind the API gateway on 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's
+// mosquitto with the repository's configuration (logins per page, administered by the API) on 1883
+// and 9001; and each app under Debian's nginx with the images' template, the shell's pages passed
+// to its page server.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -86,11 +87,16 @@ if (prod) {
   const apiEnv = {
     ...process.env,
     ...login,
+    // The demo accounts and data on a new database (docker-compose, a deployment, leaves them out).
+    SEED_DEMO: '1',
     MQTT_BROKER_URL: 'mqtt://127.0.0.1:1883',
     LIVE_PUBLIC_URL: liveUrl,
     DATABASE_URL: 'postgres://postgres@127.0.0.1:54320/platform',
     API_PUBLIC_ORIGIN: 'http://localhost:4000',
-    API_TRUST_PROXY: 'true',
+    // The gateway, on loopback, is the one proxy whose X-Forwarded-For entry is believed.
+    API_TRUSTED_PROXIES: 'loopback',
+    // SIGTERM: the gateway is told to stop for longer than it keeps an idle connection (15 s).
+    SHUTDOWN_GRACE_MS: '16000',
     ADMIN_TOKEN: readFileSync(tokenFile, 'utf8').trim(),
     FILES_S3_ENDPOINT: 'http://127.0.0.1:4569',
     FILES_S3_PUBLIC_ENDPOINT: objectStore,
@@ -104,7 +110,14 @@ if (prod) {
     spawnSync('pnpm', ['--filter', 'api', 'files:import', mediaDir], { cwd: root, stdio: 'inherit', env: apiEnv });
   const instances = [4101, 4102];
   instances.forEach((port, i) => {
-    const env = { ...apiEnv, API_PORT: String(port), API_INSTANCE: `api-${i + 1}` };
+    // The operator routes (/internal: notify, the release figures) on 4111 and 4112, which the
+    // gateway does not pass.
+    const env = {
+      ...apiEnv,
+      API_PORT: String(port),
+      API_INTERNAL_PORT: String(port + 10),
+      API_INSTANCE: `api-${i + 1}`,
+    };
     children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env }));
   });
   const gatewayEnv = {
@@ -135,7 +148,13 @@ if (prod) {
     );
   }
 } else {
-  children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env: process.env }));
+  children.push(
+    spawn('pnpm', ['--filter', 'api', 'start'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, SEED_DEMO: '1' },
+    }),
+  );
   if (single) children.push(serve('shell', '--single'));
   else for (const app of APPS) children.push(serve(app.package));
 }

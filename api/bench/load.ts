@@ -135,6 +135,7 @@ async function run(setup: Setup) {
             ...database,
             MEDIA_DIR: join(dir, 'media'),
             ADMIN_TOKEN: 'bench',
+            SEED_DEMO: '1',
             API_INSTANCE: `api-${i + 1}`,
             API_TRUST_PROXY: String(setup.instances > 1),
           },

@@ -4,10 +4,28 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
+import { trustedProxies } from './http/client.js';
 
 export interface ApiConfig {
   host: string;
   port: number;
+  /**
+   * API_INTERNAL_PORT: when set, the operator routes (/internal/*) are served only on this port
+   * (on internalHost), which the public gateway does not pass; unset, on the public port as well.
+   */
+  internalPort: number | null;
+  internalHost: string;
+  /**
+   * How long an idle kept-alive connection stays open (Node closes it a second later still).
+   * Longer than the gateway's upstream keepalive_timeout (api/gateway/nginx.conf, 15 s), so the
+   * gateway always closes an idle connection first and never sends a request on one this side is
+   * closing (a 502 for a POST).
+   */
+  keepAliveTimeoutMs: number;
+  /** How long a request's headers may take; longer than keepAliveTimeoutMs, as Node requires for keep-alive to hold. */
+  headersTimeoutMs: number;
+  /** How long a whole request (body included: uploads) may take to arrive. */
+  requestTimeoutMs: number;
   /** Names this instance in every answer's X-Api-Instance header (API_INSTANCE; host and process by default). */
   instance: string;
   /** Origin the API is reached at by browsers; upload URLs and media URLs are built from it. */
@@ -20,6 +38,11 @@ export interface ApiConfig {
   databasePath: string;
   /** DATABASE_URL=postgres://...: PostgreSQL instead of the SQLite file, shared by every instance. */
   databaseUrl: string | null;
+  /**
+   * DATABASE_MIGRATION_URL: the same database reached directly, for the migrations at start, when
+   * DATABASE_URL goes through PgBouncer's transaction pooling (docker-compose). Unset: DATABASE_URL.
+   */
+  databaseMigrationUrl: string | null;
   /** better-sqlite3's addon built for this Node when the installed one is for another (SQLITE_NATIVE_BINDING). */
   sqliteNativeBinding: string | null;
   /** PostgreSQL connections per instance, and how long a query may wait for one or run. */
@@ -36,21 +59,31 @@ export interface ApiConfig {
   liveUrl: string;
   cookieSecure: boolean;
   /**
-   * Behind a reverse proxy every request comes from the proxy's address: then the client is the
-   * address the proxy appended last to X-Forwarded-For. Off by default, since a client could
-   * otherwise name any address it likes.
+   * The proxies (addresses, CIDRs, loopback/private/linklocal) whose X-Forwarded-For entries are
+   * believed: behind them the client is the right-most address that is not one of them (see
+   * http/client.ts). None by default, since a client could otherwise name any address it likes.
    */
-  trustProxy: boolean;
+  trustedProxies: string[];
   /** How much longer each failed login past the free ones is answered (see auth/loginThrottle.ts). */
   loginFailureDelayMs: number;
   cookieDomain: string | null;
-  /** On SIGTERM, how long requests under way may take to finish before their connections are cut. */
+  /**
+   * On SIGTERM, how long the instance keeps serving first, answering every request with
+   * `Connection: close` and /health with 503, so the gateway stops reusing its connections and
+   * sending it requests. At least the gateway's upstream keepalive_timeout: a connection the
+   * gateway kept idle through the whole grace is closed by the gateway, not under its feet.
+   * 0 (default, `npm start`: no gateway): none. SIGINT skips it.
+   */
+  shutdownGraceMs: number;
+  /** Then, how long requests under way may take to finish before their connections are cut. */
   shutdownDrainMs: number;
   /** How often sessions past their end are removed, revoking their broker logins. */
   sessionSweepMs: number;
   uploadMaxBytes: number;
   bodyMaxBytes: number;
   adminToken: string;
+  /** SEED_DEMO=1: an empty database gets the demo accounts and data (`npm start`, tests); never in a deployment. */
+  seedDemo: boolean;
   /** Real-user beacons are stored (RUM_COLLECT=off switches collection off; pages then send none). */
   rumCollect: boolean;
   /** Beacons one client may send per minute before 429 (a page load sends one each time it is hidden). */
@@ -89,6 +122,18 @@ function positiveInt(value: string | undefined, fallback: number, name: string):
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const host = env.API_HOST ?? '127.0.0.1';
   const port = positiveInt(env.API_PORT, 4000, 'API_PORT');
+  const keepAliveTimeoutMs = positiveInt(env.API_KEEP_ALIVE_TIMEOUT_MS, 30_000, 'API_KEEP_ALIVE_TIMEOUT_MS');
+  const headersTimeoutMs = positiveInt(env.API_HEADERS_TIMEOUT_MS, keepAliveTimeoutMs + 5000, 'API_HEADERS_TIMEOUT_MS');
+  const requestTimeoutMs = positiveInt(
+    env.API_REQUEST_TIMEOUT_MS,
+    Math.max(300_000, headersTimeoutMs),
+    'API_REQUEST_TIMEOUT_MS',
+  );
+  if (headersTimeoutMs <= keepAliveTimeoutMs || requestTimeoutMs < headersTimeoutMs)
+    throw new Error(
+      'API_KEEP_ALIVE_TIMEOUT_MS < API_HEADERS_TIMEOUT_MS <= API_REQUEST_TIMEOUT_MS, got ' +
+        `${keepAliveTimeoutMs}, ${headersTimeoutMs}, ${requestTimeoutMs}`,
+    );
   const publicOrigin = env.API_PUBLIC_ORIGIN ?? `http://localhost:${port}`;
   const databasePath = resolve(env.DATABASE_PATH ?? join(apiRoot, 'data', 'platform.sqlite'));
   const dataDir = dirname(databasePath);
@@ -96,6 +141,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     host,
     port,
+    internalPort: env.API_INTERNAL_PORT ? positiveInt(env.API_INTERNAL_PORT, 0, 'API_INTERNAL_PORT') : null,
+    internalHost: env.API_INTERNAL_HOST || host,
+    keepAliveTimeoutMs,
+    headersTimeoutMs,
+    requestTimeoutMs,
     instance: env.API_INSTANCE || `${hostname()}-${process.pid}`,
     publicOrigin,
     filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
@@ -106,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       .filter(Boolean),
     databasePath,
     databaseUrl: databaseUrlOf(env.DATABASE_URL),
+    databaseMigrationUrl: databaseUrlOf(env.DATABASE_MIGRATION_URL, 'DATABASE_MIGRATION_URL'),
     sqliteNativeBinding: env.SQLITE_NATIVE_BINDING || null,
     databasePool: {
       max: positiveInt(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
@@ -120,8 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
     cookieDomain: env.COOKIE_DOMAIN || null,
     sessionSweepMs: positiveInt(env.SESSION_SWEEP_MS, 60_000, 'SESSION_SWEEP_MS'),
+    shutdownGraceMs: positiveInt(env.SHUTDOWN_GRACE_MS, 0, 'SHUTDOWN_GRACE_MS'),
     shutdownDrainMs: positiveInt(env.SHUTDOWN_DRAIN_MS, 10_000, 'SHUTDOWN_DRAIN_MS'),
-    trustProxy: env.API_TRUST_PROXY === 'true',
+    trustedProxies: trustedProxiesOf(env),
     loginFailureDelayMs: positiveInt(
       env.LOGIN_FAILURE_DELAY_MS,
       LOGIN_THROTTLE_RULES.slowMsPerFailure,
@@ -130,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
+    seedDemo: env.SEED_DEMO === '1',
     rumCollect: env.RUM_COLLECT !== 'off',
     rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
@@ -158,11 +211,25 @@ function filesS3Of(env: NodeJS.ProcessEnv): FilesS3Config | null {
   };
 }
 
+/**
+ * API_TRUSTED_PROXIES, checked now so a typo fails the start. The older API_TRUST_PROXY=true
+ * trusted whichever peer sent the header; it now means the peers a gateway can be: loopback and
+ * private addresses.
+ */
+function trustedProxiesOf(env: NodeJS.ProcessEnv): string[] {
+  const list = (env.API_TRUSTED_PROXIES ?? (env.API_TRUST_PROXY === 'true' ? 'loopback,private' : ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  trustedProxies(list);
+  return list;
+}
+
 /** Only PostgreSQL is reached by URL; anything else is a mistake better refused at start. */
-function databaseUrlOf(value: string | undefined): string | null {
+function databaseUrlOf(value: string | undefined, name = 'DATABASE_URL'): string | null {
   if (!value) return null;
   if (!/^postgres(ql)?:\/\//.test(value))
-    throw new Error(`DATABASE_URL must be a postgres:// URL, got '${value.split(':')[0]}:...'`);
+    throw new Error(`${name} must be a postgres:// URL, got '${value.split(':')[0]}:...'`);
   return value;
 }
 

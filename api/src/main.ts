@@ -5,13 +5,17 @@ import { startApi } from './server.js';
 const config = loadConfig();
 const api = await startApi(config);
 console.log(`[api] listening on ${api.url} (public ${config.publicOrigin})`);
+if (api.internalUrl !== api.url) console.log(`[api] operator routes (/internal) on ${api.internalUrl} only`);
 console.log(
   `[api] live: ${config.brokerUrl ? `publishing to ${config.brokerUrl}` : `embedded broker at ${config.liveUrl}`}`,
 );
-console.log(`[api] database ${config.databasePath}; demo accounts share the password ${DEMO_PASSWORD}`);
+console.log(`[api] database ${config.databasePath}`);
+if (config.seedDemo) console.log(`[api] SEED_DEMO=1: demo accounts share the password ${DEMO_PASSWORD}`);
 
+// SIGTERM (docker stop, an orchestrator) drains: the gateway is told to stop sending first
+// (SHUTDOWN_GRACE_MS). SIGINT (Ctrl-C) stops at once, still letting requests under way finish.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void api.close().then(() => process.exit(0));
+    void api.close({ graceMs: signal === 'SIGTERM' ? config.shutdownGraceMs : 0 }).then(() => process.exit(0));
   });
 }

@@ -1,19 +1,16 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAdaptorServer } from '@hono/node-server';
-import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import type { ApiConfig } from './config.js';
 import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
-import { type Database, databaseTarget, openDatabase, withMigrationLock } from './db/database.js';
-import { needsSeed, seed } from './db/seed.js';
+import { type Database, databaseTarget, openDatabase } from './db/database.js';
+import { seedDemo } from './db/seed.js';
 import { createFileStore } from './files/store.js';
-import { settleUploads } from './files/uploads.js';
-import { createApp } from './http/app.js';
+import { createApp, INSTANCE_HEADER } from './http/app.js';
+import { createListeners } from './http/listener.js';
 import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
 import { createRepositories } from './repositories/index.js';
-import { endLiveAccess, type Services } from './services.js';
+import type { Services } from './services.js';
+import { createSweeper, type SweepPass } from './sweep.js';
 
 /** How long a starting instance waits for the external broker before serving without live updates. */
 const BROKER_READY_MS = 15_000;
@@ -28,29 +25,34 @@ async function readyExternalBroker(...args: Parameters<typeof connectExternalBro
 
 export interface RunningApi {
   url: string;
+  /** Where /internal/* is served: API_INTERNAL_PORT's listener, or the public one. */
+  internalUrl: string;
   services: Services;
   /** The database itself, for tests that check what was stored. */
   database: Database;
-  /** One pass of the periodic sweep (expired sessions, old beacons and failed logins), now. */
-  sweep(): Promise<void>;
-  close(): Promise<void>;
+  /** One pass of the periodic sweep (sweep.ts) now, if this instance holds the sweep. */
+  sweep(): Promise<SweepPass>;
+  /** Stops; `graceMs` first tells the gateway to stop sending (SIGTERM: SHUTDOWN_GRACE_MS). */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Opens the database (migrating and seeding a new one), then serves HTTP and the broker on one port. */
+/** Opens the database (migrating it, and seeding an empty one when SEED_DEMO=1), then serves HTTP and the broker on one port. */
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
   const database = await openDatabase(databaseTarget(config), config.databasePool);
-  const { db, engine } = database;
+  const { db } = database;
   const files = createFileStore(config);
   await files.prepare(config.allowedOrigins);
-  // Under the migration lock: of instances starting together on one database, one seeds it.
-  await withMigrationLock(db, engine, async (trx) => {
-    if (await needsSeed(trx)) await seed(trx, files);
-  });
+  // Demo data only when asked: never in a deployment, where its accounts' password is public.
+  if (config.seedDemo) await seedDemo(database, files);
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
-  // The node bindings go along as hono's env: per-client limits read the socket's address from them.
   const repos = createRepositories(db, config.filesOrigin);
-  const server = createAdaptorServer({ fetch: (req: Request, env: unknown) => app.fetch(req, env) }) as Server;
+  const listeners = createListeners(
+    config,
+    { public: (req, env) => publicApp.fetch(req, env), internal: (req, env) => app.fetch(req, env) },
+    INSTANCE_HEADER,
+  );
+  const { server } = listeners;
   const live = config.brokerUrl
     ? await readyExternalBroker(config.brokerUrl, config.brokerAdmin)
     : await attachBroker(server, {
@@ -64,48 +66,32 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
       });
   const services: Services = { repos, files, config, live };
   const app = createApp(services);
+  // With an internal port, the public one has no operator routes at all (404), whatever the path's spelling.
+  const publicApp = config.internalPort === null ? app : createApp(services, { internalRoutes: false });
 
-  // Sessions that reach their end lose their broker logins (and connections) too, then go; so do
-  // real-user beacons past their keeping time. Uploads sent straight to an object store are settled.
-  // Every instance sweeps: each step is idempotent (revoking a login twice, deleting a deleted
-  // row), so instances sweeping at once do the same work twice at worst.
-  const sweep = async () => {
-    for (const token of await repos.sessions.expiredTokens()) {
-      await endLiveAccess(services, token);
-      await repos.sessions.delete(token);
-    }
-    await repos.rum.prune(new Date(Date.now() - config.rumKeepDays * 86_400_000).toISOString());
-    await repos.loginFailures.prune(new Date(Date.now() - LOGIN_THROTTLE_RULES.windowMs).toISOString());
-    await settleUploads(services);
-  };
-  const sweeper = setInterval(() => {
+  // One instance at a time sweeps (sweep.ts); each asks every interval, so another takes over
+  // when the holder is gone.
+  const sweeper = createSweeper(services, config.sessionSweepMs);
+  const sweep = () => sweeper.pass();
+  const sweeping = setInterval(() => {
     sweep().catch((error: unknown) =>
       console.error(`[sweep] ${error instanceof Error ? error.message : String(error)}`),
     );
   }, config.sessionSweepMs);
-  sweeper.unref();
+  sweeping.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { url, internalUrl } = await listeners.listen();
   return {
-    url: `http://${config.host}:${port}`,
+    url,
+    internalUrl,
     services,
     database,
     sweep,
-    async close() {
-      clearInterval(sweeper);
-      await live.close();
-      // Drain: stop accepting, close idle kept-alive sockets so clients do not reuse them, let
-      // requests under way finish (a gateway sends new ones to another instance meanwhile), and
-      // cut what is still open after SHUTDOWN_DRAIN_MS.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const cut = setTimeout(() => server.closeAllConnections(), config.shutdownDrainMs);
-      await closed;
-      clearTimeout(cut);
+    async close({ graceMs = 0 } = {}) {
+      clearInterval(sweeping);
+      await sweeper.release().catch(() => undefined);
+      // Drain (http/listener.ts): the gateway is told to stop first, then requests under way finish.
+      await listeners.close(graceMs, () => live.close());
       await database.close();
     },
   };

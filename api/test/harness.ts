@@ -82,6 +82,8 @@ export async function startTestApi(
     API_ALLOWED_ORIGINS: SHELL_ORIGIN,
     MEDIA_DIR: join(dir, 'media'),
     ADMIN_TOKEN,
+    // The tests log in as the demo accounts.
+    SEED_DEMO: '1',
     // The test command's Node 24 run loads better-sqlite3's addon built for it.
     ...(process.env.SQLITE_NATIVE_BINDING && { SQLITE_NATIVE_BINDING: process.env.SQLITE_NATIVE_BINDING }),
     ...database?.env,
@@ -118,6 +120,15 @@ export async function startTestApi(
     },
   };
   return harness;
+}
+
+/**
+ * Waits, if needed, until the current clock-aligned window of `windowMs` has at least `marginMs`
+ * left, so a test's hits against a fixed-window limit all fall in one window.
+ */
+export async function awayFromWindowEnd(windowMs = 60_000, marginMs = 5000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 /** Two or more instances on one fresh database, started together as replicas would be. */

@@ -2,17 +2,21 @@
  * Several API instances on one PostgreSQL database (the production topology's replicas): nothing
  * a user relies on lives in one process. PostgreSQL project only (vitest.config.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMosquitto, type LocalBroker } from 'api/mosquitto';
 import mqtt from 'mqtt';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_THROTTLE_RULES } from '../src/auth/loginThrottle.js';
 import { DEMO_USERS } from '../src/db/seed.js';
+import { SWEEP_BATCH } from '../src/sweep.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
 import {
   ADMIN_TOKEN,
+  awayFromWindowEnd,
   DEMO_PASSWORD,
   freePort,
   replicas,
@@ -36,6 +40,13 @@ class BalancedClient extends TestClient {
   }
 }
 
+/** Resolves once `check` answers true, polling. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
+    if (await check()) return;
+  throw new Error('timed out waiting');
+}
+
 /** Another client of the same browser (its cookies), talking to another instance. */
 function sameBrowserOn(client: TestClient, api: TestApi): TestClient {
   const other = new TestClient(api.url);
@@ -46,15 +57,14 @@ function sameBrowserOn(client: TestClient, api: TestApi): TestClient {
 describe('several instances on one database', () => {
   let group: Awaited<ReturnType<typeof replicas>>;
   beforeAll(async () => {
-    group = await replicas(3, { API_TRUST_PROXY: 'true', LOGIN_FAILURE_DELAY_MS: '1' });
+    group = await replicas(3, { API_TRUST_PROXY: 'true', LOGIN_FAILURE_DELAY_MS: '1', RUM_BEACONS_PER_MINUTE: '5' });
   });
   afterAll(() => group.close());
   const [a, b] = [() => group.apis[0] as TestApi, () => group.apis[1] as TestApi];
 
   it('started together, apply each migration once and seed once', async () => {
-    const [migrations] = await a().rows<{ n: number; top: number }>`
-      SELECT COUNT(*) AS n, MAX(version) AS top FROM schema_migrations`;
-    expect(migrations).toEqual({ n: MIGRATIONS.length, top: MIGRATIONS.length });
+    const applied = await a().rows<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`;
+    expect(applied.map((row) => row.name)).toEqual(MIGRATIONS.map(([name]) => name));
     const [users] = await a().rows<{ n: number }>`SELECT COUNT(*) AS n FROM users`;
     expect(users?.n).toBe(DEMO_USERS.length);
   });
@@ -106,17 +116,129 @@ describe('several instances on one database', () => {
     }
   });
 
-  it('sweep expired sessions on every instance at once without error or leftovers', async () => {
+  it('check at most the limit of passwords when 50 guesses arrive at once on two instances', async () => {
+    const from = { headers: { 'x-forwarded-for': '203.0.113.51' } };
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? b() : a()).client().call('login', { login: 'mia', password: `guess-${i}` }, from),
+      ),
+    );
+    const checked = replies.filter((r) => r.status === 401);
+    const refused = replies.filter((r) => r.status === 429);
+    expect(checked.length + refused.length).toBe(50);
+    expect(checked.length).toBeLessThanOrEqual(LOGIN_THROTTLE_RULES.refuseAfterPerAccount);
+    for (const reply of refused) expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Both instances answered some of them: the count is the database's, not a process's.
+    expect(new Set(replies.map((r) => r.headers.get(INSTANCE)))).toEqual(new Set(['api-1', 'api-2']));
+  });
+
+  it("share a client's beacon limit: its share for the minute over all instances, not per instance", async () => {
+    await awayFromWindowEnd();
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(`${(group.apis[i % 2] as TestApi).url}/rum`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'x-forwarded-for': '203.0.113.52' },
+          body: JSON.stringify({ load: randomUUID(), versions: { header: 'aaaaaaaaaaaa' }, vitals: {}, errors: [] }),
+        }).then((res) => res.status),
+      ),
+    );
+    // 4 per instance is under each one's limit of 5: only a shared count refuses 3 of the 8.
+    expect(statuses.filter((s) => s === 204).length).toBe(5);
+    expect(statuses.filter((s) => s === 429).length).toBe(3);
+  });
+
+  it('answer a key retried on another instance from the first run, and a retry during the run with 409', async () => {
+    const clara = await a().as('clara');
+    const onB = sameBrowserOn(clara, b());
+    const key = randomUUID();
+    const cancel = (client: TestClient) =>
+      client.call(
+        'updateEventOrderStatus',
+        { orderId: 'ord-1005', status: 'CANCELLED' },
+        { headers: { 'idempotency-key': key } },
+      );
+    // The order's row held by another transaction: the first run waits inside its change.
+    const holder = new pg.Client({ connectionString: a().config.databaseUrl ?? '' });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM event_orders WHERE order_id = 'ord-1005' FOR UPDATE`);
+      const first = cancel(clara);
+      await eventually(
+        async () =>
+          ((await a().rows<{ n: number }>`SELECT COUNT(*) AS n FROM idempotency_keys WHERE idempotency_key = ${key}`)[0]
+            ?.n ?? 0) > 0,
+      );
+      const during = await cancel(onB);
+      expect([during.status, during.headers.get('retry-after'), during.headers.get(INSTANCE)]).toEqual([
+        409,
+        '1',
+        'api-2',
+      ]);
+      await holder.query('COMMIT');
+      expect((await first).status).toBe(200);
+    } finally {
+      await holder.end();
+    }
+    const after = await cancel(onB);
+    expect([after.status, after.body, after.headers.get('idempotent-replayed')]).toEqual([
+      200,
+      { orderId: 'ord-1005', status: 'CANCELLED' },
+      'true',
+    ]);
+    const [notices] = await a().rows<{ n: number }>`
+      SELECT COUNT(*) AS n FROM notifications WHERE content LIKE ${'%cancelled order ord-1005%'}`;
+    expect(notices?.n).toBe(1);
+  });
+
+  it('sweep with one instance at a time: of passes asked of all at once one runs, and removes every expired session', async () => {
     const leo = await a().as('leo');
     await a().rows`UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z'
       WHERE user_id = (SELECT id FROM users WHERE profile_name = 'leo')`;
-    await Promise.all(group.apis.map((api) => api.api.sweep()));
+    const passes = await Promise.all([...group.apis, ...group.apis].map((api) => api.api.sweep()));
+    expect(passes.filter((p) => p.ran)).toHaveLength(1);
+    expect(passes.filter((p) => p.ran).map((p) => p.ran && p.sessions)).toEqual([1]);
     const [left] = await a().rows<{ n: number }>`
       SELECT COUNT(*) AS n FROM sessions WHERE user_id = (SELECT id FROM users WHERE profile_name = 'leo')`;
     expect(left?.n).toBe(0);
     expect((await leo.call('checkAuthentication')).status).toBe(401);
+    // The holder keeps the sweep while it lives; the others are refused until it lets go.
+    const holder = group.apis[passes.findIndex((p) => p.ran) % group.apis.length] as TestApi;
+    const other = group.apis.find((api) => api !== holder) as TestApi;
+    expect((await holder.api.sweep()).ran).toBe(true);
+    expect(await other.api.sweep()).toEqual({ ran: false, reason: 'another instance holds the sweep' });
+    await holder.api.services.repos.leases.release('sweep', await holderOf(a()));
+    expect((await other.api.sweep()).ran).toBe(true);
+  });
+
+  it('sweep in batches: more expired rows than a batch all go in one pass', async () => {
+    const stale = Array.from({ length: SWEEP_BATCH * 2 + 7 }, (_, i) => `stale-${i}`);
+    const [mia] = await a().rows<{ id: number }>`SELECT id FROM users WHERE profile_name = 'mia'`;
+    await a()
+      .api.database.db.insertInto('sessions')
+      .values(
+        stale.map((token) => ({
+          token,
+          user_id: mia?.id ?? 0,
+          created_at: '2000-01-01T00:00:00.000Z',
+          expires_at: '2000-01-02T00:00:00.000Z',
+        })),
+      )
+      .execute();
+    let pass = await a().api.sweep();
+    for (const api of group.apis) if (!pass.ran) pass = await api.api.sweep();
+    expect(pass.ran && pass.sessions).toBe(stale.length);
+    const [left] = await a().rows<{ n: number }>`SELECT COUNT(*) AS n FROM sessions WHERE token LIKE 'stale-%'`;
+    expect(left?.n).toBe(0);
   });
 });
+
+/** Who holds the sweep's lease now. */
+async function holderOf(api: TestApi): Promise<string> {
+  const [row] = await api.rows<{ holder: string }>`SELECT holder FROM leases WHERE name = 'sweep'`;
+  return row?.holder ?? '';
+}
 
 describe('several instances on one external broker', () => {
   const ADMIN = { username: 'api-admin', password: 'test-admin-password' };

@@ -49,4 +49,20 @@ describe('failed logins', () => {
       (await t().client().call('login', { login: 'clara', password: DEMO_PASSWORD }, from('198.51.100.21'))).status,
     ).toBe(200);
   });
+
+  it('check at most the limit of passwords when guesses arrive at once', async () => {
+    const from203 = from('203.0.113.8');
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t()
+          .client()
+          .call('login', { login: 'leo', password: `guess-${i}` }, from203),
+      ),
+    );
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_THROTTLE_RULES.refuseAfterPerAccount);
+    for (const reply of replies)
+      if (reply.status === 429) expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });

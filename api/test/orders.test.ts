@@ -277,3 +277,63 @@ describe('upload targets', () => {
     expect((await mia.call('removeTarget', { targetId: second.targetId })).status).toBe(404);
   });
 });
+
+describe('changes decided once, whatever runs at once', () => {
+  const png = gradientPng(16, 16, 3);
+
+  it('of 20 cancels sent at once, one succeeds and notifies once; the rest are 409', async () => {
+    const dave = await t.as('dave');
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        dave.call('updateEventOrderStatus', { orderId: 'ord-2001', status: 'CANCELLED' }),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, ...Array<number>(19).fill(409)]);
+    const [notices] = await t.rows<{ n: number }>`
+      SELECT COUNT(*) AS n FROM notifications n JOIN users u ON u.id = n.user_id
+      WHERE u.profile_name = 'max' AND n.content LIKE ${'%cancelled order ord-2001%'}`;
+    expect(notices?.n).toBe(1);
+  });
+
+  it('refuses an upload, a new target and a target change once the order is cancelled', async () => {
+    const added = await clara.call('addTarget', {
+      orderId: 'ord-1004',
+      description: '',
+      fileName: 'late.png',
+      contentType: 'image/png',
+    });
+    expect(added.status).toBe(200);
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1004', status: 'CANCELLED' })).status).toBe(200);
+    const upload = await clara.fetch(added.body.uploadUrl.replace(t.config.filesOrigin, t.url), {
+      method: 'PUT',
+      body: new Blob([new Uint8Array(png)]),
+      headers: { 'content-type': 'image/png' },
+    });
+    expect([upload.status, upload.body.error]).toEqual([409, 'This order is closed']);
+    const again = await clara.call('addTarget', {
+      orderId: 'ord-1004',
+      description: '',
+      fileName: 'later.png',
+      contentType: 'image/png',
+    });
+    expect(again.status).toBe(409);
+    expect((await clara.call('removeTarget', { targetId: added.body.targetId })).status).toBe(409);
+    const [stored] = await t.rows<{ n: number }>`
+      SELECT COUNT(*) AS n FROM order_targets WHERE identifier = ${added.body.targetIdentifier} AND uploaded_at IS NOT NULL`;
+    expect(stored?.n).toBe(0);
+  });
+
+  it('answers every one of 20 role changes sent at once, and keeps the roles one of them chose', async () => {
+    const nora = await t.as('nora');
+    const choices = Array.from({ length: 20 }, (_, i) => ({
+      driver: i % 2 ? 'true' : 'false',
+      media: i % 3 ? 'true' : 'false',
+    }));
+    const replies = await Promise.all(
+      choices.filter((c) => c.driver === 'true' || c.media === 'true').map((c) => nora.call('updateRoles', c)),
+    );
+    expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
+    const roles = (await nora.call('getUserInfo')).body.roles.slice().sort();
+    expect([['DRIVER'], ['MEDIA'], ['DRIVER', 'MEDIA']]).toContainEqual(roles);
+  });
+});

@@ -114,6 +114,7 @@ function startApi(dataDir) {
       API_ALLOWED_ORIGINS: Object.values(BASE).join(','),
       DATABASE_PATH: join(dataDir, 'db.sqlite'),
       ADMIN_TOKEN: 'bench-admin-token',
+      SEED_DEMO: '1',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

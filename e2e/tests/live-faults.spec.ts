@@ -29,6 +29,7 @@ test('live faults: the broker restarts while a user is logged in; the client rec
     API_ALLOWED_ORIGINS: SHELL,
     DATABASE_PATH: join(dataDir, 'db.sqlite'),
     ADMIN_TOKEN,
+    SEED_DEMO: '1',
   });
   let api: RunningApi = await startApi(config);
   const shell = await startApp('shell', 13950, { ...runtimeEnv(), API_ORIGIN: API_URL });

@@ -79,6 +79,7 @@ test('production: mosquitto restarts while a user is logged in; the page reconne
       API_ALLOWED_ORIGINS: shellUrl,
       DATABASE_PATH: join(work, 'db.sqlite'),
       ADMIN_TOKEN,
+      SEED_DEMO: '1',
       MQTT_BROKER_URL: broker.url,
       MQTT_USERNAME: admin.username,
       MQTT_PASSWORD: admin.password,

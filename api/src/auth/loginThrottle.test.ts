@@ -6,7 +6,8 @@ const maxSlowMs = rules.maxSlowSteps * rules.slowMsPerFailure;
 
 /** The rules over a log in memory: the database's log (repositories/loginFailures.ts) is tested with the API. */
 function memoryLog(): FailureLog {
-  const rows: { key: string; at: number }[] = [];
+  const rows: { id: number; key: string; at: number }[] = [];
+  let lastId = 0;
   return {
     async times(keys, since) {
       const found = new Map<string, number[]>();
@@ -15,7 +16,12 @@ function memoryLog(): FailureLog {
       return found;
     },
     async add(keys, at) {
-      rows.push(...keys.map((key) => ({ key, at })));
+      const added = keys.map((key) => ({ id: ++lastId, key, at }));
+      rows.push(...added);
+      return added.map((row) => row.id);
+    },
+    async remove(ids) {
+      for (let i = rows.length - 1; i >= 0; i--) if (ids.includes(rows[i]?.id as number)) rows.splice(i, 1);
     },
     async forget(key) {
       for (let i = rows.length - 1; i >= 0; i--) if (rows[i]?.key === key) rows.splice(i, 1);
@@ -28,9 +34,15 @@ function throttleWithClock() {
   return { clock, throttle: new LoginThrottle(memoryLog(), rules, () => clock.now) };
 }
 
+/** One wrong password: admitted, then failed; answers the hold-back, or null when it was refused. */
+async function fail(throttle: LoginThrottle, account: string, client: string): Promise<number | null> {
+  const admission = await throttle.admit(account, client);
+  return 'attempt' in admission ? admission.attempt.failed() : null;
+}
+
 async function failTimes(throttle: LoginThrottle, n: number, account: string, client: string) {
-  const delays: number[] = [];
-  for (let i = 0; i < n; i++) delays.push(await throttle.failed(account, client));
+  const delays: (number | null)[] = [];
+  for (let i = 0; i < n; i++) delays.push(await fail(throttle, account, client));
   return delays;
 }
 
@@ -40,16 +52,19 @@ describe('login throttle', () => {
     const delays = await failTimes(throttle, 9, 'user:1', 'a');
     expect(delays.slice(0, rules.freeFailures)).toEqual([0, 0, 0]);
     expect(delays.slice(rules.freeFailures, rules.freeFailures + 3)).toEqual([250, 500, 750]);
-    expect(Math.max(...delays)).toBeLessThanOrEqual(maxSlowMs);
-    expect((await failTimes(throttle, 20, 'user:9', 'a')).at(-1)).toBe(maxSlowMs);
+    expect(Math.max(...delays.map(Number))).toBeLessThanOrEqual(maxSlowMs);
+    // The account's failures from many clients slow its answers too (none of them is refused).
+    for (let i = 0; i < 20; i++) await fail(throttle, 'user:9', `client-${i}`);
+    expect(await fail(throttle, 'user:9', 'another')).toBe(maxSlowMs);
   });
 
   it('refuses a client that failed too often on one account until the window has passed', async () => {
     const { clock, throttle } = throttleWithClock();
     await failTimes(throttle, rules.refuseAfterPerAccount - 1, 'user:1', 'a');
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(0);
-    await throttle.failed('user:1', 'a');
+    await fail(throttle, 'user:1', 'a');
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(rules.windowMs / 1000);
+    expect(await throttle.admit('user:1', 'a')).toEqual({ refusedForSeconds: rules.windowMs / 1000 });
     clock.now += 60_000;
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(rules.windowMs / 1000 - 60);
     clock.now += rules.windowMs;
@@ -65,7 +80,7 @@ describe('login throttle', () => {
 
   it('refuses a client guessing across many accounts', async () => {
     const { throttle } = throttleWithClock();
-    for (let i = 0; i < rules.refuseAfterPerClient; i++) await throttle.failed(`name:guess${i}`, 'sprayer');
+    for (let i = 0; i < rules.refuseAfterPerClient; i++) await fail(throttle, `name:guess${i}`, 'sprayer');
     expect(await throttle.retryAfterSeconds('user:2', 'sprayer')).toBeGreaterThan(0);
     expect(await throttle.retryAfterSeconds('user:2', 'someone else')).toBe(0);
   });
@@ -73,8 +88,23 @@ describe('login throttle', () => {
   it("forgets a client's guesses at an account once it logs in", async () => {
     const { throttle } = throttleWithClock();
     await failTimes(throttle, rules.refuseAfterPerAccount - 1, 'user:1', 'a');
-    await throttle.succeeded('user:1', 'a');
-    await throttle.failed('user:1', 'a');
+    const right = await throttle.admit('user:1', 'a');
+    if (!('attempt' in right)) throw new Error('the right password was refused');
+    await right.attempt.succeeded();
+    await fail(throttle, 'user:1', 'a');
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(0);
+  });
+
+  it('checks at most the limit of passwords when guesses arrive at once, and refuses the rest with a wait', async () => {
+    const { throttle } = throttleWithClock();
+    const admissions = await Promise.all(Array.from({ length: 50 }, () => throttle.admit('user:1', 'a')));
+    const admitted = admissions.filter((a) => 'attempt' in a);
+    expect(admitted.length).toBeLessThanOrEqual(rules.refuseAfterPerAccount);
+    for (const a of admissions) if ('refusedForSeconds' in a) expect(a.refusedForSeconds).toBeGreaterThan(0);
+    // The refused ones were taken back: the client is refused now only if the admitted ones failed enough.
+    for (const a of admitted) if ('attempt' in a) await a.attempt.failed();
+    expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(
+      admitted.length >= rules.refuseAfterPerAccount ? rules.windowMs / 1000 : 0,
+    );
   });
 });

@@ -36,9 +36,22 @@ export const LOGIN_THROTTLE_RULES: ThrottleRules = {
 export interface FailureLog {
   /** The failure times (epoch ms) of each key since `since`, oldest first; a key with none is absent. */
   times(keys: string[], since: number): Promise<Map<string, number[]>>;
-  /** Records one failure at `at` under each key. */
-  add(keys: string[], at: number): Promise<void>;
+  /** Records one attempt at `at` under each key; answers the records' ids, to take it back. */
+  add(keys: string[], at: number): Promise<number[]>;
+  /** Takes back the records `add` answered. */
+  remove(ids: number[]): Promise<void>;
   forget(key: string): Promise<void>;
+}
+
+/** The outcome of asking to try a password: refused for some seconds, or an attempt already counted. */
+export type Admission = { refusedForSeconds: number } | { attempt: LoginAttempt };
+
+/** An attempt counted as a failure until its password proves right. */
+export interface LoginAttempt {
+  /** The password was wrong: the attempt stays counted; answers how long to hold the answer back (ms). */
+  failed(): Promise<number>;
+  /** The password was right: the attempt and this client's earlier guesses at the account are forgotten. */
+  succeeded(): Promise<void>;
 }
 
 export class LoginThrottle {
@@ -47,6 +60,40 @@ export class LoginThrottle {
     private readonly rules: ThrottleRules = LOGIN_THROTTLE_RULES,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Counts an attempt BEFORE its password is checked, so guesses sent at once cannot all read a
+   * count under the limit: each attempt's record is written first, then the records are counted,
+   * and an attempt whose count (its own record included) passes a limit is refused and taken
+   * back. Of any set of attempts let through, the last one written counted every other one's
+   * record, so at most `refuseAfterPerAccount` passwords of one client and account are checked
+   * per window, however many instances and requests run at once.
+   */
+  async admit(account: string, client: string): Promise<Admission> {
+    const keys = [pairKey(account, client), clientKey(client), accountKey(account)];
+    // Already refused: answered without writing anything, so a refused client costs one read.
+    const refused = await this.retryAfterSeconds(account, client);
+    if (refused > 0) return { refusedForSeconds: refused };
+    const ids = await this.log.add(keys, this.now());
+    const times = await this.log.times(keys, this.now() - this.rules.windowMs);
+    const count = (key: string | undefined) => times.get(key as string)?.length ?? 0;
+    if (count(keys[0]) > this.rules.refuseAfterPerAccount || count(keys[1]) > this.rules.refuseAfterPerClient) {
+      await this.log.remove(ids);
+      return { refusedForSeconds: Math.max(await this.retryAfterSeconds(account, client), 1) };
+    }
+    return {
+      attempt: {
+        failed: async () => {
+          const beyond = Math.max(...keys.map(count)) - this.rules.freeFailures;
+          return Math.min(Math.max(beyond, 0), this.rules.maxSlowSteps) * this.rules.slowMsPerFailure;
+        },
+        succeeded: async () => {
+          await this.log.remove(ids);
+          await this.log.forget(keys[0] as string);
+        },
+      },
+    };
+  }
 
   /** Whole seconds this client must wait before trying this account again; 0 when it may try now. */
   async retryAfterSeconds(account: string, client: string): Promise<number> {
@@ -58,21 +105,6 @@ export class LoginThrottle {
       this.waitMs(times.get(own) ?? [], this.rules.refuseAfterPerClient),
     );
     return Math.ceil(wait / 1000);
-  }
-
-  /** Records a failed login and returns how long to hold the answer back, in milliseconds. */
-  async failed(account: string, client: string): Promise<number> {
-    const keys = [pairKey(account, client), clientKey(client), accountKey(account)];
-    const now = this.now();
-    await this.log.add(keys, now);
-    const times = await this.log.times(keys, now - this.rules.windowMs);
-    const beyond = Math.max(...keys.map((key) => times.get(key)?.length ?? 0)) - this.rules.freeFailures;
-    return Math.min(Math.max(beyond, 0), this.rules.maxSlowSteps) * this.rules.slowMsPerFailure;
-  }
-
-  /** A right password from this client: its guesses at this account are forgotten. */
-  succeeded(account: string, client: string): Promise<void> {
-    return this.log.forget(pairKey(account, client));
   }
 
   private waitMs(times: number[], limit: number): number {

@@ -1,9 +1,9 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import { type Engine, forEngine, MIGRATIONS } from './migrations.js';
+import { type Engine, MIGRATIONS, migrationProvider } from './migrations.js';
 import type { ApiConfig } from '../config.js';
 import type { Schema } from './schema.js';
 
@@ -18,8 +18,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Where the data lives: a PostgreSQL URL (postgres://...) or, by default, one SQLite file. */
-export type DatabaseTarget = { url: string } | { path: string; nativeBinding?: string };
+/**
+ * Where the data lives: a PostgreSQL URL (postgres://...) or, by default, one SQLite file.
+ * `migrationUrl`: the same database reached directly, for the migrations, when `url` goes through
+ * PgBouncer's transaction pooling (their session lock would not hold there).
+ */
+export type DatabaseTarget = { url: string; migrationUrl?: string } | { path: string; nativeBinding?: string };
 
 export interface PoolOptions {
   /** Connections one instance opens at most (PostgreSQL). */
@@ -39,9 +43,9 @@ const types = {
 };
 
 /**
- * Opens the database and brings its schema up to date. PostgreSQL: a pool of connections;
- * several instances starting at once apply each migration once (see migrate). SQLite: the one
- * file, created if needed.
+ * Opens the database and brings its schema up to date (db/migrations.ts). PostgreSQL: a pool of
+ * connections; several instances starting at once apply each migration once (see holdingLock).
+ * SQLite: the one file, created if needed.
  */
 export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {}): Promise<Database> {
   if ('url' in target) {
@@ -61,7 +65,8 @@ export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {
     pgPool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pgPool }) });
     try {
-      await migrate(db, 'postgres');
+      if (target.migrationUrl) await migrateDirectly(target.migrationUrl, pool);
+      else await migrate(db, 'postgres');
     } catch (error) {
       await db.destroy();
       throw error;
@@ -80,30 +85,70 @@ export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {
   return { db, engine: 'sqlite', close: () => db.destroy() };
 }
 
+/** Migrates over a connection of its own to `url`, closed once done. */
+async function migrateDirectly(url: string, pool: PoolOptions): Promise<void> {
+  const direct = new Kysely<Schema>({
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({
+        connectionString: url,
+        max: 1,
+        connectionTimeoutMillis: pool.connectTimeoutMs ?? 5000,
+        statement_timeout: pool.statementTimeoutMs ?? 10_000,
+        types,
+      }),
+    }),
+  });
+  try {
+    await migrate(direct, 'postgres');
+  } finally {
+    await direct.destroy();
+  }
+}
+
 /** The database a configuration names. */
 export function databaseTarget(
-  config: Pick<ApiConfig, 'databaseUrl' | 'databasePath' | 'sqliteNativeBinding'>,
+  config: Pick<ApiConfig, 'databaseUrl' | 'databasePath' | 'sqliteNativeBinding'> &
+    Partial<Pick<ApiConfig, 'databaseMigrationUrl'>>,
 ): DatabaseTarget {
-  if (config.databaseUrl) return { url: config.databaseUrl };
+  if (config.databaseUrl)
+    return config.databaseMigrationUrl
+      ? { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl }
+      : { url: config.databaseUrl };
   return config.sqliteNativeBinding
     ? { path: config.databasePath, nativeBinding: config.sqliteNativeBinding }
     : { path: config.databasePath };
 }
 
-/** Any number that stays the same: the advisory lock every instance takes to migrate and seed. */
-const MIGRATION_LOCK = 727_274_001;
+/** PostgreSQL advisory locks of the work that instances starting together do once: any numbers that stay the same. */
+export const MIGRATION_LOCK = 727_274_001;
+export const SEED_LOCK = 727_274_002;
 
 /**
- * Runs `work` in one transaction holding the migration lock, so processes starting together on
- * one database take turns and the later ones find the work done. PostgreSQL: a transaction-scoped
- * advisory lock. SQLite: BEGIN IMMEDIATE takes the write lock first (a deferred transaction that
- * reads, then writes, fails at once when another did the same, instead of waiting its turn).
+ * Runs `work` on one connection holding `lock`, so processes starting together on one database
+ * take turns and the later ones find the work done.
+ *
+ * PostgreSQL: a session advisory lock, waited for without the statement timeout: an instance
+ * starting beside one that migrates or seeds waits as long as that takes, where the pool's
+ * timeout would end its start. The work itself runs under the timeout again, and opens its own
+ * transaction (the Migrator does). SQLite: BEGIN IMMEDIATE takes the write lock first (a deferred
+ * transaction that reads, then writes, fails at once when another did the same, instead of waiting
+ * its turn), so the work is one transaction already.
  */
-export async function withMigrationLock<T>(db: Db, engine: Engine, work: (trx: Db) => Promise<T>): Promise<T> {
+async function holdingLock<T>(db: Db, engine: Engine, lock: number, work: (connection: Db) => Promise<T>): Promise<T> {
   if (engine === 'postgres')
-    return db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
-      return work(trx);
+    return db.connection().execute(async (connection) => {
+      await sql`SET statement_timeout = 0`.execute(connection);
+      try {
+        await sql`SELECT pg_advisory_lock(${lock})`.execute(connection);
+      } finally {
+        // Back to the value the pool opened the connection with.
+        await sql`RESET statement_timeout`.execute(connection);
+      }
+      try {
+        return await work(connection);
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${lock})`.execute(connection);
+      }
     });
   return db.connection().execute(async (connection) => {
     await sql`BEGIN IMMEDIATE`.execute(connection);
@@ -118,25 +163,73 @@ export async function withMigrationLock<T>(db: Db, engine: Engine, work: (trx: D
   });
 }
 
+/** Runs `work` in one transaction holding `lock` (see holdingLock): done once of instances starting together. */
+export async function inLockedTransaction<T>(
+  { db, engine }: Pick<Database, 'db' | 'engine'>,
+  lock: number,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return holdingLock(db, engine, lock, (connection) =>
+    engine === 'sqlite' ? work(connection) : connection.transaction().execute(work),
+  );
+}
+
+/**
+ * Kysely's Migrator on the connection holding MIGRATION_LOCK. It locks too, but its PostgreSQL
+ * lock is waited for under the statement timeout: holding ours first, no instance of this API
+ * waits on it. On PostgreSQL it runs the pending migrations in one transaction; on SQLite in none
+ * (Kysely's SQLite adapter claims no transactional DDL), so there BEGIN IMMEDIATE is the one.
+ */
 async function migrate(db: Db, engine: Engine): Promise<void> {
-  await withMigrationLock(db, engine, async (trx) => {
-    await sql`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`.execute(
-      trx,
-    );
-    const current = await schemaVersion(trx);
-    for (const [index, migration] of MIGRATIONS.entries()) {
-      const version = index + 1;
-      if (version <= current) continue;
-      for (const statement of forEngine(migration, engine)) await sql.raw(statement).execute(trx);
-      await trx.insertInto('schema_migrations').values({ version, applied_at: new Date().toISOString() }).execute();
-    }
+  await holdingLock(db, engine, MIGRATION_LOCK, async (connection) => {
+    await adoptLegacyMigrations(connection);
+    const migrator = new Migrator({ db: connection, provider: migrationProvider(engine) });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error === undefined) return;
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed} failed: ${reason}`, { cause: error });
   });
 }
 
-export async function schemaVersion(db: Db): Promise<number> {
-  const row = await db
+/** The tables of migrations themselves: the Migrator's, and the one this API kept before it. */
+type MigrationTables = Record<typeof DEFAULT_MIGRATION_TABLE, { name: string; timestamp: string }> & {
+  schema_migrations: { version: number; applied_at: string };
+};
+
+/**
+ * Databases migrated before the Migrator recorded versions 1..n in schema_migrations, version n
+ * being the nth of MIGRATIONS. Those are recorded once in the Migrator's table with their times,
+ * so an upgraded deployment runs only the migrations it lacks. schema_migrations stays: the
+ * release before, if rolled back to, reads it.
+ */
+async function adoptLegacyMigrations(connection: Db): Promise<void> {
+  const tables = await connection.introspection.getTables({ withInternalKyselyTables: true });
+  const has = (name: string) => tables.some((table) => table.name === name);
+  if (!has('schema_migrations')) return;
+  const db = connection.withTables<MigrationTables>();
+  if (has(DEFAULT_MIGRATION_TABLE) && (await db.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').executeTakeFirst()))
+    return;
+  const applied = await db
     .selectFrom('schema_migrations')
-    .select((eb) => eb.fn.max('version').as('v'))
-    .executeTakeFirst();
-  return Number(row?.v ?? 0);
+    .select(['version', 'applied_at'])
+    .orderBy('version')
+    .execute();
+  if (applied.length === 0) return;
+  const rows = applied.map(({ version, applied_at }, index) => {
+    const migration = MIGRATIONS[version - 1];
+    if (version !== index + 1 || !migration)
+      throw new Error(
+        `schema_migrations holds version ${version}: not one of this API's ${MIGRATIONS.length}, in order`,
+      );
+    return { name: migration[0], timestamp: applied_at };
+  });
+  // As the Migrator makes it, which then finds it there.
+  await db.schema
+    .createTable(DEFAULT_MIGRATION_TABLE)
+    .ifNotExists()
+    .addColumn('name', 'varchar(255)', (col) => col.notNull().primaryKey())
+    .addColumn('timestamp', 'varchar(255)', (col) => col.notNull())
+    .execute();
+  await db.insertInto(DEFAULT_MIGRATION_TABLE).values(rows).execute();
 }

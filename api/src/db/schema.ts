@@ -1,13 +1,13 @@
 /**
- * The tables as the query builder sees them (db/migrations.ts creates them). Timestamps are ISO
- * 8601 UTC text on both engines, so they sort as time does and compare the same everywhere;
- * flags are 0/1 integers, as SQLite has no booleans.
+ * The tables as the query builder sees them, typed by hand: db/migrations.ts creates them and
+ * test/schema.test.ts holds the two together (tables, columns, types, nullability, defaults).
+ * Timestamps are ISO 8601 UTC text on both engines, so they sort as time does and compare the
+ * same everywhere; flags are 0/1 integers, as SQLite has no booleans.
  */
 import type { Generated } from 'kysely';
 import type { EventOrderStatus, NotificationStatus, OrderInfoStatus, Role } from '@marketplace/shared/contract';
 
 export interface Schema {
-  schema_migrations: { version: number; applied_at: string };
   users: {
     id: Generated<number>;
     profile_name: string;
@@ -148,4 +148,15 @@ export interface Schema {
     received_at: string;
   };
   login_failures: { id: Generated<number>; throttle_key: string; failed_at: string };
+  idempotency_keys: {
+    scope: string;
+    idempotency_key: string;
+    fingerprint: string;
+    status: number | null;
+    response: string | null;
+    locked_until: string;
+    created_at: string;
+  };
+  rate_windows: { rate_key: string; window_start: string; hits: number };
+  leases: { name: string; holder: string; until: string };
 }

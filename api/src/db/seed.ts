@@ -6,7 +6,7 @@ import type { EventOrderStatus, OrderInfoStatus, Role } from '@marketplace/share
 import { PAGES } from '@marketplace/shared/platform';
 import { hashPassword } from '../auth/passwords.js';
 import type { Insertable } from 'kysely';
-import type { Db } from './database.js';
+import { type Database, type Db, inLockedTransaction, SEED_LOCK } from './database.js';
 import type { Schema } from './schema.js';
 import { contentTypeOf } from '../files/paths.js';
 import type { FileStore } from '../files/store.js';
@@ -116,40 +116,150 @@ const EVENTS: readonly DemoEvent[] = [
   },
 ];
 
+/** Clara's orders with mia (photographer): one per status, plus declined, deleted, cancelled. */
+const ORDERS: readonly (readonly [EventOrderStatus, OrderInfoStatus | null, boolean, string])[] = [
+  ['ORDER_REQUEST', null, false, 'Company kick-off'],
+  ['REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', false, 'Product launch'],
+  ['AWAITING_APPROVAL', 'AWAITING_APPROVAL', false, 'Team offsite'],
+  ['APPROVED', 'SECURED', false, 'Summer party'],
+  ['PENDING_FULFILLMENTS', 'SECURED', false, 'Charity run'],
+  ['DELIVERED', 'PUBLISHED', false, 'Annual awards'],
+  ['DECLINED', null, false, 'Garden wedding'],
+  ['PENDING_FULFILLMENTS', 'SECURED', true, 'Board dinner'],
+  ['AWAITING_APPROVAL', 'CANCELLED', false, 'Spring fair'],
+];
+const orderIdOf = (index: number) => `ord-${1001 + index}`;
+/** The delivered order has two uploads already. */
+const DELIVERED_ORDER = orderIdOf(ORDERS.findIndex(([status]) => status === 'DELIVERED'));
+
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
+/** A file the demo rows name, and how to make it. */
+interface DemoFile {
+  key: string;
+  data: () => Buffer;
+  /** Generated files already in the store are kept (generating them is what takes the time). */
+  keep: boolean;
+}
+
+interface DemoItem {
+  /** Numbers the event's photos and videos across all events: their slugs, ages and prices follow it. */
+  itemNo: number;
+  slug: string;
+  owner: string;
+  name: string;
+  file: string;
+  thumb: string;
+}
+
+/**
+ * The demo's media files, and the keys the rows name them by: known before any row exists, so
+ * they are written before the rows (see seedDemo).
+ */
+function demoMedia() {
+  const files: DemoFile[] = [];
+  const generated = (key: string, data: () => Buffer) => {
+    files.push({ key, data, keep: true });
+    return key;
+  };
+  const copied = (fixture: string, key: string) => {
+    files.push({ key, data: () => readFileSync(join(fixtures, fixture)), keep: false });
+    return key;
+  };
+  // nora has no picture so the generic fallback shows.
+  const avatars = new Map(
+    DEMO_USERS.map((u, i) => [
+      u.profileName,
+      u.profileName === 'nora' ? null : generated(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i)),
+    ]),
+  );
+  let imageSeed = 1;
+  let itemNo = 0;
+  const events = EVENTS.map((e) => {
+    const coverSeed = imageSeed++;
+    const cover = generated(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, coverSeed));
+    const photos = e.photos.map(([owner, name, width, height]) => {
+      itemNo++;
+      const slug = `photo-${String(itemNo).padStart(3, '0')}`;
+      const s = imageSeed++;
+      const item: DemoItem = {
+        itemNo,
+        slug,
+        owner,
+        name,
+        file: generated(`events/${e.identifier}/${slug}.png`, () => gradientPng(width, height, s)),
+        thumb: generated(`events/${e.identifier}/${slug}-thumb.png`, () =>
+          gradientPng(320, Math.round((320 * height) / width), s),
+        ),
+      };
+      return { ...item, width, height };
+    });
+    const videos = e.videos.map(([owner, name]) => {
+      itemNo++;
+      const slug = `video-${String(itemNo).padStart(3, '0')}`;
+      const dir = `videos/${slug}`;
+      const stream = copied('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
+      copied('hls/segment0.ts', `${dir}/segment0.ts`);
+      copied('hls/segment1.ts', `${dir}/segment1.ts`);
+      const s = imageSeed++;
+      const item: DemoItem = {
+        itemNo,
+        slug,
+        owner,
+        name,
+        file: copied('video.mp4', `${dir}/${slug}.mp4`),
+        thumb: generated(`${dir}/thumb.png`, () => gradientPng(320, 180, s)),
+      };
+      return { ...item, stream };
+    });
+    return { event: e, cover, photos, videos };
+  });
+  const uploads = ([1, 2] as const).map((n) => {
+    const identifier = `tgt-seed-${n}`;
+    const file = generated(`uploads/${DELIVERED_ORDER}/${identifier}-reference-${n}.png`, () =>
+      gradientPng(640, 480, 300 + n),
+    );
+    return { n, identifier, file };
+  });
+  return { files, avatars, events, uploads };
+}
+
 /** True when the database has never been seeded. */
-export async function needsSeed(db: Db): Promise<boolean> {
+async function needsSeed(db: Db): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   return row === undefined;
 }
 
 /**
- * Fills an empty database with demo data that exercises every screen, and writes the media
- * files it refers to into the file store (generated images, the HLS fixture). The caller runs it in a transaction
- * (server.ts, under the migration lock), so a database is seeded once and wholly or not at all.
+ * Fills an empty database with demo data that exercises every screen (SEED_DEMO=1), and writes
+ * the media files it names into the file store (generated images, the HLS fixture). Of instances
+ * starting together, one writes the rows: the files first, outside any transaction (generating
+ * them takes seconds; two instances writing one write the same bytes), then the rows, in one
+ * transaction under SEED_LOCK, if none is there by then. Answers whether this call wrote them.
  */
-export async function seed(db: Db, files: FileStore, now = new Date()): Promise<void> {
-  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
-  // Generated files already in the store are kept (generating them is what takes the time).
-  const write = async (key: string, data: () => Buffer) => {
-    if ((await files.size(key)) === undefined) await files.put(key, data(), contentTypeOf(key));
-    return key;
-  };
-  const copy = async (fixture: string, key: string) => {
-    await files.put(key, readFileSync(join(fixtures, fixture)), contentTypeOf(key));
-    return key;
-  };
-  let imageSeed = 1;
+export async function seedDemo(
+  database: Pick<Database, 'db' | 'engine'>,
+  files: FileStore,
+  now = new Date(),
+): Promise<boolean> {
+  if (!(await needsSeed(database.db))) return false;
+  const media = demoMedia();
+  for (const file of media.files)
+    if (!file.keep || (await files.size(file.key)) === undefined)
+      await files.put(file.key, file.data(), contentTypeOf(file.key));
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  return inLockedTransaction(database, SEED_LOCK, async (trx) => {
+    if (!(await needsSeed(trx))) return false;
+    await insertRows(trx, media, passwordHash, now);
+    return true;
+  });
+}
+
+async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordHash: string, now: Date): Promise<void> {
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
 
   const ids = new Map<string, number>();
   for (const [i, u] of DEMO_USERS.entries()) {
-    // nora has no picture so the generic fallback shows.
-    const picture =
-      u.profileName === 'nora'
-        ? null
-        : await write(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i));
     const { id } = await db
       .insertInto('users')
       .values({
@@ -157,7 +267,7 @@ export async function seed(db: Db, files: FileStore, now = new Date()): Promise<
         username: u.username,
         email: `${u.profileName}@example.com`,
         password_hash: passwordHash,
-        profile_picture: picture,
+        profile_picture: media.avatars.get(u.profileName) ?? null,
         bio: u.bio,
         created_at: at(24 * 400 - i),
       })
@@ -180,9 +290,7 @@ export async function seed(db: Db, files: FileStore, now = new Date()): Promise<
   const insertItem = async (item: NewItem) =>
     (await db.insertInto('content_items').values(item).returning('id').executeTakeFirstOrThrow()).id;
   const itemIds: number[] = [];
-  let itemNo = 0;
-  for (const e of EVENTS) {
-    const cover = await write(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, imageSeed++));
+  for (const { event: e, cover, photos, videos } of media.events) {
     const { id: eventId } = await db
       .insertInto('events')
       .values({
@@ -196,62 +304,45 @@ export async function seed(db: Db, files: FileStore, now = new Date()): Promise<
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (const [owner, name, width, height] of e.photos) {
-      itemNo++;
-      const slug = `photo-${String(itemNo).padStart(3, '0')}`;
-      const s = imageSeed++;
-      const file = await write(`events/${e.identifier}/${slug}.png`, () => gradientPng(width, height, s));
-      const thumb = await write(`events/${e.identifier}/${slug}-thumb.png`, () =>
-        gradientPng(320, Math.round((320 * height) / width), s),
-      );
+    for (const photo of photos)
       itemIds.push(
         await insertItem({
-          identifier: `ci-${slug}`,
+          identifier: `ci-${photo.slug}`,
           event_id: eventId,
-          owner_id: id(owner),
-          name,
+          owner_id: id(photo.owner),
+          name: photo.name,
           content_type: 'image/png',
-          width,
-          height,
-          file_path: file,
-          filename: `${slug}.png`,
+          width: photo.width,
+          height: photo.height,
+          file_path: photo.file,
+          filename: `${photo.slug}.png`,
           stream_path: null,
-          thumbnail_path: thumb,
+          thumbnail_path: photo.thumb,
           // Every fifth photo is not for sale, so the viewer's "no Add to cart" case has data.
-          for_sale: itemNo % 5 === 0 ? 0 : 1,
+          for_sale: photo.itemNo % 5 === 0 ? 0 : 1,
           price_cents: 1500,
-          created_at: at(200 - itemNo),
+          created_at: at(200 - photo.itemNo),
         }),
       );
-    }
-    for (const [owner, name] of e.videos) {
-      itemNo++;
-      const slug = `video-${String(itemNo).padStart(3, '0')}`;
-      const dir = `videos/${slug}`;
-      await copy('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
-      await copy('hls/segment0.ts', `${dir}/segment0.ts`);
-      await copy('hls/segment1.ts', `${dir}/segment1.ts`);
-      const file = await copy('video.mp4', `${dir}/${slug}.mp4`);
-      const thumb = await write(`${dir}/thumb.png`, () => gradientPng(320, 180, imageSeed++));
+    for (const video of videos)
       itemIds.push(
         await insertItem({
-          identifier: `ci-${slug}`,
+          identifier: `ci-${video.slug}`,
           event_id: eventId,
-          owner_id: id(owner),
-          name,
+          owner_id: id(video.owner),
+          name: video.name,
           content_type: 'video/mp4',
           width: 320,
           height: 180,
-          file_path: file,
-          filename: `${slug}.mp4`,
-          stream_path: `${dir}/playlist.m3u8`,
-          thumbnail_path: thumb,
+          file_path: video.file,
+          filename: `${video.slug}.mp4`,
+          stream_path: video.stream,
+          thumbnail_path: video.thumb,
           for_sale: 1,
           price_cents: 4500,
-          created_at: at(200 - itemNo),
+          created_at: at(200 - video.itemNo),
         }),
       );
-    }
   }
 
   const posts: [string, string, number | null][] = [
@@ -388,24 +479,12 @@ export async function seed(db: Db, files: FileStore, now = new Date()): Promise<
   for (const message of messages) await db.insertInto('chat_messages').values(message).execute();
   await db.insertInto('message_notifications').values(messageNotifications).execute();
 
-  // Orders between clara (client) and mia (photographer): one per status, plus declined, deleted, cancelled.
   type NewOrder = Omit<Insertable<Schema['event_orders']>, 'id'>;
   const insertOrder = async (order: NewOrder) =>
     (await db.insertInto('event_orders').values(order).returning('id').executeTakeFirstOrThrow()).id;
-  const orders: [EventOrderStatus, OrderInfoStatus | null, boolean, string][] = [
-    ['ORDER_REQUEST', null, false, 'Company kick-off'],
-    ['REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', false, 'Product launch'],
-    ['AWAITING_APPROVAL', 'AWAITING_APPROVAL', false, 'Team offsite'],
-    ['APPROVED', 'SECURED', false, 'Summer party'],
-    ['PENDING_FULFILLMENTS', 'SECURED', false, 'Charity run'],
-    ['DELIVERED', 'PUBLISHED', false, 'Annual awards'],
-    ['DECLINED', null, false, 'Garden wedding'],
-    ['PENDING_FULFILLMENTS', 'SECURED', true, 'Board dinner'],
-    ['AWAITING_APPROVAL', 'CANCELLED', false, 'Spring fair'],
-  ];
-  const orderRows: { rowId: number; orderId: string; delivered: boolean }[] = [];
-  for (const [i, [status, info, deleted, eventName]] of orders.entries()) {
-    const orderId = `ord-${1001 + i}`;
+  const orderRows = new Map<string, number>();
+  for (const [i, [status, info, deleted, eventName]] of ORDERS.entries()) {
+    const orderId = orderIdOf(i);
     const requirements = JSON.stringify({
       summary: `Coverage of "${eventName}" for about ${40 + i * 10} guests.`,
       items: [
@@ -435,7 +514,7 @@ export async function seed(db: Db, files: FileStore, now = new Date()): Promise<
       paid_out_at: delivered ? at(24) : null,
       created_at: at(24 * (20 - i)),
     });
-    orderRows.push({ rowId, orderId, delivered });
+    orderRows.set(orderId, rowId);
   }
   await insertOrder({
     order_id: 'ord-2001',
@@ -456,35 +535,26 @@ export async function seed(db: Db, files: FileStore, now = new Date()): Promise<
     created_at: at(24 * 3),
   });
 
-  // The delivered order has two uploads already.
-  const delivered = orderRows.find((o) => o.delivered);
-  if (delivered) {
-    for (const [n, description] of [
-      [1, 'Stage reference'],
-      [2, 'Venue floor plan'],
-    ] as const) {
-      const identifier = `tgt-seed-${n}`;
-      const file = await write(`uploads/${delivered.orderId}/${identifier}-reference-${n}.png`, () =>
-        gradientPng(640, 480, 300 + n),
-      );
-      await db
-        .insertInto('order_targets')
-        .values({
-          identifier,
-          order_id: delivered.rowId,
-          uploader_id: id('clara'),
-          file_name: `reference-${n}.png`,
-          content_type: 'image/png',
-          description,
-          upload_token: randomBytes(16).toString('hex'),
-          file_path: file,
-          size_bytes: 0,
-          created_at: at(48),
-          uploaded_at: at(48),
-        })
-        .execute();
-    }
-  }
+  const delivered = orderRows.get(DELIVERED_ORDER);
+  if (delivered === undefined) throw new Error(`seed: no order ${DELIVERED_ORDER}`);
+  const descriptions = { 1: 'Stage reference', 2: 'Venue floor plan' } as const;
+  for (const { n, identifier, file } of media.uploads)
+    await db
+      .insertInto('order_targets')
+      .values({
+        identifier,
+        order_id: delivered,
+        uploader_id: id('clara'),
+        file_name: `reference-${n}.png`,
+        content_type: 'image/png',
+        description: descriptions[n],
+        upload_token: randomBytes(16).toString('hex'),
+        file_path: file,
+        size_bytes: 0,
+        created_at: at(48),
+        uploaded_at: at(48),
+      })
+      .execute();
 }
 
 const NOTIFICATION_TEXTS = [

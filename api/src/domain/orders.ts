@@ -66,13 +66,45 @@ export const isParty = (order: OrderFacts, userId: number) =>
 export const otherParty = (order: OrderFacts, userId: number) =>
   userId === order.clientId ? order.photographerId : order.clientId;
 
+/**
+ * The states an order may be changed from. A change is one conditional update guarded by the
+ * state it leaves (repositories/orders.ts turns a guard into its WHERE), so of requests racing to
+ * change one order the database lets exactly the first through, on any number of instances; the
+ * checks below read the same guards, so what a page is offered and what is done cannot disagree.
+ */
+export interface OrderGuard {
+  /** Public statuses the order must not be in. */
+  publicStatusNotIn: readonly EventOrderStatus[];
+  /** Info statuses the order must not be in (an order with none passes). */
+  infoStatusNotIn: readonly OrderInfoStatus[];
+}
+
+/** Open: neither deleted, declined nor cancelled. Its targets (uploads) may change. */
+export const OPEN: OrderGuard = { publicStatusNotIn: ['DECLINED'], infoStatusNotIn: ['CANCELLED'] };
+
+/** The order's status changes: the guard of the state each leaves, and the info status it sets. */
+export const ORDER_TRANSITIONS = {
+  /** Only the client cancels (checked by the route), and only an open order not yet delivered. */
+  cancel: {
+    from: { publicStatusNotIn: ['DECLINED', 'DELIVERED'], infoStatusNotIn: ['CANCELLED'] },
+    to: 'CANCELLED',
+  },
+} as const satisfies Record<string, { from: OrderGuard; to: OrderInfoStatus }>;
+
+export type OrderTransition = keyof typeof ORDER_TRANSITIONS;
+
+/** Whether an order is in a state the guard lets a change leave (a deleted order never is). */
+export const satisfies = (order: OrderFacts, guard: OrderGuard) =>
+  !order.deleted &&
+  !guard.publicStatusNotIn.includes(order.publicStatus) &&
+  (order.infoStatus === null || !guard.infoStatusNotIn.includes(order.infoStatus));
+
 /** Deleted, declined or cancelled: nothing changes any more. */
-export const isClosed = (order: OrderFacts) =>
-  order.deleted || order.publicStatus === 'DECLINED' || order.infoStatus === 'CANCELLED';
+export const isClosed = (order: OrderFacts) => !satisfies(order, OPEN);
 
 /** Only the client cancels, and only an order neither closed nor delivered. */
 export const canCancel = (order: OrderFacts, view: EventOrderView) =>
-  view === 'client' && !isClosed(order) && order.publicStatus !== 'DELIVERED';
+  view === 'client' && satisfies(order, ORDER_TRANSITIONS.cancel.from);
 
 /** The progress bar: steps before the current one COMPLETED, the current one CURRENT, the rest LOCKED. */
 export function progress(status: EventOrderStatus): ProgressStatus[] {

@@ -3,11 +3,12 @@ import type { Hono } from 'hono';
 import { FILES_PATHS } from '@marketplace/shared/contract';
 import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpError, notFound, orderClosed } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { contentTypeOf } from './paths.js';
 import type { FileStore } from './store.js';
 import { completeUpload, uploadProblem } from './uploads.js';
+import { isClosed } from '../domain/orders.js';
 
 /** Streams a stored file, or answers 404. */
 async function fileResponse(files: FileStore, key: string, headers: Record<string, string>): Promise<Response> {
@@ -76,9 +77,17 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const problem = uploadProblem(slot, { size: bytes.length, leading: bytes }, config.uploadMaxBytes);
     if (problem) throw new HttpError(problem.status, problem.reason);
 
+    const order = await repos.orders.byRowId(slot.orderRowId);
+    if (!order || isClosed(order)) throw orderClosed();
+
     await files.put(slot.key, bytes, slot.contentType);
-    if (!(await completeUpload(services, slot, bytes.length)))
-      throw new HttpError(409, 'This target already has its file');
+    const completion = await completeUpload(services, slot, bytes.length);
+    if (completion === 'taken') throw new HttpError(409, 'This target already has its file');
+    if (completion === 'closed') {
+      // Cancelled between the check and the write: the file is nobody's.
+      await files.remove(slot.key);
+      throw orderClosed();
+    }
     return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
   });
 }

@@ -21,22 +21,27 @@ export function uploadProblem(
   return null;
 }
 
+/** What became of a completed upload: recorded, the target already had its file, or the order closed meanwhile. */
+export type Completion = 'recorded' | 'taken' | 'closed';
+
 /**
- * Records a target's stored file and tells the order's other party. Of two instances (or
- * requests) completing the same target at once, one records it and notifies; false for the other.
+ * Records a target's stored file and tells the order's other party, while the order is open (its
+ * row held, so a cancel racing the upload comes before or after it). Of two instances (or
+ * requests) completing the same target at once, one records it and notifies.
  */
-export async function completeUpload(services: Services, slot: UploadSlot, sizeBytes: number): Promise<boolean> {
+export async function completeUpload(services: Services, slot: UploadSlot, sizeBytes: number): Promise<Completion> {
   const order = await services.repos.orders.byRowId(slot.orderRowId);
-  if (!order) return false;
+  if (!order) return 'closed';
   return services.repos.transaction(async (tx) => {
-    if (!(await tx.orders.markUploaded(slot.targetId, slot.key, sizeBytes))) return false;
+    if (!(await tx.orders.holdIfOpen(order.rowId))) return 'closed';
+    if (!(await tx.orders.markUploaded(slot.targetId, slot.key, sizeBytes))) return 'taken';
     await notifyUser(
       { repos: tx, live: services.live },
       otherParty(order, slot.uploaderId),
       `New upload "${slot.fileName}" on order ${order.orderId}.`,
       PAGES.eventOrder.href({ orderId: order.orderId }),
     );
-    return true;
+    return 'recorded';
   });
 }
 
@@ -44,25 +49,44 @@ export async function completeUpload(services: Services, slot: UploadSlot, sizeB
  * With an object store the browser sends a target's file straight to the store (a presigned
  * PUT), so the API learns of it by looking: a waiting target whose object exists is checked
  * like a PUT to the API would be (size, and leading bytes against the declared type, since a
- * store need not enforce the signed type) and completed, or its object removed so the upload
- * may be tried again while its URL lasts. Run when an order is read and by the periodic sweep,
- * so the other party hears of the upload even if the uploader never reads the order again.
+ * store need not enforce the signed type) and completed. A file that fails the check is left
+ * where it is: the uploader may send another to the same URL while it lasts, and removing the
+ * object here could remove a good one sent meanwhile and completed by another instance; the
+ * sweep removes it once the URL has expired (dropAbandonedUploads). Run when an order is read and
+ * by the periodic sweep, so the other party hears of the upload even if the uploader never reads
+ * the order again.
  */
-export async function settleUploads(services: Services, orderRowId?: number): Promise<void> {
+export async function settleUploads(services: Services, orderRowId?: number, limit = 500): Promise<void> {
   const { files, repos, config } = services;
   if (files.kind === 'local') return;
-  // A minute past the URL's life: a PUT begun just before it expired has arrived by then.
-  const since = new Date(Date.now() - (UPLOAD_URL_SECONDS + 60) * 1000).toISOString();
-  for (const slot of await repos.orders.pendingUploads(since, orderRowId)) {
+  for (const slot of await repos.orders.pendingUploads(uploadHorizon(), orderRowId, limit)) {
     const size = await files.size(slot.key);
     if (size === undefined) continue;
     const leading = size > 0 ? await files.leading(slot.key, SIGNATURE_BYTES) : new Uint8Array();
     const problem = uploadProblem(slot, { size, leading }, config.uploadMaxBytes);
     if (problem) {
-      console.warn(`[files] refused the upload for ${slot.targetIdentifier}: ${problem.reason}`);
-      await files.remove(slot.key);
+      console.warn(`[files] the upload for ${slot.targetIdentifier} is not counted: ${problem.reason}`);
       continue;
     }
     await completeUpload(services, slot, size);
   }
+}
+
+/** Targets added before this (ISO) were abandoned: their upload URL has expired, with a minute for a PUT begun just before. */
+const uploadHorizon = () => new Date(Date.now() - (UPLOAD_URL_SECONDS + 60) * 1000).toISOString();
+
+/**
+ * Removes up to `limit` targets whose upload URL expired without a file being counted, with any
+ * object sent to their key (one that failed the check): nothing can be sent there any more.
+ * Answers how many went.
+ */
+export async function dropAbandonedUploads(services: Services, limit: number): Promise<number> {
+  const { files, repos } = services;
+  if (files.kind === 'local') return 0;
+  const abandoned = await repos.orders.abandonedUploads(uploadHorizon(), limit);
+  for (const slot of abandoned) {
+    await files.remove(slot.key);
+    await repos.orders.removeTarget(slot.targetId);
+  }
+  return abandoned.length;
 }

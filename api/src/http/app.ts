@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from '../repositories/sql.js';
 import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { HttpError } from './errors.js';
+import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from './idempotency.js';
 import { registerInternalRoutes } from './internal.js';
 import { limitBody } from './limits.js';
 import { createRouter } from './route.js';
@@ -22,7 +23,8 @@ import { createRouter } from './route.js';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const INSTANCE_HEADER = 'X-Api-Instance';
 
-export function createApp(services: Services): Hono<AppEnv> {
+/** `internalRoutes: false`: the public app when the operator routes have their own port (API_INTERNAL_PORT). */
+export function createApp(services: Services, { internalRoutes = true } = {}): Hono<AppEnv> {
   const { config, repos } = services;
   const allowed = new Set(config.allowedOrigins);
   const app = new Hono<AppEnv>();
@@ -41,8 +43,8 @@ export function createApp(services: Services): Hono<AppEnv> {
       origin: (origin) => (allowed.has(origin) ? origin : null),
       credentials: true,
       allowMethods: ['GET', 'POST', 'PUT', 'OPTIONS'],
-      allowHeaders: ['Content-Type'],
-      exposeHeaders: [INSTANCE_HEADER],
+      allowHeaders: ['Content-Type', IDEMPOTENCY_HEADER],
+      exposeHeaders: [INSTANCE_HEADER, REPLAYED_HEADER],
       maxAge: 600,
     }),
   );
@@ -63,6 +65,7 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   const limit = limitBody(config.bodyMaxBytes, 'The request body');
   app.use('/v2/*', limit);
+  app.use('/v2/*', idempotency(repos));
   app.use('/internal/*', limit);
 
   const router = createRouter(app);
@@ -75,7 +78,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   registerOrderRoutes(router, services);
   registerFileRoutes(app, services);
   registerRumRoutes(app, services);
-  registerInternalRoutes(app, services);
+  if (internalRoutes) registerInternalRoutes(app, services);
   // Readiness: an instance whose database does not answer takes no traffic (nginx, compose).
   app.get('/health', async (c) => {
     try {

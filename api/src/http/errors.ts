@@ -16,3 +16,5 @@ export class HttpError extends Error {
 export const notLoggedIn = () => new HttpError(401, 'Not logged in');
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 export const forbidden = (why: string) => new HttpError(403, why);
+/** A change to an order that is deleted, declined or cancelled (domain/orders.ts OPEN). */
+export const orderClosed = () => new HttpError(409, 'This order is closed');

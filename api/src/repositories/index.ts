@@ -7,10 +7,13 @@ import { cartRepository } from './cart.js';
 import { chatRepository } from './chat.js';
 import { contactRepository } from './contact.js';
 import { contentRepository } from './content.js';
+import { idempotencyRepository } from './idempotency.js';
+import { leasesRepository } from './leases.js';
 import { liveClientsRepository } from './liveClients.js';
 import { loginFailuresRepository } from './loginFailures.js';
 import { notificationsRepository } from './notifications.js';
 import { offersRepository } from './offers.js';
+import { rateWindowsRepository } from './rateWindows.js';
 import { rumRepository } from './rum.js';
 import { ordersRepository } from './orders.js';
 import { sessionsRepository } from './sessions.js';
@@ -51,6 +54,9 @@ function repositorySet(db: Db, filesOrigin: string) {
     chat: chatRepository(db, urls, users),
     orders: ordersRepository(db, urls),
     rum: rumRepository(db),
+    rateWindows: rateWindowsRepository(db),
+    idempotency: idempotencyRepository(db),
+    leases: leasesRepository(db),
     /** Throws unless the database answers: the readiness check (/health). */
     async ping(): Promise<void> {
       await sql`SELECT 1`.execute(db);

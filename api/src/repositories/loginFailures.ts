@@ -21,10 +21,15 @@ export function loginFailuresRepository(db: Db) {
     },
     async add(keys, at) {
       const failed_at = new Date(at).toISOString();
-      await db
+      const rows = await db
         .insertInto('login_failures')
         .values(keys.map((throttle_key) => ({ throttle_key, failed_at })))
+        .returning('id')
         .execute();
+      return rows.map((row) => row.id);
+    },
+    async remove(ids) {
+      if (ids.length > 0) await db.deleteFrom('login_failures').where('id', 'in', ids).execute();
     },
     async forget(key) {
       await db.deleteFrom('login_failures').where('throttle_key', '=', key).execute();
@@ -33,10 +38,12 @@ export function loginFailuresRepository(db: Db) {
   return {
     ...log,
     /** Removes failures older than `before` (ISO): past the window they count for nothing. */
-    async prune(before: string): Promise<number> {
+    async prune(before: string, batch = 1000): Promise<number> {
       const { numDeletedRows } = await db
         .deleteFrom('login_failures')
-        .where('failed_at', '<', before)
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('login_failures').select('id').where('failed_at', '<', before).limit(batch),
+        )
         .executeTakeFirst();
       return Number(numDeletedRows);
     },

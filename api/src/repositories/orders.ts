@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { OrderInfoStatus, RequirementInfo, Target } from '@marketplace/shared/contract';
+import type { RequirementInfo, Target } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
-import type { Order } from '../domain/orders.js';
+import { type ExpressionBuilder } from 'kysely';
+import { OPEN, ORDER_TRANSITIONS, type Order, type OrderGuard, type OrderTransition } from '../domain/orders.js';
+import type { Schema } from '../db/schema.js';
 import { uploadKey } from '../files/paths.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
@@ -79,6 +81,21 @@ export interface UploadSlot {
 
 export type OrdersRepository = ReturnType<typeof ordersRepository>;
 
+/** The domain's guard (domain/orders.ts) as the WHERE of a conditional update. */
+const inState = (eb: ExpressionBuilder<Schema, 'event_orders'>, guard: OrderGuard) =>
+  eb.and([
+    eb('event_orders.deleted', '=', 0),
+    ...(guard.publicStatusNotIn.length ? [eb('event_orders.public_status', 'not in', guard.publicStatusNotIn)] : []),
+    ...(guard.infoStatusNotIn.length
+      ? [
+          eb.or([
+            eb('event_orders.info_status', 'is', null),
+            eb('event_orders.info_status', 'not in', guard.infoStatusNotIn),
+          ]),
+        ]
+      : []),
+  ]);
+
 /** Event orders and their targets (reference pictures and deliverables, uploaded to the files host). */
 export function ordersRepository(db: Db, urls: FileUrls) {
   // Only uploaded targets are shown, so their file and upload time are there.
@@ -141,8 +158,34 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return rows.map(toOrder);
     },
 
-    async setInfoStatus(order: Order, status: OrderInfoStatus): Promise<void> {
-      await db.updateTable('event_orders').set({ info_status: status }).where('id', '=', order.rowId).execute();
+    /**
+     * Applies a status change if the order is still in a state it may leave: one conditional
+     * update, so of requests racing to change the order one does it; false for the others.
+     */
+    async transition(order: Order, name: OrderTransition): Promise<boolean> {
+      const { from, to } = ORDER_TRANSITIONS[name];
+      const result = await db
+        .updateTable('event_orders')
+        .set({ info_status: to })
+        .where('id', '=', order.rowId)
+        .where((eb) => inState(eb, from))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Inside a transaction, before a target changes: holds the order's row (a status change waits
+     * for this transaction, and this one for a status change under way) if the order is open;
+     * false when it is not. A guarded update of nothing, since SQLite has no SELECT ... FOR UPDATE.
+     */
+    async holdIfOpen(orderRowId: number): Promise<boolean> {
+      const result = await db
+        .updateTable('event_orders')
+        .set((eb) => ({ id: eb.ref('id') }))
+        .where('id', '=', orderRowId)
+        .where((eb) => inState(eb, OPEN))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     /** The order's targets whose file has arrived, in the order they were added. */
@@ -214,10 +257,16 @@ export function ordersRepository(db: Db, urls: FileUrls) {
      * Targets still waiting for their file, added since `since` (older ones were abandoned: their
      * upload URL has expired), of one order or of all.
      */
-    async pendingUploads(since: string, orderRowId?: number): Promise<UploadSlot[]> {
+    async pendingUploads(since: string, orderRowId?: number, limit = 500): Promise<UploadSlot[]> {
       let query = slotQuery.where('t.uploaded_at', 'is', null).where('t.created_at', '>=', since);
       if (orderRowId !== undefined) query = query.where('t.order_id', '=', orderRowId);
-      return (await query.orderBy('t.id').execute()).map(toSlot);
+      return (await query.orderBy('t.id').limit(limit).execute()).map(toSlot);
+    },
+
+    /** Targets still waiting for their file that were added before `before` (abandoned), oldest first. */
+    async abandonedUploads(before: string, limit: number): Promise<UploadSlot[]> {
+      const query = slotQuery.where('t.uploaded_at', 'is', null).where('t.created_at', '<', before);
+      return (await query.orderBy('t.id').limit(limit).execute()).map(toSlot);
     },
 
     /** Records the target's file; false when it already had one (another instance or request was first). */

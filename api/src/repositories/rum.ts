@@ -211,8 +211,13 @@ export function rumRepository(db: Db) {
     },
 
     /** Removes the page loads received before `before` (ISO), with their remotes and errors. */
-    async prune(before: string): Promise<number> {
-      const { numDeletedRows } = await db.deleteFrom('rum_loads').where('received_at', '<', before).executeTakeFirst();
+    async prune(before: string, batch = 1000): Promise<number> {
+      const { numDeletedRows } = await db
+        .deleteFrom('rum_loads')
+        .where('load_id', 'in', (eb) =>
+          eb.selectFrom('rum_loads').select('load_id').where('received_at', '<', before).limit(batch),
+        )
+        .executeTakeFirst();
       return Number(numDeletedRows);
     },
   };

@@ -36,11 +36,13 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
     },
 
     /** Sessions past their end, for the sweep that revokes what they were given. */
-    async expiredTokens(): Promise<string[]> {
+    async expiredTokens(limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('sessions')
         .select('token')
         .where('expires_at', '<=', new Date().toISOString())
+        .orderBy('expires_at')
+        .limit(limit)
         .execute();
       return rows.map((r) => r.token);
     },

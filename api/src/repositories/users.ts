@@ -176,6 +176,13 @@ export function usersRepository(db: Db, urls: FileUrls) {
     /** Replaces the roles a user chooses, keeping the ones the business grants. */
     async setChosenRoles(userId: number, chosen: ChosenRole[]): Promise<void> {
       await inTransaction(db, async (trx) => {
+        // The user's row held first: concurrent changes of one user's roles take turns (the last
+        // one wins) instead of both deleting nothing and then inserting the same key (a 500).
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ id: eb.ref('id') }))
+          .where('id', '=', userId)
+          .execute();
         await trx
           .deleteFrom('user_roles')
           .where('user_id', '=', userId)

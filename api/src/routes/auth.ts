@@ -34,16 +34,19 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       // An email and a profile name of one user are one account; guesses at unknown names count too.
       const account = row ? `user:${row.id}` : `name:${login.toLowerCase()}`;
       const client = clientAddress(c, config);
-      const wait = await throttle.retryAfterSeconds(account, client);
-      if (wait > 0)
+      const admission = await throttle.admit(account, client);
+      if ('refusedForSeconds' in admission) {
+        const wait = admission.refusedForSeconds;
         throw new HttpError(429, `Too many failed logins: try again in ${wait} s`, undefined, {
           'Retry-After': String(wait),
         });
+      }
+      const { attempt } = admission;
       if (!row || !(await verifyPassword(password, row.passwordHash))) {
-        await sleep(await throttle.failed(account, client));
+        await sleep(await attempt.failed());
         throw new HttpError(401, 'Wrong email, profile name or password');
       }
-      await throttle.succeeded(account, client);
+      await attempt.succeeded();
       await repos.transaction(async (tx) => {
         await startSession(c, tx.sessions, config, row.id);
         await adoptGuestCart(c, tx.cart, row.id);

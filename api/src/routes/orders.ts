@@ -4,7 +4,7 @@ import { PAGES } from '@marketplace/shared/platform';
 import { canCancel, detailsFor, isClosed, isParty, summaryFor, viewOf, type Order } from '../domain/orders.js';
 import { settleUploads } from '../files/uploads.js';
 import type { SessionUser } from '../http/env.js';
-import { HttpError, forbidden, notFound, notLoggedIn } from '../http/errors.js';
+import { HttpError, forbidden, notFound, notLoggedIn, orderClosed } from '../http/errors.js';
 import { fields, noFields, noNul, type Router } from '../http/route.js';
 import { notifyUser, type Services } from '../services.js';
 
@@ -61,8 +61,14 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     async ({ orderId, ...file }, { user }) => {
       const order = await orderOf(orderId);
       requireParty(order, user);
-      if (isClosed(order)) throw new HttpError(409, 'This order is closed');
-      const { key, token, ...target } = await repos.orders.addTarget(order, user.id, file);
+      if (isClosed(order)) throw orderClosed();
+      // Added only while the order is open, decided with the order's row held (a cancel racing it
+      // comes before or after, never between the check and the insert).
+      const added = await repos.transaction(async (tx) =>
+        (await tx.orders.holdIfOpen(order.rowId)) ? tx.orders.addTarget(order, user.id, file) : null,
+      );
+      if (!added) throw orderClosed();
+      const { key, token, ...target } = added;
       // The object store's presigned PUT, or the API's own upload target with its token.
       const uploadUrl =
         (await files.presignUpload(key, file.contentType)) ?? repos.urls.upload(target.targetIdentifier, token);
@@ -76,7 +82,10 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     async ({ orderId, targetId, description }, { user }) => {
       const order = await orderOf(orderId);
       requireParty(order, user);
-      const target = await repos.orders.describeTarget(order, targetId, description);
+      const target = await repos.transaction(async (tx) => {
+        if (!(await tx.orders.holdIfOpen(order.rowId))) throw orderClosed();
+        return tx.orders.describeTarget(order, targetId, description);
+      });
       if (!target) throw notFound('Target');
       return { target };
     },
@@ -87,7 +96,11 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     if (!found) throw notFound('Target');
     if (!found.order) throw notFound('Order');
     requireParty(found.order, user);
-    await repos.orders.removeTarget(targetId);
+    const { rowId } = found.order;
+    await repos.transaction(async (tx) => {
+      if (!(await tx.orders.holdIfOpen(rowId))) throw orderClosed();
+      await tx.orders.removeTarget(targetId);
+    });
     // Also a file sent to an object store but not yet settled.
     if (!files.check(found.key)) await files.remove(found.key);
     return { removed: targetId };
@@ -100,9 +113,12 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       const order = await orderOf(orderId);
       // SPEC.md section 6: only the client may cancel.
       if (order.clientId !== user.id) throw forbidden('Only the client can cancel this order');
-      if (!canCancel(order, 'client')) throw new HttpError(409, 'This order can no longer be cancelled');
+      const refused = () => new HttpError(409, 'This order can no longer be cancelled');
+      if (!canCancel(order, 'client')) throw refused();
+      // The change and its notification commit together, and only for the one request whose
+      // guarded update found the order still cancellable: a concurrent cancel gets 409, no notice.
       await repos.transaction(async (tx) => {
-        await tx.orders.setInfoStatus(order, status);
+        if (!(await tx.orders.transition(order, 'cancel'))) throw refused();
         await notifyUser(
           { repos: tx, live: services.live },
           order.photographerId,

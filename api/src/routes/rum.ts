@@ -15,10 +15,10 @@ import type { Services } from '../services.js';
  * more than its share per minute: 429; collection switched off (RUM_COLLECT=off): 404.
  */
 export function registerRumRoutes(app: Hono<AppEnv>, { config, repos }: Services): void {
-  const perClient = new RateWindow(config.rumBeaconsPerMinute, 60_000);
+  const perClient = new RateWindow(repos.rateWindows, config.rumBeaconsPerMinute, 60_000);
   app.post(BEACON_PATH, limitBody(BEACON_MAX_BYTES, 'A beacon'), async (c) => {
     if (!config.rumCollect) throw new HttpError(404, 'Real-user collection is switched off');
-    const wait = perClient.hit(clientAddress(c, config));
+    const wait = await perClient.hit(`rum:${clientAddress(c, config)}`);
     if (wait > 0) throw new HttpError(429, 'Too many beacons', undefined, { 'Retry-After': String(wait) });
     const result = parseBeacon(await c.req.text());
     if ('problem' in result) throw new HttpError(400, result.problem);

@@ -98,4 +98,51 @@ describe('apiCall', () => {
     server.use(http.post('http://api.test/v2/logout', () => HttpResponse.error()));
     await expect(apiCall('logout')).rejects.toMatchObject({ status: 0 });
   });
+
+  it('sends a state-changing call with a key of its own, and once more with the same key after no usable answer', async () => {
+    const keys: (string | null)[] = [];
+    const answers = [
+      () => HttpResponse.error(),
+      () => HttpResponse.json({ error: 'gateway' }, { status: 502 }),
+      () => HttpResponse.json({ message: { content: 'hi' } }),
+    ];
+    server.use(
+      http.post('http://api.test/v2/chat/sendMessage', ({ request }) => {
+        keys.push(request.headers.get('idempotency-key'));
+        const answer = answers[keys.length - 1] ?? answers[2];
+        return answer ? answer() : HttpResponse.error();
+      }),
+      http.get('http://api.test/v2/chat/open', ({ request }) => {
+        keys.push(request.headers.get('idempotency-key'));
+        return HttpResponse.json({ chats: [] });
+      }),
+    );
+    // No answer, then 502: sent twice with one key, and the second failure is the caller's.
+    await expect(apiCall('sendChatMessage', { profileName: 'mia', content: 'hi' })).rejects.toMatchObject({
+      status: 502,
+    });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[\w-]{32,36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // A new action: a new key, answered at the first send.
+    await expect(apiCall('sendChatMessage', { profileName: 'mia', content: 'hi' })).resolves.toEqual({
+      message: { content: 'hi' },
+    });
+    expect(keys[2]).not.toBe(keys[0]);
+    // A read is never sent twice and carries no key.
+    await apiCall('getOpenChats');
+    expect(keys.slice(3)).toEqual([null]);
+  });
+
+  it('does not send a state-changing call again after an answer that says what happened', async () => {
+    let sent = 0;
+    server.use(
+      http.post('http://api.test/v2/logout', () => {
+        sent += 1;
+        return HttpResponse.json({ error: 'Internal server error' }, { status: 500 });
+      }),
+    );
+    await expect(apiCall('logout')).rejects.toMatchObject({ status: 500 });
+    expect(sent).toBe(1);
+  });
 });

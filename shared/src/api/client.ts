@@ -32,20 +32,56 @@ if (typeof window !== 'undefined') {
   window.addEventListener('pageshow', () => (unloading = false));
 }
 
+/** The header that makes a state-changing call act once however often it is sent (the API stores its answer a day). */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/**
+ * Answers after which a state-changing call is sent once more, with the same key: no answer at
+ * all (the request may or may not have arrived), a gateway's 502 or 504 (the instance may have
+ * done the work), 503 (it did nothing), and 409 with Retry-After (the API is still running the
+ * first send). The key makes the second send act only if the first did not.
+ */
+const RETRIED = new Set([0, 502, 503, 504]);
+const RETRY_DELAY_MS = 400;
+
+function worthRetrying(outcome: Response | ApiError): boolean {
+  if (outcome instanceof ApiError) return !outcome.aborted;
+  return RETRIED.has(outcome.status) || (outcome.status === 409 && outcome.headers.has('Retry-After'));
+}
+
+/** A key per user action: random, so two actions never share one (crypto.randomUUID needs a secure context). */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * Sends one contract call the way the shared table says: method, path with its `:params`,
- * query, form or multipart body, credentials. The one place that knows the API origin.
+ * query, form or multipart body, credentials. The one place that knows the API origin. A
+ * state-changing call carries an Idempotency-Key made for this action and is sent once more
+ * with the same key when its first send got no usable answer (RETRIED), so a retry never acts twice.
  */
 export async function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>): Promise<ApiResponse<K>> {
   const { method, path, body, credentials } = encodeCall(name, args[0]);
   const url = `${getRuntimeConfig().apiOrigin}${path}`;
+  const changes = method !== 'GET';
+  const headers: Record<string, string> = changes ? { [IDEMPOTENCY_HEADER]: newIdempotencyKey() } : {};
+  const send = async (): Promise<Response | ApiError> => {
+    try {
+      return await fetch(url, { method, body, headers, credentials: credentials ? 'include' : 'omit' });
+    } catch (error) {
+      return new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
+    }
+  };
 
-  let response: Response;
-  try {
-    response = await fetch(url, { method, body, credentials: credentials ? 'include' : 'omit' });
-  } catch (error) {
-    throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
+  let outcome = await send();
+  if (changes && worthRetrying(outcome)) {
+    const busy = outcome instanceof Response && outcome.status === 409;
+    await new Promise((resolve) => setTimeout(resolve, busy ? 1000 : RETRY_DELAY_MS));
+    outcome = await send();
   }
+  if (outcome instanceof ApiError) throw outcome;
+  const response = outcome;
   const spec: CallSpec = API_CALLS[name];
   if (spec.lookup && response.status === ABSENT_STATUS) throw new ApiError(404, 'Not found');
   const payload: unknown = await response.json().catch(() => null);
