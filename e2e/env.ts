@@ -23,6 +23,11 @@ export const API = `http://localhost:${PORTS.api}`;
  */
 export const API_INTERNAL = process.env.E2E_API_INTERNAL_URL ?? API;
 export const ADMIN_TOKEN = 'e2e-admin-token';
+/**
+ * The key the suite's page servers sign each page load's beacon token with and its API checks
+ * (RUM_TOKEN_KEY; page-server/rum-token.mjs): every shell the suite serves with runtimeEnv() gets it.
+ */
+export const RUM_TOKEN_KEY = 'e2e-rum-token-key-0123456789abcdef';
 export const DEMO_PASSWORD = 'demo-pass-2026';
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -41,10 +46,11 @@ export const LIVE_URL = process.env.E2E_LIVE_URL;
 /** The production project's object store (s3rver), where browsers send uploads; unset otherwise. */
 export const UPLOAD_ORIGIN = process.env.E2E_UPLOAD_ORIGIN;
 
-/** The runtime config environment of a shell whose remotes are on the given ports. */
+/** The runtime config environment of a shell whose remotes are on the given ports (and the key its page server signs beacon tokens with). */
 export function runtimeEnv(ports: Record<RemoteName, number> = PORTS): Record<string, string> {
   return {
     API_ORIGIN: API,
+    RUM_TOKEN_KEY,
     ...(LIVE_URL ? { LIVE_URL } : {}),
     ...(UPLOAD_ORIGIN ? { UPLOAD_ORIGIN } : {}),
     ...manifestEnv(ports),

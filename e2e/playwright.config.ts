@@ -1,6 +1,17 @@
 import { defineConfig, devices } from '@playwright/test';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
-import { ADMIN_TOKEN, API, DATA_DIR, EXTRA_SHELL_PORTS, PORTS, ROOT, SHELL, SINGLE_PORT, runtimeEnv } from './env.js';
+import {
+  ADMIN_TOKEN,
+  API,
+  DATA_DIR,
+  EXTRA_SHELL_PORTS,
+  PORTS,
+  ROOT,
+  RUM_TOKEN_KEY,
+  SHELL,
+  SINGLE_PORT,
+  runtimeEnv,
+} from './env.js';
 
 process.env.E2E_DATA_DIR = DATA_DIR;
 
@@ -17,8 +28,11 @@ export const apiServer = (extra: Record<string, string> = {}) => ({
     ADMIN_TOKEN,
     // The suite logs in as the demo accounts.
     SEED_DEMO: '1',
-    // Every browser of the suite sends its beacons from 127.0.0.1: one client, as far as the limit knows.
+    // Every browser of the suite sends its beacons from 127.0.0.1: one client, as far as the limits know.
     RUM_BEACONS_PER_MINUTE: '100000',
+    RUM_LOADS_PER_HOUR: '100000',
+    // The beacons count under the tokens the suite's page servers sign (runtimeEnv).
+    RUM_TOKEN_KEY,
     ...extra,
   },
   reuseExistingServer: false,

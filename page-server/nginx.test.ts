@@ -31,7 +31,12 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'header', '0123456789ab'), { recursive: true });
   writeFileSync(join(dist, 'header', '0123456789ab', 'mf-manifest.json'), '{}');
   writeFileSync(join(dist, 'discovery.json'), '{"remotes":{}}');
-  const env = { API_ORIGIN: 'http://localhost:4000', LIVE_URL: 'ws://localhost:9001' };
+  const env = {
+    API_ORIGIN: 'http://localhost:4000',
+    LIVE_URL: 'ws://localhost:9001',
+    // The shell's page server signs each page load's beacon token (rum-token.mjs).
+    RUM_TOKEN_KEY: 'nginx-test-key-0123456789abcdef0123',
+  };
   const shellPort = await freePort();
   const remotePort = await freePort();
   servers.push(await startNginx({ dist, port: shellPort, fallback: '@page', env, workDir: join(dir, 'shell') }));
@@ -185,6 +190,25 @@ describe("the shell's pages through nginx", () => {
     await get(`${cached}/faq`, { cookie: 'platform-cohort=50' });
     await get(`${cached}/faq`, { cookie: 'platform-cohort=5' });
     expect(rendersOf('/faq')).toBe(2);
+  });
+
+  it("never keeps a page load's beacon token: each load gets its own from the page server; a remote has none", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await get(`${cached}/platform/rum-token`);
+      expect(res.headers.get('x-page-cache')).toBe('BYPASS');
+    }
+    expect(rendersOf('/platform/rum-token')).toBe(2);
+    // The real page server behind nginx: two loads, two ids, neither kept.
+    const loads = await Promise.all(
+      [0, 1].map(async () => {
+        const res = await get(`${shell}/platform/rum-token`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        return ((await res.json()) as { load: string }).load;
+      }),
+    );
+    expect(new Set(loads).size).toBe(2);
+    expect((await get(`${remote}/platform/rum-token`)).status).toBe(404);
   });
 
   it('compresses pages for clients that accept it', async () => {

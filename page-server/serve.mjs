@@ -9,17 +9,20 @@
 // - pages carry a Content-Security-Policy listing exactly the origins in use (csp.mjs);
 // - pages are composed on every request, as nginx's server-side includes do in production: the
 //   runtime config, the release store's discovery document and the remotes' manifests are
-//   written into them (page-composition.mjs), so a release or a deploy shows on the next load.
+//   written into them (page-composition.mjs), so a release or a deploy shows on the next load;
+// - a page load's beacon token at RUM_TOKEN_PATH (rum-token.mjs), with RUM_TOKEN_KEY.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
+import { RUM_TOKEN_PATH } from '@marketplace/shared/node/rum-token';
 import { contentSecurityPolicy } from './csp.mjs';
-import { platformIncludes, processIncludes } from './page-composition.mjs';
+import { INCLUDES, platformIncludes, processIncludes } from './page-composition.mjs';
 import { reachInternally } from './internal-origins.mjs';
 import { pageRenderer } from './render-page.mjs';
+import { rumTokens } from './rum-token.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -56,6 +59,30 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   const include = platformIncludes(env);
   // The host's pages are rendered here when it has a server build (render-page.mjs).
   const renderer = pageRenderer({ distDir: root, env });
+  /** Whether the app's page composes remotes (the shell's; not the single bundle's), read as served: a redeploy may change it. */
+  const composesRemotes = () =>
+    existsSync(join(root, 'index.html')) &&
+    readFileSync(join(root, 'index.html'), 'utf8').includes(`virtual="${INCLUDES.discovery}"`);
+  // Beacon tokens for the app's pages; none without a key, and then its pages send no beacons.
+  const tokens = existsSync(join(root, 'index.html')) ? rumTokens({ env, include }) : null;
+  if (!tokens && log && composesRemotes())
+    console.warn(`[serve] ${dir}: RUM_TOKEN_KEY is not set: its pages send no real-user beacons`);
+
+  /**
+   * This page load's beacon token, never kept (each load its own id).
+   * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
+   * @param {NonNullable<typeof tokens>} sign
+   */
+  async function sendToken(req, res, sign) {
+    const composes = composesRemotes();
+    const { status, body } = await sign({
+      cookie: req.headers.cookie ?? '',
+      search: new URL(req.url ?? '/', 'http://x').search,
+      composes,
+    });
+    res.writeHead(status, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+  }
 
   /**
    * The page, rendered when this app renders on the server, else as composed for the browser to
@@ -120,6 +147,19 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
       pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     } catch {
       res.writeHead(400).end('Bad path');
+      return;
+    }
+    if (pathname === RUM_TOKEN_PATH) {
+      // Never the page (a client route's answer): a page that gets no token sends no beacons.
+      if (!tokens) {
+        res.writeHead(404, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify({ error: 'This server signs no beacon tokens (RUM_TOKEN_KEY is not set)' }));
+        return;
+      }
+      sendToken(req, res, tokens).catch((error) => {
+        console.error(`[serve] ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
       return;
     }
     if (pathname === '/runtime-config.json') {

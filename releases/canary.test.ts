@@ -231,6 +231,25 @@ describe('decideCanary', () => {
   });
 });
 
+describe('forged evidence (issue 39, item 4)', () => {
+  it("would have saved the bad canary of the API's forgery test, had the API counted its forgeries", () => {
+    // api/test/rum.test.ts, "1,000 forged beacons": each of four evaluations adds 25 canary loads
+    // (3 failed) and 50 live ones (none failed); the 250 forgeries of each would add about 178
+    // clean canary loads and 72 failed live ones. The API refuses them all, and its figures at
+    // each evaluation are those of the real loads alone: so this judge rolls the canary back.
+    const real = looks(
+      Array.from({ length: 4 }, () => ({ canary: [25, 3], live: [50, 0] }) as Interval),
+      25,
+    );
+    expect(decideCanary({ looks: real }).action).toBe('rollback');
+    const forged = looks(
+      Array.from({ length: 4 }, () => ({ canary: [25 + 178, 3], live: [50 + 72, 72] }) as Interval),
+      25,
+    );
+    expect(decideCanary({ looks: forged }).action).not.toBe('rollback');
+  });
+});
+
 describe('the evidence', () => {
   it('carries failures reported after their load was counted to the next interval', () => {
     const blocks = blocksOf([

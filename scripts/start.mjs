@@ -29,6 +29,16 @@ if (prod && !ensureDebianPackages(PRODUCTION_PACKAGES)) {
 if (single) buildSingle();
 else buildApps();
 
+// The key the shell's page server signs each page load's beacon token with and the API checks
+// (RUM_TOKEN_KEY, page-server/rum-token.mjs): made once, kept beside the API's database like its
+// admin token (the API reads the same file when started alone), handed to every process below.
+if (!process.env.RUM_TOKEN_KEY) {
+  const keyFile = join(root, 'api', 'data', 'rum-token-key');
+  mkdirSync(join(root, 'api', 'data'), { recursive: true });
+  if (!existsSync(keyFile)) writeFileSync(keyFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  process.env.RUM_TOKEN_KEY = readFileSync(keyFile, 'utf8').trim();
+}
+
 const APPS = [PLATFORM.shell, ...Object.values(PLATFORM.remotes)];
 const serve = (app, ...args) =>
   spawn(process.execPath, [join(root, 'page-server', 'serve.mjs'), ...args], {

@@ -87,12 +87,13 @@ check('build', built);
 
 console.log('\n=== docker-compose.yml ===');
 if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
-  // The deployment's secrets (broker, database, operator token): the file requires them.
+  // The deployment's secrets (broker, database, operator token, beacon token key): the file requires them.
   const composeEnv = {
     ...process.env,
     MQTT_ADMIN_PASSWORD: process.env.MQTT_ADMIN_PASSWORD ?? 'validation-only',
     POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'validation-only',
     API_ADMIN_TOKEN: process.env.API_ADMIN_TOKEN ?? 'validation-only',
+    RUM_TOKEN_KEY: process.env.RUM_TOKEN_KEY ?? 'validation-only',
     FILES_S3_SECRET_ACCESS_KEY: process.env.FILES_S3_SECRET_ACCESS_KEY ?? 'validation-only',
   };
   check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], root, composeEnv));

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    // node/: the Node-side modules' tests (Node's modules are there under jsdom too).
+    include: ['src/**/*.test.{ts,tsx}', 'node/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
   },
 });

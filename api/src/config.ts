@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkRumTokenKey, readOrCreateRumTokenKey } from '@marketplace/shared/node/rum-token';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import { trustedProxies } from './http/client.js';
 
@@ -88,6 +89,17 @@ export interface ApiConfig {
   rumCollect: boolean;
   /** Beacons one client may send per minute before 429 (a page load sends one each time it is hidden). */
   rumBeaconsPerMinute: number;
+  /**
+   * The key the shell's page server signs each page load's beacon token with (RUM_TOKEN_KEY, the
+   * same on both; shared/node/rum-token.mjs). Unset: one made once and kept beside the database
+   * (`rum-token-key`), which `npm start` hands its page server too.
+   */
+  rumTokenKey: string;
+  /**
+   * Page loads one client (address) may add to the figures per hour (RUM_LOADS_PER_HOUR): past
+   * them its new loads are refused (429), so no one address weighs more than this in a decision.
+   */
+  rumLoadsPerHour: number;
   /** Real-user page loads older than this many days are removed by the periodic sweep. */
   rumKeepDays: number;
 }
@@ -185,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     seedDemo: env.SEED_DEMO === '1',
     rumCollect: env.RUM_COLLECT !== 'off',
     rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
+    rumTokenKey: checkRumTokenKey(env.RUM_TOKEN_KEY || readOrCreateRumTokenKey(dataDir)),
+    rumLoadsPerHour: positiveInt(env.RUM_LOADS_PER_HOUR, 60, 'RUM_LOADS_PER_HOUR'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
   };
 }

@@ -66,8 +66,9 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         const failures = await inBatches(() =>
           repos.loginFailures.prune(before(LOGIN_THROTTLE_RULES.windowMs), SWEEP_BATCH),
         );
-        // A beacon window is a minute; an hour is plenty for any clock skew between instances.
-        const windows = await inBatches(() => repos.rateWindows.prune(before(3600_000), SWEEP_BATCH));
+        // A beacon window is a minute, a client's page loads' an hour (routes/rum.ts): an hour past
+        // the longest is plenty for any clock skew between instances.
+        const windows = await inBatches(() => repos.rateWindows.prune(before(2 * 3600_000), SWEEP_BATCH));
         const keys = await inBatches(() => repos.idempotency.prune(before(IDEMPOTENCY_KEEP_MS), SWEEP_BATCH));
         await settleUploads(services, undefined, SWEEP_BATCH);
         await inBatches(() => dropAbandonedUploads(services, SWEEP_BATCH));

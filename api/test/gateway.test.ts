@@ -5,7 +5,6 @@
  * (behind a load balancer too, whatever X-Forwarded-For it sends), and when one instance is gone
  * the other serves everything. PostgreSQL project only (vitest.config.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,6 +22,7 @@ import {
   SHELL_ORIGIN,
   type TestApi,
   TestClient,
+  signedBeaconBody,
 } from './harness.js';
 
 const INSTANCE = 'x-api-instance';
@@ -77,7 +77,7 @@ const beacon = (url: string, from: string, forwardedFor?: string) =>
       origin: SHELL_ORIGIN,
       ...(forwardedFor && { 'x-forwarded-for': forwardedFor }),
     },
-    body: JSON.stringify({ load: randomUUID(), versions: { header: 'aaaaaaaaaaaa' }, vitals: {}, errors: [] }),
+    body: signedBeaconBody(),
   }).then((r) => r.status);
 
 describe('two instances behind the gateway', () => {

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { freePort } from '@marketplace/shared/node/ports';
+import { signRumToken } from '@marketplace/shared/node/rum-token';
 import {
   encodeCall,
   type ApiErrorBody,
@@ -19,6 +20,8 @@ import { createDatabase, dropDatabase } from './postgresServer.js';
 export const SHELL_ORIGIN = 'http://localhost:3000';
 export const FOREIGN_ORIGIN = 'http://evil.example';
 export const ADMIN_TOKEN = 'test-admin-token';
+/** The key the tests' page server would sign beacon tokens with (RUM_TOKEN_KEY). */
+export const RUM_TOKEN_KEY = 'test-rum-token-key-0123456789abcdef';
 export { DEMO_PASSWORD } from '../src/db/seed.js';
 export { freePort };
 
@@ -82,6 +85,7 @@ export async function startTestApi(
     API_ALLOWED_ORIGINS: SHELL_ORIGIN,
     MEDIA_DIR: join(dir, 'media'),
     ADMIN_TOKEN,
+    RUM_TOKEN_KEY,
     // The tests log in as the demo accounts.
     SEED_DEMO: '1',
     // The test command's Node 24 run loads better-sqlite3's addon built for it.
@@ -120,6 +124,27 @@ export async function startTestApi(
     },
   };
   return harness;
+}
+
+/**
+ * A page load's beacon token as the page server signs it (page-server/rum-token.mjs): for `load`,
+ * each remote at the versions given (one each by default: those the beacon names).
+ */
+export function rumToken(
+  load: string,
+  versions: Partial<Record<string, string | string[]>>,
+  { key = RUM_TOKEN_KEY, cohort = null as number | null, now = Date.now(), ttlS = 24 * 3600 } = {},
+): string {
+  const signed = Object.fromEntries(
+    Object.entries(versions).map(([remote, v]) => [remote, Array.isArray(v) ? v : v === undefined ? [] : [v]]),
+  );
+  return signRumToken(key, { load, versions: signed, cohort }, { now, ttlS });
+}
+
+/** A new page load's beacon body, signed as its page server would: for tests of limits rather than of the beacon. */
+export function signedBeaconBody(versions: Record<string, string> = { header: 'aaaaaaaaaaaa' }): string {
+  const load = randomUUID();
+  return JSON.stringify({ load, token: rumToken(load, versions), versions, vitals: {}, errors: [] });
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   type Reply,
   type TestApi,
   TestClient,
+  signedBeaconBody,
 } from './harness.js';
 
 const INSTANCE = 'x-api-instance';
@@ -139,7 +140,7 @@ describe('several instances on one database', () => {
         fetch(`${(group.apis[i % 2] as TestApi).url}/rum`, {
           method: 'POST',
           headers: { 'content-type': 'text/plain', 'x-forwarded-for': '203.0.113.52' },
-          body: JSON.stringify({ load: randomUUID(), versions: { header: 'aaaaaaaaaaaa' }, vitals: {}, errors: [] }),
+          body: signedBeaconBody(),
         }).then((res) => res.status),
       ),
     );

@@ -3,22 +3,36 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Beacon } from '@marketplace/shared/platform';
 import { RateWindow } from '../src/rum/rateWindow.js';
-import { ADMIN_TOKEN, awayFromWindowEnd, FOREIGN_ORIGIN, SHELL_ORIGIN, startTestApi, useTestApi } from './harness.js';
+import {
+  ADMIN_TOKEN,
+  awayFromWindowEnd,
+  FOREIGN_ORIGIN,
+  rumToken,
+  SHELL_ORIGIN,
+  startTestApi,
+  useTestApi,
+  type TestApi,
+} from './harness.js';
 
 // Real-user beacons (issue "Releases that watch themselves", item 2): sent by the shell with
-// sendBeacon (text/plain), stored per page load, read back as figures per remote and version.
-const t = useTestApi({ RUM_BEACONS_PER_MINUTE: '1000' });
+// sendBeacon (text/plain), stored per page load, read back as figures per remote and version;
+// counted only under the page load's token from its page server (issue 39, item 4).
+const t = useTestApi({ RUM_BEACONS_PER_MINUTE: '1000', RUM_LOADS_PER_HOUR: '1000' });
 
 const V1 = 'aaaaaaaaaaaa';
 const V2 = 'bbbbbbbbbbbb';
 
-const beacon = (over: Partial<Beacon> = {}): Beacon => ({
-  load: randomUUID(),
-  versions: { header: V1, media: V1 },
-  vitals: { LCP: { value: 1200, owner: 'media' }, TTFB: { value: 80, owner: 'shell' } },
-  errors: [],
-  ...over,
-});
+/** A page load's beacon, with the token its page server signed for its load and versions (unless `over` names one). */
+const beacon = (over: Partial<Beacon> = {}): Beacon => {
+  const b: Beacon = {
+    load: randomUUID(),
+    versions: { header: V1, media: V1 },
+    vitals: { LCP: { value: 1200, owner: 'media' }, TTFB: { value: 80, owner: 'shell' } },
+    errors: [],
+    ...over,
+  };
+  return { token: rumToken(b.load, b.versions), ...b };
+};
 
 const send = (url: string, body: unknown, origin = SHELL_ORIGIN) =>
   fetch(`${url}/rum`, {
@@ -52,11 +66,15 @@ const of = (f: Figures, remote: string, version: string) =>
 
 describe('the beacon endpoint', () => {
   it('stores a page load per remote version and merges later beacons of the same load', async () => {
-    const first = beacon({ versions: { header: V2 } });
+    const load = randomUUID();
+    // The page's token signs every remote, those it loads later included.
+    const token = rumToken(load, { header: V2, account: V2 });
+    const first = beacon({ load, token, versions: { header: V2 } });
     expect((await send(t().url, first)).status).toBe(204);
     // The same load hidden again: a later LCP replaces the earlier one, a new remote and an error are added.
     const again: Beacon = {
-      load: first.load,
+      load,
+      token,
       versions: { header: V2, account: V2 },
       vitals: { LCP: { value: 2000, owner: 'header' }, INP: { value: 120, owner: 'account' } },
       errors: [{ owner: 'account', kind: 'render', message: 'TypeError: x is undefined' }],
@@ -96,6 +114,8 @@ describe('the beacon endpoint', () => {
       'cls_owner',
       'ttfb',
       'errors',
+      'beacons',
+      'closed',
     ]);
   });
 
@@ -219,4 +239,193 @@ describe('flooding and the switch', () => {
     now = 60_000;
     expect(await window.hit('a')).toBe(0);
   });
+});
+
+describe('evidence nobody can forge (issue 39, item 4)', () => {
+  const reason = async (res: Response) => ((await res.json()) as { error: string }).error;
+  const loads = async (api: TestApi) => (await api.rows<{ n: number }>`SELECT COUNT(*) AS n FROM rum_loads`)[0]?.n;
+
+  it("refuses, with the reason, a beacon without its page load's valid token, for another load, or naming a version the token does not sign; stores none", async () => {
+    const before = await loads(t());
+    const load = randomUUID();
+    const refused = async (b: Beacon) => {
+      const res = await send(t().url, b);
+      expect(res.status).toBe(403);
+      return reason(res);
+    };
+    expect(await refused(beacon({ token: undefined }))).toBe(
+      "A beacon needs its page load's token (from the page server)",
+    );
+    expect(await refused(beacon({ token: 'not.a-token' }))).toBe("The beacon's token is not valid");
+    const otherKey = rumToken(load, { header: V1, media: V1 }, { key: 'another-platform-key-0123456789abcdef' });
+    expect(await refused(beacon({ load, token: otherKey }))).toBe("The beacon's token is not valid");
+    const expired = rumToken(load, { header: V1, media: V1 }, { now: Date.now() - 25 * 3600_000 });
+    expect(await refused(beacon({ load, token: expired }))).toBe("The beacon's token has expired");
+    expect(await refused(beacon({ token: rumToken(load, { header: V1, media: V1 }) }))).toBe(
+      'The beacon names another page load than its token',
+    );
+    expect(
+      await refused(beacon({ load, token: rumToken(load, { header: V1, media: V1 }), versions: { header: V2 } })),
+    ).toBe(`The beacon's token does not sign header@${V2}`);
+    // A remote the token does not name at all is not signed either.
+    expect(await refused(beacon({ load, token: rumToken(load, { header: V1 }) }))).toBe(
+      `The beacon's token does not sign media@${V1}`,
+    );
+    expect(await loads(t())).toBe(before);
+    // Signed for both sides of a canary (a request with no cohort yet): either is counted.
+    const undecided = rumToken(load, { header: [V1, V2] });
+    expect((await send(t().url, beacon({ load, token: undecided, versions: { header: V2 } }))).status).toBe(204);
+  });
+
+  it('merges the beacons of a page hidden and shown again, closes the load at its final beacon (or its tenth) and refuses any later one', async () => {
+    const load = randomUUID();
+    const token = rumToken(load, { header: V2 });
+    const hidden = (over: Partial<Beacon> = {}) =>
+      beacon({ load, token, versions: { header: V2 }, vitals: {}, errors: [], ...over });
+    for (let i = 0; i < 3; i++) expect((await send(t().url, hidden())).status).toBe(204);
+    expect((await send(t().url, hidden({ final: true }))).status).toBe(204);
+    const late = await send(t().url, hidden({ errors: [{ owner: 'header', kind: 'uncaught', message: 'replayed' }] }));
+    expect(late.status).toBe(409);
+    expect(await reason(late)).toBe('This page load is closed');
+    expect(await t().rows`SELECT beacons, closed, errors FROM rum_loads WHERE load_id = ${load}`).toEqual([
+      { beacons: 4, closed: 1, errors: 0 },
+    ]);
+
+    // A page hidden and shown all day sends BEACON_MAX_PER_LOAD beacons at most: the last closes it.
+    const busy = randomUUID();
+    const busyToken = rumToken(busy, { header: V2 });
+    const statuses = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await send(t().url, beacon({ load: busy, token: busyToken, versions: { header: V2 } }))).status);
+    expect(statuses).toEqual([...Array<number>(10).fill(204), 409]);
+  });
+
+  it("caps one client's page loads per hour; the later beacons of a load it has are still merged", async () => {
+    const api = await startTestApi({ RUM_LOADS_PER_HOUR: '3' });
+    try {
+      await awayFromWindowEnd(3_600_000);
+      const first = beacon();
+      const statuses = [(await send(api.url, first)).status];
+      for (let i = 0; i < 3; i++) statuses.push((await send(api.url, beacon())).status);
+      expect(statuses).toEqual([204, 204, 204, 429]);
+      const again = await send(api.url, { ...first, final: true });
+      expect(again.status).toBe(204);
+      expect((await figures(api.url)).figures.find((f) => f.remote === 'header')?.loads).toBe(3);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('1,000 forged beacons (no token, a real load replayed under another id or after it closed, other versions, tampered, expired, another key) change no figure at any evaluation', async () => {
+    // A bad canary of the header (12 % of its loads fail, none of live's), which the canary judge
+    // rolls back on these figures, looked at four times as the watcher would
+    // (releases/canary.test.ts: and keeps, had these forgeries counted). The forgeries try both
+    // ways to save it: clean loads of the canary, failed loads of live.
+    const LIVE = V1;
+    const CANARY = 'cccccccccccc';
+    const env = { RUM_BEACONS_PER_MINUTE: '100000', RUM_LOADS_PER_HOUR: '100000' };
+    const [control, attacked] = await Promise.all([startTestApi(env), startTestApi(env)]);
+    const error = [{ owner: 'header' as const, kind: 'render' as const, message: 'TypeError: broken canary' }];
+    try {
+      /** One round's real page loads: each one's beacons, in the order its page sends them. */
+      const realLoads = (round: number) =>
+        Array.from({ length: 75 }, (_, i) => {
+          const canary = i % 3 === 0;
+          const load = randomUUID();
+          // Some requests came with no cohort yet: their token signs both sides.
+          const header = canary ? (i % 2 ? [CANARY] : [CANARY, LIVE]) : [LIVE];
+          const token = rumToken(load, { header, media: V1 });
+          const versions = { header: canary ? CANARY : LIVE, media: V1 };
+          const vitals = { LCP: { value: 900 + ((i * 37 + round * 11) % 700), owner: 'media' as const } };
+          // Three of each round's 25 canary loads (12 %).
+          const failed = canary && (i / 3) % 8 === round + 1;
+          const last: Beacon = { load, token, versions, vitals, errors: failed ? error : [], final: true };
+          // Every fourth page was hidden and shown again before it went away.
+          return i % 4 === 0 ? [{ ...last, errors: [], final: false }, last] : [last];
+        });
+      const real: Beacon[][] = [];
+      const forged = (n: number): { beacon: Beacon; status: number } => {
+        const victims = real.flat().filter((b) => b.versions.header === LIVE && b.final);
+        const victim = victims[n % victims.length] as Beacon;
+        const load = randomUUID();
+        const clean = { versions: { header: CANARY }, vitals: {}, errors: [] };
+        const failing = { versions: { header: LIVE }, vitals: {}, errors: error };
+        const tamperedToken = (): string => {
+          const [payload = '', signature = ''] = (victim.token ?? '').split('.');
+          const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { versions: unknown };
+          claims.versions = { header: [CANARY] };
+          return `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+        };
+        switch (n % 7) {
+          case 0: // no token at all
+            return { beacon: { load, ...clean }, status: 403 };
+          case 1: // a real load's token under another load id
+            return { beacon: { load, token: victim.token, ...failing }, status: 403 };
+          case 2: // a real load's token and id, replayed after the load closed
+            return { beacon: { ...victim, ...failing, final: false }, status: 409 };
+          case 3: // a valid token for live, naming the canary
+            return { beacon: { load, token: rumToken(load, { header: LIVE }), ...clean }, status: 403 };
+          case 4: // a real token whose payload now signs the canary
+            return { beacon: { load: victim.load, token: tamperedToken(), ...clean }, status: 403 };
+          case 5: // expired
+            return {
+              beacon: {
+                load,
+                token: rumToken(load, { header: CANARY }, { now: Date.now() - 25 * 3600_000 }),
+                ...clean,
+              },
+              status: 403,
+            };
+          default: // signed, but not with the platform's key
+            return {
+              beacon: { load, token: rumToken(load, { header: CANARY }, { key: 'x'.repeat(40) }), ...clean },
+              status: 403,
+            };
+        }
+      };
+      /** Sends beacons 25 at a time, each page's in order; answers their statuses. */
+      const sendAll = async (url: string, pages: Beacon[][]) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < pages.length; i += 25)
+          for (const page of await Promise.all(
+            pages.slice(i, i + 25).map(async (beacons) => {
+              const got = [];
+              for (const b of beacons) got.push((await send(url, b)).status);
+              return got;
+            }),
+          ))
+            statuses.push(...page);
+        return statuses;
+      };
+      const judged = (f: Figures) =>
+        f.figures
+          .map(({ remote, version, loads, errorLoads, p75 }) => ({ remote, version, loads, errorLoads, p75 }))
+          .sort((a, b) => `${a.remote}${a.version}`.localeCompare(`${b.remote}${b.version}`));
+
+      let sent = 0;
+      for (let round = 0; round < 4; round++) {
+        const pages = realLoads(round);
+        real.push(...pages);
+        for (const url of [control.url, attacked.url])
+          expect(new Set(await sendAll(url, pages))).toEqual(new Set([204]));
+        const forgeries = Array.from({ length: 250 }, (_, i) => forged(round * 250 + i));
+        const statuses = await sendAll(
+          attacked.url,
+          forgeries.map((f) => [f.beacon]),
+        );
+        expect(statuses).toEqual(forgeries.map((f) => f.status));
+        sent += forgeries.length;
+        // The evaluation the watcher would make now: the same on both.
+        expect(judged(await figures(attacked.url))).toEqual(judged(await figures(control.url)));
+      }
+      expect(sent).toBe(1000);
+      const header = judged(await figures(attacked.url)).filter((f) => f.remote === 'header');
+      expect(header.map(({ version, loads, errorLoads }) => ({ version, loads, errorLoads }))).toEqual([
+        { version: LIVE, loads: 200, errorLoads: 0 },
+        { version: CANARY, loads: 100, errorLoads: 12 },
+      ]);
+    } finally {
+      await Promise.all([control.close(), attacked.close()]);
+    }
+  }, 180_000);
 });

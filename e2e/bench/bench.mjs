@@ -104,6 +104,9 @@ const probe = (main, video) => `(() => {
   }, true);
 })();`;
 
+/** The key the bench's page servers sign beacon tokens with, and its API checks. */
+const BENCH_RUM_TOKEN_KEY = 'bench-rum-token-key-0123456789abcdef';
+
 function startApi(dataDir) {
   const child = spawn(join(ROOT, 'api/node_modules/.bin/tsx'), [join(ROOT, 'api/src/main.ts')], {
     env: {
@@ -114,6 +117,9 @@ function startApi(dataDir) {
       API_ALLOWED_ORIGINS: Object.values(BASE).join(','),
       DATABASE_PATH: join(dataDir, 'db.sqlite'),
       ADMIN_TOKEN: 'bench-admin-token',
+      // Pages report as in production: a token from their page server, beacons the API counts.
+      RUM_TOKEN_KEY: BENCH_RUM_TOKEN_KEY,
+      RUM_LOADS_PER_HOUR: '100000',
       SEED_DEMO: '1',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -271,6 +277,7 @@ async function main() {
   const env = {
     ...process.env,
     API_ORIGIN: API,
+    RUM_TOKEN_KEY: BENCH_RUM_TOKEN_KEY,
     ...manifestEnv(PORTS),
   };
   const servers = await Promise.all([

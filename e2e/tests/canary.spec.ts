@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { test } from './fixtures.js';
 
 // Releases that watch themselves (issue 27, items 2 and 4 to 7), with real parts only: fresh
 // Chromium browsers load a shell that reads a release store; their pages send real-user beacons
-// to the real API; the canary watcher (`pnpm release header --canary 50 --watch`) reads the
+// to the real API, under the tokens the shell's page server signs for each load (issue 39,
+// item 4: the suite's RUM_TOKEN_KEY, env.ts); the canary watcher (`pnpm release header --canary 50 --watch`) reads the
 // figures from the API and decides. No figure is injected.
 const SHELL_URL = 'http://localhost:13960';
 const STORE_URL = 'http://localhost:13961';
@@ -237,6 +239,32 @@ test("canary: ?version=header@local loads the developer's own header from its de
   } finally {
     await stop(devServer);
   }
+});
+
+test("canary: the API counts a page load's beacon only under the token its page server signed, for the versions it signed, until the load closes", async ({
+  request,
+}) => {
+  const live = discovery().remotes.header?.live?.version ?? '';
+  // A browser outside any canary's share asks the shell's page server, as its page does.
+  const answer = await request.get(`${SHELL_URL}/platform/rum-token`, { headers: { cookie: 'platform-cohort=90' } });
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['cache-control']).toBe('no-store');
+  const { load, token, versions } = (await answer.json()) as {
+    load: string;
+    token: string;
+    versions: Record<string, string[]>;
+  };
+  expect(versions.header).toEqual([live]);
+  const beacon = (over: Record<string, unknown>) =>
+    request.post(`${API}/rum`, {
+      headers: { 'content-type': 'text/plain' },
+      data: JSON.stringify({ load, token, versions: { header: live }, vitals: {}, errors: [], ...over }),
+    });
+  expect((await beacon({ token: undefined })).status()).toBe(403);
+  expect((await beacon({ versions: { header: 'ffffffffffff' } })).status()).toBe(403);
+  expect((await beacon({ load: randomUUID() })).status()).toBe(403);
+  expect((await beacon({ final: true })).status()).toBe(204);
+  expect((await beacon({})).status()).toBe(409);
 });
 
 test("canary: the suite's shell, deployed without the switch, ignores ?version=header@local", async ({ page }) => {

@@ -6,7 +6,7 @@ import { loadConfig } from 'api/config';
 import { startApi, type RunningApi } from 'api/server';
 import { LIVE_MAX_PAYLOAD_BYTES } from '@marketplace/shared/contract';
 import { notification } from '@marketplace/shared/factories';
-import { ADMIN_TOKEN, DEMO_PASSWORD, runtimeEnv } from '../env.js';
+import { ADMIN_TOKEN, DEMO_PASSWORD, RUM_TOKEN_KEY, runtimeEnv } from '../env.js';
 import { startApp, stop } from './servers.js';
 import { logIn, survivesBrokerRestart } from './helpers.js';
 import { test } from './fixtures.js';
@@ -29,6 +29,8 @@ test('live faults: the broker restarts while a user is logged in; the client rec
     API_ALLOWED_ORIGINS: SHELL,
     DATABASE_PATH: join(dataDir, 'db.sqlite'),
     ADMIN_TOKEN,
+    // Its shell's page server signs beacon tokens with the suite's key (runtimeEnv).
+    RUM_TOKEN_KEY,
     SEED_DEMO: '1',
   });
   let api: RunningApi = await startApi(config);

@@ -6,7 +6,7 @@ import { loadConfig } from 'api/config';
 import { startApi } from 'api/server';
 import { startMosquitto } from 'api/mosquitto';
 import { REMOTES } from '@marketplace/shared/platform';
-import { ADMIN_TOKEN, API, DEMO_PASSWORD, LIVE_URL, PORTS, ROOT, SHELL, runtimeEnv } from '../env.js';
+import { ADMIN_TOKEN, API, DEMO_PASSWORD, LIVE_URL, PORTS, ROOT, RUM_TOKEN_KEY, SHELL, runtimeEnv } from '../env.js';
 import { logIn, notify, survivesBrokerRestart } from './helpers.js';
 import { deployBuild } from './servers.js';
 import { test } from './fixtures.js';
@@ -79,6 +79,8 @@ test('production: mosquitto restarts while a user is logged in; the page reconne
       API_ALLOWED_ORIGINS: shellUrl,
       DATABASE_PATH: join(work, 'db.sqlite'),
       ADMIN_TOKEN,
+      // Its shell's page server signs beacon tokens with the suite's key (runtimeEnv).
+      RUM_TOKEN_KEY,
       SEED_DEMO: '1',
       MQTT_BROKER_URL: broker.url,
       MQTT_USERNAME: admin.username,

@@ -337,6 +337,22 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
         .execute();
     },
   ],
+  // Evidence nobody can forge (issue 39, item 4; routes/rum.ts): how many beacons each page load
+  // has sent, and whether it is closed (its final beacon came, or its last allowed one), after
+  // which its token is refused. 0/1 rather than a boolean: the same word on both engines.
+  [
+    '0006_rum_closed_loads',
+    async (db) => {
+      await db.schema
+        .alterTable('rum_loads')
+        .addColumn('beacons', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('rum_loads')
+        .addColumn('closed', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

@@ -136,6 +136,10 @@ export interface Schema {
     cls_owner: string | null;
     ttfb: number | null;
     errors: Generated<number>;
+    /** Beacons received for the load (0006). */
+    beacons: Generated<number>;
+    /** 1 once the load is closed: later beacons of it are refused (0006). */
+    closed: Generated<number>;
   };
   rum_load_remotes: { load_id: string; remote: string; version: string; errors: Generated<number> };
   rum_errors: {

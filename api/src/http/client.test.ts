@@ -82,7 +82,7 @@ describe('the client behind trusted proxies', () => {
 });
 
 describe('the configuration', () => {
-  const base = { ADMIN_TOKEN: 'x' };
+  const base = { ADMIN_TOKEN: 'x', RUM_TOKEN_KEY: 'x'.repeat(32) };
   it('trusts nobody by default and reads API_TRUSTED_PROXIES', () => {
     expect(loadConfig(base).trustedProxies).toEqual([]);
     expect(loadConfig({ ...base, API_TRUSTED_PROXIES: ' 10.0.0.5, fd00::/8 ,' }).trustedProxies).toEqual([

@@ -1,4 +1,4 @@
-import type { Beacon, Owner } from '@marketplace/shared/platform';
+import { BEACON_MAX_PER_LOAD, type Beacon, type Owner } from '@marketplace/shared/platform';
 import type { Db } from '../db/database.js';
 import { inTransaction, nowIso } from './sql.js';
 
@@ -108,20 +108,49 @@ export function rumRepository(db: Db) {
   return {
     rows,
 
+    /** Whether a page load has been counted (its first beacon was stored). */
+    async known(load: string): Promise<boolean> {
+      return (
+        (await db.selectFrom('rum_loads').select('load_id').where('load_id', '=', load).executeTakeFirst()) !==
+        undefined
+      );
+    },
+
     /**
      * Merges one beacon into its page load, in one transaction: the load is created on its first
      * beacon; each vital is replaced by the latest value (the page sends them as they stand); each
-     * rendered remote keeps the version it was first reported with; errors are added.
+     * rendered remote keeps the version it was first reported with; errors are added. A final
+     * beacon, or the load's BEACON_MAX_PER_LOAD-th, closes the load; a beacon of a closed load
+     * changes nothing and answers 'closed'. The count and the close are one conditional update,
+     * so two beacons at once on two instances cannot both pass a load's last one.
      */
-    async record(beacon: Beacon): Promise<void> {
+    async record(beacon: Beacon): Promise<'recorded' | 'closed'> {
       const at = nowIso();
       const load = beacon.load;
-      await inTransaction(db, async (trx) => {
+      return inTransaction(db, async (trx) => {
         await trx
           .insertInto('rum_loads')
           .values({ load_id: load, received_at: at })
           .onConflict((oc) => oc.column('load_id').doNothing())
           .execute();
+        const open = await trx
+          .updateTable('rum_loads')
+          .set((eb) => ({
+            beacons: eb('beacons', '+', 1),
+            closed: beacon.final
+              ? 1
+              : eb
+                  .case()
+                  .when('beacons', '>=', BEACON_MAX_PER_LOAD - 1)
+                  .then(1)
+                  .else(0)
+                  .end(),
+          }))
+          .where('load_id', '=', load)
+          .where('closed', '=', 0)
+          .returning('beacons')
+          .executeTakeFirst();
+        if (!open) return 'closed';
         const versions = Object.entries(beacon.versions);
         if (versions.length > 0)
           await trx
@@ -165,6 +194,7 @@ export function rumRepository(db: Db) {
               })
               .execute();
         }
+        return 'recorded';
       });
     },
 

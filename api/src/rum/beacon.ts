@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { verifyRumToken, type RumTokenClaims } from '@marketplace/shared/node/rum-token';
 import {
   BEACON_ERROR_KINDS,
   BEACON_MAX_ERRORS,
@@ -20,6 +21,9 @@ const vital = (value: z.ZodNumber) => z.object({ value, owner }).strict();
 export const beaconSchema: z.ZodType<Beacon> = z
   .object({
     load: z.uuid(),
+    // Checked against the key after parsing (tokenProblem), so that a missing one is a 403 with its reason.
+    token: z.string().max(4096).optional(),
+    final: z.boolean().optional(),
     versions: z.partialRecord(remote, version),
     vitals: z
       .object({
@@ -55,4 +59,30 @@ export function parseBeacon(text: string): { beacon: Beacon } | { problem: strin
   if (parsed.success) return { beacon: parsed.data };
   const issue = parsed.error.issues[0];
   return { problem: `Invalid beacon: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}` };
+}
+
+/**
+ * Why a beacon's token does not let it count, or null when it does: the token must be one the
+ * page server signed under `key` (shared/node/rum-token.mjs) and not expired, for this beacon's
+ * page load, and sign every version the beacon names for its remote. What the beacon may not
+ * claim is refused whole, not trimmed: an honest page leaves out what its token does not sign
+ * (shell/src/telemetry/collector.ts), so a beacon that does not is not the page's.
+ */
+export function tokenProblem(beacon: Beacon, key: string, now = Date.now()): string | null {
+  if (!beacon.token) return "A beacon needs its page load's token (from the page server)";
+  const verified = verifyRumToken(key, beacon.token, now);
+  if ('problem' in verified)
+    return verified.problem === 'expired' ? "The beacon's token has expired" : "The beacon's token is not valid";
+  const { claims } = verified;
+  if (claims.load !== beacon.load) return 'The beacon names another page load than its token';
+  const unsigned = unsignedVersions(beacon, claims);
+  if (unsigned.length > 0) return `The beacon's token does not sign ${unsigned.join(', ')}`;
+  return null;
+}
+
+/** `remote@version` for each version the beacon names and its token does not sign. */
+function unsignedVersions(beacon: Beacon, claims: RumTokenClaims): string[] {
+  return Object.entries(beacon.versions)
+    .filter(([name, v]) => !claims.versions[name]?.includes(v))
+    .map(([name, v]) => `${name}@${v}`);
 }

@@ -4,8 +4,13 @@
  * release can be judged per remote and version. The shell sends it (shell/src/telemetry), the API
  * validates and stores it (api/src/routes/rum.ts); both read the shape and the limits here.
  *
- * Nothing personal: a page load is named by a random id drawn in the page, and no user, address,
- * URL or query is sent.
+ * Nothing personal: a page load is named by a random id its page server drew, and no user,
+ * address, URL or query is sent.
+ *
+ * Nothing forged (issue 39, item 4): the page asks its page server for its load's token
+ * (BEACON_TOKEN_PATH), which signs that id and the version of each remote the page may use
+ * (shared/node/rum-token.mjs); the API counts a beacon only under a valid token, for those
+ * versions, and not after its load was closed. A page that gets no token sends nothing.
  */
 import type { RemoteName } from './remotes.js';
 
@@ -17,6 +22,28 @@ export const BEACON_MAX_BYTES = 16 * 1024;
 export const BEACON_MAX_ERRORS = 20;
 /** Error messages are cut to this length. */
 export const BEACON_MESSAGE_CHARS = 300;
+/**
+ * A page load sends at most this many beacons (a tab hidden and shown all day is not a flood); the
+ * API closes a load at its last one, or at a final beacon, and refuses any later one (409).
+ */
+export const BEACON_MAX_PER_LOAD = 10;
+/**
+ * Where a page asks its own origin for its load's token (the page server answers it, never cached;
+ * shared/node/rum-token.mjs's RUM_TOKEN_PATH, kept equal by its test).
+ */
+export const BEACON_TOKEN_PATH = '/platform/rum-token';
+
+/** The page server's answer at BEACON_TOKEN_PATH: this page load's id, its signed token, and what it signs. */
+export interface PageToken {
+  load: string;
+  token: string;
+  /**
+   * Per remote, the versions the token lets the page report (two, live and canary, when the
+   * page's request had no cohort yet). A remote the page used at another version (a tester's
+   * version kept by the tab) is left out of its beacons, which the API would otherwise refuse.
+   */
+  versions: Partial<Record<RemoteName, string[]>>;
+}
 
 /** Who a figure or an error belongs to: a remote, or the shell (the page itself). */
 export type Owner = RemoteName | 'shell';
@@ -51,12 +78,19 @@ export interface BeaconVital {
 
 /**
  * One page load's beacon. A page sends one each time it is hidden: the vitals as they stand, every
- * remote used so far with its version, and the errors since the last beacon. The API merges
- * beacons of the same load.
+ * remote used so far with its version, and the errors since the last beacon; and a final one when
+ * it goes away. The API merges beacons of the same load.
  */
 export interface Beacon {
-  /** Random, drawn once per page load (crypto.randomUUID). */
+  /** The page load's id, as its token signs it (drawn by the page server, crypto.randomUUID). */
   load: string;
+  /** The page load's token (PageToken); a beacon without one is refused (403). */
+  token?: string;
+  /**
+   * The page is gone (pagehide, not kept in the back/forward cache): the API closes the load and
+   * refuses later beacons of it. Hiding a page that stays open sends beacons without it.
+   */
+  final?: boolean;
   /**
    * The version of each remote the page used: rendered, or tried to load and fell back (a release
    * store version, or UNRELEASED_VERSION). A failed load counts against the version it tried.

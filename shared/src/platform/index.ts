@@ -23,8 +23,10 @@ export {
   BEACON_ERROR_KINDS,
   BEACON_MAX_BYTES,
   BEACON_MAX_ERRORS,
+  BEACON_MAX_PER_LOAD,
   BEACON_MESSAGE_CHARS,
   BEACON_PATH,
+  BEACON_TOKEN_PATH,
   UNRELEASED_VERSION,
   VITAL_NAMES,
   type Beacon,
@@ -32,6 +34,7 @@ export {
   type BeaconErrorKind,
   type BeaconVital,
   type Owner,
+  type PageToken,
   type VitalName,
 } from './beacon.js';
 export { cookieIn } from './cookies.js';

@@ -1,23 +1,26 @@
 import {
   BEACON_MAX_ERRORS,
+  BEACON_MAX_PER_LOAD,
   BEACON_MESSAGE_CHARS,
   type Beacon,
   type BeaconError,
   type BeaconErrorKind,
   type Owner,
+  type PageToken,
   type RemoteName,
   type VitalName,
 } from '@marketplace/shared/platform';
 
-/** A page load sends at most this many beacons: a tab hidden and shown all day is not a flood. */
-export const MAX_BEACONS_PER_LOAD = 10;
+/** A page load sends at most this many beacons (the API closes the load at the last). */
+export const MAX_BEACONS_PER_LOAD = BEACON_MAX_PER_LOAD;
 /** Errors waiting for a beacon past this are dropped: a page throwing in a loop reports its first ones. */
 const MAX_PENDING_ERRORS = 100;
 
 /**
  * What one page load has to report (shared/src/platform/beacon.ts), gathered as it happens: the
  * remotes it used at their versions, its vitals as they stand and the errors not yet sent. `take`
- * hands over a beacon when there is something new and forgets the errors it carries.
+ * hands over a beacon when there is something new, once the page server's token for the load is
+ * in (`sign`; until then everything waits), and forgets the errors it carries.
  */
 export class Collector {
   private readonly versions: Partial<Record<RemoteName, string>> = {};
@@ -25,8 +28,17 @@ export class Collector {
   private errors: BeaconError[] = [];
   private changed = false;
   private sent = 0;
+  private closed = false;
+  private page: PageToken | null;
 
-  constructor(readonly load: string) {}
+  constructor(page: PageToken | null = null) {
+    this.page = page;
+  }
+
+  /** The load's id and token, from its page server (BEACON_TOKEN_PATH). */
+  sign(page: PageToken): void {
+    this.page = page;
+  }
 
   used(remote: RemoteName, version: string): void {
     if (this.versions[remote] === version) return;
@@ -47,14 +59,34 @@ export class Collector {
     this.changed = true;
   }
 
-  /** The beacon to send now, or null when nothing changed since the last one (or the load has sent its share). */
-  take(): Beacon | null {
-    if (!this.changed || this.sent >= MAX_BEACONS_PER_LOAD) return null;
+  /**
+   * The beacon to send now, or null: no token yet, nothing changed since the last one, or the load
+   * has sent its share or its final beacon. `final` (the page is going away): sent even with
+   * nothing new, so the API closes the load; nothing is sent after it.
+   */
+  take(final = false): Beacon | null {
+    const page = this.page;
+    if (!page || this.closed || this.sent >= MAX_BEACONS_PER_LOAD || (!this.changed && !final)) return null;
     // A beacon carries what room allows; the rest waits for the next one.
     const errors = this.errors.splice(0, BEACON_MAX_ERRORS);
-    const beacon: Beacon = { load: this.load, versions: { ...this.versions }, vitals: { ...this.vitals }, errors };
+    // Only the versions the token signs: a remote used at another (a tester's version kept by the
+    // tab) is left out, or the API would refuse the whole beacon; its errors then count for no version.
+    const versions = Object.fromEntries(
+      Object.entries(this.versions).filter(([remote, version]) =>
+        page.versions[remote as RemoteName]?.includes(version),
+      ),
+    );
+    const beacon: Beacon = {
+      load: page.load,
+      token: page.token,
+      versions,
+      vitals: { ...this.vitals },
+      errors,
+      ...(final && { final: true }),
+    };
     this.changed = this.errors.length > 0;
     this.sent += 1;
+    this.closed = final;
     return beacon;
   }
 }

@@ -1,13 +1,13 @@
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter } from '@marketplace/shared';
 import { TEST_CONFIG } from '@marketplace/shared/testing';
-import type { Beacon } from '@marketplace/shared/platform';
+import type { Beacon, PageToken } from '@marketplace/shared/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Loader } from '../remotes/registry.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { ownerOfNode, ownerOfStack } from './attribution.js';
 import { Collector, MAX_BEACONS_PER_LOAD } from './collector.js';
-import { resetTelemetry, startTelemetry } from './telemetry.js';
+import { requestPageToken, resetTelemetry, startTelemetry } from './telemetry.js';
 
 const HEADER_BASE = 'http://releases.test/header/0123456789ab/';
 vi.mock('../remotes/federation.js', () => ({
@@ -16,6 +16,22 @@ vi.mock('../remotes/federation.js', () => ({
     media: 'http://localhost:3002/mf-manifest.json',
   }),
 }));
+
+/** This load's token, as its page server answers it: the header's store version and the media's development build. */
+const PAGE: PageToken = {
+  load: '7d1c3c52-5f0e-4a8e-9b1d-2c3e4f5a6b7c',
+  token: 'signed-by-the-page-server',
+  versions: { header: ['0123456789ab', 'aaaaaaaaaaaa'], media: ['unreleased'] },
+};
+/** Starts the page's beacon with that token, once it is in (the page asks for it when it starts). */
+async function started(
+  config: Parameters<typeof startTelemetry>[0],
+  random?: () => number,
+  page: PageToken | null = PAGE,
+) {
+  startTelemetry(config, random, () => Promise.resolve(page));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 const beacons: { url: string; beacon: Beacon }[] = [];
 const hide = () => {
@@ -43,14 +59,16 @@ const slot = (loader: Loader, timeoutMs = 1000) =>
 
 describe("the page's real-user beacon", () => {
   it("sends, when the page is hidden, the version of the remote a slot rendered, to the API's beacon path", async () => {
-    startTelemetry({ ...TEST_CONFIG, rumSample: 1 });
+    await started({ ...TEST_CONFIG, rumSample: 1 });
     slot(async () => ({ default: () => <p>header</p> }) as never);
     await screen.findByText('header');
     hide();
     expect(beacons).toHaveLength(1);
     expect(beacons[0]?.url).toBe(`${TEST_CONFIG.apiOrigin}/rum`);
     expect(beacons[0]?.beacon).toMatchObject({ versions: { header: '0123456789ab' }, errors: [] });
-    expect(beacons[0]?.beacon.load).toMatch(/^[0-9a-f-]{36}$/);
+    // The load's id and token from its page server.
+    expect(beacons[0]?.beacon).toMatchObject({ load: PAGE.load, token: PAGE.token });
+    expect(beacons[0]?.beacon.final).toBeUndefined();
     // Nothing new: hiding again sends nothing.
     hide();
     expect(beacons).toHaveLength(1);
@@ -59,7 +77,7 @@ describe("the page's real-user beacon", () => {
   it('names the slot fallbacks by kind (load failure, timeout, render error) against the version tried', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    startTelemetry({ ...TEST_CONFIG, rumSample: 1 });
+    await started({ ...TEST_CONFIG, rumSample: 1 });
     const failed = slot(() => Promise.reject(new Error('manifest answered 500')));
     await screen.findByRole('alert');
     failed.unmount();
@@ -88,8 +106,8 @@ describe("the page's real-user beacon", () => {
     expect(sent?.beacon.errors[0]?.message).toBe('Error: manifest answered 500');
   });
 
-  it('attributes an uncaught error to the remote whose files its stack runs through, else to the shell', () => {
-    startTelemetry({ ...TEST_CONFIG, rumSample: 1 });
+  it('attributes an uncaught error to the remote whose files its stack runs through, else to the shell', async () => {
+    await started({ ...TEST_CONFIG, rumSample: 1 });
     const inHeader = new TypeError('x is undefined');
     inHeader.stack = `TypeError: x is undefined\n    at render (${HEADER_BASE}__federation_expose_Header.1a2b3c4d.js:1:200)`;
     window.dispatchEvent(new ErrorEvent('error', { error: inHeader, message: inHeader.message }));
@@ -101,17 +119,85 @@ describe("the page's real-user beacon", () => {
     ]);
   });
 
-  it('sends nothing from a page load outside the sample, or when collection is off', () => {
-    startTelemetry({ ...TEST_CONFIG, rumSample: 0.1 }, () => 0.5);
+  it('sends nothing from a page load outside the sample, or when collection is off', async () => {
+    await started({ ...TEST_CONFIG, rumSample: 0.1 }, () => 0.5);
     window.dispatchEvent(new ErrorEvent('error', { error: new Error('x'), message: 'x' }));
     hide();
-    startTelemetry({ ...TEST_CONFIG, rumSample: 0 }, () => 0);
+    await started({ ...TEST_CONFIG, rumSample: 0 }, () => 0);
     hide();
     expect(beacons).toEqual([]);
-    startTelemetry({ ...TEST_CONFIG, rumSample: 0.1 }, () => 0.05);
+    await started({ ...TEST_CONFIG, rumSample: 0.1 }, () => 0.05);
     window.dispatchEvent(new ErrorEvent('error', { error: new Error('x'), message: 'x' }));
     hide();
     expect(beacons).toHaveLength(1);
+  });
+
+  it('sends nothing from a page its server gave no token (a development server), which the API would refuse', async () => {
+    await started({ ...TEST_CONFIG, rumSample: 1 }, undefined, null);
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('x'), message: 'x' }));
+    hide();
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    expect(beacons).toEqual([]);
+  });
+
+  it('waits for the token: what happened before it is sent once it is in', async () => {
+    let answer: (page: PageToken) => void = () => undefined;
+    startTelemetry({ ...TEST_CONFIG, rumSample: 1 }, undefined, () => new Promise((resolve) => (answer = resolve)));
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('early'), message: 'early' }));
+    hide();
+    expect(beacons).toEqual([]);
+    answer(PAGE);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    hide();
+    expect(beacons.map((b) => b.beacon.errors.map((e) => e.message))).toEqual([['Error: early']]);
+  });
+
+  it('leaves out a remote used at a version its token does not sign; a final beacon when the page goes away, none after it', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await started({ ...TEST_CONFIG, rumSample: 1 }, undefined, { ...PAGE, versions: { media: ['unreleased'] } });
+    // The header at 0123456789ab (a tester's version kept by the tab, say): not this token's.
+    slot(async () => ({ default: () => <p>header</p> }) as never);
+    await screen.findByText('header');
+    hide();
+    expect(beacons[0]?.beacon.versions).toEqual({});
+    // Kept for the back/forward cache: it may come back, not final.
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    expect(beacons).toHaveLength(1);
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    expect(beacons).toHaveLength(2);
+    expect(beacons[1]?.beacon).toMatchObject({ load: PAGE.load, final: true, errors: [] });
+    window.dispatchEvent(new ErrorEvent('error', { error: new Error('late'), message: 'late' }));
+    hide();
+    expect(beacons).toHaveLength(2);
+  });
+});
+
+describe("the page's token", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const answering = (response: Response) => {
+    const fetch = vi.fn(async (_url: string, _init?: RequestInit) => response);
+    vi.stubGlobal('fetch', fetch);
+    return fetch;
+  };
+
+  it("is asked of the page's own origin for its address, never from a cache", async () => {
+    const fetch = answering(Response.json(PAGE));
+    expect(await requestPageToken('?version=header@aaaaaaaaaaaa')).toEqual(PAGE);
+    expect(fetch).toHaveBeenCalledWith(
+      '/platform/rum-token?version=header@aaaaaaaaaaaa',
+      expect.objectContaining({ cache: 'no-store' }),
+    );
+  });
+
+  it('is none where the server signs none, answers a page instead, or is down', async () => {
+    answering(Response.json({ error: 'no key' }, { status: 404 }));
+    expect(await requestPageToken('')).toBeNull();
+    answering(new Response('<!doctype html><title>app</title>', { headers: { 'content-type': 'text/html' } }));
+    expect(await requestPageToken('')).toBeNull();
+    answering(Response.json({ load: 'x', token: 1, versions: {} }));
+    expect(await requestPageToken('')).toBeNull();
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await requestPageToken('')).toBeNull();
   });
 });
 
@@ -136,7 +222,7 @@ describe('attribution', () => {
 
 describe('the collector', () => {
   it('keeps the first version a load used, the latest vitals, and carries at most 20 errors a beacon', () => {
-    const c = new Collector('load');
+    const c = new Collector(PAGE);
     c.used('header', 'aaaaaaaaaaaa');
     c.used('header', 'bbbbbbbbbbbb');
     c.vital('LCP', 900, 'media');
@@ -151,8 +237,17 @@ describe('the collector', () => {
     expect(c.take()).toBeNull();
   });
 
+  it("sends nothing before it has the load's token", () => {
+    const c = new Collector();
+    c.vital('LCP', 900, 'media');
+    expect(c.take()).toBeNull();
+    expect(c.take(true)).toBeNull();
+    c.sign(PAGE);
+    expect(c.take()?.vitals.LCP).toEqual({ value: 900, owner: 'media' });
+  });
+
   it(`sends at most ${MAX_BEACONS_PER_LOAD} beacons per load`, () => {
-    const c = new Collector('load');
+    const c = new Collector(PAGE);
     let sent = 0;
     for (let i = 0; i < 30; i++) {
       c.vital('CLS', i, 'shell');

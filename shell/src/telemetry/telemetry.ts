@@ -1,9 +1,11 @@
 import type { RuntimeConfig } from '@marketplace/shared';
 import {
   BEACON_PATH,
+  BEACON_TOKEN_PATH,
   UNRELEASED_VERSION,
   type BeaconErrorKind,
   type Owner,
+  type PageToken,
   type RemoteName,
 } from '@marketplace/shared/platform';
 import { storedVersionOf } from '../remotes/discovery.js';
@@ -34,23 +36,63 @@ function versionInUse(remote: RemoteName): string {
   return (url && storedVersionOf(url)) ?? UNRELEASED_VERSION;
 }
 
+const isPageToken = (value: unknown): value is PageToken => {
+  if (typeof value !== 'object' || value === null) return false;
+  const { load, token, versions } = value as Partial<Record<keyof PageToken, unknown>>;
+  return (
+    typeof load === 'string' &&
+    typeof token === 'string' &&
+    typeof versions === 'object' &&
+    versions !== null &&
+    Object.values(versions).every((list) => Array.isArray(list) && list.every((v) => typeof v === 'string'))
+  );
+};
+
+/**
+ * This page load's id and token from its page server (page-server/rum-token.mjs), for the
+ * versions it resolved for this page's address and cohort; null where the page has no page
+ * server that signs (a development server): the page then sends no beacons, which the API would
+ * refuse. Asked for apart from the page, as a page may be a copy nginx kept for other visitors.
+ */
+export async function requestPageToken(search: string = window.location.search): Promise<PageToken | null> {
+  try {
+    const response = await fetch(`${BEACON_TOKEN_PATH}${search}`, {
+      cache: 'no-store',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) return null;
+    const body: unknown = await response.json();
+    return isPageToken(body) ? body : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Starts the real-user beacon for this page load (issue "Releases that watch themselves"), once,
  * for the runtime config's share of loads: the remotes the slots use at their versions, Web Vitals
  * from the web-vitals library's attribution build with each element named by the slot that holds
  * it, uncaught errors and unhandled rejections attributed by their stack to a remote's files, and
  * the slots' own failures. A beacon goes to the API with navigator.sendBeacon each time the page
- * is hidden (the last moment a page is sure to have; no third party sees it).
+ * is hidden (the last moment a page is sure to have; no third party sees it), and a final one when
+ * the page goes away, which closes the load (issue 39, item 4). Nothing is sent until the page
+ * server's token for the load is in, and nothing at all without one (`token`).
  */
-export function startTelemetry(config: RuntimeConfig, random: () => number = Math.random): void {
+export function startTelemetry(
+  config: RuntimeConfig,
+  random: () => number = Math.random,
+  token: () => Promise<PageToken | null> = requestPageToken,
+): void {
   if (page || !config.rumSample || random() >= config.rumSample || typeof navigator.sendBeacon !== 'function') return;
-  const collector = new Collector(crypto.randomUUID());
+  const collector = new Collector();
   page = collector;
-  listening = new AbortController();
-  const { signal } = listening;
+  const controller = new AbortController();
+  listening = controller;
+  const { signal } = controller;
   const url = `${config.apiOrigin}${BEACON_PATH}`;
-  const send = () => {
-    const beacon = collector.take();
+  const send = (final = false) => {
+    const beacon = collector.take(final);
     // text/plain: a beacon of another type would need a CORS preflight, which beacons cannot make.
     if (beacon) navigator.sendBeacon(url, JSON.stringify(beacon));
   };
@@ -75,7 +117,8 @@ export function startTelemetry(config: RuntimeConfig, random: () => number = Mat
     { signal },
   );
   // On the document: web-vitals listens on the window in the capture phase, so it has reported
-  // the final values by the time this runs. pagehide too: leaving a page may not hide it first.
+  // the final values by the time this runs. pagehide too: leaving a page may not hide it first;
+  // and a page not kept for the back/forward cache is gone: its beacon is the final one.
   document.addEventListener(
     'visibilitychange',
     () => {
@@ -83,20 +126,29 @@ export function startTelemetry(config: RuntimeConfig, random: () => number = Mat
     },
     { signal },
   );
-  window.addEventListener('pagehide', send, { signal });
-  // Its own chunk, loaded once the page is idle, off the first render's path: its observers read
-  // the entries buffered since the start, so only an interaction before then goes unseen.
-  whenIdle(
-    () =>
-      void import('web-vitals/attribution').then(({ onCLS, onINP, onLCP, onTTFB }) => {
-        const options = { generateTarget: (node: Node | null) => ownerOfNode(node) };
-        const owner = (target: string | undefined): Owner => (target as Owner | undefined) ?? 'shell';
-        onLCP((metric) => collector.vital('LCP', metric.value, owner(metric.attribution.target)), options);
-        onINP((metric) => collector.vital('INP', metric.value, owner(metric.attribution.interactionTarget)), options);
-        onCLS((metric) => collector.vital('CLS', metric.value, owner(metric.attribution.largestShiftTarget)), options);
-        onTTFB((metric) => collector.vital('TTFB', metric.value, 'shell'));
-      }),
-  );
+  window.addEventListener('pagehide', (event) => send(!event.persisted), { signal });
+  void token().then((signed) => {
+    if (page !== collector) return;
+    // No token, no beacons: the listeners go.
+    if (!signed) return controller.abort();
+    collector.sign(signed);
+    // Its own chunk, loaded once the page is idle, off the first render's path: its observers
+    // read the entries buffered since the start, so only an interaction before then goes unseen.
+    whenIdle(
+      () =>
+        void import('web-vitals/attribution').then(({ onCLS, onINP, onLCP, onTTFB }) => {
+          const options = { generateTarget: (node: Node | null) => ownerOfNode(node) };
+          const owner = (target: string | undefined): Owner => (target as Owner | undefined) ?? 'shell';
+          onLCP((metric) => collector.vital('LCP', metric.value, owner(metric.attribution.target)), options);
+          onINP((metric) => collector.vital('INP', metric.value, owner(metric.attribution.interactionTarget)), options);
+          onCLS(
+            (metric) => collector.vital('CLS', metric.value, owner(metric.attribution.largestShiftTarget)),
+            options,
+          );
+          onTTFB((metric) => collector.vital('TTFB', metric.value, 'shell'));
+        }),
+    );
+  });
 }
 
 /** Runs `work` when the browser is idle (at most a few seconds from now), or soon where it cannot say. */

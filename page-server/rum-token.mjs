@@ -1,0 +1,141 @@
+// A page load's beacon token (issue 39, item 4 "Evidence nobody can forge"). The page asks its own
+// origin for it (RUM_TOKEN_PATH) once it starts its beacon; the page server draws the load's id,
+// resolves the version of each remote this request's page may use, the way the shell does
+// (shell/src/remotes/discovery.ts: the release store's live or canary by the cohort cookie, a
+// tester's ?version=), and signs both (shared/node/rum-token.mjs) for the API to check.
+//
+// Asked for apart from the page, not written into it: nginx keeps a visitor's page 5 s for every
+// visitor of that address and cohort (nginx/app.conf.template), so an id in the page would be
+// every one of those visitors' id. The token's answer is never kept by anyone.
+import { randomUUID } from 'node:crypto';
+import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
+import { checkRumTokenKey, signRumToken } from '@marketplace/shared/node/rum-token';
+import { INCLUDES } from './page-composition.mjs';
+
+/** The version a remote reports when it did not come from the release store (UNRELEASED_VERSION in shared). */
+export const UNRELEASED = 'unreleased';
+/** The browser's cohort cookie (COHORT_COOKIE in shell/src/remotes/discovery.ts). */
+export const COHORT_COOKIE = 'platform-cohort';
+/** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
+const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
+const VERSION = /^[0-9a-f]{12}$/;
+const LOCAL_VERSION = 'local';
+
+/**
+ * The release store version a manifest URL names, else unreleased (a development server, a config
+ * URL): what the browser's beacon reports for a remote loaded from it.
+ * @param {string} url @param {string} [base]
+ */
+export function versionOfManifest(url, base) {
+  try {
+    return STORED_MANIFEST.exec(new URL(url, base).pathname)?.[1] ?? UNRELEASED;
+  } catch {
+    return UNRELEASED;
+  }
+}
+
+/** The cohort a Cookie header names (0-99), or null. @param {string} cookie */
+export function cohortIn(cookie) {
+  const value = new RegExp(`(?:^|;\\s*)${COHORT_COOKIE}=([^;]*)`).exec(cookie)?.[1];
+  return value !== undefined && /^\d{1,2}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * @typedef {{ version?: unknown, manifest?: unknown }} Pointer
+ * @typedef {{ live?: Pointer, canary?: Pointer & { percent?: unknown }, versions?: unknown }} DiscoveryEntry
+ * @typedef {{ remotes: Record<string, DiscoveryEntry | undefined> }} DiscoveryDocument
+ * @typedef {{ remotes: Record<string, string>, discoveryUrl?: string, allowVersionOverride?: boolean, allowLocalRemotes?: boolean }} PageConfig
+ */
+
+/** @param {unknown} value @returns {value is DiscoveryDocument} */
+const isDocument = (value) =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (/** @type {{ remotes?: unknown }} */ (value).remotes) === 'object' &&
+  /** @type {{ remotes?: unknown }} */ (value).remotes !== null;
+
+/**
+ * The versions of each remote a page may use, for a request with this cookie and query: per
+ * remote, one version, or two (canary and live) when a canary runs and the request has no cohort
+ * yet (the browser draws it). Null when that cannot be known here: the release store's document
+ * could not be read, and the browser will read it itself.
+ *
+ * A page that does not compose remotes (`composes` false: the single bundle, a remote alone)
+ * builds them in: every one unreleased.
+ *
+ * @param {{ config: PageConfig, discovery: unknown, composes: boolean, cookie: string, search: string }} request
+ * @returns {Record<string, string[]> | null}
+ */
+export function pageVersions({ config, discovery, composes, cookie, search }) {
+  const names = Object.keys(PLATFORM.remotes);
+  if (!composes) return Object.fromEntries(names.map((name) => [name, [UNRELEASED]]));
+  const docUrl = config.discoveryUrl || null;
+  const doc = docUrl && isDocument(discovery) ? discovery : null;
+  if (docUrl && !doc) return null;
+  const cohort = cohortIn(cookie);
+  /** @type {Record<string, string[]>} */
+  const versions = {};
+  for (const name of names) {
+    const configured = versionOfManifest(config.remotes[name] ?? '');
+    const entry = doc?.remotes[name];
+    const percent = typeof entry?.canary?.percent === 'number' ? entry.canary.percent : 0;
+    // As manifestsFrom: the canary below its share, else live, else the configured URL.
+    const pick = (/** @type {boolean} */ inCanary) => {
+      const chosen = entry?.canary && inCanary ? entry.canary : entry?.live;
+      return chosen && typeof chosen.manifest === 'string' && docUrl
+        ? versionOfManifest(chosen.manifest, docUrl)
+        : configured;
+    };
+    const sides = cohort === null ? (entry?.canary ? [true, false] : [false]) : [cohort < percent];
+    versions[name] = [...new Set(sides.map(pick))];
+  }
+  // A tester's versions in the address, as applyOverrides takes them (a later one wins).
+  if (config.allowVersionOverride || config.allowLocalRemotes) {
+    const asked = new URLSearchParams(search).getAll('version');
+    if (!asked.includes('clear'))
+      for (const [remote = '', version = ''] of asked.map((value) => value.split('@'))) {
+        if (!names.includes(remote)) continue;
+        const listed = doc?.remotes[remote]?.versions;
+        if (version === LOCAL_VERSION) {
+          if (config.allowLocalRemotes) versions[remote] = [UNRELEASED];
+        } else if (
+          VERSION.test(version) &&
+          config.allowVersionOverride &&
+          docUrl &&
+          Array.isArray(listed) &&
+          listed.includes(version)
+        )
+          versions[remote] = [versionOfManifest(`${remote}/${version}/mf-manifest.json`, docUrl)];
+      }
+  }
+  return versions;
+}
+
+/**
+ * The page server's answer at RUM_TOKEN_PATH, or null when it signs none (RUM_TOKEN_KEY unset: its
+ * pages then send no beacons). `include` is the page composition's (the discovery document as the
+ * page gets it); `composes` whether the app's page composes remotes.
+ *
+ * @param {{ env: NodeJS.ProcessEnv, include: (path: string) => Promise<string | null> }} options
+ * @returns {null | ((request: { cookie: string, search: string, composes: boolean, now?: number }) =>
+ *   Promise<{ status: number, body: object }>)}
+ */
+export function rumTokens({ env, include }) {
+  if (!env.RUM_TOKEN_KEY) return null;
+  const key = checkRumTokenKey(env.RUM_TOKEN_KEY);
+  const config = runtimeConfigFromEnv(env);
+  return async ({ cookie, search, composes, now }) => {
+    let discovery = null;
+    if (composes && config.discoveryUrl)
+      try {
+        discovery = JSON.parse((await include(INCLUDES.discovery)) ?? 'null');
+      } catch {
+        // Unreadable: as if the store were down (no token).
+      }
+    const versions = pageVersions({ config, discovery, composes, cookie, search });
+    if (!versions) return { status: 503, body: { error: "The release store's document could not be read" } };
+    const load = randomUUID();
+    const cohort = composes ? cohortIn(cookie) : null;
+    return { status: 200, body: { load, token: signRumToken(key, { load, versions, cohort }, { now }), versions } };
+  };
+}
