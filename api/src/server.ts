@@ -3,6 +3,7 @@ import type { ApiConfig } from './config.js';
 import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
 import { type Database, databaseTarget, openDatabase } from './db/database.js';
 import { seedDemo } from './db/seed.js';
+import { orderFileLinks } from './files/orderFileLinks.js';
 import { createFileStore } from './files/store.js';
 import { createApp, INSTANCE_HEADER } from './http/app.js';
 import { createListeners } from './http/listener.js';
@@ -46,7 +47,7 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   if (config.seedDemo) await seedDemo(database, files);
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
-  const repos = createRepositories(db, config.filesOrigin);
+  const repos = createRepositories(db, config.filesOrigin, orderFileLinks(config.adminToken));
   const listeners = createListeners(
     config,
     { public: (req, env) => publicApp.fetch(req, env), internal: (req, env) => app.fetch(req, env) },

@@ -57,10 +57,17 @@ const inBucket = async (key: string) => {
     return undefined;
   }
 };
+/** An order's uploads in the store: waiting in quarantine, and the checked copies served. */
 const uploadsOf = async (orderId: string) =>
-  ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `uploads/${orderId}/` }))).Contents ?? []).map(
-    (o) => o.Key,
-  );
+  (
+    await Promise.all(
+      [`quarantine/${orderId}/`, `orders/${orderId}/`].map(
+        async (Prefix) => (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix }))).Contents ?? [],
+      ),
+    )
+  )
+    .flat()
+    .map((o) => o.Key);
 const local = (url: string) => url.replace(t.config.filesOrigin, t.url);
 const addTarget = async (fileName: string, contentType = 'image/png', orderId = 'ord-1005') => {
   const added = await clara.call('addTarget', { orderId, description: '', fileName, contentType });
@@ -154,8 +161,9 @@ describe('uploads to the object store', () => {
     );
     const [viewUrl = '', downloadUrl = ''] = target.targetURLs;
     expect(Buffer.from(await (await fetch(local(viewUrl))).arrayBuffer()).equals(png)).toBe(true);
-    const download = await fetch(local(downloadUrl));
-    expect(download.url.startsWith(store.env.FILES_S3_PUBLIC_ENDPOINT ?? '-')).toBe(true);
+    // An order's file is private: streamed by the API under its signed link, not redirected to the store.
+    const download = await fetch(local(downloadUrl), { redirect: 'manual' });
+    expect([download.status, download.headers.get('cache-control')]).toEqual([200, 'private, max-age=300']);
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="stage plan.png"/);
     expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
   });
@@ -198,12 +206,35 @@ describe('uploads to the object store', () => {
     expect((await targetsOf()).map((x) => x.targetId)).toContain(good.targetId);
   });
 
+  it('serves the checked copy with its checked type: the upload URL used again after acceptance changes nothing served', async () => {
+    // A real GIF named .svg: accepted as the image/gif it was declared and checked to be.
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
+    const added = await addTarget('x.svg', 'image/gif');
+    expect((await put(added.uploadUrl, gif, 'image/gif')).status).toBe(200);
+    const target = present(
+      (await targetsOf()).find((x) => x.targetId === added.targetId),
+      'the accepted target',
+    );
+    const view = () => fetch(local(target.targetURLs[0] ?? ''));
+    const first = await view();
+    expect(first.headers.get('content-type')).toBe('image/gif');
+    expect(Buffer.from(await first.arrayBuffer()).equals(gif)).toBe(true);
+    // The attack: an SVG with a script through the same presigned URL, then the order read again.
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
+    expect((await put(added.uploadUrl, Buffer.from(svg), 'image/gif')).status).toBe(200);
+    await targetsOf();
+    const after = await view();
+    expect(after.headers.get('content-type')).toBe('image/gif');
+    expect(after.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await after.arrayBuffer()).equals(gif)).toBe(true);
+  });
+
   it("counts only the file at the target's own key: one sent to another key is not its file", async () => {
     const added = await addTarget('other.png');
     // s3rver checks a presigned URL's expiry but not its SigV4 signature (README): AWS and MinIO
     // refuse this PUT outright. Whatever a store lets through, the target takes only its own key.
     const elsewhere = new URL(added.uploadUrl);
-    elsewhere.pathname = elsewhere.pathname.replace('other.png', 'elsewhere.png');
+    elsewhere.pathname = `${elsewhere.pathname}-elsewhere`;
     await put(elsewhere.toString(), gradientPng(8, 8, 4));
     expect((await targetsOf()).map((x) => x.targetId)).not.toContain(added.targetId);
   });

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradientPng } from '../src/db/png.js';
-import { present, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { orderFileLinks } from '../src/files/orderFileLinks.js';
+import { ADMIN_TOKEN, present, startTestApi, type TestApi, type TestClient } from './harness.js';
 
 let t: TestApi;
 let clara: TestClient;
@@ -335,5 +336,56 @@ describe('changes decided once, whatever runs at once', () => {
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
     const roles = (await nora.call('getUserInfo')).body.roles.slice().sort();
     expect([['DRIVER'], ['MEDIA'], ['DRIVER', 'MEDIA']]).toContainEqual(roles);
+  });
+});
+
+describe("an order's files", () => {
+  const firstTarget = async () =>
+    present((await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets[0], 'a target');
+
+  it('are served by signed link to whoever read the order: checked type, private, nosniff, sandboxed', async () => {
+    const target = await firstTarget();
+    const [viewUrl = '', downloadUrl = ''] = target.targetURLs;
+    // No cookie: an <img> on the shell's origin sends none to the API's; the link is the permission.
+    const view = await fetch(viewUrl.replace(t.config.filesOrigin, t.url));
+    expect(view.status).toBe(200);
+    expect(view.headers.get('content-type')).toBe(target.contentType);
+    expect(view.headers.get('cache-control')).toMatch(/^private/);
+    expect(view.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(view.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    const download = await fetch(downloadUrl.replace(t.config.filesOrigin, t.url));
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=/);
+    // The holder of the sharing link gets links too.
+    const sharingId = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.sharingId ?? '';
+    const shared = await t.client().call('getEventOrderDetails', { orderId: 'ord-1006', sharingId });
+    const sharedUrl = present(shared.body.targets[0], 'a shared target').targetURLs[0] ?? '';
+    expect((await fetch(sharedUrl.replace(t.config.filesOrigin, t.url))).status).toBe(200);
+  });
+
+  it('are refused without a valid, current link, and never served by their key', async () => {
+    const target = await firstTarget();
+    const url = new URL((target.targetURLs[0] ?? '').replace(t.config.filesOrigin, t.url));
+    const tampered = new URL(url);
+    tampered.searchParams.set('exp', String(Number(url.searchParams.get('exp')) + 3600));
+    expect((await fetch(tampered)).status).toBe(403);
+    const otherTarget = new URL(url);
+    otherTarget.pathname = otherTarget.pathname.replace(target.targetIdentifier, 'tgt-someone-else');
+    expect((await fetch(otherTarget)).status).toBe(403);
+    const bare = new URL(url);
+    bare.search = '';
+    expect((await fetch(bare)).status).toBe(403);
+    // A link issued long ago has expired, though it was signed right.
+    const old = orderFileLinks(ADMIN_TOKEN).grant(target.targetIdentifier, false, Date.now() - 3 * 3600_000);
+    const expired = await fetch(`${t.url}${url.pathname}?${old.toString()}`);
+    expect([expired.status, ((await expired.json()) as { error: string }).error]).toEqual([
+      403,
+      'This file link has expired: open the order again',
+    ]);
+    const [row] = await t.rows<{ file_path: string }>`
+      SELECT file_path FROM order_targets WHERE identifier = ${target.targetIdentifier}`;
+    const key = row?.file_path ?? '';
+    expect(key).toMatch(/^(uploads|orders)\//);
+    expect((await fetch(`${t.url}/media/${key}`)).status).toBe(404);
+    expect((await fetch(`${t.url}/download?${new URLSearchParams({ filePath: key }).toString()}`)).status).toBe(404);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 
@@ -73,8 +74,29 @@ export function matchesImageType(bytes: Uint8Array, contentType: string): boolea
   }
 }
 
-const safeFileName = (name: string) => name.replace(/[^\w.-]/g, '_').slice(0, 120) || 'upload';
+/** The extension of each uploadable type, for the keys the server chooses. */
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
 
-/** Where an order target's file is stored: under its order, named by its target and its file name. */
-export const uploadKey = (orderId: string, targetIdentifier: string, fileName: string): string =>
-  `uploads/${orderId}/${targetIdentifier}-${safeFileName(fileName)}`;
+/**
+ * Where an order target's upload waits to be checked: a key the server chose, without the
+ * uploader's file name, that nothing serves. With an object store the browser's presigned PUT
+ * may write it again while the URL lasts; what is served is the checked copy (orderFileKey).
+ */
+export const quarantineKey = (orderId: string, targetIdentifier: string): string =>
+  `quarantine/${orderId}/${targetIdentifier}`;
+
+/**
+ * Where a checked upload is kept: under its order and target, a random name (a new copy never
+ * replaces one being served) and the extension of the type its bytes were checked to be.
+ */
+export const orderFileKey = (orderId: string, targetIdentifier: string, contentType: string): string =>
+  `orders/${orderId}/${targetIdentifier}/${randomBytes(9).toString('base64url')}.${EXTENSIONS[contentType] ?? 'bin'}`;
+
+/** Keys of files private to an order's parties (and the seed's older `uploads/`): never served by /media or /download. */
+const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/'];
+export const isPrivateKey = (key: string): boolean => PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix));

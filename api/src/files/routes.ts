@@ -5,17 +5,32 @@ import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound, orderClosed } from '../http/errors.js';
 import type { Services } from '../services.js';
-import { contentTypeOf } from './paths.js';
+import { orderFileLinks } from './orderFileLinks.js';
+import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
 import type { FileStore } from './store.js';
 import { completeUpload, uploadProblem } from './uploads.js';
 import { isClosed } from '../domain/orders.js';
 
-/** Streams a stored file, or answers 404. */
-async function fileResponse(files: FileStore, key: string, headers: Record<string, string>): Promise<Response> {
+/**
+ * Every file answer: the browser takes the type as given (nosniff) and runs nothing in it, even
+ * opened on its own (a sandbox without scripts, no other resource), whatever the file holds.
+ */
+const FILE_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+};
+
+/** Streams a stored file with the type given, or answers 404. */
+async function fileResponse(
+  files: FileStore,
+  key: string,
+  contentType: string,
+  headers: Record<string, string>,
+): Promise<Response> {
   const file = await files.open(key);
   if (!file) throw notFound('File');
   return new Response(file.body, {
-    headers: { 'Content-Type': contentTypeOf(key), 'Content-Length': String(file.size), ...headers },
+    headers: { ...FILE_HEADERS, 'Content-Type': contentType, 'Content-Length': String(file.size), ...headers },
   });
 }
 
@@ -33,11 +48,14 @@ function contentDisposition(fileName: string): string {
  */
 export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void {
   const { repos, config, files } = services;
+  /** A key from the client: well formed, and of a public file (an order's files are reached by signed link only). */
   const checked = (key: string, field?: string): string => {
     const problem = files.check(key);
     if (problem) throw new HttpError(400, problem, field);
+    if (isPrivateKey(key)) throw notFound('File');
     return key;
   };
+  const links = orderFileLinks(config.adminToken);
 
   app.get(FILES_PATHS.download, async (c) => {
     const key = checked(c.req.query('filePath') ?? '', 'filePath');
@@ -48,7 +66,10 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
       const url = await files.presignDownload(key, contentTypeOf(key), disposition);
       if (url) return c.redirect(url, 302);
     }
-    return fileResponse(files, key, { 'Content-Disposition': disposition, 'Cache-Control': 'private, max-age=300' });
+    return fileResponse(files, key, contentTypeOf(key), {
+      'Content-Disposition': disposition,
+      'Cache-Control': 'private, max-age=300',
+    });
   });
 
   app.get(`${FILES_PATHS.media}/*`, async (c) => {
@@ -59,7 +80,28 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     } catch {
       throw new HttpError(400, 'Malformed media path');
     }
-    return fileResponse(files, checked(relative), { 'Cache-Control': 'public, max-age=3600' });
+    const key = checked(relative);
+    // Public media are the server's own files (the seed's, named by the server): typed by their key.
+    return fileResponse(files, key, contentTypeOf(key), { 'Cache-Control': 'public, max-age=3600' });
+  });
+
+  // An order's file, by the signed link the API gave a party of the order when it read the order
+  // (repositories/urls.ts orderFile): typed by the type its bytes were checked to be, never by the
+  // uploader's file name; kept by the browser only.
+  app.get(`${FILES_PATHS.orderFile}/:targetIdentifier`, async (c) => {
+    const targetIdentifier = c.req.param('targetIdentifier');
+    const refusal = links.refusal(targetIdentifier, c.req.query());
+    if (refusal) throw new HttpError(403, refusal);
+    const file = await repos.orders.fileOf(targetIdentifier);
+    if (!file) throw notFound('File');
+    const download = c.req.query('download') === '1';
+    const disposition = download ? contentDisposition(file.fileName) : 'inline';
+    // Streamed by the API from either store, not redirected to a presigned GET: a store's answer
+    // cannot carry nosniff or the sandbox, and the link's expiry is the API's to enforce.
+    return fileResponse(files, file.key, file.contentType, {
+      'Content-Disposition': disposition,
+      'Cache-Control': 'private, max-age=300',
+    });
   });
 
   // The local store's upload target (an object store's presigned URL replaces it).
@@ -80,14 +122,14 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const order = await repos.orders.byRowId(slot.orderRowId);
     if (!order || isClosed(order)) throw orderClosed();
 
-    await files.put(slot.key, bytes, slot.contentType);
-    const completion = await completeUpload(services, slot, bytes.length);
+    // Checked in hand, so stored straight under a key only the server knows (no quarantine).
+    const key = orderFileKey(slot.orderId, slot.targetIdentifier, slot.contentType);
+    await files.put(key, bytes, slot.contentType);
+    const completion = await completeUpload(services, slot, key, bytes.length);
+    if (completion !== 'recorded') await files.remove(key);
     if (completion === 'taken') throw new HttpError(409, 'This target already has its file');
-    if (completion === 'closed') {
-      // Cancelled between the check and the write: the file is nobody's.
-      await files.remove(slot.key);
-      throw orderClosed();
-    }
+    // Cancelled between the check and the write: the file is nobody's.
+    if (completion === 'closed') throw orderClosed();
     return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
   });
 }

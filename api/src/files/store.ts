@@ -1,7 +1,18 @@
-import { createReadStream, mkdirSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  createReadStream,
+  mkdirSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -48,6 +59,8 @@ export interface FileStore {
   presignUpload(key: string, contentType: string): Promise<string | null>;
   /** A short-lived URL the browser downloads from directly, or null when the API streams the file. */
   presignDownload(key: string, contentType: string, contentDisposition: string): Promise<string | null>;
+  /** Copies a file to another key (the store's own copy: the bytes do not pass through the API). */
+  copy(from: string, to: string): Promise<void>;
   /** Removes the file; no error when there is none. */
   remove(key: string): Promise<void>;
 }
@@ -99,6 +112,11 @@ export function localFileStore(mediaDir: string): FileStore {
     },
     presignUpload: async () => null,
     presignDownload: async () => null,
+    copy: async (from, to) => {
+      const target = pathOf(to);
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(pathOf(from), target);
+    },
     remove: async (key) => rmSync(pathOf(key), { force: true }),
   };
 }
@@ -211,6 +229,15 @@ export function s3FileStore(config: FilesS3Config): FileStore {
         }),
         { expiresIn: DOWNLOAD_URL_SECONDS },
       ),
+    async copy(from, to) {
+      await client.send(
+        new CopyObjectCommand({
+          Bucket,
+          Key: to,
+          CopySource: `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+        }),
+      );
+    },
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },

@@ -2,7 +2,7 @@ import { PAGES } from '@marketplace/shared/platform';
 import { otherParty } from '../domain/orders.js';
 import type { UploadSlot } from '../repositories/orders.js';
 import { notifyUser, type Services } from '../services.js';
-import { matchesImageType } from './paths.js';
+import { matchesImageType, orderFileKey } from './paths.js';
 import { UPLOAD_URL_SECONDS } from './store.js';
 
 /** Enough leading bytes to recognise every uploadable image type (matchesImageType). */
@@ -29,12 +29,17 @@ export type Completion = 'recorded' | 'taken' | 'closed';
  * row held, so a cancel racing the upload comes before or after it). Of two instances (or
  * requests) completing the same target at once, one records it and notifies.
  */
-export async function completeUpload(services: Services, slot: UploadSlot, sizeBytes: number): Promise<Completion> {
+export async function completeUpload(
+  services: Services,
+  slot: UploadSlot,
+  key: string,
+  sizeBytes: number,
+): Promise<Completion> {
   const order = await services.repos.orders.byRowId(slot.orderRowId);
   if (!order) return 'closed';
   return services.repos.transaction(async (tx) => {
     if (!(await tx.orders.holdIfOpen(order.rowId))) return 'closed';
-    if (!(await tx.orders.markUploaded(slot.targetId, slot.key, sizeBytes))) return 'taken';
+    if (!(await tx.orders.markUploaded(slot.targetId, key, sizeBytes))) return 'taken';
     await notifyUser(
       { repos: tx, live: services.live },
       otherParty(order, slot.uploaderId),
@@ -47,11 +52,13 @@ export async function completeUpload(services: Services, slot: UploadSlot, sizeB
 
 /**
  * With an object store the browser sends a target's file straight to the store (a presigned
- * PUT), so the API learns of it by looking: a waiting target whose object exists is checked
- * like a PUT to the API would be (size, and leading bytes against the declared type, since a
- * store need not enforce the signed type) and completed. A file that fails the check is left
- * where it is: the uploader may send another to the same URL while it lasts, and removing the
- * object here could remove a good one sent meanwhile and completed by another instance; the
+ * PUT to the target's quarantine key), so the API learns of it by looking: a waiting target whose
+ * quarantined object exists is copied, by the store, to a new key only the server knows
+ * (orderFileKey); the copy is checked like a PUT to the API would be (size, and leading bytes
+ * against the declared type, since a store need not enforce the signed type) and, if good,
+ * recorded as the target's file. The presigned URL may write the quarantine key again while it
+ * lasts, but never what is served: the copy is checked after it was made, and a copy is never
+ * replaced. A file that fails the check is left in quarantine for the uploader to send again; the
  * sweep removes it once the URL has expired (dropAbandonedUploads). Run when an order is read and
  * by the periodic sweep, so the other party hears of the upload even if the uploader never reads
  * the order again.
@@ -60,15 +67,19 @@ export async function settleUploads(services: Services, orderRowId?: number, lim
   const { files, repos, config } = services;
   if (files.kind === 'local') return;
   for (const slot of await repos.orders.pendingUploads(uploadHorizon(), orderRowId, limit)) {
-    const size = await files.size(slot.key);
-    if (size === undefined) continue;
-    const leading = size > 0 ? await files.leading(slot.key, SIGNATURE_BYTES) : new Uint8Array();
+    if ((await files.size(slot.key)) === undefined) continue;
+    const copy = orderFileKey(slot.orderId, slot.targetIdentifier, slot.contentType);
+    await files.copy(slot.key, copy);
+    const size = (await files.size(copy)) ?? 0;
+    const leading = size > 0 ? await files.leading(copy, SIGNATURE_BYTES) : new Uint8Array();
     const problem = uploadProblem(slot, { size, leading }, config.uploadMaxBytes);
-    if (problem) {
-      console.warn(`[files] the upload for ${slot.targetIdentifier} is not counted: ${problem.reason}`);
+    if (problem) console.warn(`[files] the upload for ${slot.targetIdentifier} is not counted: ${problem.reason}`);
+    if (problem || (await completeUpload(services, slot, copy, size)) !== 'recorded') {
+      // Refused, or another instance (or request) recorded its own copy first.
+      await files.remove(copy);
       continue;
     }
-    await completeUpload(services, slot, size);
+    await files.remove(slot.key);
   }
 }
 

@@ -19,7 +19,8 @@ import { ordersRepository } from './orders.js';
 import { sessionsRepository } from './sessions.js';
 import { sql } from 'kysely';
 import { inTransaction } from './sql.js';
-import { fileUrls } from './urls.js';
+import { type FileUrls, fileUrls } from './urls.js';
+import type { OrderFileLinks } from '../files/orderFileLinks.js';
 import { usersRepository } from './users.js';
 
 /** The repositories on one connection or transaction. */
@@ -30,15 +31,15 @@ export interface Repositories extends RepositorySet {
   transaction<T>(work: (repos: RepositorySet) => Promise<T>): Promise<T>;
 }
 
-export function createRepositories(db: Db, filesOrigin: string): Repositories {
+export function createRepositories(db: Db, filesOrigin: string, links: OrderFileLinks): Repositories {
+  const urls = fileUrls(filesOrigin, links);
   return {
-    ...repositorySet(db, filesOrigin),
-    transaction: (work) => inTransaction(db, (trx) => work(repositorySet(trx, filesOrigin))),
+    ...repositorySet(db, urls),
+    transaction: (work) => inTransaction(db, (trx) => work(repositorySet(trx, urls))),
   };
 }
 
-function repositorySet(db: Db, filesOrigin: string) {
-  const urls = fileUrls(filesOrigin);
+function repositorySet(db: Db, urls: FileUrls) {
   const users = usersRepository(db, urls);
   return {
     urls,

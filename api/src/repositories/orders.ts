@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { type ExpressionBuilder } from 'kysely';
 import { OPEN, ORDER_TRANSITIONS, type Order, type OrderGuard, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
-import { uploadKey } from '../files/paths.js';
+import { quarantineKey } from '../files/paths.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
@@ -70,8 +70,9 @@ export interface UploadSlot {
   targetId: number;
   targetIdentifier: string;
   orderRowId: number;
-  /** Where its file is stored (uploadKey). */
+  /** Where its upload waits to be checked (quarantineKey); the checked copy is stored elsewhere. */
   key: string;
+  orderId: string;
   uploaderId: number;
   fileName: string;
   contentType: string;
@@ -103,7 +104,8 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     targetId: row.id,
     targetIdentifier: row.identifier,
     target: row.file_name,
-    targetURLs: [urls.media(row.file_path) ?? '', urls.download(row.file_path ?? '', row.file_name)],
+    // Private to whoever may read the order: short-lived signed links, never the file's key.
+    targetURLs: [urls.orderFile(row.identifier, false), urls.orderFile(row.identifier, true)],
     description: row.description,
     contentType: row.content_type,
     uploadedAt: row.uploaded_at ?? '',
@@ -132,7 +134,8 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     targetId: row.id,
     targetIdentifier: row.identifier,
     orderRowId: row.order_id,
-    key: uploadKey(row.order_code, row.identifier, row.file_name),
+    key: quarantineKey(row.order_code, row.identifier),
+    orderId: row.order_code,
     uploaderId: row.uploader_id,
     fileName: row.file_name,
     contentType: row.content_type,
@@ -222,7 +225,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return { targetId: id, targetIdentifier, key: uploadKey(order.orderId, targetIdentifier, file.fileName), token };
+      return { targetId: id, targetIdentifier, key: quarantineKey(order.orderId, targetIdentifier), token };
     },
 
     /** The changed target, or undefined when the order has no such uploaded target. */
@@ -238,10 +241,30 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return row && toTarget(row);
     },
 
-    /** A target's order, for deciding who may remove it, and where its file is (or would be) stored. */
-    async targetById(targetId: number): Promise<{ order: Order | undefined; key: string } | undefined> {
+    /** A target's order, for deciding who may remove it, and where its files are (or would be) stored. */
+    async targetById(targetId: number): Promise<{ order: Order | undefined; keys: string[] } | undefined> {
       const row = await slotQuery.select('t.file_path').where('t.id', '=', targetId).executeTakeFirst();
-      return row && { order: await byRowId(row.order_id), key: row.file_path ?? toSlot(row).key };
+      return (
+        row && {
+          order: await byRowId(row.order_id),
+          keys: [toSlot(row).key, ...(row.file_path ? [row.file_path] : [])],
+        }
+      );
+    },
+
+    /** An uploaded target's stored file, as the files host serves it: its key, checked type and name. */
+    async fileOf(
+      targetIdentifier: string,
+    ): Promise<{ key: string; contentType: string; fileName: string } | undefined> {
+      const row = await db
+        .selectFrom('order_targets')
+        .select(['file_path', 'content_type', 'file_name'])
+        .where('identifier', '=', targetIdentifier)
+        .where('uploaded_at', 'is not', null)
+        .executeTakeFirst();
+      return row?.file_path
+        ? { key: row.file_path, contentType: row.content_type, fileName: row.file_name }
+        : undefined;
     },
 
     async removeTarget(targetId: number): Promise<void> {

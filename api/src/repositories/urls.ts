@@ -1,4 +1,5 @@
 import { FILES_PATHS } from '@marketplace/shared/contract';
+import type { OrderFileLinks } from '../files/orderFileLinks.js';
 
 /** The files host's URLs, built in one place from its public origin. */
 export interface FileUrls {
@@ -8,9 +9,11 @@ export interface FileUrls {
   download(relativePath: string, fileName: string): string;
   /** An upload target's URL on the API (local store); like a presigned URL, the token in it is the permission. */
   upload(targetIdentifier: string, token: string): string;
+  /** A short-lived signed link to an order target's file (files/orderFileLinks.ts), inline or as an attachment. */
+  orderFile(targetIdentifier: string, download: boolean): string;
 }
 
-export function fileUrls(filesOrigin: string): FileUrls {
+export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
   return {
     media: (relativePath) =>
       relativePath
@@ -18,6 +21,8 @@ export function fileUrls(filesOrigin: string): FileUrls {
         : null,
     download: (filePath, fileName) =>
       `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
+    orderFile: (targetIdentifier, download) =>
+      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.grant(targetIdentifier, download).toString()}`,
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };

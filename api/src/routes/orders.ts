@@ -101,8 +101,8 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       if (!(await tx.orders.holdIfOpen(rowId))) throw orderClosed();
       await tx.orders.removeTarget(targetId);
     });
-    // Also a file sent to an object store but not yet settled.
-    if (!files.check(found.key)) await files.remove(found.key);
+    // Its checked copy, and what waits in quarantine (sent to an object store, not yet settled).
+    for (const key of found.keys) if (!files.check(key)) await files.remove(key);
     return { removed: targetId };
   });
 

@@ -212,6 +212,8 @@ export const FILES_PATHS = {
   download: '/download',
   media: '/media',
   upload: '/upload',
+  /** An order's private files, by signed link only (the API's files host). */
+  orderFile: '/files/order',
 } as const;
 
 /** Query of GET /download (SPEC.md section 7 "Download"). */
