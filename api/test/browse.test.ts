@@ -61,10 +61,9 @@ describe('events', () => {
     expect(items.filter((i) => i.profileName === 'mia').every((i) => !i.canAddToCart)).toBe(true);
   });
 
-  it('answers an unknown event with 204 No Content, a lookup that found nothing (no 4xx for the page to log)', async () => {
+  it('answers an unknown event with 404 and its reason', async () => {
     const res = await t().client().call('getEvent', { eventIdentifier: 'no-such-event' });
-    expect(res.status).toBe(204);
-    expect(res.body).toEqual({ text: '' });
+    expect([res.status, res.body]).toEqual([404, { error: 'Event not found' }]);
   });
 
   it('serves every image and the HLS stream the event refers to', async () => {
@@ -105,7 +104,7 @@ describe('posts and profiles', () => {
     expect(res.body.profile).toMatchObject({ profileName: 'leo', username: 'Leo Frames', roles: ['MEDIA'] });
     expect(res.body.profile).not.toHaveProperty('email');
     expect(res.body.contentItems.map((i: { name: string }) => i.name)).toEqual(['Backstage', 'Q&A']);
-    expect((await t().client().call('getProfile', { profileName: 'ghost' })).status).toBe(204);
+    expect((await t().client().call('getProfile', { profileName: 'ghost' })).status).toBe(404);
   });
 });
 

@@ -105,7 +105,7 @@ describe('event orders', () => {
     expect(refused.status).toBe(403);
     expect((await nora.call('getEventOrderDetails', { orderId: 'ord-1006', sharingId: 'guess' })).status).toBe(403);
     expect((await t.client().call('getEventOrderDetails', { orderId: 'ord-1006' })).status).toBe(401);
-    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-9999' })).status).toBe(204);
+    expect((await clara.call('getEventOrderDetails', { orderId: 'ord-9999' })).status).toBe(404);
   });
 });
 

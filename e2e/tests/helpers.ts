@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { API_CALLS, type CallSpec } from '@marketplace/shared/contract';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, API_INTERNAL, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
@@ -72,12 +73,26 @@ export function diagnostics(page: Page): Promise<{ sessionStores: number; liveCl
   );
 }
 
+/**
+ * The paths of the contract's lookups (CallSpec.lookup), whose 404 means "not found" and is
+ * shown as such: Chromium's console line for that answer is expected there and nowhere else.
+ */
+const LOOKUP_PATHS = Object.values(API_CALLS)
+  .filter((spec: CallSpec) => spec.lookup)
+  .map((spec) => new RegExp(`${spec.path.replace(/:\w+/g, '[^/?]+')}(\\?|$)`));
+
+/** Chromium's line for a lookup that found nothing: expected, not a failure. */
+const isExpectedNotFound = (text: string, url: string) =>
+  /status of 404/.test(text) && LOOKUP_PATHS.some((path) => path.test(new URL(url, 'http://x').pathname));
+
 /** Fails the test on any uncaught page error or console error, except the ones a test expects. */
 export function watchConsole(page: Page, allowed: RegExp[] = []): string[] {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !allowed.some((re) => re.test(m.text()))) problems.push(`console: ${m.text()}`);
+    if (m.type() !== 'error' || allowed.some((re) => re.test(m.text()))) return;
+    if (isExpectedNotFound(m.text(), m.location().url)) return;
+    problems.push(`console: ${m.text()}`);
   });
   return problems;
 }

@@ -1,13 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import {
-  ABSENT_STATUS,
-  API_CALLS,
-  type ApiRequest,
-  type ApiResponse,
-  type CallName,
-  type CallSpec,
-} from '@marketplace/shared/contract';
+import { API_CALLS, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
 import type { AppEnv, SessionUser } from './env.js';
 import { HttpError, notLoggedIn } from './errors.js';
 
@@ -48,8 +41,7 @@ export function createRouter(app: Hono<AppEnv>): Router {
       const raw = await readInput(c, spec.encoding);
       const parsed = schema.safeParse(raw);
       if (!parsed.success) throw validationError(parsed.error, raw);
-      const result = await run(spec, () => handler(parsed.data, { c, user }));
-      return result === ABSENT ? c.body(null, ABSENT_STATUS) : c.json(result);
+      return c.json(await handler(parsed.data, { c, user }));
     });
   };
   return {
@@ -57,18 +49,6 @@ export function createRouter(app: Hono<AppEnv>): Router {
     user: (name, schema, handler) =>
       register(name, schema, true, (input, ctx) => handler(input, { ...ctx, user: ctx.user as SessionUser })),
   };
-}
-
-const ABSENT = Symbol('absent');
-
-/** A lookup call's "not found" becomes its 204 (CallSpec.lookup); anything else goes on as thrown. */
-async function run<T>(spec: CallSpec, handle: () => T | Promise<T>): Promise<T | typeof ABSENT> {
-  try {
-    return await handle();
-  } catch (error) {
-    if (spec.lookup && error instanceof HttpError && error.status === 404) return ABSENT;
-    throw error;
-  }
 }
 
 const BODY_TYPES = {

@@ -6,11 +6,13 @@ import { ApiError, apiCall } from './client.js';
 const server = useMswServer();
 
 describe('apiCall', () => {
-  it("reads a lookup's 204 as not found (ApiError 404): the browser logs no 4xx for a page that shows 'not found'", async () => {
-    server.use(http.get('http://api.test/v2/events/:id', () => new HttpResponse(null, { status: 204 })));
+  it("reads a lookup's 404 as not found with the API's reason", async () => {
+    server.use(
+      http.get('http://api.test/v2/events/:id', () => HttpResponse.json({ error: 'Event not found' }, { status: 404 })),
+    );
     const failure = await apiCall('getEvent', { eventIdentifier: 'nope' }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).status).toBe(404);
+    expect(failure).toMatchObject({ status: 404, message: 'Event not found' });
   });
 
   it('sends a form body with credentials to the configured origin', async () => {

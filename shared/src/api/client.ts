@@ -1,12 +1,4 @@
-import {
-  ABSENT_STATUS,
-  API_CALLS,
-  type ApiErrorBody,
-  type ApiResponse,
-  type CallArgs,
-  type CallName,
-  type CallSpec,
-} from '../contract/calls.js';
+import { type ApiErrorBody, type ApiResponse, type CallArgs, type CallName } from '../contract/calls.js';
 import { encodeCall } from '../contract/encode.js';
 import { getRuntimeConfig } from '../config/runtime.js';
 
@@ -82,8 +74,6 @@ export async function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>)
   }
   if (outcome instanceof ApiError) throw outcome;
   const response = outcome;
-  const spec: CallSpec = API_CALLS[name];
-  if (spec.lookup && response.status === ABSENT_STATUS) throw new ApiError(404, 'Not found');
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const reason = payload as Partial<ApiErrorBody> | null;

@@ -35,16 +35,13 @@ export interface CallSpec {
   /** Whether the browser sends cookies (fetch `credentials: 'include'`). */
   credentials: boolean;
   /**
-   * A page's lookup of one thing (an event, a profile, an order): when the thing does not exist
-   * the API answers 204 No Content instead of 404, because browsers log every 4xx answer as an
-   * error on the page's console, and a page that shows "not found" has not failed. The client
-   * turns the 204 back into a 404 `ApiError`, so callers see one way of saying "not found".
+   * A page's lookup of one thing (an event, a profile, an order): a thing that does not exist is
+   * a 404 with its reason, as for any client of the API, and the page shows "not found" (it has
+   * not failed). Chromium logs that answer on the console; the e2e suite accepts that line for
+   * these calls' paths only.
    */
   lookup?: true;
 }
-
-/** The status a lookup call answers for a thing that does not exist (see `CallSpec.lookup`). */
-export const ABSENT_STATUS = 204;
 
 export const API_CALLS = {
   // SPEC.md section 7
