@@ -14,4 +14,21 @@ export const SHELL_FALLBACK: '@page';
 export const REMOTE_FALLBACK: '=404';
 export function templateVariables(app: NginxApp): Record<string, string>;
 export function renderTemplate(variables: Record<string, string>): string;
-export function startNginx(app: NginxApp & { workDir: string }): Promise<{ url: string; stop(): Promise<void> }>;
+export function versionsTableDir(pageCacheDir: string): string;
+export const VERSIONS_POLL_MS: number;
+/** The page cache's table of versions for a discovery document (nginx map lines), or null. */
+export function versionsTable(
+  config: {
+    remotes: Record<string, string>;
+    discoveryUrl?: string;
+    allowVersionOverride?: boolean;
+    allowLocalRemotes?: boolean;
+  },
+  discovery: unknown,
+): string | null;
+export function startNginx(app: NginxApp & { workDir: string }): Promise<{
+  url: string;
+  /** Reads the release store's document now; true when the table of versions changed and nginx was reloaded. */
+  refreshVersions(): Promise<boolean>;
+  stop(): Promise<void>;
+}>;

@@ -3,7 +3,8 @@
 // only, so nginx's own $uri and friends stay. One nginx per app, as one container per app.
 // Used by the nginx test, the e2e suite's production project and `npm run start:prod`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platfor
 import { contentSecurityPolicy } from './csp.mjs';
 import { runNginx } from '@marketplace/shared/node/nginx';
 import { freePort, stopOnSignal } from '@marketplace/shared/node/ports';
+import { COHORT_COOKIE, pageVersions } from './rum-token.mjs';
 import { serveApp, stopServer } from './serve.mjs';
 
 export const NGINX_TEMPLATE = join(dirname(fileURLToPath(import.meta.url)), 'nginx', 'app.conf.template');
@@ -65,26 +67,126 @@ export function renderTemplate(variables) {
   return result.stdout;
 }
 
+/** Where the template looks for the table of versions (`include <PAGE_CACHE_DIR>-versions/*.map`). @param {string} pageCacheDir */
+export const versionsTableDir = (pageCacheDir) => `${pageCacheDir}-versions`;
+/** How often the runner reads the release store's discovery document for its table. */
+export const VERSIONS_POLL_MS = 1000;
+
+/**
+ * The page cache's table of versions (the template's `$page_versions`): for each cohort the page
+ * server knows (0-99, and none), a label of the versions it renders a visitor's page with
+ * (pageVersions, the shell's choice as the page server makes it: the live or canary version per
+ * remote, both where a canary runs and the browser has no cohort yet). Cohorts on the same
+ * versions get the same label, so they share a kept page: with no canary, every cohort and none.
+ * The label is the versions' own digest, so it only ever names one set of versions. Null when
+ * the document says nothing usable.
+ *
+ * @param {import('./rum-token.mjs').PageConfig} config @param {unknown} discovery
+ * @returns {string | null}
+ */
+export function versionsTable(config, discovery) {
+  const cohorts = [...Array.from({ length: 100 }, (_, cohort) => String(cohort)), 'none'];
+  const lines = [];
+  for (const cohort of cohorts) {
+    const cookie = cohort === 'none' ? '' : `${COHORT_COOKIE}=${cohort}`;
+    const versions = pageVersions({ config, discovery, composes: true, cookie, search: '' });
+    if (!versions) return null;
+    const label = `v${createHash('sha256').update(JSON.stringify(versions)).digest('hex').slice(0, 16)}`;
+    lines.push(`"yes:${cohort}" ${label};`);
+  }
+  return `# Written by page-server/nginx.mjs from ${config.discoveryUrl}\n${lines.join('\n')}\n`;
+}
+
+/**
+ * Keeps the table of versions in `dir` for the document at the config's discoveryUrl: `refresh`
+ * reads it and writes the table when it changed; once `start`ed, every VERSIONS_POLL_MS, nginx
+ * reloaded (`reload`) after each change. A document that cannot be read leaves the table as it
+ * is; none at start leaves nginx without one (each cohort its own page) until it can be read.
+ *
+ * @param {{ config: import('./rum-token.mjs').PageConfig & { discoveryUrl: string }, dir: string, reload(): void }} options
+ */
+function versionsKeeper({ config, dir, reload }) {
+  const file = join(dir, 'versions.map');
+  // A table from an earlier run may name versions that are no longer served.
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let written = '';
+  let reading = false;
+  let started = false;
+  /** Reads the document now; true when the table changed (and nginx was told). */
+  async function refresh() {
+    if (reading) return false;
+    reading = true;
+    try {
+      const response = await fetch(config.discoveryUrl, { cache: 'no-store', signal: AbortSignal.timeout(2000) });
+      if (!response.ok) return false;
+      const table = versionsTable(config, await response.json());
+      if (!table || table === written) return false;
+      writeFileSync(`${file}.new`, table);
+      renameSync(`${file}.new`, file);
+      // Before nginx runs, it reads the table as it starts.
+      if (started) reload();
+      written = table;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      reading = false;
+    }
+  }
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  return {
+    refresh,
+    start() {
+      started = true;
+      timer = setInterval(() => void refresh(), VERSIONS_POLL_MS);
+      timer.unref();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /**
  * Starts nginx for one app in the foreground of a child process. The shell's pages come from its
  * page server (serve.mjs, rendering them): `pageUpstream` when one runs elsewhere, else one
  * started here on a free loopback port, stopped with nginx.
  *
+ * The shell's nginx keeps its table of versions (versionsKeeper) while it runs, when the runtime
+ * config names a release store; `refreshVersions` reads the store's document now (tests).
+ *
  * @param {{ dist: string, port: number, fallback: '@page' | '=404', env?: NodeJS.ProcessEnv, workDir: string,
  *   pageUpstream?: string }} app
- * @returns {Promise<{ url: string, stop(): Promise<void> }>}
+ * @returns {Promise<{ url: string, refreshVersions(): Promise<boolean>, stop(): Promise<void> }>}
  */
 export async function startNginx({ workDir, pageUpstream, ...app }) {
+  const env = { ...process.env, ...app.env };
   /** @type {import('node:http').Server | null} */
   let pages = null;
   if (app.fallback === SHELL_FALLBACK && !pageUpstream) {
     const port = await freePort();
-    pages = await serveApp({ dir: app.dist, port, env: { ...process.env, ...app.env }, log: false });
+    // Its pages' origin is nginx's address on this machine unless configured; in production it
+    // must be configured (serve.mjs refuses to render pages without it).
+    const pageEnv = { ...env };
+    if (!pageEnv.PUBLIC_ORIGIN && env.NODE_ENV !== 'production') pageEnv.PUBLIC_ORIGIN = `http://localhost:${app.port}`;
+    pages = await serveApp({ dir: app.dist, port, env: pageEnv, log: false });
     pageUpstream = `http://127.0.0.1:${port}`;
   }
   // Made by nginx itself, owned by its workers' user, who started it (shared/node/nginx.mjs).
   mkdirSync(workDir, { recursive: true });
   const pageCacheDir = join(workDir, 'page-cache');
+  // The shell's pages are kept per set of versions: its table, before nginx reads its config.
+  const { discoveryUrl, ...config } = runtimeConfigFromEnv(env);
+  const versions =
+    app.fallback === SHELL_FALLBACK && discoveryUrl
+      ? versionsKeeper({
+          config: { ...config, discoveryUrl },
+          dir: versionsTableDir(pageCacheDir),
+          // nginx's master rereads its configuration on SIGHUP, its workers finishing what they serve.
+          reload: () => process.kill(Number(readFileSync(join(workDir, 'nginx.pid'), 'utf8')), 'SIGHUP'),
+        })
+      : null;
+  await versions?.refresh();
   // What the image's /etc/nginx/nginx.conf gives the template: mime types, sendfile.
   const server = await runNginx({
     workDir,
@@ -93,9 +195,12 @@ export async function startNginx({ workDir, pageUpstream, ...app }) {
     httpDirectives: '  include /etc/nginx/mime.types;\n  default_type application/octet-stream;\n  sendfile on;',
     name: app.dist,
   });
+  versions?.start();
   return {
     url: `http://localhost:${app.port}`,
+    refreshVersions: async () => (await versions?.refresh()) ?? false,
     async stop() {
+      versions?.stop();
       await Promise.all([server.stop(), pages ? stopServer(pages) : undefined]);
     },
   };

@@ -8,5 +8,10 @@ export function serveApp(options: {
   env?: NodeJS.ProcessEnv;
   log?: boolean;
 }): Promise<Server>;
+/**
+ * The origin rendered pages are named by: PUBLIC_ORIGIN, or null (the server's own localhost
+ * address); throws when it is required (NODE_ENV=production, a host beyond loopback) or not an origin.
+ */
+export function publicOrigin(env: NodeJS.ProcessEnv, host: string): string | null;
 /** Stops a server from serveApp now, closing its open connections. */
 export function stopServer(server: Server): Promise<void>;

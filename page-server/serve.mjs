@@ -51,6 +51,29 @@ export function stopServer(server) {
   return new Promise((resolve) => server.close(() => resolve(undefined)));
 }
 
+/** An address only this machine reaches. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/;
+
+/**
+ * The origin a rendered page names as its own (canonical address, og:url): PUBLIC_ORIGIN, never
+ * the request's Host, which anyone can forge and nginx keeps the page for every visitor. Required
+ * where others are served (NODE_ENV=production, or listening beyond loopback, as the image's page
+ * server does); else null: the server's own localhost address (`npm start`, tests).
+ * @param {NodeJS.ProcessEnv} env @param {string} host
+ */
+export function publicOrigin(env, host) {
+  const value = env.PUBLIC_ORIGIN;
+  if (!value) {
+    if (env.NODE_ENV === 'production' || !LOOPBACK.test(host))
+      throw new Error('PUBLIC_ORIGIN is not set: the origin pages are served at (https://shop.example.com)');
+    return null;
+  }
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || !/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, ''))
+    throw new Error(`PUBLIC_ORIGIN must be an origin such as https://shop.example.com, not '${value}'`);
+  return url.origin;
+}
+
 export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true }) {
   const root = resolve(dir);
   const gzipCache = new Map();
@@ -59,6 +82,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   const include = platformIncludes(env);
   // The host's pages are rendered here when it has a server build (render-page.mjs).
   const renderer = pageRenderer({ distDir: root, env });
+  const configuredOrigin = renderer ? publicOrigin(env, host) : null;
   /** Whether the app's page composes remotes (the shell's; not the single bundle's), read as served: a redeploy may change it. */
   const composesRemotes = () =>
     existsSync(join(root, 'index.html')) &&
@@ -94,7 +118,8 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     if (!renderer) return { status: 200, html: composed, personal: false };
     const url = req.url ?? '/';
     try {
-      const origin = env.PUBLIC_ORIGIN || `http://${req.headers.host ?? `localhost:${port}`}`;
+      const origin =
+        configuredOrigin ?? `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
       const page = await renderer.render({ template: composed, url, cookie: req.headers.cookie ?? '', origin });
       for (const problem of page.problems) console.warn(`[render] ${url}: ${problem}`);
       // A shell build from before `personal` existed: kept private, as a page not known to be shareable.

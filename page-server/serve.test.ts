@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { get, type Server } from 'node:http';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveApp } from './serve.mjs';
+import { compositionTemplate } from './page-composition.mjs';
+import { serveApp, stopServer } from './serve.mjs';
 
 let server: Server;
 let base: string;
@@ -93,5 +94,66 @@ describe('serve-app', () => {
     expect(climb).not.toContain('root:');
     expect(climb).toContain('<title>app</title>');
     expect((await fetch(`${base}/main.js`, { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe("a rendered page's own address (issue 38, item 4)", () => {
+  // A shell build that renders: its page, and a stand-in for its server build that names the page
+  // by the origin the page server gives it.
+  const build = mkdtempSync(join(tmpdir(), 'serve-origin-test-'));
+  const dist = join(build, 'dist');
+  mkdirSync(dist);
+  mkdirSync(join(build, 'dist-server'));
+  writeFileSync(
+    join(dist, 'index.html'),
+    `<!doctype html><head><title>shell</title>${compositionTemplate(false)}</head>`,
+  );
+  writeFileSync(
+    join(build, 'dist-server', 'render.cjs'),
+    `exports.singletons = {};
+exports.renderDocument = async ({ template, url, origin }) => ({
+  status: 200, problems: [], personal: false,
+  body: template.replace('</head>', '<link rel="canonical" href="' + origin + new URL(url, 'http://page').pathname + '" /></head>'),
+});`,
+  );
+  /** The page at `path` with a forged Host header (fetch cannot set one). */
+  const canonicalOf = (server: Server, path: string) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      request({ host: '127.0.0.1', port, path, headers: { host: 'evil.example' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve(/<link rel="canonical" href="([^"]*)"/.exec(body)?.[1]));
+      })
+        .on('error', reject)
+        .end();
+    });
+  const serve = (env: NodeJS.ProcessEnv, host?: string) =>
+    (async () => serveApp({ dir: dist, port: 0, host, env, log: false }))();
+
+  it('names the page by PUBLIC_ORIGIN, or by its own localhost address, never by the Host header', async () => {
+    const configured = await serve({ PUBLIC_ORIGIN: 'https://shop.example.com/' });
+    const own = await serve({});
+    try {
+      expect(await canonicalOf(configured, '/events?from=x')).toBe('https://shop.example.com/events');
+      expect(await canonicalOf(own, '/events')).toBe(`http://localhost:${(own.address() as AddressInfo).port}/events`);
+    } finally {
+      await Promise.all([stopServer(configured), stopServer(own)]);
+    }
+  });
+
+  it('refuses to render pages for others without PUBLIC_ORIGIN, or with one that is not an origin', async () => {
+    await expect(serve({ NODE_ENV: 'production' })).rejects.toThrow(/PUBLIC_ORIGIN is not set/);
+    await expect(serve({}, '0.0.0.0')).rejects.toThrow(/PUBLIC_ORIGIN is not set/);
+    await expect(serve({ PUBLIC_ORIGIN: 'https://shop.example.com/shop' })).rejects.toThrow(/must be an origin/);
+    await expect(serve({ PUBLIC_ORIGIN: 'shop.example.com' })).rejects.toThrow(/must be an origin/);
+    // An app whose pages are not rendered (a remote, the single bundle) names no page.
+    const remote = await serveApp({
+      dir: mkdtempSync(join(tmpdir(), 'serve-remote-')),
+      port: 0,
+      env: { NODE_ENV: 'production' },
+      log: false,
+    });
+    await stopServer(remote);
   });
 });
