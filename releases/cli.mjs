@@ -5,9 +5,12 @@
 // shell's build, shell/dist/mf-manifest.json); LIVE_SHELL_URL, the shell that reads this store, is
 // where the gate's smoke load opens the candidate, and without it the smoke load serves the live
 // shell's build and the store on loopback (local-platform.mjs). `--skip-smoke` skips it, recorded
-// in the history. `--watch` judges the canary every interval on real-user figures (watch.mjs),
-// read from the API at PLATFORM_API_URL with ADMIN_TOKEN (figures.mjs); `pnpm releases` shows
-// them per remote and version, and `--report <file>` writes them as an HTML page with charts.
+// in the history. `--watch` gives the canary the watcher's policy (kept in the store) and follows
+// its evaluations on real-user figures until it is decided: the watcher service
+// (watcher-service.mjs) judges it when one runs on the store, else this command does, with the
+// same step (watch.mjs), the figures read from the API at API_INTERNAL_URL or PLATFORM_API_URL with
+// ADMIN_TOKEN (figures.mjs); `pnpm releases` shows them per remote and version, and
+// `--report <file>` writes them as an HTML page with charts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
@@ -18,7 +21,7 @@ import { htmlReport } from './report.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
 import { serveLocalPlatform } from './local-platform.mjs';
 import { smokeLoad, smokeRender } from './smoke.mjs';
-import { watchCanary } from './watch.mjs';
+import { canaryState, followCanary, serviceRuns, watchWith } from './watch.mjs';
 
 // The apps' builds are found in the workspace, one folder up.
 const root = resolve(import.meta.dirname, '..');
@@ -71,43 +74,71 @@ function numberOption(flag, fallback, min, max) {
   return n;
 }
 
-/** The watcher's policy: the defaults (canary.mjs), each changeable by its option. @returns {import('./canary.mjs').Policy} */
-function policyOptions() {
-  const steps = (option('--steps') ?? DEFAULT_POLICY.steps.join(',')).split(',').filter(Boolean).map(Number);
+const POLICY_FLAGS = [
+  '--steps',
+  '--alpha',
+  '--margin',
+  '--interval',
+  '--min-loads',
+  '--hold',
+  '--deadline',
+  '--lcp-margin',
+  '--inp-margin',
+];
+
+/**
+ * The watcher's policy: `base` (the defaults of canary.mjs, or the policy the canary was given
+ * before), each changeable by its option.
+ * @param {import('./canary.mjs').Policy} [base] @returns {import('./canary.mjs').Policy}
+ */
+function policyOptions(base = DEFAULT_POLICY) {
+  const steps = (option('--steps') ?? base.steps.join(',')).split(',').filter(Boolean).map(Number);
   if (!steps.every((n) => Number.isInteger(n) && n > 0 && n < 100)) {
     console.error('--steps takes shares from 1 to 99, comma-separated (after the last one the canary is promoted)');
     process.exit(2);
   }
-  const alpha = numberOption('--alpha', DEFAULT_POLICY.alpha, 0.0001, 0.5);
+  const alpha = numberOption('--alpha', base.alpha, 0.0001, 0.5);
   return {
-    ...DEFAULT_POLICY,
+    ...base,
     alpha,
-    promoteAlpha: alpha,
-    margin: numberOption('--margin', DEFAULT_POLICY.margin, 0.0001, 0.99),
-    intervalSeconds: numberOption('--interval', DEFAULT_POLICY.intervalSeconds, 1, 86_400),
-    minLoads: numberOption('--min-loads', DEFAULT_POLICY.minLoads, 1, 1e9),
-    holdIntervals: numberOption('--hold', DEFAULT_POLICY.holdIntervals, 1, 1000),
-    deadlineIntervals: numberOption('--deadline', DEFAULT_POLICY.deadlineIntervals, 1, 100_000),
-    lcpMargin: numberOption('--lcp-margin', DEFAULT_POLICY.lcpMargin, 0, 10),
-    inpMargin: numberOption('--inp-margin', DEFAULT_POLICY.inpMargin, 0, 10),
+    promoteAlpha: option('--alpha') === undefined ? base.promoteAlpha : alpha,
+    margin: numberOption('--margin', base.margin, 0.0001, 0.99),
+    intervalSeconds: numberOption('--interval', base.intervalSeconds, 1, 86_400),
+    minLoads: numberOption('--min-loads', base.minLoads, 1, 1e9),
+    holdIntervals: numberOption('--hold', base.holdIntervals, 1, 1000),
+    deadlineIntervals: numberOption('--deadline', base.deadlineIntervals, 1, 100_000),
+    lcpMargin: numberOption('--lcp-margin', base.lcpMargin, 0, 10),
+    inpMargin: numberOption('--inp-margin', base.inpMargin, 0, 10),
     steps,
   };
 }
 
-/** Watches `remote`'s canary until it is decided; exits 1 on a rollback, 3 when inconclusive at the deadline. @param {string} remote */
-async function watch(remote) {
-  const policy = policyOptions();
+/**
+ * Follows `remote`'s canary until it is decided (watch.mjs): judged by the watcher service when
+ * one runs on the store, else here. Exits 1 on a rollback, 3 when inconclusive at the deadline;
+ * Ctrl-C stops following and nothing else.
+ * @param {string} remote @param {import('./canary.mjs').Policy} policy
+ */
+async function follow(remote, policy) {
   const api = apiAccess(process.env, root);
   const last = policy.steps.at(-1) ?? 50;
   const needed = promotionLoads({ canaryRate: 0.01, liveRate: 0.01, share: last / 100, policy });
   console.log(
-    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures at ${api.url}: rolled back on evidence that its error rate is higher than live's, that its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse, or that its share of page loads is far below its share (sequential tests: at most ${policy.alpha * 100} % of canaries as good as live are rolled back, however long it watches); stepped up through ${policy.steps.join(', ')} % after ${policy.holdIntervals} evaluations each, and promoted on evidence that its error rate is not higher by ${policy.margin * 100} points or more and its vitals not worse by their margins (at 1 % failed loads on both sides that takes at least ${needed} canary loads); each side needs ${policy.minLoads} page loads; inconclusive after ${policy.deadlineIntervals} evaluations`,
+    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures (${api.url} when judged here): rolled back on evidence that its error rate is higher than live's, that its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse, or that its share of page loads is far below its share (sequential tests: at most ${policy.alpha * 100} % of canaries as good as live are rolled back, however long it watches); stepped up through ${policy.steps.join(', ')} % after ${policy.holdIntervals} evaluations each, and promoted on evidence that its error rate is not higher by ${policy.margin * 100} points or more and its vitals not worse by their margins (at 1 % failed loads on both sides that takes at least ${needed} canary loads); each side needs ${policy.minLoads} page loads; inconclusive after ${policy.deadlineIntervals} evaluations`,
   );
-  const decision = await watchCanary({
+  process.on('SIGINT', () => {
+    console.log(
+      serviceRuns(store)
+        ? `stopped following: the watcher service goes on judging ${remote}'s canary`
+        : `stopped: no watcher service runs on ${store}, so ${remote}'s canary is not judged until one does (pnpm --filter releases watcher) or --watch runs again; its policy and evaluations are kept`,
+    );
+    process.exit(130);
+  });
+  const decision = await followCanary({
     store,
     remote,
-    policy,
     readFigures: async (since) => (await fetchFigures(api, since)).figures,
+    judgeHere: () => !serviceRuns(store),
   });
   if (decision?.action === 'rollback') {
     console.error(`${remote}'s canary was rolled back: ${decision.reason}`);
@@ -118,16 +149,22 @@ async function watch(remote) {
     console.error(`${remote}'s canary is undecided, held at ${decision.percent} %: ${decision.reason}`);
     process.exit(3);
   }
+  process.exit(0);
 }
 
 if (command === 'release' && rest.includes('--watch') && !rest.includes('--canary')) {
-  // The canary under way, watched without a new release.
+  // The canary under way: followed; given a policy when it has none, when it was left
+  // inconclusive (watch again, with a later deadline), or when options change its policy.
   const { remote } = remoteNamed(name);
-  if (!readDiscovery(store).remotes[remote]?.canary) {
+  const state = canaryState(readDiscovery(store), readHistory(store), remote);
+  if (!state) {
     console.error(`${remote} has no canary under way: pnpm release ${remote} --canary <percent> --watch`);
     process.exit(2);
   }
-  await watch(remote);
+  const policy = policyOptions(state.policy ?? DEFAULT_POLICY);
+  if (!state.policy || state.held || POLICY_FLAGS.some((flag) => rest.includes(flag)))
+    await watchWith({ store, remote, policy });
+  await follow(remote, policy);
 } else if (command === 'release' && rest.includes('--promote')) {
   const { remote } = remoteNamed(name);
   try {
@@ -141,6 +178,8 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   const { remote, pkg } = remoteNamed(name);
   const canaryOption = option('--canary');
   const canary = canaryOption === undefined ? undefined : Number(canaryOption);
+  // Read before anything is released: a canary with --watch is the watcher's from its first line.
+  const policy = canary !== undefined && rest.includes('--watch') ? policyOptions() : undefined;
   const dist = resolve(option('--dist') ?? join(root, pkg, 'dist'));
   if (!existsSync(join(dist, 'mf-manifest.json'))) {
     console.error(`${dist} has no build: run pnpm --filter ${pkg} build first, or pass --dist`);
@@ -164,6 +203,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
     remote,
     dist,
     ...(canary === undefined ? {} : { canary }),
+    ...(policy ? { policy } : {}),
     ...(skipSmoke ? { smoke: /** @type {const} */ ('skipped') } : {}),
     async gate({ dir, version }) {
       const candidate = await readJson(join(dir, 'mf-manifest.json'));
@@ -203,7 +243,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
       ? `${remote} ${entry.version} is the canary for ${entry.percent} % of browsers (the rest stay on ${entry.from}); pnpm release ${remote} --promote or pnpm rollback ${remote}`
       : `${remote} ${entry.version} is live (was ${entry.from ?? 'nothing'}); the store is ${store}`,
   );
-  if (entry.result === 'canary' && rest.includes('--watch')) await watch(remote);
+  if (entry.result === 'canary' && policy) await follow(remote, policy);
 } else if (command === 'rollback') {
   const { remote } = remoteNamed(name);
   try {
@@ -242,7 +282,8 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   console.log('history:');
   const history = readHistory(store);
   for (const e of history) {
-    const what = e.action === 'watch' ? `${e.decision} at ${e.percent} %` : e.result;
+    const what =
+      e.action === 'watch' ? `${e.decision} at ${e.percent} %` : e.action === 'policy' ? 'watched' : e.result;
     console.log(
       `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${what}${e.reason ? `: ${e.reason}` : ''}${e.smoke === 'skipped' ? '  (smoke load skipped)' : ''}`,
     );
@@ -268,7 +309,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   }
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
   );
   process.exit(2);
 }

@@ -17,32 +17,51 @@ import { join } from 'node:path';
 
 /**
  * Where the API's operator routes are and its token: API_INTERNAL_URL, an instance's internal
- * listener (API_INTERNAL_PORT: the public gateway does not pass /internal), else PLATFORM_API_URL
- * (default: the API `npm start` runs, http://127.0.0.1:4000, which serves them itself); and
- * ADMIN_TOKEN (default: the token the API keeps beside its default database, api/data/admin-token).
+ * listener (API_INTERNAL_PORT: the public gateway does not pass /internal), or several instances'
+ * comma-separated (tried in turn, so that one instance down does not blind the canary watcher),
+ * else PLATFORM_API_URL (default: the API `npm start` runs, http://127.0.0.1:4000, which serves
+ * them itself); and ADMIN_TOKEN (default: the token the API keeps beside its default database,
+ * api/data/admin-token).
  *
  * @param {NodeJS.ProcessEnv} env @param {string} root the workspace
+ * @returns {{ url: string, urls: string[], token: string }}
  */
 export function apiAccess(env, root) {
   const tokenFile = join(root, 'api', 'data', 'admin-token');
+  const urls = (env.API_INTERNAL_URL ?? env.PLATFORM_API_URL ?? 'http://127.0.0.1:4000')
+    .split(',')
+    .map((url) => url.trim().replace(/\/$/, ''))
+    .filter(Boolean);
   return {
-    url: (env.API_INTERNAL_URL ?? env.PLATFORM_API_URL ?? 'http://127.0.0.1:4000').replace(/\/$/, ''),
+    url: urls[0] ?? '',
+    urls,
     token: env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : ''),
   };
 }
 
 /**
- * @param {{ url: string, token: string }} api @param {string} since ISO time @param {number} [bucketMinutes]
+ * The figures from the first instance that answers (`urls` in turn; a refusal, 4xx, is final).
+ * @param {{ url: string, urls?: string[], token: string }} api @param {string} since ISO time @param {number} [bucketMinutes]
  * @returns {Promise<FiguresAnswer>}
  */
 export async function fetchFigures(api, since, bucketMinutes = 10) {
   const query = new URLSearchParams({ since, bucketMinutes: String(bucketMinutes) });
-  const response = await fetch(`${api.url}/internal/rum/figures?${query}`, {
-    headers: { authorization: `Bearer ${api.token}` },
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!response.ok) throw new Error(`the API at ${api.url} answered ${response.status}`);
-  return /** @type {Promise<FiguresAnswer>} */ (response.json());
+  /** @type {unknown} */
+  let failure;
+  for (const url of api.urls?.length ? api.urls : [api.url]) {
+    try {
+      const response = await fetch(`${url}/internal/rum/figures?${query}`, {
+        headers: { authorization: `Bearer ${api.token}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.ok) return /** @type {Promise<FiguresAnswer>} */ (response.json());
+      failure = new Error(`the API at ${url} answered ${response.status}`);
+      if (response.status < 500) break;
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 /** A version's figures, or an empty sample when no page load used it. @param {VersionFigures[]} figures @param {string} remote @param {string} version @returns {VersionFigures} */

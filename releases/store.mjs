@@ -2,26 +2,41 @@
 // <store>/<remote>/<version>/ and never overwritten, the version derived from the build's content;
 // a discovery document naming each remote's live version, switched atomically (write, then
 // rename); a history of every release and rollback; one release at a time (a lock directory).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   appendFileSync,
+  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative } from 'node:path';
+import { hostname } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 
 export const DISCOVERY_FILE = 'discovery.json';
 export const HISTORY_FILE = 'history.jsonl';
 const LOCK_DIR = '.lock';
-/** A lock older than this is left by a release that died: it is broken. */
+/** Held while a lock left by a dead holder is broken, so that two waiters never both break it. */
+const BREAK_DIR = '.lock-break';
+const OWNER_FILE = 'owner.json';
+/**
+ * A lock older than this is broken whoever holds it: its holder is on another host (another
+ * container), where its process cannot be asked after, and no release holds it this long.
+ */
 const STALE_LOCK_MS = 10 * 60_000;
+/** A lock without its owner file this long was left by a process killed as it took it. */
+const UNOWNED_LOCK_MS = 5_000;
+/** This process, told apart from an earlier one with the same pid (a container's node is always PID 1). */
+const PROCESS_ID = randomBytes(8).toString('hex');
 
 /** Every file under `dir`, as paths relative to it, sorted. @param {string} dir */
 function filesOf(dir) {
@@ -129,11 +144,13 @@ export function pointerTo(store, remote, version) {
 
 /**
  * A line of the history. `watch` is one evaluation of a canary by the watcher (watch.mjs), with
- * its decision and the figures it was made on; `step` a change of the canary's share.
- * `figures` are both sides' since the canary started: the judge reads every earlier evaluation's
- * from here, so a watcher started again goes on from the same evidence.
+ * its decision (`stepTo`: the share a step goes to) and the figures it was made on; `step` a
+ * change of the canary's share; `policy` the watcher's policy given to the canary under way
+ * (`pnpm release <remote> --watch`; a canary released with `--watch` carries it in its `canary`
+ * line). `figures` are both sides' since the canary started: the judge reads every earlier
+ * evaluation's from here, so a watcher started again goes on from the same evidence.
  * @typedef {import('./figures.mjs').Sample} Figures
- * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence }} HistoryEntry
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy }} HistoryEntry
  */
 
 /** @param {string} store @param {HistoryEntry} entry */
@@ -141,19 +158,147 @@ export function appendHistory(store, entry) {
   appendFileSync(join(store, HISTORY_FILE), `${JSON.stringify(entry)}\n`);
 }
 
-/** @param {string} store @returns {HistoryEntry[]} */
+/**
+ * The history read so far, per file: it only grows, so the watcher service (every tick, for every
+ * remote) and `--watch` (every half second) parse only the lines appended since, not months of
+ * evaluations each time.
+ * @type {Map<string, { ino: number, size: number, mtimeMs: number, consumed: number, entries: HistoryEntry[] }>}
+ */
+const historyRead = new Map();
+
+/**
+ * The history's lines. What follows the last newline is left for the next read: a line being
+ * appended as it is read (the watcher and `--watch` read the history while others append to it).
+ * @param {string} store @returns {HistoryEntry[]}
+ */
 export function readHistory(store) {
-  const path = join(store, HISTORY_FILE);
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
+  const path = resolve(store, HISTORY_FILE);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    historyRead.delete(path);
+    return [];
+  }
+  let known = historyRead.get(path);
+  // Another file, or one that did not only grow: read from the start.
+  if (
+    !known ||
+    known.ino !== stat.ino ||
+    stat.size < known.size ||
+    (stat.size === known.size && stat.mtimeMs !== known.mtimeMs)
+  )
+    known = { ino: stat.ino, size: 0, mtimeMs: 0, consumed: 0, entries: [] };
+  if (stat.size > known.consumed) {
+    const fd = openSync(path, 'r');
+    try {
+      const added = Buffer.alloc(stat.size - known.consumed);
+      const length = readSync(fd, added, 0, added.length, known.consumed);
+      const end = added.subarray(0, length).lastIndexOf(0x0a) + 1;
+      const lines = added.subarray(0, end).toString('utf8').split('\n').filter(Boolean);
+      known = {
+        ...known,
+        consumed: known.consumed + end,
+        // Frozen: every caller gets these same objects, and one changing a line would change it for all.
+        entries: [
+          ...known.entries,
+          ...lines.map((line) => Object.freeze(/** @type {HistoryEntry} */ (JSON.parse(line)))),
+        ],
+      };
+    } finally {
+      closeSync(fd);
+    }
+  }
+  historyRead.set(path, { ...known, size: stat.size, mtimeMs: stat.mtimeMs });
+  return known.entries.slice();
 }
 
 /**
- * Runs `work` holding the store's lock, so two releases never interleave (the second waits). A
- * lock directory is created atomically; one left by a release that died is broken when stale.
+ * The stores whose lock the current task holds (its async context): a store function called
+ * inside `withStoreLock`'s work (the watcher's rollback after its evaluation) runs in that lock
+ * instead of waiting for itself. `held` turns false when the work ends, for anything it left running.
+ * @type {AsyncLocalStorage<{ store: string, held: boolean }>}
+ */
+const lockHeld = new AsyncLocalStorage();
+
+/** @typedef {{ host: string, pid: number, id: string }} LockOwner */
+
+/** @param {string} file @returns {LockOwner | null} */
+function readOwner(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the process `owner` names has ended: only answerable on the same host (a container has
+ * its own host name and process numbers). The same pid with another id is an earlier process.
+ * @param {LockOwner} owner
+ */
+export function ownerGone(owner) {
+  if (owner.host !== hostname()) return false;
+  if (owner.pid === process.pid) return owner.id !== PROCESS_ID;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'ESRCH';
+  }
+}
+
+/** Who this process is, as a lock's owner file or the watcher's heartbeat names it. @returns {LockOwner} */
+export const thisProcess = () => ({ host: hostname(), pid: process.pid, id: PROCESS_ID });
+
+/** Whether the lock folder was left by a holder that cannot release it any more. @param {string} lock */
+function abandoned(lock) {
+  let age;
+  try {
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return false; // released meanwhile
+  }
+  if (age > STALE_LOCK_MS) return true;
+  const owner = readOwner(join(lock, OWNER_FILE));
+  return owner ? ownerGone(owner) : age > UNOWNED_LOCK_MS;
+}
+
+/**
+ * Breaks the lock when its holder died (killed holding it: the watcher service is restarted at
+ * once and must not wait out STALE_LOCK_MS), holding a second lock so that two waiters never both
+ * break it: one could otherwise remove the lock the other has just taken.
+ * @param {string} store
+ */
+function breakAbandoned(store) {
+  const lock = join(store, LOCK_DIR);
+  const breaking = join(store, BREAK_DIR);
+  if (!abandoned(lock)) return;
+  try {
+    mkdirSync(breaking);
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+    // Another waiter breaks it; one that died breaking it leaves its folder, gone after a while.
+    try {
+      if (Date.now() - statSync(breaking).mtimeMs > UNOWNED_LOCK_MS) rmSync(breaking, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile.
+    }
+    return;
+  }
+  try {
+    // Looked at again: while we held no lock the holder may have released it and another taken it.
+    if (abandoned(lock)) rmSync(lock, { recursive: true, force: true });
+  } finally {
+    rmSync(breaking, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `work` holding the store's lock, so two releases (or two watchers' evaluations) never
+ * interleave: the second waits. The lock folder is created atomically and names its holder; one
+ * whose holder died is broken (at once on the same host, else when stale). Called again inside
+ * `work`, it runs at once (the lock is already this task's).
  *
  * @template T
  * @param {string} store
@@ -161,6 +306,8 @@ export function readHistory(store) {
  * @returns {Promise<T>}
  */
 export async function withStoreLock(store, work) {
+  const context = lockHeld.getStore();
+  if (context?.held && context.store === resolve(store)) return work();
   mkdirSync(store, { recursive: true });
   const lock = join(store, LOCK_DIR);
   for (;;) {
@@ -169,18 +316,22 @@ export async function withStoreLock(store, work) {
       break;
     } catch (error) {
       if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        // Released meanwhile: try again.
-      }
+      breakAbandoned(store);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+  const held = { store: resolve(store), held: true };
+  let named = false;
   try {
-    return await work();
+    writeFileSync(join(lock, OWNER_FILE), JSON.stringify(thisProcess()));
+    named = true;
+    return await lockHeld.run(held, work);
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    held.held = false;
+    // Not a lock broken as stale meanwhile and taken by another process: that one is theirs.
+    const owner = named ? readOwner(join(lock, OWNER_FILE)) : null;
+    if (!named || (owner?.id === PROCESS_ID && owner.pid === process.pid))
+      rmSync(lock, { recursive: true, force: true });
   }
 }
 
@@ -189,12 +340,14 @@ export async function withStoreLock(store, work) {
  * gate passes points the discovery document's live version at it. Every attempt is in the history.
  *
  * With `canary`, the version goes live for that percentage of browsers only (each browser keeps
- * its cohort), the rest staying on the live version, until `promote` or `rollback`.
+ * its cohort), the rest staying on the live version, until `promote` or `rollback`. With `policy`
+ * too, the canary is the watcher's to judge (watch.mjs): the policy is kept in its `canary` line,
+ * in the same step as the canary starts, so no watcher can see the canary without it.
  *
- * @param {{ store: string, remote: string, dist: string, canary?: number, smoke?: 'skipped', gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
+ * @param {{ store: string, remote: string, dist: string, canary?: number, policy?: import('./canary.mjs').Policy, smoke?: 'skipped', gate?: (candidate: { remote: string, version: string, dir: string }) => Promise<string | null> | string | null }} options
  * @returns {Promise<HistoryEntry & { version: string }>}
  */
-export function release({ store, remote, dist, canary, smoke, gate = () => null }) {
+export function release({ store, remote, dist, canary, policy, smoke, gate = () => null }) {
   if (canary !== undefined && !(Number.isInteger(canary) && canary > 0 && canary < 100))
     return Promise.reject(new Error('a canary is 1 to 99 percent of browsers'));
   return withStoreLock(store, async () => {
@@ -224,7 +377,16 @@ export function release({ store, remote, dist, canary, smoke, gate = () => null 
         }
       : canary === undefined
         ? { time, remote, action: 'release', from, to: version, result: 'live' }
-        : { time, remote, action: 'canary', from, to: version, result: 'canary', percent: canary };
+        : {
+            time,
+            remote,
+            action: 'canary',
+            from,
+            to: version,
+            result: 'canary',
+            percent: canary,
+            ...(policy ? { policy } : {}),
+          };
     if (!refused) {
       const pointer = pointerTo(store, remote, version);
       // A new live version ends a canary under way; a new canary replaces the previous one.

@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -12,11 +13,19 @@ import {
   rollback,
   setCanaryShare,
   storeBuild,
+  withStoreLock,
 } from './store.mjs';
 import { fakeBuild, tempDirs } from './testing.js';
 
 const tmp = tempDirs();
 const build = (label: string) => fakeBuild(tmp, label);
+
+async function canaryStore() {
+  const store = tmp('store');
+  await release({ store, remote: 'header', dist: build('live') });
+  const canary = await release({ store, remote: 'header', dist: build('canary'), canary: 10 });
+  return { store, canary: canary.version };
+}
 
 describe('the release store', () => {
   it('derives the version from the content: the same build the same version, any change a new one', () => {
@@ -197,5 +206,55 @@ describe('the release store', () => {
     // The second saw the first's version live: they did not overlap.
     expect(history[1]?.from).toBe(history[0]?.to);
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(history[1]?.to);
+  });
+
+  it('breaks at once a lock whose holder on this host is dead, and waits for one whose holder lives', async () => {
+    const store = tmp('store');
+    const lock = join(store, '.lock');
+    const owner = (pid: number, host = hostname()) => {
+      mkdirSync(lock, { recursive: true });
+      writeFileSync(join(lock, 'owner.json'), JSON.stringify({ host, pid, id: 'another process' }));
+    };
+    // Killed holding it (a watcher service SIGKILLed mid-evaluation): started again, it must not wait 10 minutes.
+    owner(spawnSync(process.execPath, ['-e', '']).pid);
+    const started = Date.now();
+    expect(await withStoreLock(store, () => 'taken')).toBe('taken');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(existsSync(lock)).toBe(false);
+    // Held by a process that lives (the parent of this test), or on another host: waited for.
+    for (const [pid, host] of [
+      [process.ppid, hostname()],
+      [1, 'another-container'],
+    ] as const) {
+      owner(pid, host);
+      const waiting = withStoreLock(store, () => 'taken');
+      const outcome = await Promise.race([waiting, new Promise((r) => setTimeout(() => r('waiting'), 400))]);
+      expect(outcome).toBe('waiting');
+      rmSync(lock, { recursive: true });
+      expect(await waiting).toBe('taken');
+    }
+    // One left without its owner (killed between taking and naming it), after a while.
+    mkdirSync(lock);
+    const old = (Date.now() - 6000) / 1000;
+    utimesSync(lock, old, old);
+    expect(await withStoreLock(store, () => 'taken')).toBe('taken');
+  });
+
+  it("runs store changes inside the lock's work in that lock, not waiting for itself", async () => {
+    const { store, canary } = await canaryStore();
+    const entry = await withStoreLock(store, () => rollback({ store, remote: 'header', canaryVersion: canary }));
+    expect(entry.result).toBe('dropped');
+  });
+
+  it('reads the history without a line being appended as it reads', async () => {
+    const { store } = await canaryStore();
+    const file = join(store, 'history.jsonl');
+    appendFileSync(file, '{"time":"2026-');
+    expect(readHistory(store)).toHaveLength(2);
+    // Read again once whole, and from the start when the file is another one.
+    appendFileSync(file, '11-24T12:00:00.000Z","remote":"header","action":"step","percent":20}\n');
+    expect(readHistory(store).map((e) => e.action)).toEqual(['release', 'canary', 'step']);
+    writeFileSync(file, '{"time":"t","remote":"media","action":"release"}\n');
+    expect(readHistory(store).map((e) => e.remote)).toEqual(['media']);
   });
 });

@@ -1,13 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './canary.mjs';
 import { fakeBuild, tempDirs } from './testing.js';
 import { figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
-import { readDiscovery, readHistory, release } from './store.mjs';
-import { watchCanary } from './watch.mjs';
+import {
+  appendHistory,
+  readDiscovery,
+  readHistory,
+  release,
+  rollback,
+  writeDiscovery,
+  type HistoryEntry,
+} from './store.mjs';
+import {
+  canaryState,
+  clearHeartbeat,
+  followCanary,
+  serviceRuns,
+  unfinished,
+  watchStep,
+  watchWith,
+  writeHeartbeat,
+} from './watch.mjs';
 
 // The canary watcher carrying out decisions on a real store, with the figures handed in (the
-// end-to-end test, e2e/tests/canary.spec.ts, reads them from real browsers' beacons).
+// end-to-end test, e2e/tests/canary.spec.ts, reads them from real browsers' beacons; the service
+// as a process, killed and started again: watcher-service.test.ts).
 const tmp = tempDirs();
 const build = (label: string) => fakeBuild(tmp, label);
 
@@ -39,29 +61,54 @@ const healthyRound = (live: string, canary: string, round: number) => [
   figures(live, 100 * round, round),
   figures(canary, 100 * round, round),
 ];
-const quiet = { sleep: async () => undefined, log: () => undefined };
+// Each sleep lets the event loop turn, so that a watcher that never ends fails on the test's timeout.
+const quiet = { sleep: () => new Promise<void>((done) => setImmediate(done)), log: () => undefined };
 
-async function canaryStore() {
+/** A live header and a canary at 10 % released with the watcher's policy (as `--canary 10 --watch`). */
+async function canaryStore(watched: typeof policy | null = policy) {
   const store = tmp('store');
   const live = await release({ store, remote: 'header', dist: build('live') });
-  const canary = await release({ store, remote: 'header', dist: build('canary'), canary: 10 });
+  const canary = await release({
+    store,
+    remote: 'header',
+    dist: build('canary'),
+    canary: 10,
+    ...(watched ? { policy: watched } : {}),
+  });
   return { store, live: live.version, canary: canary.version };
 }
 
-describe('watchCanary', () => {
+/** The evaluations the store holds of the canary under way (the figures of a round depend on it, not on how often they were read). */
+const evaluated = (store: string) => {
+  const state = canaryState(readDiscovery(store), readHistory(store), 'header');
+  return state ? state.looks.length : 0;
+};
+/** Healthy figures for the store's next evaluation: the same evidence at each step however the watcher got there. */
+const healthyFor = (store: string, live: string, canary: string) => async () =>
+  healthyRound(live, canary, evaluated(store) + 1);
+/** The history from the canary on, as decisions and actions (`watch:step`, `step:25`). */
+const decisions = (store: string) =>
+  readHistory(store)
+    .slice(2)
+    .map((e) => `${e.action}:${e.decision ?? e.percent ?? e.result}`);
+/** What an evaluation holds, the time left out. */
+const evidenceOf = (store: string) =>
+  readHistory(store)
+    .filter((e) => e.action === 'watch')
+    .map(({ time: _time, ...rest }) => rest);
+
+describe('the watcher (followCanary, watchStep)', () => {
   it('waits for enough loads, then rolls a failing canary back, with its figures in the history', async () => {
     const { store, live, canary } = await canaryStore();
     const rounds = [
       [figures(live, 5, 0), figures(canary, 2, 2)],
       [figures(live, 40, 0), figures(canary, 12, 9)],
     ];
-    const decision = await watchCanary({
+    const decision = await followCanary({
       store,
       remote: 'header',
-      policy,
       readFigures: async () => rounds.shift() ?? [],
-      sleep: async () => undefined,
-      log: () => undefined,
+      ...quiet,
     });
     expect(decision?.action).toBe('rollback');
     expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: live }, rolledBack: [canary] });
@@ -81,23 +128,19 @@ describe('watchCanary', () => {
     expect(lines[1]?.evidence?.harm).toBeGreaterThan(1 / (policy.alpha * 0.7));
   });
 
-  it('steps a healthy canary up through the shares after holding, then promotes it', async () => {
+  it('steps a healthy canary up through the shares after holding, then promotes it, printing each evaluation', async () => {
     const { store, live, canary } = await canaryStore();
-    let round = 0;
-    const decision = await watchCanary({
+    const said: string[] = [];
+    const decision = await followCanary({
       store,
       remote: 'header',
-      policy,
-      readFigures: async () => healthyRound(live, canary, ++round),
-      ...quiet,
+      readFigures: healthyFor(store, live, canary),
+      sleep: quiet.sleep,
+      log: (line) => said.push(line),
     });
     expect(decision?.action).toBe('promote');
     expect(readDiscovery(store).remotes.header?.live?.version).toBe(canary);
-    expect(
-      readHistory(store)
-        .slice(2)
-        .map((e) => `${e.action}:${e.decision ?? e.percent ?? e.result}`),
-    ).toEqual([
+    expect(decisions(store)).toEqual([
       'watch:hold',
       'watch:step',
       'step:25',
@@ -108,98 +151,257 @@ describe('watchCanary', () => {
       'watch:promote',
       'promote:live',
     ]);
+    expect(
+      readHistory(store)
+        .filter((e) => e.decision === 'step')
+        .map((e) => e.stepTo),
+    ).toEqual([25, 50]);
+    expect(said[0]).toMatch(/^no watcher service runs on this store: judging header's canary here/);
+    expect(said.filter((line) => line.startsWith(`header canary ${canary} at `))).toHaveLength(6);
+    expect(said).toContain(`header canary ${canary} at 25 %: step: ${readHistory(store)[6]?.reason}`);
   });
 
-  it('judges a canary released while it watches from its own start: the healthy count starts again', async () => {
+  it('judges a canary released with its own watch meanwhile from its own start; an evaluation of the first one under way is dropped', async () => {
     const { store, live, canary } = await canaryStore();
     let round = 0;
     let next = '';
-    const decision = await watchCanary({
+    const decision = await followCanary({
       store,
       remote: 'header',
-      policy,
       readFigures: async () => {
         round += 1;
-        if (round === 2) next = (await release({ store, remote: 'header', dist: build('next'), canary: 10 })).version;
+        if (round === 2)
+          next = (await release({ store, remote: 'header', dist: build('next'), canary: 10, policy })).version;
         return [...healthyRound(live, canary, round), ...healthyRound(live, next || canary, round).slice(1)];
       },
-      sleep: async () => undefined,
-      log: () => undefined,
+      ...quiet,
     });
     expect(decision?.action).toBe('promote');
     const watched = readHistory(store)
       .filter((e) => e.action === 'watch')
       .map((e) => `${e.to === canary ? 'first' : 'next'}:${e.decision}`);
-    // The first canary's step, decided as the next one was released, is not applied to it; the
-    // next one is judged from its own start (without the reset it would step at once).
-    expect(watched.slice(0, 4)).toEqual(['first:hold', 'first:step', 'next:hold', 'next:step']);
+    // The first canary's second evaluation, read as the next one was released, is not recorded;
+    // the next one is judged from its own start (without the reset it would step at once).
+    expect(watched.slice(0, 3)).toEqual(['first:hold', 'next:hold', 'next:step']);
     const steps = readHistory(store).filter((e) => e.action === 'step');
     expect(steps.map((e) => e.to)).toEqual([next, next]);
   });
 
-  it('stops at the deadline without a decision: the canary stays at its share, and the history says why', async () => {
-    const { store, live, canary } = await canaryStore();
-    let round = 0;
-    const decision = await watchCanary({
-      store,
-      remote: 'header',
-      policy: { ...policy, margin: 0.01, deadlineIntervals: 6 },
-      readFigures: async () => healthyRound(live, canary, ++round),
-      ...quiet,
-    });
+  it('records one inconclusive evaluation at the deadline and then leaves the canary held until the releaser watches it again', async () => {
+    const { store, live, canary } = await canaryStore({ ...policy, margin: 0.01, deadlineIntervals: 6 });
+    const readFigures = healthyFor(store, live, canary);
+    const decision = await followCanary({ store, remote: 'header', readFigures, ...quiet });
     expect(decision?.action).toBe('inconclusive');
     expect(readDiscovery(store).remotes.header?.canary).toMatchObject({ version: canary, percent: 50 });
     const last = readHistory(store).at(-1);
     expect(last).toMatchObject({ action: 'watch', decision: 'inconclusive', percent: 50 });
     expect(last?.reason).toMatch(/^no decision after 6 evaluations: .*The canary stays at 50 %/);
+    // Any number of steps after it evaluate nothing more.
+    const lines = readHistory(store).length;
+    for (let i = 0; i < 5; i++) expect((await watchStep({ store, remote: 'header', readFigures })).state).toBe('held');
+    expect(readHistory(store)).toHaveLength(lines);
+    // Watched again with a later deadline: it goes on from the same evidence, and is held again there.
+    await watchWith({ store, remote: 'header', policy: { ...policy, margin: 0.01, deadlineIntervals: 8 } });
+    const again = await followCanary({ store, remote: 'header', readFigures, ...quiet });
+    expect(again?.action).toBe('inconclusive');
+    expect(again?.reason).toMatch(/^no decision after 8 evaluations/);
+    expect(readHistory(store).filter((e) => e.decision === 'inconclusive')).toHaveLength(2);
   });
 
-  it('goes on from the history when started again: it decides as a watcher that never stopped', async () => {
+  it('goes on from the store when started again: it decides as a watcher that never stopped', async () => {
     const run = async (stopAfter: number | null) => {
       const { store, live, canary } = await canaryStore();
-      let round = 0;
-      const readFigures = async () => healthyRound(live, canary, ++round);
+      const readFigures = healthyFor(store, live, canary);
       if (stopAfter !== null) {
         let sleeps = 0;
         const dies = async () => {
           if (++sleeps > stopAfter) throw new Error('killed');
         };
-        await expect(
-          watchCanary({ store, remote: 'header', policy, readFigures, ...quiet, sleep: dies }),
-        ).rejects.toThrow('killed');
+        await expect(followCanary({ store, remote: 'header', readFigures, ...quiet, sleep: dies })).rejects.toThrow(
+          'killed',
+        );
       }
-      await watchCanary({ store, remote: 'header', policy, readFigures, ...quiet });
-      return readHistory(store)
-        .slice(2)
-        .map((e) => `${e.action}:${e.decision ?? e.percent ?? e.result}`);
+      await followCanary({ store, remote: 'header', readFigures, ...quiet });
+      return { decisions: decisions(store), evidence: evidenceOf(store) };
     };
     const whole = await run(null);
-    expect(whole.at(-1)).toBe('promote:live');
+    expect(whole.decisions.at(-1)).toBe('promote:live');
     // Stopped after 4 evaluations (at 25 %, its hold count in memory would be lost), then started again.
     expect(await run(4)).toEqual(whole);
+  });
+
+  it('carries out a decision its watcher recorded but died before carrying out, instead of judging again', async () => {
+    const whole = await canaryStore();
+    await followCanary({
+      store: whole.store,
+      remote: 'header',
+      readFigures: healthyFor(whole.store, whole.live, whole.canary),
+      ...quiet,
+    });
+    const history = readHistory(whole.store);
+    const firstStep = history.findIndex((e) => e.decision === 'step');
+    expect(history[firstStep + 1]).toMatchObject({ action: 'step', percent: 25 });
+
+    // The same canary, its watcher killed between the evaluation that stepped it and the step.
+    const { store, live, canary } = await canaryStore();
+    expect([live, canary]).toEqual([whole.live, whole.canary]);
+    for (const line of history.slice(2, firstStep + 1)) appendHistory(store, line);
+    expect(unfinished(readDiscovery(store), readHistory(store), 'header')).toMatchObject({ stepTo: 25, done: false });
+    const readFigures = healthyFor(store, live, canary);
+    const step = await watchStep({ store, remote: 'header', readFigures });
+    expect(step.state).toBe('completed');
+    expect(readDiscovery(store).remotes.header?.canary?.percent).toBe(25);
+    expect(readHistory(store).at(-1)).toMatchObject({ action: 'step', percent: 25 });
+    await followCanary({ store, remote: 'header', readFigures, ...quiet });
+    expect(decisions(store)).toEqual(decisions(whole.store));
+    expect(evidenceOf(store)).toEqual(evidenceOf(whole.store));
+  });
+
+  it('records a step its watcher made but died before recording, as it would have', async () => {
+    const whole = await canaryStore();
+    await followCanary({
+      store: whole.store,
+      remote: 'header',
+      readFigures: healthyFor(whole.store, whole.live, whole.canary),
+      ...quiet,
+    });
+    const history = readHistory(whole.store);
+    const firstStep = history.findIndex((e) => e.decision === 'step');
+
+    // Killed between the discovery document's new share and the history's step line.
+    const { store, live, canary } = await canaryStore();
+    for (const line of history.slice(2, firstStep + 1)) appendHistory(store, line);
+    const doc = readDiscovery(store);
+    const entry = doc.remotes.header;
+    if (!entry?.canary) throw new Error('no canary');
+    writeDiscovery(store, { ...doc, remotes: { header: { ...entry, canary: { ...entry.canary, percent: 25 } } } });
+    expect(unfinished(readDiscovery(store), readHistory(store), 'header')).toMatchObject({ stepTo: 25, done: true });
+    const readFigures = healthyFor(store, live, canary);
+    expect((await watchStep({ store, remote: 'header', readFigures })).state).toBe('completed');
+    const { time: _t1, ...recorded } = readHistory(store).at(-1) ?? {};
+    const { time: _t2, ...expected } = history[firstStep + 1] ?? {};
+    expect(recorded).toEqual(expected);
+    await followCanary({ store, remote: 'header', readFigures, ...quiet });
+    expect(evidenceOf(store)).toEqual(evidenceOf(whole.store));
+    expect(decisions(store)).toEqual(decisions(whole.store));
+  });
+
+  it('carries out a rollback its watcher recorded but died before carrying out', async () => {
+    const { store, live, canary } = await canaryStore();
+    appendHistory(store, {
+      time: new Date().toISOString(),
+      remote: 'header',
+      action: 'watch',
+      from: live,
+      to: canary,
+      result: 'canary',
+      percent: 10,
+      decision: 'rollback',
+      reason: "error rate 75.0 % against live's 0.0 %",
+      figures: { canary: figures(canary, 12, 9), live: figures(live, 40, 0) },
+    } satisfies HistoryEntry);
+    const decision = await followCanary({ store, remote: 'header', readFigures: async () => [], ...quiet });
+    expect(decision?.action).toBe('rollback');
+    expect(readDiscovery(store).remotes.header?.canary).toBeUndefined();
+    expect(readHistory(store).at(-1)).toMatchObject({
+      action: 'rollback',
+      reason: "watcher: error rate 75.0 % against live's 0.0 %",
+    });
+    expect(readHistory(store).filter((e) => e.action === 'watch')).toHaveLength(1);
+  });
+
+  it('appends an evaluation once when two watchers take the same step at once', async () => {
+    const { store, live, canary } = await canaryStore();
+    let reads = 0;
+    // Both read the figures before either records: the second finds the first's evaluation under the lock.
+    let release2: () => void = () => undefined;
+    const bothRead = new Promise<void>((resolve) => (release2 = resolve));
+    const readFigures = async () => {
+      if (++reads === 2) release2();
+      await bothRead;
+      return healthyRound(live, canary, 1);
+    };
+    const steps = await Promise.all([
+      watchStep({ store, remote: 'header', readFigures }),
+      watchStep({ store, remote: 'header', readFigures }),
+    ]);
+    expect(reads).toBe(2);
+    expect(steps.map((s) => s.state).sort()).toEqual(['evaluated', 'raced']);
+    expect(readHistory(store).filter((e) => e.action === 'watch')).toHaveLength(1);
+  });
+
+  it('leaves a canary released without --watch to the releaser', async () => {
+    const { store } = await canaryStore(null);
+    expect((await watchStep({ store, remote: 'header', readFigures: async () => [] })).state).toBe('unwatched');
+    const said: string[] = [];
+    expect(
+      await followCanary({ store, remote: 'header', readFigures: async () => [], ...quiet, log: (l) => said.push(l) }),
+    ).toBeNull();
+    expect(said.at(-1)).toMatch(/has no watcher's policy: pnpm release header --watch gives it one/);
+    expect(readHistory(store)).toHaveLength(2);
   });
 
   it('stops when the canary is ended by hand, and keeps watching through an API that does not answer', async () => {
     const { store } = await canaryStore();
     const said: string[] = [];
     let calls = 0;
-    const decision = await watchCanary({
+    const decision = await followCanary({
       store,
       remote: 'header',
-      policy,
       readFigures: async () => {
         calls += 1;
         if (calls === 1) throw new Error('connect ECONNREFUSED');
-        const { rollback } = await import('./store.mjs');
         await rollback({ store, remote: 'header' });
         return [];
       },
-      sleep: async () => undefined,
+      sleep: quiet.sleep,
       log: (line) => said.push(line),
     });
     expect(decision).toBeNull();
-    expect(said[0]).toBe('figures unavailable (connect ECONNREFUSED): trying again next interval');
+    expect(said[1]).toBe('figures unavailable (connect ECONNREFUSED): trying again next interval');
     expect(said.at(-1)).toBe('header has no canary under way any more: stopped watching');
+  });
+
+  it('only follows while a watcher service runs on the store, and judges itself once it is gone', async () => {
+    const { store, live, canary } = await canaryStore();
+    const said: string[] = [];
+    let looks = 0;
+    writeHeartbeat(store, 60_000);
+    expect(serviceRuns(store)).toBe(true);
+    const decision = await followCanary({
+      store,
+      remote: 'header',
+      readFigures: healthyFor(store, live, canary),
+      judgeHere: () => !serviceRuns(store),
+      sleep: async () => {
+        // The service is stopped after the follower has looked a few times without judging.
+        if (++looks === 3) {
+          expect(readHistory(store)).toHaveLength(2);
+          clearHeartbeat(store);
+        }
+      },
+      log: (line) => said.push(line),
+    });
+    expect(decision?.action).toBe('promote');
+    expect(said[0]).toBe(
+      "the watcher service judges header's canary: following its evaluations (closing this does not stop them)",
+    );
+    expect(said[1]).toMatch(/^no watcher service runs on this store: judging header's canary here/);
+  });
+
+  it("tells a watcher service's heartbeat from one that is stale or whose process is gone", async () => {
+    const store = tmp('store');
+    expect(serviceRuns(store)).toBe(false);
+    writeHeartbeat(store, 1000);
+    expect(serviceRuns(store)).toBe(true);
+    expect(serviceRuns(store, Date.now() + 2000)).toBe(false);
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const beat = { host: hostname(), pid: gone, id: 'earlier', time: new Date().toISOString(), staleAfterMs: 60_000 };
+    writeFileSync(join(store, '.watcher.json'), JSON.stringify(beat));
+    expect(serviceRuns(store)).toBe(false);
+    // On another host (a container) only its time tells.
+    writeFileSync(join(store, '.watcher.json'), JSON.stringify({ ...beat, host: 'elsewhere' }));
+    expect(serviceRuns(store)).toBe(true);
   });
 });
 

@@ -7,7 +7,7 @@
 // 4112) behind the API gateway on 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's
 // mosquitto with the repository's configuration (logins per page, administered by the API) on 1883
 // and 9001; and each app under Debian's nginx with the images' template, the shell's pages passed
-// to its page server.
+// to its page server. Every mode also runs the canary watcher on the release store.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +47,9 @@ const serve = (app, ...args) =>
     env: process.env,
   });
 const children = [];
+// How the canary watcher (below) reaches the API's figures: by default the API `npm start` runs on
+// 4000 with the token it keeps in api/data/admin-token; under --prod, the instances' operator ports.
+let watcherEnv = {};
 /** Resolves once the child prints `line` (its server is ready), passing its output on. */
 const printedBy = (child, line) =>
   new Promise((resolve, reject) => {
@@ -130,6 +133,10 @@ if (prod) {
     };
     children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env }));
   });
+  watcherEnv = {
+    API_INTERNAL_URL: instances.map((port) => `http://127.0.0.1:${port + 10}`).join(','),
+    ADMIN_TOKEN: apiEnv.ADMIN_TOKEN,
+  };
   const gatewayEnv = {
     ...process.env,
     GATEWAY_PORT: '4000',
@@ -168,6 +175,16 @@ if (prod) {
   if (single) children.push(serve('shell', '--single'));
   else for (const app of APPS) children.push(serve(app.package));
 }
+// The canary watcher (releases/watcher-service.mjs, issue 39 item 5): judges every canary of the
+// release store (RELEASES_DIR, default releases/store/) released with --watch, whether or not a
+// terminal follows it; its state is the store, so a restart goes on at the same step.
+children.push(
+  spawn(process.execPath, [join(root, 'releases', 'watcher-service.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...watcherEnv },
+  }),
+);
 const url = `http://localhost:${single ? PLATFORM.singleBundlePort : PLATFORM.shell.devPort}`;
 setTimeout(() => console.log(`\n  Open ${url}  (demo accounts: api/README.md, password demo-pass-2026)\n`), 3000);
 
