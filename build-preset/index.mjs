@@ -114,6 +114,11 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
       // Named, not left to webpack's default (the same name): the shell empties it to load another
       // version of a remote into an open page (shell/src/remotes/federation.ts, chunkGlobalOf).
       chunkLoadingGlobal: `webpackChunk${uniqueName}`,
+      // A remote's chunks run in another origin's page: fetched with CORS (every app's server
+      // answers Access-Control-Allow-Origin: *), an error they throw reaches that page with its
+      // stack and file, not as a bare "Script error." that no one can attribute (issue 39, item 1).
+      // webpack sets it only on a chunk from another origin than the page's.
+      crossOriginLoading: 'anonymous',
       clean: true,
     },
     resolve: {

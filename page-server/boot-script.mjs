@@ -35,6 +35,8 @@ export function bootScript() {
       link.setAttribute('rel', 'preload');
       link.setAttribute('as', 'script');
       link.setAttribute('href', href);
+      // In the mode main.js loads it in (CORS from another origin, so its errors carry their stack), or the browser fetches it twice.
+      if (new URL(href, location.href).origin !== location.origin) link.setAttribute('crossorigin', 'anonymous');
       if (low) link.setAttribute('fetchpriority', 'low');
       document.head.appendChild(link);
     };

@@ -29,6 +29,7 @@ export const rendererOf = (distDir) =>
  *   renderDocument(request: {
  *     template: string, origin: string, url: string, cookie: string, composition: unknown,
  *     load(request: { remote: string, manifestUrl: string, manifest: unknown, exposed: string }): Promise<unknown>,
+ *     sourceOf?(manifestUrl: string): string | undefined,
  *     budgets?: { remoteMs?: number, dataMs?: number, renderMs?: number },
  *   }): Promise<RenderedDocument>,
  * }} HostRenderer
@@ -48,9 +49,18 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
   const remotes = serverRemotes({ shared: host.singletons, maxVersions });
   // Its own folder by default: two page servers in one process (tests) fetch their remotes each.
   const builds = serverBuilds({ dir: cacheDir ?? mkdtempSync(join(tmpdir(), 'page-server-builds-')) });
+  /** The folder each version's server build runs from, by its browser manifest's URL. @type {Map<string, string>} */
+  const folders = new Map();
   /** @type {Parameters<HostRenderer['renderDocument']>[0]['load']} */
-  const load = async ({ manifestUrl, manifest, exposed }) =>
-    remotes.load(await builds.folderOf(manifestUrl, manifest), exposed);
+  const load = async ({ manifestUrl, manifest, exposed }) => {
+    const folder = await builds.folderOf(manifestUrl, manifest);
+    folders.set(manifestUrl, folder);
+    return remotes.load(folder, exposed);
+  };
+  // Where a remote's code runs from, so the shell's render can tell which remote threw (by the
+  // error's stack) and the page's beacon counts it against that remote's version (issue 39, item 1).
+  /** @param {string} manifestUrl */
+  const sourceOf = (manifestUrl) => folders.get(manifestUrl);
 
   return {
     /**
@@ -62,7 +72,7 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
       const [block] = compositionBlocks(template);
       const composition = JSON.parse(block ?? 'null');
       if (!composition?.config) throw new Error('the page has no runtime config to render with');
-      return host.renderDocument({ template, url, cookie, origin, composition, load, budgets });
+      return host.renderDocument({ template, url, cookie, origin, composition, load, sourceOf, budgets });
     },
   };
 }

@@ -81,6 +81,7 @@ export {
   keepNotFoundAnswers,
   isNotFoundQuery,
   stateScript,
+  type ServerFailure,
   type ServerState,
 } from './app/serverState.js';
 export { useScrollLock } from './ui/useScrollLock.js';
@@ -88,6 +89,7 @@ export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
+export { rootErrorHandlers } from './app/rootErrors.js';
 export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
 export { formatMoney } from './format.js';

@@ -1,3 +1,5 @@
+// First: the page's errors are kept from here on, until telemetry takes them.
+import './telemetry/early.js';
 import { composedRuntimeConfig } from '@marketplace/shared/platform';
 // The single-bundle build swaps this module for ./remotes/single.ts (build-preset/single.mjs).
 import { startFederation } from './remotes/federation.js';

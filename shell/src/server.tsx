@@ -37,11 +37,13 @@ import {
   type Composition,
   type PageHead,
   type RemoteName,
+  type ServerFailure,
   type ServerState,
 } from '@marketplace/shared';
 import { App } from './app/App.js';
 import { versionsForRequest } from './remotes/discovery.js';
 import { PreloadedSlots, type PreloadedSlot, type SlotComponent } from './remotes/preloaded.js';
+import { messageOf, ownerOfError, type RemoteBases } from './telemetry/attribution.js';
 
 declare const SINGLETON_VERSIONS: Record<string, string>;
 
@@ -89,6 +91,12 @@ export interface RenderRequest {
   /** The page's composition block, as its server composed it (shared/src/platform/composition.ts). */
   composition: unknown;
   load: LoadServerModule;
+  /**
+   * Where the server build of the version at `manifestUrl` runs from (its folder), once loaded:
+   * an error whose stack or component stack runs through it is that remote's. A page server
+   * without it (older) gets no failures attributed to remotes.
+   */
+  sourceOf?: (manifestUrl: string) => string | undefined;
   budgets?: Partial<RenderBudgets>;
 }
 
@@ -103,14 +111,19 @@ export interface RenderedPage {
   head: PageHead;
   /** Server-side trouble that left a part to the browser (a remote down, a render that threw). */
   problems: string[];
+  /** Of those, the remotes that threw while rendering, each error once (also in `state`, for the page's beacon). */
+  failures: ServerFailure[];
   /** Whether the HTML holds the page's content (a visitor's page), not a frame that scripts fill. */
   hasContent: boolean;
 }
 
 const after = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
 
+/** An error a pass met, with the component stack React gave with it. */
+type PassError = { error: unknown; componentStack?: string };
+
 /** The HTML of one pass; a part still suspended when the budget ends is left to the browser. */
-function renderPass(tree: React.ReactNode, budgetMs: number, problems: string[]): Promise<string> {
+function renderPass(tree: React.ReactNode, budgetMs: number, problems: string[], errors: PassError[]): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
     const sink = new Writable({
@@ -127,8 +140,9 @@ function renderPass(tree: React.ReactNode, budgetMs: number, problems: string[])
     const stream = renderToPipeableStream(tree, {
       onAllReady: () => stream.pipe(sink),
       onShellError: reject,
-      onError(error) {
+      onError(error, info) {
         problems.push(error instanceof Error ? error.message : String(error));
+        errors.push({ error, componentStack: info.componentStack });
       },
     });
     const timer = setTimeout(() => stream.abort(new Error(`render took over ${budgetMs} ms`)), budgetMs);
@@ -240,13 +254,33 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
     return <StyleSheetManager sheet={styles.instance}>{tree}</StyleSheetManager>;
   };
 
+  // Where each remote's server code runs from, to tell its errors from the shell's.
+  const bases: RemoteBases = {};
+  for (const [id, manifestUrl] of Object.entries(slots)) {
+    const source = request.sourceOf?.(manifestUrl);
+    if (source) bases[id.split('/')[0] as RemoteName] = source.endsWith('/') ? source : `${source}/`;
+  }
+  // Every pass's, not only the last's: a remote that threw in one pass threw in this page's render
+  // (as the browser counts a render React recovered from), once per remote and message.
+  const failures = new Map<string, ServerFailure>();
+  const noteFailures = (errors: PassError[]) => {
+    for (const { error, componentStack } of errors) {
+      const owner = ownerOfError(error, bases, { componentStack });
+      if (owner === 'shell') continue;
+      const failure = { remote: owner, message: messageOf(error) };
+      failures.set(`${failure.remote}\0${failure.message}`, failure);
+    }
+  };
+
   /** One pass with its styles, head and problems: the last one is the page. */
   const pass = async () => {
     const sheet = new ServerStyleSheet();
     const passProblems: string[] = [];
+    const passErrors: PassError[] = [];
     said.head = null;
     try {
-      const html = await renderPass(page(sheet), budgets.renderMs, passProblems);
+      const html = await renderPass(page(sheet), budgets.renderMs, passProblems, passErrors);
+      noteFailures(passErrors);
       return { html, styles: sheet.getStyleTags(), head: said.head as PageHead | null, problems: passProblems };
     } finally {
       sheet.seal();
@@ -269,9 +303,14 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
       status: route && !isNotFoundHead(finalHead) ? 200 : 404,
       html: last.html,
       styles: last.styles,
-      state: { queries: dehydrateForPage(queryClient), slots },
+      state: {
+        queries: dehydrateForPage(queryClient),
+        slots,
+        ...(failures.size > 0 && { failures: [...failures.values()] }),
+      },
       head: finalHead,
       problems: [...problems, ...last.problems],
+      failures: [...failures.values()],
       hasContent: !isLoggedIn,
     };
   } finally {

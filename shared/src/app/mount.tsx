@@ -6,6 +6,8 @@ import { statusOf } from '../api/client.js';
 import { loadRuntimeConfig, type RuntimeConfig } from '../config/runtime.js';
 import { DATA_CACHE_TIME_MS } from '../constants.js';
 import { sessionStore } from '../session/store.js';
+import { reportPageError } from '../platform/pageErrors.js';
+import { rootErrorHandlers } from './rootErrors.js';
 import { hydrateFromPage, serverStateInPage, type ServerState } from './serverState.js';
 import { theme } from '../ui/theme.js';
 
@@ -30,26 +32,13 @@ export function createQueryClient(): QueryClient {
 }
 
 /**
- * A recoverable error while hydrating. A part the server could not finish (#419: a remote that
- * threw or ran out of time there) or that threw while hydrating here (#422: a remote's own
- * failure, which its slot shows and reports) is rendered here instead, as designed: a warning.
- * Anything else (HTML that does not match what the browser renders) is an error worth a test's
- * failure. React's production builds name them by number only.
- */
-const PART_RENDERED_HERE =
-  /server could not finish this Suspense boundary|error while hydrating this Suspense boundary|React error #(419|422)\b/i;
-
-function reportRecoverable(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  if (PART_RENDERED_HERE.test(message)) console.warn(`[hydrate] a part is rendered here, not hydrated: ${message}`);
-  else console.error('[hydrate]', error);
-}
-
-/**
  * Starts an app in the page: loads the runtime config, starts loading the session, and renders
  * `render(config)` under the query client. The shell uses it, and each remote's bootstrap.tsx to
  * run alone in development. When the page's server rendered it (its state is in the page), the
- * server's answers go into the query cache and its HTML is hydrated, not replaced.
+ * server's answers go into the query cache and its HTML is hydrated, not replaced, and the
+ * failures its server saw while rendering it are this page's (issue 39, item 1): the browser
+ * renders those parts afresh, and would otherwise count them nowhere. Either way the root reports
+ * its errors with the one handler (rootErrors.ts).
  */
 export async function mountApp(
   render: (config: RuntimeConfig) => ReactNode,
@@ -67,6 +56,7 @@ export async function mountApp(
   const server = element.hasChildNodes() ? serverStateInPage() : null;
   // The server's answers serve the page either way: the browser does not ask for them again.
   if (server) hydrateFromPage(queryClient, server.queries);
+  for (const failure of server?.failures ?? []) reportPageError({ kind: 'server', ...failure });
   const hydrate = server !== null && (await (options.hydrateWith?.(config, server) ?? true));
   const tree = (
     <StrictMode>
@@ -76,6 +66,6 @@ export async function mountApp(
       </QueryClientProvider>
     </StrictMode>
   );
-  if (hydrate) hydrateRoot(element, tree, { onRecoverableError: reportRecoverable });
-  else createRoot(element).render(tree);
+  if (hydrate) hydrateRoot(element, tree, rootErrorHandlers);
+  else createRoot(element, rootErrorHandlers).render(tree);
 }

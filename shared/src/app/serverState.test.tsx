@@ -91,6 +91,25 @@ describe("a server's state in the page", () => {
     document.body.innerHTML = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">{"queries":</script>`;
     expect(serverStateInPage()).toBeNull();
   });
+
+  it('carries the failures its server saw, by remote; anything else in their place is left out', () => {
+    const queries = dehydrateForPage(new QueryClient());
+    document.body.innerHTML = stateScript({
+      queries,
+      slots: {},
+      failures: [{ remote: 'header', message: 'Error: flaky header' }],
+    });
+    expect(serverStateInPage()?.failures).toEqual([{ remote: 'header', message: 'Error: flaky header' }]);
+    document.body.innerHTML = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${JSON.stringify({
+      queries,
+      slots: {},
+      failures: [{ remote: 'evil', message: 'x' }, { remote: 'media' }, 'header', { remote: 'media', message: 'y' }],
+    })}</script>`;
+    expect(serverStateInPage()?.failures).toEqual([{ remote: 'media', message: 'y' }]);
+    // An older server's page: none.
+    document.body.innerHTML = stateScript({ queries, slots: {} });
+    expect(serverStateInPage()).toEqual({ queries, slots: {} });
+  });
 });
 
 describe('rendering on a server', () => {

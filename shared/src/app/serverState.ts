@@ -1,5 +1,6 @@
 import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient } from '@tanstack/react-query';
 import { ApiError, statusOf } from '../api/client.js';
+import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
 
 /** The id of the data-only block a server-rendered page carries its state in. */
 export const SERVER_STATE_ELEMENT_ID = 'platform-server-state';
@@ -13,7 +14,24 @@ export interface ServerState {
   queries: DehydratedState;
   /** `remote/Module` -> the manifest URL of the version rendered. */
   slots: Record<string, string>;
+  /**
+   * What threw while the server rendered the page, by remote (each error once): the browser
+   * renders those parts afresh and reports these as the page's own (mountApp, issue 39, item 1).
+   */
+  failures?: ServerFailure[];
 }
+
+/** A remote that threw while the page's server rendered it, in the error's words. */
+export interface ServerFailure {
+  remote: RemoteName;
+  message: string;
+}
+
+const isServerFailure = (value: unknown): value is ServerFailure =>
+  typeof value === 'object' &&
+  value !== null &&
+  REMOTE_NAMES.includes((value as { remote?: unknown }).remote as RemoteName) &&
+  typeof (value as { message?: unknown }).message === 'string';
 
 /** An API failure as it crosses into the page (an Error's message is not serialised by JSON). */
 interface SentError {
@@ -93,10 +111,14 @@ export function serverStateInPage(
   const text = doc?.getElementById(SERVER_STATE_ELEMENT_ID)?.textContent;
   if (!text) return null;
   try {
-    const value = JSON.parse(text) as Partial<ServerState> | null;
-    if (!value || !Array.isArray(value.queries?.queries) || typeof value.slots !== 'object' || !value.slots)
+    const value = JSON.parse(text) as Partial<Record<keyof ServerState, unknown>> | null;
+    const queries = value?.queries as DehydratedState | undefined;
+    if (!value || !queries || !Array.isArray(queries.queries) || typeof value.slots !== 'object' || !value.slots)
       return null;
-    return { queries: value.queries, slots: value.slots };
+    const slots = value.slots as Record<string, string>;
+    // A page of an older server has none; one that is not a list of failures is left out, not trusted.
+    const failures = Array.isArray(value.failures) ? value.failures.filter(isServerFailure) : [];
+    return { queries, slots, ...(failures.length > 0 && { failures }) };
   } catch {
     return null;
   }

@@ -53,7 +53,8 @@ export const UNRELEASED_VERSION = 'unreleased';
 
 /**
  * How a remote failed in the page: its slot's fallback after a load failure or a timeout, an error
- * it threw while rendering (its slot's error boundary caught it), or an uncaught error or
+ * it threw while rendering (its slot's error boundary caught it, another boundary or none did,
+ * React recovered by rendering again, or the page's server saw it throw), or an uncaught error or
  * unhandled rejection whose stack is in its files.
  */
 export type BeaconErrorKind = 'load' | 'timeout' | 'render' | 'uncaught' | 'rejection';

@@ -38,3 +38,12 @@ export {
   type VitalName,
 } from './beacon.js';
 export { cookieIn } from './cookies.js';
+export {
+  PAGE_ERRORS_GLOBAL,
+  PAGE_ERRORS_WAITING_MAX,
+  listenForPageErrors,
+  receivePageErrors,
+  reportPageError,
+  resetPageErrors,
+  type PageErrorReport,
+} from './pageErrors.js';

@@ -1,14 +1,4 @@
-import {
-  Component,
-  Suspense,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ErrorInfo,
-  type ReactNode,
-} from 'react';
+import { Suspense, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import styled from 'styled-components';
 import {
   Button,
@@ -27,6 +17,7 @@ import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
 import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
 import { remoteGenerations } from './generations.js';
 import { PreloadedSlots, type SlotComponent } from './preloaded.js';
+import { SlotBoundary } from './SlotBoundary.js';
 import { failureKind, loadExposed, loadWithin, REMOTE_LOAD_TIMEOUT_MS, type Loader } from './registry.js';
 
 const Box = styled.div`
@@ -103,31 +94,6 @@ function Loading({ label, remote, placeholder }: { label: string; remote: Remote
 const SlotRoot = styled.div`
   display: contents;
 `;
-
-interface BoundaryProps {
-  resetKey: string;
-  fallback: ReactNode;
-  onError: (error: Error) => void;
-  children: ReactNode;
-}
-
-/** Catches a remote that throws while rendering; a new resetKey (navigation, Retry) tries again. */
-class SlotBoundary extends Component<BoundaryProps, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError(): { failed: boolean } {
-    return { failed: true };
-  }
-  componentDidCatch(error: Error, info: ErrorInfo): void {
-    console.warn('[shell] a remote failed while rendering', error, info.componentStack);
-    this.props.onError(error);
-  }
-  componentDidUpdate(prev: BoundaryProps): void {
-    if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
-  }
-  render(): ReactNode {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
-}
 
 type SlotState = { status: 'loading' } | { status: 'ready'; Component: SlotComponent } | { status: 'failed' };
 

@@ -65,11 +65,16 @@ function keepCohort(cohort: number | null): void {
 }
 
 /** The hint elements the script adds on `path`, for a browser in `cohort`, below a head holding `head`. */
-function hintElementsOn(path: string, cohort: number | null, head = ''): HTMLLinkElement[] {
+function hintElementsOn(
+  path: string,
+  cohort: number | null,
+  head = '',
+  composed: object = composition,
+): HTMLLinkElement[] {
   window.history.pushState({}, '', path);
   keepCohort(cohort);
   document.head.innerHTML = head;
-  document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
+  document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composed)}</script>`;
   new Function(bootScript())();
   return [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
 }
@@ -144,6 +149,27 @@ describe("the page's boot script", () => {
     const renderedPage = hintElementsOn('/events', 80, '<script defer src="/main.js" fetchpriority="low"></script>');
     expect(renderedPage.map((link) => link.href)).toEqual(emptyPage.map((link) => link.href));
     for (const link of renderedPage) expect(link.getAttribute('fetchpriority')).toBe('low');
+  });
+
+  it("hints another origin's scripts in the mode main.js loads them (CORS: their errors carry their stack), the page's own origin's as they are", () => {
+    const elsewhere = hintElementsOn('/events', 80);
+    expect(elsewhere.length).toBeGreaterThan(0);
+    for (const link of elsewhere) expect(link.getAttribute('crossorigin')).toBe('anonymous');
+    const sameOrigin = {
+      ...composition,
+      discovery: null,
+      config: {
+        ...config,
+        discoveryUrl: undefined,
+        remotes: Object.fromEntries(
+          REMOTE_NAMES.map((name) => [name, `${window.location.origin}/${name}/mf-manifest.json`]),
+        ),
+      },
+    };
+    const here = hintElementsOn('/events', 80, '', sameOrigin);
+    expect(here.map((link) => new URL(link.href).origin)).toEqual(here.map(() => window.location.origin));
+    expect(here.length).toBeGreaterThan(0);
+    for (const link of here) expect(link.hasAttribute('crossorigin')).toBe(false);
   });
 
   it('hints nothing on a page its server did not compose', () => {

@@ -1,4 +1,10 @@
-import { loadRemote, preloadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
+import {
+  loadRemote,
+  preloadRemote,
+  registerPlugins,
+  registerRemotes,
+  type ModuleFederationRuntimePlugin,
+} from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import { pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
@@ -31,6 +37,45 @@ class ComposedManifest extends Response {
   }
 }
 
+/** Whether `url` is another origin's than the page's: fetched with CORS only then, as webpack's chunk loader does. */
+const isCrossOrigin = (url: string): boolean => new URL(url, document.baseURI).origin !== window.location.origin;
+
+/** The attributes the runtime would have set itself (it sets none on an element a hook made). */
+function withAttributes<E extends HTMLElement>(element: E, attrs: Record<string, unknown> = {}): E {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === 'async' || name === 'defer') element.toggleAttribute(name, Boolean(value));
+    else if (!element.hasAttribute(name)) element.setAttribute(name, String(value));
+  }
+  return element;
+}
+
+/**
+ * A remote's scripts and their preloads are fetched with CORS (crossorigin="anonymous"; every
+ * remote's server answers Access-Control-Allow-Origin: *): an error thrown by a script fetched
+ * without it reaches the page as "Script error.", with no stack and no file, which no one can
+ * attribute to its remote (issue 39, item 1). This covers the remote's entry and what the runtime
+ * preloads; the remote's own chunks get it from webpack (output.crossOriginLoading in the preset),
+ * and the page's boot script's hints too (page-server/boot-script.mjs). A preload must be in the
+ * same mode as the script it is for, or the browser fetches the script again.
+ */
+const crossOriginScripts: ModuleFederationRuntimePlugin = {
+  name: 'platform-cross-origin',
+  createScript({ url, attrs }) {
+    if (!isCrossOrigin(url)) return undefined;
+    const script = withAttributes(document.createElement('script'), attrs);
+    script.crossOrigin = 'anonymous';
+    script.src = url;
+    return script;
+  },
+  createLink({ url, attrs }) {
+    if (!isCrossOrigin(url)) return undefined;
+    const link = withAttributes(document.createElement('link'), attrs);
+    link.crossOrigin = 'anonymous';
+    link.href = url;
+    return link;
+  },
+};
+
 /** The config the page started with (checkForRollbacks reads its discovery document again). */
 let runtimeConfig: RuntimeConfig | null = null;
 
@@ -51,6 +96,7 @@ function registerPlatformRemotes(config: RuntimeConfig): void {
         return Promise.resolve(new ComposedManifest(manifest));
       },
     },
+    crossOriginScripts,
     {
       name: 'platform-slot-errors',
       // A failed remote is its slot's business: log it and let loadRemote reject.

@@ -1,4 +1,10 @@
-import { REMOTE_NAMES, type Owner, type RemoteName } from '@marketplace/shared/platform';
+import {
+  REMOTE_NAMES,
+  type BeaconError,
+  type Owner,
+  type PageErrorReport,
+  type RemoteName,
+} from '@marketplace/shared/platform';
 
 /** The attribute each remote slot puts on its root (RemoteSlot), naming the remote inside it. */
 export const SLOT_ATTRIBUTE = 'data-remote';
@@ -12,18 +18,115 @@ export function ownerOfNode(node: Node | null | undefined): Owner {
   return isRemote(owner) ? owner : 'shell';
 }
 
+/** Where each remote's code runs from: a URL prefix in the browser (its manifest's folder), a folder on the server. */
+export type RemoteBases = Partial<Record<RemoteName, string>>;
+
+/**
+ * The locations a stack names, from the top: URLs (a browser's frames) and absolute paths (the
+ * frames of code Node runs from a file, as the page server runs remotes' server builds).
+ */
+const LOCATION = /\b(?:https?|file):\/\/[^\s)'"]+|(?<=[\s(@])\/[^\s)'"]+/g;
+
 /**
  * The remote whose files a stack runs through, else the shell: the first frame, from the top,
- * under a remote's base URL (the folder of the manifest the page loaded it from). A remote's code
- * called by the shell's React still names the remote; an error in the shell's own code names none.
+ * under a remote's base. A remote's code called by the shell's React still names the remote; an
+ * error in the shell's own code names none. A component stack (React's, one frame per component
+ * from the one that failed up to the root) reads the same way.
  */
-export function ownerOfStack(stack: string | undefined, bases: Partial<Record<RemoteName, string>>): Owner {
+export function ownerOfStack(stack: string | undefined, bases: RemoteBases): Owner {
   if (!stack) return 'shell';
   const known = (Object.entries(bases) as [RemoteName, string][]).filter(([, base]) => base);
-  for (const url of stack.match(/\b(?:https?|file):\/\/[^\s)'"]+/g) ?? []) {
+  for (const location of stack.match(LOCATION) ?? []) {
     // The longest base first: a store serves every remote from one origin, under its own folder.
-    const match = known.filter(([, base]) => url.startsWith(base)).sort((a, b) => b[1].length - a[1].length)[0];
+    const match = known.filter(([, base]) => location.startsWith(base)).sort((a, b) => b[1].length - a[1].length)[0];
     if (match) return match[0];
   }
   return 'shell';
+}
+
+/** How deep a `cause` chain is followed; a cycle (an error its own cause) ends it too. */
+const MAX_CAUSES = 8;
+
+/** An error, then its `cause`, and so on: the last is the original. */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [error];
+  for (let e = error; chain.length <= MAX_CAUSES && e instanceof Error && e.cause !== undefined;) {
+    if (chain.includes(e.cause)) break;
+    e = e.cause;
+    chain.push(e);
+  }
+  return chain;
+}
+
+/**
+ * The error behind the wrappers: React reports a render it recovered from, and a part it
+ * rendered afresh instead of hydrating, as its own Error whose `cause` is what the remote threw,
+ * and whose stack is React's (the shell's files).
+ */
+export const originalError = (error: unknown): unknown => causeChain(error).at(-1);
+
+const stackOf = (error: unknown): string | undefined => (error instanceof Error ? error.stack : undefined);
+
+/**
+ * Who an error belongs to: the original error's stack (its cause chain unwrapped), then each
+ * wrapper's, then the component stack React gave with it (the component that failed, then its
+ * parents), then `location` (the script an uncaught error came from); else the shell.
+ */
+export function ownerOfError(
+  error: unknown,
+  bases: RemoteBases,
+  { componentStack, location }: { componentStack?: string; location?: string } = {},
+): Owner {
+  const stacks = [...causeChain(error).reverse().map(stackOf), componentStack, location];
+  for (const stack of stacks) {
+    const owner = ownerOfStack(stack, bases);
+    if (owner !== 'shell') return owner;
+  }
+  return 'shell';
+}
+
+/** An error's words for the beacon: the original error's name and message. */
+export const messageOf = (error: unknown): string => {
+  const original = originalError(error);
+  return original instanceof Error ? `${original.name}: ${original.message}` : String(original);
+};
+
+/**
+ * A part the server could not finish (#419), which the browser renders afresh: the server's own
+ * record of that failure (a `server` report, attributed there) is what counts it, once.
+ */
+const SERVER_COULD_NOT_FINISH = /server could not finish this Suspense boundary|React error #419\b/i;
+
+/**
+ * What the beacon says of a page error (shared/src/platform/pageErrors.ts), or null when it is
+ * counted elsewhere: a part its server could not finish, which the server's report counts. A
+ * render error (caught by a boundary, uncaught, or recovered from by rendering again) is `render`,
+ * as is a failure of the page's server; the window's are `uncaught` and `rejection`.
+ */
+export function beaconErrorOf(report: PageErrorReport, bases: RemoteBases): BeaconError | null {
+  switch (report.kind) {
+    case 'server':
+      return { owner: report.remote, kind: 'render', message: report.message };
+    case 'error': {
+      // A script served without CORS or loaded without crossorigin: "Script error.", no error, no file.
+      const words = report.error == null ? report.message || 'Script error.' : messageOf(report.error);
+      return {
+        owner: ownerOfError(report.error, bases, { location: report.filename }),
+        kind: 'uncaught',
+        message: words,
+      };
+    }
+    case 'rejection':
+      return { owner: ownerOfError(report.error, bases), kind: 'rejection', message: messageOf(report.error) };
+    case 'recoverable':
+    case 'caught':
+    case 'uncaught':
+      if (report.kind === 'recoverable' && SERVER_COULD_NOT_FINISH.test(messageOf(report.error))) return null;
+      // Recovered from or not, the remote did throw.
+      return {
+        owner: ownerOfError(report.error, bases, { componentStack: report.componentStack }),
+        kind: 'render',
+        message: messageOf(report.error),
+      };
+  }
 }

@@ -1,11 +1,11 @@
 import { act, render, screen } from '@testing-library/react';
-import { MemoryRouter } from '@marketplace/shared';
+import { MemoryRouter, rootErrorHandlers } from '@marketplace/shared';
 import { TEST_CONFIG } from '@marketplace/shared/testing';
-import type { Beacon, PageToken } from '@marketplace/shared/platform';
+import { reportPageError, type Beacon, type PageToken } from '@marketplace/shared/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Loader } from '../remotes/registry.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
-import { ownerOfNode, ownerOfStack } from './attribution.js';
+import { beaconErrorOf, originalError, ownerOfError, ownerOfNode, ownerOfStack } from './attribution.js';
 import { Collector, MAX_BEACONS_PER_LOAD } from './collector.js';
 import { requestPageToken, resetTelemetry, startTelemetry } from './telemetry.js';
 
@@ -50,12 +50,26 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const slot = (loader: Loader, timeoutMs = 1000) =>
+const slot = (loader: Loader, timeoutMs = 1000, options: Parameters<typeof render>[1] = {}) =>
   render(
     <MemoryRouter>
       <RemoteSlot remote="header" module="Header" label="The header" props={{}} loader={loader} timeoutMs={timeoutMs} />
     </MemoryRouter>,
+    options,
   );
+
+/** A root as the page's are (mountApp): with the one handler of its errors (act() takes uncaught ones itself). */
+const AS_THE_PAGE = {
+  onCaughtError: rootErrorHandlers.onCaughtError,
+  onRecoverableError: rootErrorHandlers.onRecoverableError,
+};
+
+/** An error thrown in the header's files, as its stack says in the browser. */
+function headerError(message: string): Error {
+  const error = new Error(message);
+  error.stack = `Error: ${message}\n    at HeaderBar (${HEADER_BASE}src_header_HeaderBar_tsx.1a2b3c4d.js:1:200)`;
+  return error;
+}
 
 describe("the page's real-user beacon", () => {
   it("sends, when the page is hidden, the version of the remote a slot rendered, to the API's beacon path", async () => {
@@ -116,6 +130,65 @@ describe("the page's real-user beacon", () => {
     expect(beacons[0]?.beacon.errors).toEqual([
       { owner: 'header', kind: 'uncaught', message: 'TypeError: x is undefined' },
       { owner: 'shell', kind: 'uncaught', message: 'Error: shell bug' },
+    ]);
+  });
+
+  it('counts a render React recovered from (it rendered again, the page is whole) once, against the remote the original error runs through', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await started({ ...TEST_CONFIG, rumSample: 1 });
+    let renders = 0;
+    slot(
+      async () =>
+        ({
+          default: () => {
+            renders += 1;
+            if (renders === 1) throw headerError('flaky header');
+            return <p>header</p>;
+          },
+        }) as never,
+      1000,
+      AS_THE_PAGE,
+    );
+    await screen.findByText('header');
+    hide();
+    expect(beacons[0]?.beacon.versions).toEqual({ header: '0123456789ab' });
+    // React's wrapper carries React's stack (the shell's files): its cause is the header's.
+    expect(beacons[0]?.beacon.errors).toEqual([{ owner: 'header', kind: 'render', message: 'Error: flaky header' }]);
+  });
+
+  it("counts a render error a slot's boundary caught once, though the root's handler sees it too", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await started({ ...TEST_CONFIG, rumSample: 1 });
+    slot(
+      async () =>
+        ({
+          default: () => {
+            throw headerError('broken header');
+          },
+        }) as never,
+      1000,
+      AS_THE_PAGE,
+    );
+    await screen.findByRole('alert');
+    hide();
+    expect(beacons[0]?.beacon.errors).toEqual([{ owner: 'header', kind: 'render', message: 'Error: broken header' }]);
+  });
+
+  it("sends what failed before it started, the page's server's failures with it, against the versions in use", async () => {
+    reportPageError({ kind: 'error', error: headerError('while loading') });
+    reportPageError({ kind: 'server', remote: 'header', message: 'Error: threw on the server' });
+    // A part the server could not finish, rendered afresh here: the server's own report counts it.
+    reportPageError({
+      kind: 'recoverable',
+      error: new Error('Minified React error #419; visit https://react.dev/errors/419'),
+    });
+    await started({ ...TEST_CONFIG, rumSample: 1 });
+    hide();
+    expect(beacons[0]?.beacon.versions).toEqual({ header: '0123456789ab' });
+    expect(beacons[0]?.beacon.errors).toEqual([
+      { owner: 'header', kind: 'uncaught', message: 'Error: while loading' },
+      { owner: 'header', kind: 'render', message: 'Error: threw on the server' },
     ]);
   });
 
@@ -217,6 +290,59 @@ describe('attribution', () => {
     expect(ownerOfStack(stack('http://store.test/media/bbbbbbbbbbbb/chunk.js'), bases)).toBe('media');
     expect(ownerOfStack(stack('http://shell.test/main.js'), bases)).toBe('shell');
     expect(ownerOfStack(undefined, bases)).toBe('shell');
+  });
+
+  it("names a server build's remote by the folder its frames run from", () => {
+    const bases = { header: '/tmp/page-server-builds-x/header-0123456789abcdef/' };
+    const stack = [
+      'Error: flaky header',
+      '    at HeaderBar (/tmp/page-server-builds-x/header-0123456789abcdef/server/__federation_expose_Header.js:2:31)',
+      '    at renderWithHooks (/srv/shell/dist-server/render.cjs:4:5)',
+    ].join('\n');
+    expect(ownerOfStack(stack, bases)).toBe('header');
+    expect(ownerOfStack('Error: x\n    at /srv/shell/dist-server/render.cjs:4:5', bases)).toBe('shell');
+  });
+
+  it("attributes by the original error behind React's wrappers, then by the component stack, else the shell", () => {
+    const bases = { header: HEADER_BASE };
+    const original = headerError('flaky header');
+    const wrapper = new Error('There was an error during concurrent rendering', { cause: original });
+    wrapper.stack = 'Error: There was an error\n    at recoverFromConcurrentError (http://shell.test/react-dom.js:1:1)';
+    expect(originalError(wrapper)).toBe(original);
+    expect(ownerOfError(wrapper, bases)).toBe('header');
+    // Thrown by the shell's code the header called: the header's component in the component stack says whose.
+    const inShared = new Error('bad props');
+    inShared.stack = 'Error: bad props\n    at Button (http://shell.test/shared.js:1:1)';
+    const componentStack = `\n    at Button (http://shell.test/shared.js:1:1)\n    at HeaderBar (${HEADER_BASE}src_header_HeaderBar_tsx.1a2b3c4d.js:1:1)`;
+    expect(ownerOfError(inShared, bases)).toBe('shell');
+    expect(ownerOfError(inShared, bases, { componentStack })).toBe('header');
+    // A cause chain that loops ends; a thrown non-error has no stack.
+    const looped = new Error('a');
+    looped.cause = looped;
+    expect(ownerOfError(looped, bases)).toBe('shell');
+    expect(ownerOfError('a string', bases, { location: `${HEADER_BASE}remoteEntry.js` })).toBe('header');
+  });
+
+  it("says what the beacon reports of each page error, the messages in the original error's words", () => {
+    const bases = { header: HEADER_BASE };
+    const wrapped = new Error('Minified React error #520', { cause: headerError('flaky header') });
+    expect(beaconErrorOf({ kind: 'recoverable', error: wrapped }, bases)).toEqual({
+      owner: 'header',
+      kind: 'render',
+      message: 'Error: flaky header',
+    });
+    expect(beaconErrorOf({ kind: 'error', error: null, message: 'Script error.', filename: '' }, bases)).toEqual({
+      owner: 'shell',
+      kind: 'uncaught',
+      message: 'Script error.',
+    });
+    expect(beaconErrorOf({ kind: 'rejection', error: headerError('no answer') }, bases)?.owner).toBe('header');
+    expect(
+      beaconErrorOf(
+        { kind: 'recoverable', error: new Error('The server could not finish this Suspense boundary') },
+        bases,
+      ),
+    ).toBeNull();
   });
 });
 

@@ -3,15 +3,20 @@ import {
   BEACON_PATH,
   BEACON_TOKEN_PATH,
   UNRELEASED_VERSION,
+  listenForPageErrors,
+  receivePageErrors,
+  resetPageErrors,
   type BeaconErrorKind,
   type Owner,
+  type PageErrorReport,
   type PageToken,
   type RemoteName,
 } from '@marketplace/shared/platform';
 import { storedVersionOf } from '../remotes/discovery.js';
 // The single-bundle build swaps this module for ../remotes/single.ts (build-preset/single.mjs).
 import { entriesInUse } from '../remotes/federation.js';
-import { ownerOfNode, ownerOfStack } from './attribution.js';
+import { SlotBoundary } from '../remotes/SlotBoundary.js';
+import { beaconErrorOf, messageOf, ownerOfNode, type RemoteBases } from './attribution.js';
 import { Collector } from './collector.js';
 
 /** This page load's collector, when it is sampled in; every report below is a no-op otherwise. */
@@ -19,11 +24,8 @@ let page: Collector | null = null;
 /** Removes the collector's listeners (resetTelemetry). */
 let listening: AbortController | null = null;
 
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-const stackOf = (error: unknown): string | undefined => (error instanceof Error ? error.stack : undefined);
 /** Where each remote's files are on this page: the folder of the manifest it was loaded from. */
-const bases = (): Partial<Record<RemoteName, string>> =>
+const bases = (): RemoteBases =>
   Object.fromEntries(Object.entries(entriesInUse()).map(([name, url]) => [name, new URL('.', url).href]));
 
 /**
@@ -73,8 +75,9 @@ export async function requestPageToken(search: string = window.location.search):
  * Starts the real-user beacon for this page load (issue "Releases that watch themselves"), once,
  * for the runtime config's share of loads: the remotes the slots use at their versions, Web Vitals
  * from the web-vitals library's attribution build with each element named by the slot that holds
- * it, uncaught errors and unhandled rejections attributed by their stack to a remote's files, and
- * the slots' own failures. A beacon goes to the API with navigator.sendBeacon each time the page
+ * it, the slots' own failures, and every other error of the page (uncaught, unhandled
+ * rejections, React roots' errors, what its server saw while rendering it; issue 39, item 1),
+ * attributed to a remote by the original error's stack or its component stack. A beacon goes to the API with navigator.sendBeacon each time the page
  * is hidden (the last moment a page is sure to have; no third party sees it), and a final one when
  * the page goes away, which closes the load (issue 39, item 4). Nothing is sent until the page
  * server's token for the load is in, and nothing at all without one (`token`).
@@ -96,26 +99,12 @@ export function startTelemetry(
     // text/plain: a beacon of another type would need a CORS preflight, which beacons cannot make.
     if (beacon) navigator.sendBeacon(url, JSON.stringify(beacon));
   };
-  window.addEventListener(
-    'error',
-    (event) => {
-      const error: unknown = event.error;
-      collector.error(
-        ownerOfStack(stackOf(error) ?? event.filename, bases()),
-        'uncaught',
-        messageOf(error ?? event.message),
-      );
-    },
-    { signal },
-  );
-  window.addEventListener(
-    'unhandledrejection',
-    (event) => {
-      const reason: unknown = event.reason;
-      collector.error(ownerOfStack(stackOf(reason), bases()), 'rejection', messageOf(reason));
-    },
-    { signal },
-  );
+  // Every error of the page comes through its one queue (shared/src/platform/pageErrors.ts): the
+  // window's since main.js started (listening already; here for a page without it), every React
+  // root's, and what its server saw; those that came before now are in it, waiting.
+  listenForPageErrors();
+  const letGo = receivePageErrors((report) => recordPageError(collector, report));
+  signal.addEventListener('abort', letGo);
   // On the document: web-vitals listens on the window in the capture phase, so it has reported
   // the final values by the time this runs. pagehide too: leaving a page may not hide it first;
   // and a page not kept for the back/forward cache is gone: its beacon is the final one.
@@ -151,6 +140,19 @@ export function startTelemetry(
   });
 }
 
+/**
+ * One page error into the beacon, against the remote it belongs to (attribution.ts), which the
+ * load then counts as used at its version; once: an error a slot's boundary caught is the slot's
+ * to report (reportSlotFailure), with its kind.
+ */
+function recordPageError(collector: Collector, report: PageErrorReport): void {
+  if (report.kind === 'caught' && report.boundary instanceof SlotBoundary) return;
+  const error = beaconErrorOf(report, bases());
+  if (!error) return;
+  if (error.owner !== 'shell') collector.used(error.owner, versionInUse(error.owner));
+  collector.error(error.owner, error.kind, error.message);
+}
+
 /** Runs `work` when the browser is idle (at most a few seconds from now), or soon where it cannot say. */
 function whenIdle(work: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 3000 });
@@ -173,9 +175,10 @@ export function reportSlotFailure(
   page?.error(remote, kind, messageOf(error));
 }
 
-/** Forgets this page's collector (tests start each with a fresh page). */
+/** Forgets this page's collector and errors (tests start each with a fresh page). */
 export function resetTelemetry(): void {
   listening?.abort();
   listening = null;
   page = null;
+  resetPageErrors();
 }
