@@ -33,7 +33,7 @@ export const ROOT = resolve(import.meta.dirname, '..');
 
 /** Extra shells the fault and deploy tests start, with their own remotes' URLs. */
 export const EXTRA_SHELL_PORTS = [
-  13100, 13200, 13300, 13400, 13500, 13600, 13700, 13800, 13900, 13950, 13960, 13970, 13980,
+  13100, 13200, 13300, 13400, 13500, 13600, 13700, 13800, 13900, 13950, 13960, 13970, 13980, 13990, 13992,
 ] as const;
 /** Where the single-bundle build (shell/dist-single) is served by its test. */
 export const SINGLE_PORT = 13010;
