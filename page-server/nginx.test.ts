@@ -253,6 +253,8 @@ describe('the nginx template', () => {
       `${shell}/main.js`,
       `${shell}/missing.js`,
       `${remote}/mf-manifest.json`,
+      // A remote's chunk, which pages load with crossorigin="anonymous" (CORS) so its errors carry their stack.
+      `${remote}/vendor.0123abcd.js`,
       `${remote}/nothing`,
     ]) {
       const res = await get(url);

@@ -48,7 +48,7 @@ describe('serve-app', () => {
     expect((await fetch(`${base}/main.js`)).headers.get('content-security-policy')).toBeNull();
   });
 
-  it('serves hashed chunks immutable for a year, gzipped when asked', async () => {
+  it('serves hashed chunks immutable for a year, gzipped when asked, with CORS', async () => {
     // node:http, because fetch would decompress the body before we see it.
     const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>(
       (resolve, reject) => {
@@ -60,6 +60,9 @@ describe('serve-app', () => {
       },
     );
     expect(headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Another origin's page loads a remote's chunks with crossorigin="anonymous", so that their
+    // errors carry their stack (issue 39, item 1): without this header they would not load at all.
+    expect(headers['access-control-allow-origin']).toBe('*');
     expect(headers['content-encoding']).toBe('gzip');
     expect(body.length).toBeLessThan(200);
     expect(gunzipSync(body).toString()).toBe('x'.repeat(5000));
