@@ -30,6 +30,8 @@ const PARALLEL = 4;
 
 const store = mkdtempSync(join(tmpdir(), 'e2e-failure-counting-'));
 const servers: Server[] = [];
+/** The header's script elements and preloads the pages added, with their crossorigin. */
+const scriptsAdded: [string, string | null][] = [];
 let flaky = '';
 let version = '';
 
@@ -81,6 +83,10 @@ async function load(context: BrowserContext, url: string): Promise<boolean> {
       { timeout: 10_000 },
     );
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    const added = await page.evaluate(
+      () => (window as unknown as { __scriptsAdded: [string, string | null][] }).__scriptsAdded,
+    );
+    scriptsAdded.push(...added.filter(([url]) => url.startsWith(`${STORE}/header/`)));
     await page.goto('about:blank');
     return true;
   } finally {
@@ -137,6 +143,21 @@ test(`failure counting: a header failing in ${SHARE * 100} % of page loads, load
   test.setTimeout(420_000);
   const since = new Date(Date.now() - 1000).toISOString();
   const context = await browser.newContext();
+  // Every script element and script preload the page adds (the boot script's hints, the
+  // federation runtime's entry and preloads, webpack's chunks, all removed once loaded), with its
+  // crossorigin: the header's, from the store (another origin), must load with CORS, so that an
+  // error they throw reaches the page with its stack, not as "Script error.".
+  await context.addInitScript(() => {
+    const added: [string, string | null][] = [];
+    Object.assign(window, { __scriptsAdded: added });
+    new MutationObserver((records) => {
+      for (const node of records.flatMap((record) => [...record.addedNodes])) {
+        if (node instanceof HTMLScriptElement && node.src) added.push([node.src, node.crossOrigin]);
+        if (node instanceof HTMLLinkElement && node.rel === 'preload' && node.as === 'script')
+          added.push([node.href, node.crossOrigin]);
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   try {
     // The page's server renders these, and says in the page what threw there; the other shell's
     // pages are rendered in the browser only.
@@ -161,6 +182,11 @@ test(`failure counting: a header failing in ${SHARE * 100} % of page loads, load
     const browserRendered = { loads: all.loads - served.loads, errorLoads: all.errorLoads - served.errorLoads };
     expect(Math.abs(share(browserRendered) - SHARE), report).toBeLessThanOrEqual(0.05);
     expect(Math.abs(share(all) - SHARE), report).toBeLessThanOrEqual(0.05);
+
+    // The entry, the chunks and their preloads, by the federation runtime, webpack and the boot script.
+    expect(scriptsAdded.filter(([url]) => url.endsWith('/remoteEntry.js')).length).toBeGreaterThan(0);
+    expect(scriptsAdded.filter(([url]) => url.includes('src_header_HeaderBar_tsx')).length).toBeGreaterThan(0);
+    expect(scriptsAdded.filter(([, crossOrigin]) => crossOrigin !== 'anonymous')).toEqual([]);
   } finally {
     await context.close();
   }
