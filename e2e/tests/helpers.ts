@@ -82,7 +82,7 @@ const LOOKUP_PATHS = Object.values(API_CALLS)
   .map((spec) => new RegExp(`${spec.path.replace(/:\w+/g, '[^/?]+')}(\\?|$)`));
 
 /** Chromium's line for a lookup that found nothing: expected, not a failure. */
-const isExpectedNotFound = (text: string, url: string) =>
+export const isExpectedNotFound = (text: string, url: string) =>
   /status of 404/.test(text) && LOOKUP_PATHS.some((path) => path.test(new URL(url, 'http://x').pathname));
 
 /** Fails the test on any uncaught page error or console error, except the ones a test expects. */

@@ -63,8 +63,10 @@ export async function requestPageToken(search: string = window.location.search):
       credentials: 'same-origin',
       headers: { accept: 'application/json' },
     });
+    // Read to its end either way: an answer whose body is left unread stays open in the browser
+    // (a page that never goes network-idle: the gate's smoke load waited for it and timed out).
+    const body: unknown = await response.json().catch(() => null);
     if (!response.ok) return null;
-    const body: unknown = await response.json();
     return isPageToken(body) ? body : null;
   } catch {
     return null;
