@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { BlockList, isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { ApiConfig } from '../config.js';
 
 /**
  * Named ranges API_TRUSTED_PROXIES accepts besides addresses and CIDRs: loopback (the gateway on
@@ -94,7 +93,8 @@ export function clientFrom(socketAddress: string, forwardedFor: string | undefin
 const compiled = new WeakMap<readonly string[], TrustedProxies>();
 
 /** Who sent the request, for per-client limits (see clientFrom). */
-export function clientAddress(c: Context, config: Pick<ApiConfig, 'trustedProxies'>): string {
+// The setting's shape, not ApiConfig: config.ts reads its proxies with this module, so importing it back would make a loop.
+export function clientAddress(c: Context, config: { trustedProxies: readonly string[] }): string {
   let trusted = compiled.get(config.trustedProxies);
   if (!trusted) {
     trusted = trustedProxies(config.trustedProxies);
