@@ -30,6 +30,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['test/**/*.test.ts'],
+          // The gateway's retries need no database: once is enough.
+          exclude: ['test/gateway-retry.test.ts'],
           env: { API_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/postgres.setup.ts'],
         },

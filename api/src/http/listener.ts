@@ -1,8 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import type { ApiConfig } from '../config.js';
+
+/** How long a request may take to reach a connection accepted just before the listener closed. */
+const SETTLE_MS = 1000;
 
 type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
@@ -15,9 +18,10 @@ export interface Listeners {
    * Stops serving without a 502 at the gateway. For `graceMs`, every answer says
    * `Connection: close` and /health answers 503 (a balancer that checks it stops sending): the
    * gateway keeps no connection it used, and those it kept idle all along it closes itself, the
-   * grace being at least its upstream keepalive_timeout. So when the servers then stop listening
-   * and close what is idle, the gateway holds no connection to this instance to send on; a new
-   * one is refused, which it retries on another instance, POSTs included. `beforeClose` runs
+   * grace being at least its upstream keepalive_timeout. Then the servers stop listening, and a
+   * moment later close what is still idle: the gateway holds no connection to this instance to
+   * send on any more, and a new one is refused, which it retries on another instance, POSTs
+   * included. `beforeClose` runs
    * first (the broker); requests under way finish, whatever is still open after shutdownDrainMs
    * is cut.
    */
@@ -87,8 +91,15 @@ export function createListeners(
         await sleep(graceMs);
       }
       await beforeClose();
-      // Stop accepting; idle connections close now (the gateway dropped its own during the grace).
-      const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      // Stop accepting without closing idle connections yet (http.Server#close would, since
+      // Node 19): a connection the gateway opened just before has its request on the way, and
+      // Node counts it idle until that request is read. Cut then, it is a POST sent and lost:
+      // a 502. After the settle, a connection with no request is one nobody will use.
+      // Without a grace (tests, a stop nobody routes around) the plain close does.
+      const stop = (s: Server, done: () => void) =>
+        graceMs > 0 ? net.Server.prototype.close.call(s, done) : s.close(done);
+      const closed = Promise.all(servers.map((s) => new Promise<void>((resolve) => stop(s, resolve))));
+      if (graceMs > 0) await Promise.race([closed, sleep(SETTLE_MS)]);
       for (const s of servers) s.closeIdleConnections();
       const cut = setTimeout(() => {
         for (const s of servers) s.closeAllConnections();
