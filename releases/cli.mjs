@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
 import { DEFAULT_POLICY, promotionLoads } from './canary.mjs';
+import { announceRollback } from './announce.mjs';
 import { apiAccess, fetchFigures, figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import { promote, readDiscovery, readHistory, release, rollback } from './store.mjs';
@@ -252,6 +253,16 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
       entry.result === 'dropped'
         ? `${remote}'s canary ${entry.from} is dropped: every browser is on ${entry.to}`
         : `${remote} is back on ${entry.to} (was ${entry.from})`,
+    );
+    const unheard = await announceRollback(apiAccess(process.env, root), {
+      remote,
+      version: entry.from ?? '',
+      to: entry.to,
+    });
+    console.log(
+      unheard
+        ? `open pages were not told (${unheard}): they switch on focus, a slot's Retry or their next navigation`
+        : 'announced to open pages on the live channel',
     );
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

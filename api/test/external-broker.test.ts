@@ -99,13 +99,15 @@ describe('mosquitto with dynamic security, administered by the API', () => {
     expect(upgrade === null || upgrade.status === 404).toBe(true);
   });
 
-  it("gives a page its user's two topics only: not another user's, not a wildcard, and no publishing", async () => {
+  it("gives a page its user's two topics and the rollbacks only: not another user's, not a wildcard, and no publishing", async () => {
     const clara = await t.as('clara');
     expect((await clara.call('getLiveCredentials')).status).toBe(200);
     expect((await t.client().call('getLiveCredentials')).status).toBe(401);
     const { mq } = await pageConnection(clara);
     expect(await granted(mq, 'notifications/clara')).toBe(1);
     expect(await granted(mq, 'chatNotifications/clara')).toBe(1);
+    expect(await granted(mq, 'platform/rollbacks')).toBe(1);
+    expect(await granted(mq, 'platform/#')).toBe(128);
     expect(await granted(mq, 'notifications/mia')).toBe(128);
     expect(await granted(mq, 'notifications/#')).toBe(128);
     expect(await granted(mq, 'notifications/+')).toBe(128);

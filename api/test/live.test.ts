@@ -121,6 +121,24 @@ describe('live broker', () => {
     expect(mq.connected).toBe(true);
   });
 
+  it('announces a rollback from the release commands to every logged-in page, behind the admin token', async () => {
+    const [clara, leo] = await Promise.all([t.as('clara'), t.as('leo')]);
+    const pages = await Promise.all([connect(clara), connect(leo)]);
+    for (const mq of pages) await mq.subscribeAsync('platform/rollbacks', { qos: 1 });
+    const heard = pages.map((mq) => nextMessage(mq, 'platform/rollbacks'));
+    const announce = (body: unknown, token = ADMIN_TOKEN) =>
+      t.client().fetch('/internal/releases/rollback', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      });
+    const rollback = { remote: 'header', version: '1a2b3c4d5e6f', to: '0f0f0f0f0f0f' };
+    expect((await announce(rollback, 'not-the-token')).status).toBe(401);
+    expect((await announce({ remote: 'header' })).status).toBe(400);
+    expect((await announce(rollback)).status).toBe(202);
+    expect(await Promise.all(heard)).toEqual([rollback, rollback]);
+  });
+
   it('delivers a published notification to its subscriber in the spec shape, and to nobody else', async () => {
     const clara = await t.as('clara');
     const mia = await t.as('mia');

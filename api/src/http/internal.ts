@@ -21,6 +21,12 @@ const figuresQuery = z.object({
     .default(10),
 });
 
+const rollbackBody = z.object({
+  remote: z.string().regex(/^[a-zA-Z][\w-]{0,63}$/),
+  version: z.string().min(1).max(100),
+  to: z.string().min(1).max(100).nullable(),
+});
+
 function requireAdmin(c: Context<AppEnv>, adminToken: string): void {
   const given = Buffer.from((c.req.header('authorization') ?? '').replace(/^Bearer /, ''));
   const expected = Buffer.from(adminToken);
@@ -30,7 +36,7 @@ function requireAdmin(c: Context<AppEnv>, adminToken: string): void {
 
 /**
  * Operator endpoints behind the admin token (the `notify` command, the release commands'
- * figures); not for browsers.
+ * figures and rollbacks); not for browsers.
  */
 export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): void {
   app.post('/internal/notify', async (c) => {
@@ -40,6 +46,17 @@ export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): v
     const user = await services.repos.users.byProfileName(parsed.data.profileName);
     if (!user) throw notFound('Profile');
     return c.json(await notifyUser(services, user.id, parsed.data.content, parsed.data.link ?? null), 201);
+  });
+
+  // A rollback the release store now says (pnpm rollback, the canary watcher): announced to every
+  // logged-in page at once, so one running the version taken away switches without waiting for
+  // a navigation (issue 39, item 6).
+  app.post('/internal/releases/rollback', async (c) => {
+    requireAdmin(c, services.config.adminToken);
+    const parsed = rollbackBody.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) throw new HttpError(400, 'Expected JSON { remote, version, to }');
+    services.live.publish('rollbacks', '', parsed.data);
+    return c.body(null, 202);
   });
 
   // Real-user figures per remote and version since a time (pnpm releases, the canary watcher),

@@ -4,7 +4,7 @@ import { Aedes, type Client } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
 import type { SessionUser } from '../http/env.js';
-import { type LivePublisher, ownTopics, topicFor } from './publisher.js';
+import { type LivePublisher, readableTopics, topicFor } from './publisher.js';
 
 interface BrokerOptions {
   /**
@@ -43,7 +43,7 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
     },
     authorizeSubscribe(client, subscription, done) {
       const user = users.get(client);
-      const own = user ? ownTopics(user.profileName) : [];
+      const own = user ? readableTopics(user.profileName) : [];
       // A null subscription answers SUBACK 0x80 (refused) without dropping the connection.
       done(null, own.includes(subscription.topic) ? subscription : null);
     },

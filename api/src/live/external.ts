@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
 import { LIVE_TOPICS } from '@marketplace/shared/contract';
-import { type LivePublisher, ownTopics, topicFor } from './publisher.js';
+import { type LivePublisher, readableTopics, topicFor } from './publisher.js';
 
 /** mosquitto's dynamic security plugin is driven by JSON commands on this topic; answers come on `/response`. */
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -148,7 +148,7 @@ export function connectExternalBroker(
         await run({
           command: 'createRole',
           rolename,
-          acls: ownTopics(profileName).map((topic) => ({ acltype: 'subscribeLiteral', topic, allow: true })),
+          acls: readableTopics(profileName).map((topic) => ({ acltype: 'subscribeLiteral', topic, allow: true })),
         });
         rolesMade.add(rolename);
       }

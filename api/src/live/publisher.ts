@@ -14,7 +14,7 @@ export interface LiveLogin {
 export interface LivePublisher {
   publish<K extends LiveKind>(kind: K, profileName: string, payload: LivePayloads[K]): void;
   /**
-   * Makes a login usable on the broker: allowed to subscribe to its user's two topics only and to
+   * Makes a login usable on the broker: allowed to subscribe to its user's two topics and the rollbacks only and to
    * publish nothing. The embedded broker checks logins against the database itself.
    */
   admit(login: LiveLogin): Promise<void>;
@@ -27,8 +27,9 @@ export function topicFor(kind: LiveKind, profileName: string): string {
   return LIVE_TOPICS[kind](profileName);
 }
 
-/** The topics a user's login may subscribe to: exactly their own two. */
-export const ownTopics = (profileName: string) => [
+/** The topics a user's login may subscribe to: exactly their own two, and the rollbacks every page hears. */
+export const readableTopics = (profileName: string) => [
   LIVE_TOPICS.notifications(profileName),
   LIVE_TOPICS.chatNotifications(profileName),
+  LIVE_TOPICS.rollbacks(),
 ];

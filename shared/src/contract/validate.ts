@@ -3,7 +3,7 @@
  * messages): a payload that fails its guard is dropped, never handed to React.
  */
 import { NOTIFICATION_STATUSES, type MessageNotification, type Notification } from './entities.js';
-import type { LivePayloads } from './live.js';
+import type { LivePayloads, RollbackAnnouncement } from './live.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -33,7 +33,12 @@ export function isMessageNotification(v: unknown): v is MessageNotification {
   );
 }
 
+export function isRollbackAnnouncement(v: unknown): v is RollbackAnnouncement {
+  return isRecord(v) && isString(v.remote) && isString(v.version) && isNullableString(v.to);
+}
+
 export const LIVE_GUARDS: { [K in keyof LivePayloads]: (v: unknown) => v is LivePayloads[K] } = {
   notifications: isNotification,
   chatNotifications: isMessageNotification,
+  rollbacks: isRollbackAnnouncement,
 };

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
-import { NotFoundState, PageLayout, Route, Routes, useLocation, useSession } from '@marketplace/shared';
+import { live, NotFoundState, PageLayout, Route, Routes, useLocation, useSession } from '@marketplace/shared';
 import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
@@ -33,13 +33,33 @@ function NotFound() {
   );
 }
 
-/** On every client navigation (not the first load), the page asks whether a remote it runs was rolled back. */
+/**
+ * The page asks whether a remote it runs was rolled back (remotes/rollbacks.ts): on every client
+ * navigation (not the first load), when it gets focus again, and, logged in, as soon as the live
+ * channel announces a rollback. An anonymous page opens no live connection for it.
+ */
 function useRollbackCheck(): void {
   const { key } = useLocation();
   const first = useRef(key);
   useEffect(() => {
     if (key !== first.current) void checkForRollbacks();
   }, [key]);
+  useEffect(() => {
+    const onFocus = () => {
+      if (document.visibilityState === 'visible') void checkForRollbacks();
+    };
+    window.addEventListener('focus', onFocus);
+    document.addEventListener('visibilitychange', onFocus);
+    return () => {
+      window.removeEventListener('focus', onFocus);
+      document.removeEventListener('visibilitychange', onFocus);
+    };
+  }, []);
+  const loggedIn = useSession((s) => s.isLoggedIn);
+  useEffect(() => {
+    if (!loggedIn) return;
+    return live.subscribe('rollbacks', '', () => void checkForRollbacks({ force: true }));
+  }, [loggedIn]);
 }
 
 /** The shell's layout: header slot, the route's slot, footer, Beta mark, a tester's version marker and global overlays. */

@@ -16,6 +16,7 @@ import {
 import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
 import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
 import { remoteGenerations } from './generations.js';
+import { checkForRollbacks } from './rollbacks.js';
 import { PreloadedSlots, type SlotComponent } from './preloaded.js';
 import { SlotBoundary } from './SlotBoundary.js';
 import { failureKind, loadExposed, loadWithin, REMOTE_LOAD_TIMEOUT_MS, type Loader } from './registry.js';
@@ -182,7 +183,9 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
     if (state.status === 'failed' || threw.current) setAttempt((n) => n + 1);
   }, [location.key, state.status]);
 
-  const retry = () => setAttempt((n) => n + 1);
+  // Retry asks first whether this remote's version was rolled back: then the slot loads the
+  // version browsers get now (the switch moves `generation` on), else the same one again.
+  const retry = () => void checkForRollbacks({ force: true }).finally(() => setAttempt((n) => n + 1));
   const fallback = <Fallback label={label} remote={remote} onRetry={retry} />;
   const loading = <Loading label={label} remote={remote} placeholder={placeholder} />;
   const root = { [SLOT_ATTRIBUTE]: remote };

@@ -45,15 +45,22 @@ let lastCheck = 0;
 let checking: Promise<void> | null = null;
 
 /**
- * Called on every client navigation: reads the discovery document again (a revalidation, a 304
- * when nothing changed) and switches each remote whose version in use was rolled back to what
- * the page would be given now; its slots load it at once (remoteGenerations). A version merely
+ * Reads the discovery document again (a revalidation, a 304 when nothing changed) and switches
+ * each remote whose version in use was rolled back to what the page would be given now; its
+ * slots load it at once (remoteGenerations), a slot showing its fallback included. Asked on every
+ * client navigation and when the page gets focus, at most every RECHECK_MS; and at once (`force`)
+ * when the live channel announces a rollback or the user presses a slot's Retry. A version merely
  * superseded by a release is kept: the store keeps serving it, and the page started with it.
  */
-export function checkForRollbacks(now = Date.now()): Promise<void> {
+export function checkForRollbacks({
+  force = false,
+  now = Date.now(),
+}: { force?: boolean; now?: number } = {}): Promise<void> {
   const config = startedWith();
   const url = config?.discoveryUrl;
-  if (!config || !url || checking || now - lastCheck < RECHECK_MS) return checking ?? Promise.resolve();
+  // A rollback announced while a check is under way may be newer than the document it read.
+  if (checking && force) return checking.then(() => checkForRollbacks({ force }));
+  if (!config || !url || checking || (!force && now - lastCheck < RECHECK_MS)) return checking ?? Promise.resolve();
   lastCheck = now;
   checking = (async () => {
     const entries = await registeredEntries();
