@@ -12,6 +12,7 @@
 
 /**
  * @typedef {import('./figures.mjs').Sample} Sample
+ * @typedef {import('./figures.mjs').TopError} TopError
  * One evaluation: both sides' figures since the canary started (cumulative) and the canary's share
  * of browsers, in percent, while they were gathered (the share before any step that evaluation decided).
  * @typedef {{ percent: number, canary: Sample, live: Sample }} Look
@@ -301,6 +302,14 @@ const vitalLine = (v) =>
   `p75 ${v.name} ${ms(v.canary)} against live's ${ms(v.live)} (${change(v.ratio)}, interval ${change(v.low)} to ${change(v.high)})`;
 
 /**
+ * The canary's commonest error as a rollback's reason names it (issue 39, item 6): its words as
+ * JSON quotes them (a message may hold quotes or lines), where it was thrown, and its share.
+ * @param {TopError} e
+ */
+export const topErrorText = (e) =>
+  `top error: ${JSON.stringify(e.message)}${e.frame ? ` at ${e.frame}` : ''} (${e.count} of ${e.total} error${e.total === 1 ? '' : 's'})`;
+
+/**
  * What to do with a canary, given both sides' figures at every evaluation since it started (the
  * last one now):
  *
@@ -320,10 +329,13 @@ const vitalLine = (v) =>
  * Vitals are judged from the p75 and, for want of a count of values, the count of page loads
  * (an upper bound: not every load reports INP), with the assumed spread making up for it.
  *
- * @param {{ looks: Look[], policy?: Policy }} input
+ * `topError`, the canary's commonest error since it started, is not judged: a rollback's reason
+ * ends with it (topErrorText), so that whoever reads it knows what broke and where.
+ *
+ * @param {{ looks: Look[], policy?: Policy, topError?: TopError | null }} input
  * @returns {Decision}
  */
-export function decideCanary({ looks, policy = DEFAULT_POLICY }) {
+export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }) {
   const now = looks.at(-1);
   if (!now) throw new Error('decideCanary needs at least one evaluation');
   const { canary, live, percent } = now;
@@ -334,14 +346,18 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY }) {
   const evidence = { harm: errors.harm, noHarm: errors.noHarm, ratio };
   const { rollback: ra, promote: pa } = ALPHA_SHARE;
   const rates = `error rate ${pct(canary.errorLoads / (canary.loads || 1))} against live's ${pct(live.errorLoads / (live.loads || 1))}`;
+  /** @param {string} why @returns {Decision} */
+  const rollback = (why) => ({
+    action: 'rollback',
+    reason: topError ? `${why}; ${topErrorText(topError)}` : why,
+    evidence,
+  });
 
   if (live.loads >= policy.minLoads && ratio >= 1 / (policy.alpha * ra.ratio)) {
     const share = canary.loads / (canary.loads + live.loads || 1);
-    return {
-      action: 'rollback',
-      reason: `the canary has ${pct(share)} of the page loads at a ${percent} % share: its pages do not report, or do not load it (sample-ratio evidence ${ev(ratio)} ≥ ${ev(1 / (policy.alpha * ra.ratio))})`,
-      evidence,
-    };
+    return rollback(
+      `the canary has ${pct(share)} of the page loads at a ${percent} % share: its pages do not report, or do not load it (sample-ratio evidence ${ev(ratio)} ≥ ${ev(1 / (policy.alpha * ra.ratio))})`,
+    );
   }
   if (canary.loads < policy.minLoads || live.loads < policy.minLoads)
     return {
@@ -352,11 +368,9 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY }) {
 
   const harmBar = 1 / (policy.alpha * ra.errors);
   if (errors.harm >= harmBar)
-    return {
-      action: 'rollback',
-      reason: `${rates} (${pts(canary.errorLoads / canary.loads - live.errorLoads / live.loads)}): evidence of more errors ${ev(errors.harm)} ≥ ${ev(harmBar)}`,
-      evidence,
-    };
+    return rollback(
+      `${rates} (${pts(canary.errorLoads / canary.loads - live.errorLoads / live.loads)}): evidence of more errors ${ev(errors.harm)} ≥ ${ev(harmBar)}`,
+    );
 
   const vitals = /** @type {const} */ ([
     ['LCP', 'lcp', policy.lcpMargin],
@@ -378,11 +392,9 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY }) {
   for (const { key, margin, judged } of vitals) {
     const bar = 1 / (policy.alpha * ra[key]);
     if (judged.worse >= bar)
-      return {
-        action: 'rollback',
-        reason: `${vitalLine(judged)}: more than ${Math.round(margin * 100)} % worse, evidence ${ev(judged.worse)} ≥ ${ev(bar)}`,
-        evidence,
-      };
+      return rollback(
+        `${vitalLine(judged)}: more than ${Math.round(margin * 100)} % worse, evidence ${ev(judged.worse)} ≥ ${ev(bar)}`,
+      );
   }
 
   // Evaluations with enough loads at the current share, this one included.

@@ -123,6 +123,39 @@ describe('decideCanary', () => {
     expect(decisions.length).toBeLessThanOrEqual(6);
   });
 
+  it("names the canary's top error, message and frame, at the end of a rollback's reason, and only of a rollback's", () => {
+    const topError = {
+      message: 'TypeError: x is undefined',
+      frame: '/header/0123456789ab/a.js:1:2345',
+      count: 7,
+      total: 9,
+    };
+    const failing = looks(repeat(3, { canary: [100, 5], live: [900, 9] }));
+    const rolledBack = decideCanary({ looks: failing, topError });
+    expect(rolledBack.action).toBe('rollback');
+    expect(rolledBack.reason).toMatch(
+      /^error rate 5\.0 % against live's 1\.0 % \(\+4\.0 pt\): evidence of more errors \d+(\.\d)? ≥ 28\.6; top error: "TypeError: x is undefined" at \/header\/0123456789ab\/a\.js:1:2345 \(7 of 9 errors\)$/,
+    );
+    // Without a frame, and a message with quotes and lines in it (quoted as JSON: the reason stays one line).
+    const unframed = { message: 'Error: "a"\nb', frame: null, count: 1, total: 1 };
+    expect(decideCanary({ looks: failing, topError: unframed }).reason).toMatch(
+      /; top error: "Error: \\"a\\"\\nb" \(1 of 1 error\)$/,
+    );
+    // The vitals' and the sample ratio's rollbacks name it too; a decision that is no rollback does not.
+    const slow = looks(repeat(3, { canary: [1000, 10], live: [9000, 90], lcp: [2250, 1500] }));
+    expect(decideCanary({ looks: slow, topError }).reason).toMatch(/more than 20 % worse.*; top error: "TypeError/);
+    const missing = looks(repeat(6, { canary: [40, 0], live: [960, 10] }));
+    expect(decideCanary({ looks: missing, topError }).reason).toMatch(/^the canary has 4\.0 %.*; top error: /);
+    const healthy = decideCanary({ looks: looks([{ canary: [100, 1], live: [900, 9] }]), topError });
+    expect(healthy.action).toBe('hold');
+    expect(healthy.reason).not.toMatch(/top error/);
+    // The judge does not weigh it: the same decision, on the same evidence, without it.
+    expect(decideCanary({ looks: failing })).toEqual({
+      ...rolledBack,
+      reason: rolledBack.reason.split('; top error')[0],
+    });
+  });
+
   it('steps a clean canary up through the shares and promotes it once the harm is bounded below the margin', () => {
     // 4 000 page loads an interval at 1 % failed on both sides, split by the share.
     const decisions = watchLike(atOnePercent());

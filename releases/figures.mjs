@@ -6,9 +6,13 @@ import { join } from 'node:path';
 
 /**
  * The figures' shape, declared here once for the release plane (the API's is `VersionFigures` in
- * api/src/repositories/rum.ts): a version's page loads, those in which it had an error, and the
- * 75th percentiles of their page vitals.
- * @typedef {{ remote: string, version: string, loads: number, errorLoads: number, errorRate: number, p75: { lcp: number | null, inp: number | null, cls?: number | null, ttfb?: number | null }, lcpOwnedShare?: number }} VersionFigures
+ * api/src/repositories/rum.ts): a version's page loads, those in which it had an error, the
+ * 75th percentiles of their page vitals, and its commonest error (absent from an API before
+ * issue 39, item 6).
+ * @typedef {{ remote: string, version: string, loads: number, errorLoads: number, errorRate: number, p75: { lcp: number | null, inp: number | null, cls?: number | null, ttfb?: number | null }, lcpOwnedShare?: number, topError?: TopError | null }} VersionFigures
+ * A version's commonest error: its message and frame (`path:line:column` in the remote's files,
+ * null for errors without one), the same pair `count` times of the `total` errors kept of its loads.
+ * @typedef {{ message: string, frame: string | null, count: number, total: number }} TopError
  * What the canary's judge reads of a version's figures, and what the history keeps of each evaluation.
  * @typedef {Pick<VersionFigures, 'loads' | 'errorLoads' | 'p75'>} Sample
  * @typedef {{ remote: string, version: string, start: string, loads: number, errorRate: number, p75Lcp: number | null }} SeriesPoint

@@ -264,9 +264,16 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
       now() < state.due
     )
       return { state: 'raced' };
-    const canary = sample(figuresOf(all, remote, state.version));
+    const canaryFigures = figuresOf(all, remote, state.version);
+    const canary = sample(canaryFigures);
     const live = sample(figuresOf(all, remote, state.live));
-    const decision = decideCanary({ looks: [...state.looks, { percent: state.percent, canary, live }], policy });
+    // The canary's commonest error since it started: a rollback's reason names it (not kept with
+    // the figures of every evaluation; the reason keeps it where it matters).
+    const decision = decideCanary({
+      looks: [...state.looks, { percent: state.percent, canary, live }],
+      policy,
+      topError: canaryFigures.topError ?? null,
+    });
     /** @type {HistoryEntry} */
     const entry = {
       time: new Date(now()).toISOString(),

@@ -128,6 +128,48 @@ describe('the watcher (followCanary, watchStep)', () => {
     expect(lines[1]?.evidence?.harm).toBeGreaterThan(1 / (policy.alpha * 0.7));
   });
 
+  it("names the canary's top error, message and frame, in the rollback's reason it writes and prints", async () => {
+    const { store, live, canary } = await canaryStore();
+    const topError = {
+      message: 'TypeError: x is undefined',
+      frame: `/header/${canary}/static/chunk.js:1:2345`,
+      count: 7,
+      total: 9,
+    };
+    // Live's own top error is not the canary's.
+    const liveError = { message: 'Error: old', frame: null, count: 1, total: 1 };
+    const rounds = [
+      [figures(live, 5, 0), { ...figures(canary, 2, 2), topError: { ...topError, count: 2, total: 2 } }],
+      [
+        { ...figures(live, 40, 0), topError: liveError },
+        { ...figures(canary, 12, 9), topError },
+      ],
+    ];
+    const said: string[] = [];
+    const decision = await followCanary({
+      store,
+      remote: 'header',
+      readFigures: async () => rounds.shift() ?? [],
+      sleep: quiet.sleep,
+      log: (line) => said.push(line),
+    });
+    const named = `; top error: "TypeError: x is undefined" at /header/${canary}/static/chunk.js:1:2345 (7 of 9 errors)`;
+    expect(decision?.action).toBe('rollback');
+    expect(decision?.reason).toMatch(
+      /^error rate 75\.0 % against live's 0\.0 % \(\+75\.0 pt\): evidence of more errors/,
+    );
+    expect(decision?.reason.endsWith(named)).toBe(true);
+    const [waited, watched, rolledBack] = readHistory(store).slice(2);
+    // Only a rollback names it.
+    expect(waited).toMatchObject({ decision: 'wait' });
+    expect(waited?.reason).not.toMatch(/top error/);
+    expect(watched?.reason).toBe(decision?.reason);
+    expect(rolledBack).toMatchObject({ action: 'rollback', reason: `watcher: ${decision?.reason}` });
+    expect(said.filter((line) => line.endsWith(named))).toHaveLength(1);
+    // The figures kept of each evaluation are the judge's, without it.
+    expect(watched?.figures?.canary).toEqual({ loads: 12, errorLoads: 9, p75: { lcp: 1500, inp: 100, cls: 0 } });
+  });
+
   it('steps a healthy canary up through the shares after holding, then promotes it, printing each evaluation', async () => {
     const { store, live, canary } = await canaryStore();
     const said: string[] = [];

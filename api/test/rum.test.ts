@@ -50,6 +50,7 @@ interface Figures {
     errorRate: number;
     p75: { lcp: number | null; inp: number | null; cls: number | null };
     lcpOwnedShare: number;
+    topError: { message: string; frame: string | null; count: number; total: number } | null;
   }[];
   series: { remote: string; version: string; loads: number }[];
 }
@@ -162,6 +163,83 @@ describe('the beacon endpoint', () => {
     const oversized = await send(t().url, { ...beacon(), padding: 'x'.repeat(20_000) });
     expect(oversized.status).toBe(413);
     expect(await loads()).toBe(before);
+  });
+
+  it("keeps each error's frame (none when it has none) and refuses a bad one: not a string, an origin or query in it, too long", async () => {
+    const error = { owner: 'header' as const, kind: 'render' as const, message: 'TypeError: x is undefined' };
+    const sent = beacon({
+      errors: [
+        { ...error, frame: '/header/aaaaaaaaaaaa/src_header.1a2b.js:1:2345' },
+        { owner: 'header', kind: 'load', message: 'manifest 500' },
+      ],
+    });
+    expect((await send(t().url, sent)).status).toBe(204);
+    expect(await t().rows`SELECT kind, frame FROM rum_errors WHERE load_id = ${sent.load} ORDER BY id`).toEqual([
+      { kind: 'render', frame: '/header/aaaaaaaaaaaa/src_header.1a2b.js:1:2345' },
+      { kind: 'load', frame: null },
+    ]);
+    const loads = async () => (await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM rum_loads`)[0]?.n;
+    const before = await loads();
+    const refused = async (frame: unknown) => {
+      const res = await send(t().url, { ...beacon(), errors: [{ ...error, frame }] });
+      expect(res.status).toBe(400);
+      return ((await res.json()) as { error: string }).error;
+    };
+    expect(await refused(1234)).toMatch(/^Invalid beacon: errors\.0\.frame: /);
+    expect(await refused(null)).toMatch(/^Invalid beacon: errors\.0\.frame: /);
+    expect(await refused('https://shop.test/orders/42.js:1:2')).toBe(
+      'Invalid beacon: errors.0.frame: a frame is a path, its line and column',
+    );
+    expect(await refused('/header/aaaaaaaaaaaa/a.js?user=clara:1:2')).toMatch(/a frame is a path/);
+    expect(await refused('/header/aaaaaaaaaaaa/a.js')).toMatch(/a frame is a path/);
+    expect(await refused(`/${'x'.repeat(300)}.js:1:2`)).toMatch(/^Invalid beacon: errors\.0\.frame: /);
+    expect(await loads()).toBe(before);
+  });
+
+  it("gives each version's top error: the commonest message and frame among its loads' errors in the window, with its count of them all", async () => {
+    const [V, W, QUIET] = ['dddddddddddd', 'eeeeeeeeeeee', 'ffffffffffff'];
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const typeError = { owner: 'account' as const, kind: 'render' as const, message: 'TypeError: x is undefined' };
+    const at = { frame: '/account/dddddddddddd/a.js:1:2345' };
+    const elsewhere = { frame: '/account/dddddddddddd/b.js:7:1' };
+    const rangeError = { owner: 'account' as const, kind: 'uncaught' as const, message: 'RangeError: too deep' };
+    const loadWith = (version: string, errors: Beacon['errors']) => beacon({ versions: { account: version }, errors });
+    const loads = [
+      // At V: the TypeError at a.js in three loads; the RangeError twice in one; the TypeError
+      // once at another frame (another pair); a failed load without a frame; the shell's own error.
+      loadWith(V, [{ ...typeError, ...at }]),
+      loadWith(V, [
+        { ...typeError, ...at },
+        { ...typeError, ...elsewhere },
+      ]),
+      loadWith(V, [
+        { ...typeError, ...at },
+        { owner: 'shell', kind: 'uncaught', message: 'Error: shell' },
+      ]),
+      loadWith(V, [rangeError, rangeError]),
+      loadWith(V, [{ owner: 'account', kind: 'load', message: 'manifest 500' }]),
+      // At W, the RangeError is the commonest.
+      loadWith(W, [rangeError, { ...typeError, ...at }, rangeError]),
+      loadWith(QUIET, []),
+    ];
+    for (const b of loads) expect((await send(t().url, b)).status).toBe(204);
+    // A load before the window: its errors, however many, are not counted.
+    const old = loadWith(
+      V,
+      Array.from({ length: 5 }, () => rangeError),
+    );
+    expect((await send(t().url, old)).status).toBe(204);
+    await t().rows`UPDATE rum_loads SET received_at = '2001-01-01T00:00:00.000Z' WHERE load_id = ${old.load}`;
+
+    const f = await figures(t().url, since);
+    expect(of(f, 'account', V)?.topError).toEqual({
+      message: 'TypeError: x is undefined',
+      frame: '/account/dddddddddddd/a.js:1:2345',
+      count: 3,
+      total: 7,
+    });
+    expect(of(f, 'account', W)?.topError).toEqual({ message: 'RangeError: too deep', frame: null, count: 2, total: 3 });
+    expect(of(f, 'account', QUIET)?.topError).toBeNull();
   });
 
   it("refuses a beacon from a foreign page (it would be another site's figures)", async () => {

@@ -353,6 +353,15 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
         .execute();
     },
   ],
+  // Where each error was thrown in its remote's files (issue 39, item 6): the beacon's frame, a
+  // path with its line and column, so a rollback can name its top error and where it comes from.
+  // Null for errors without one (a failed load, a timeout) and for those stored before.
+  [
+    '0007_rum_error_frames',
+    async (db) => {
+      await db.schema.alterTable('rum_errors').addColumn('frame', 'text').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

@@ -150,6 +150,8 @@ export interface Schema {
     kind: string;
     message: string;
     received_at: string;
+    /** Where it was thrown in its owner's files, `path:line:column`; null without one (0007). */
+    frame: string | null;
   };
   login_failures: { id: Generated<number>; throttle_key: string; failed_at: string };
   idempotency_keys: {

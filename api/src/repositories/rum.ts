@@ -1,4 +1,4 @@
-import { BEACON_MAX_PER_LOAD, type Beacon, type Owner } from '@marketplace/shared/platform';
+import { BEACON_MAX_PER_LOAD, type Beacon } from '@marketplace/shared/platform';
 import type { Db } from '../db/database.js';
 import { inTransaction, nowIso } from './sql.js';
 
@@ -18,6 +18,20 @@ export interface VersionFigures {
   p75: { lcp: number | null; inp: number | null; cls: number | null; ttfb: number | null };
   /** Share of those loads whose LCP element was this remote's. */
   lcpOwnedShare: number;
+  /** The error this version had most often in those loads, what a rollback names; null for none. */
+  topError: TopError | null;
+}
+
+/**
+ * A version's commonest error: its message and frame (where in the remote's files it was thrown;
+ * null for errors without one), the same pair `count` times of the `total` errors kept of the
+ * version's loads (at most ERRORS_KEPT_PER_LOAD a load).
+ */
+export interface TopError {
+  message: string;
+  frame: string | null;
+  count: number;
+  total: number;
 }
 
 /** One time bucket of a version's figures, for the chart. */
@@ -52,7 +66,7 @@ export function p75(values: number[]): number | null {
 
 const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
 
-function figuresOf(remote: string, version: string, rows: FigureRow[]): VersionFigures {
+function figuresOf(remote: string, version: string, rows: FigureRow[]): Omit<VersionFigures, 'topError'> {
   const errorLoads = rows.filter((r) => r.remote_errors > 0).length;
   return {
     remote,
@@ -104,6 +118,38 @@ export function rumRepository(db: Db) {
       .where('l.received_at', '>=', since)
       .orderBy('l.received_at')
       .execute();
+
+  /**
+   * Per remote and version (`remote\0version`), the commonest error of its page loads received
+   * since `since`; of errors as common, the one seen last.
+   */
+  const topErrors = async (since: string): Promise<Map<string, TopError>> => {
+    const pairs = await db
+      .selectFrom('rum_errors as e')
+      .innerJoin('rum_loads as l', 'l.load_id', 'e.load_id')
+      .select((eb) => [
+        'e.owner',
+        'e.version',
+        'e.message',
+        'e.frame',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max('e.id').as('latest'),
+      ])
+      .where('l.received_at', '>=', since)
+      .where('e.version', 'is not', null)
+      .groupBy(['e.owner', 'e.version', 'e.message', 'e.frame'])
+      .orderBy('n', 'desc')
+      .orderBy('latest', 'desc')
+      .execute();
+    const top = new Map<string, TopError>();
+    for (const { owner, version, message, frame, n } of pairs) {
+      const key = `${owner}\0${version}`;
+      const first = top.get(key);
+      if (first) first.total += n;
+      else top.set(key, { message, frame, count: n, total: n });
+    }
+    return top;
+  };
 
   return {
     rows,
@@ -190,6 +236,7 @@ export function rumRepository(db: Db) {
                 version: remote?.version ?? null,
                 kind: error.kind,
                 message: error.message,
+                frame: error.frame ?? null,
                 received_at: at,
               })
               .execute();
@@ -200,9 +247,11 @@ export function rumRepository(db: Db) {
 
     /** Per remote and version, the figures of the page loads received since `since` (ISO). */
     async figures(since: string): Promise<VersionFigures[]> {
-      return [...groupBy(await rows(since), (r) => `${r.remote}\0${r.version}`).values()].map((group) =>
-        figuresOf(group[0]?.remote ?? '', group[0]?.version ?? '', group),
-      );
+      const [loads, top] = await Promise.all([rows(since), topErrors(since)]);
+      return [...groupBy(loads, (r) => `${r.remote}\0${r.version}`).entries()].map(([key, group]) => ({
+        ...figuresOf(group[0]?.remote ?? '', group[0]?.version ?? '', group),
+        topError: top.get(key) ?? null,
+      }));
     },
 
     /** The same figures in buckets of `bucketMinutes`, oldest first, for a chart over time. */
@@ -226,18 +275,6 @@ export function rumRepository(db: Db) {
           };
         })
         .sort((a, b) => a.start.localeCompare(b.start));
-    },
-
-    /** The last errors received for a remote's version, newest first (what broke, in its words). */
-    async recentErrors(remote: Owner, version: string, limit = 5): Promise<{ kind: string; message: string }[]> {
-      return db
-        .selectFrom('rum_errors')
-        .select(['kind', 'message'])
-        .where('owner', '=', remote)
-        .where('version', '=', version)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
     },
 
     /** Removes the page loads received before `before` (ISO), with their remotes and errors. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { verifyRumToken, type RumTokenClaims } from '@marketplace/shared/node/rum-token';
 import {
   BEACON_ERROR_KINDS,
+  BEACON_FRAME_CHARS,
   BEACON_MAX_ERRORS,
   BEACON_MESSAGE_CHARS,
   REMOTE_NAMES,
@@ -16,6 +17,15 @@ const version = z.string().regex(/^([0-9a-f]{12}|unreleased)$/, 'a version is 12
 /** Generous upper bounds: a value past them is a broken or hostile sender, not a slow page. */
 const millis = z.number().finite().min(0).max(600_000);
 const vital = (value: z.ZodNumber) => z.object({ value, owner }).strict();
+/**
+ * Where an error was thrown (BeaconError['frame']): a path, its line and column. No origin, query
+ * or fragment: the shell leaves them out, so a frame with one is not its, and what a query could
+ * carry is never kept.
+ */
+const frame = z
+  .string()
+  .max(BEACON_FRAME_CHARS)
+  .regex(/^(?!.*:\/\/)[^\s?#]+:\d+(?::\d+)?$/, 'a frame is a path, its line and column');
 
 /** The beacon's schema (shared/src/platform/beacon.ts), strict: unknown fields are refused, not kept. */
 export const beaconSchema: z.ZodType<Beacon> = z
@@ -40,6 +50,7 @@ export const beaconSchema: z.ZodType<Beacon> = z
             owner,
             kind: z.enum(BEACON_ERROR_KINDS as [string, ...string[]]),
             message: z.string().max(BEACON_MESSAGE_CHARS),
+            frame: frame.optional(),
           })
           .strict(),
       )

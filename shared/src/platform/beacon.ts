@@ -22,6 +22,8 @@ export const BEACON_MAX_BYTES = 16 * 1024;
 export const BEACON_MAX_ERRORS = 20;
 /** Error messages are cut to this length. */
 export const BEACON_MESSAGE_CHARS = 300;
+/** An error's frame (BeaconError['frame']) is cut to this length, its end kept (the file, line and column). */
+export const BEACON_FRAME_CHARS = 200;
 /**
  * A page load sends at most this many beacons (a tab hidden and shown all day is not a flood); the
  * API closes a load at its last one, or at a final beacon, and refuses any later one (409).
@@ -64,6 +66,14 @@ export interface BeaconError {
   owner: Owner;
   kind: BeaconErrorKind;
   message: string;
+  /**
+   * Where in its owner's code it was thrown: the top frame of its stack that lies in the owner
+   * remote's files, as `path:line:column` (a URL's path, its origin and query left out; or a
+   * file's path), so that a rollback can say where its top error comes from. Absent for errors
+   * without a stack (`load`, `timeout`, a muted "Script error.", the page server's), and for the
+   * shell's (its files have no folder of their own to tell them from the page's address).
+   */
+  frame?: string;
 }
 
 /** The Web Vitals the page reports, each with the part of the page that owns it. */

@@ -21,6 +21,7 @@ export {
 export { pageAt } from './pageAt.js';
 export {
   BEACON_ERROR_KINDS,
+  BEACON_FRAME_CHARS,
   BEACON_MAX_BYTES,
   BEACON_MAX_ERRORS,
   BEACON_MAX_PER_LOAD,

@@ -1,4 +1,5 @@
 import {
+  BEACON_FRAME_CHARS,
   REMOTE_NAMES,
   type BeaconError,
   type Owner,
@@ -34,14 +35,41 @@ const LOCATION = /\b(?:https?|file):\/\/[^\s)'"]+|(?<=[\s(@])\/[^\s)'"]+/g;
  * from the one that failed up to the root) reads the same way.
  */
 export function ownerOfStack(stack: string | undefined, bases: RemoteBases): Owner {
-  if (!stack) return 'shell';
-  const known = (Object.entries(bases) as [RemoteName, string][]).filter(([, base]) => base);
-  for (const location of stack.match(LOCATION) ?? []) {
-    // The longest base first: a store serves every remote from one origin, under its own folder.
-    const match = known.filter(([, base]) => location.startsWith(base)).sort((a, b) => b[1].length - a[1].length)[0];
-    if (match) return match[0];
+  for (const location of stack?.match(LOCATION) ?? []) {
+    const remote = remoteOfLocation(location, bases);
+    if (remote) return remote;
   }
   return 'shell';
+}
+
+/** The remote whose files a location lies in, if any. */
+function remoteOfLocation(location: string, bases: RemoteBases): RemoteName | undefined {
+  // The longest base first: a store serves every remote from one origin, under its own folder.
+  const known = (Object.entries(bases) as [RemoteName, string][]).filter(([, base]) => base);
+  return known.filter(([, base]) => location.startsWith(base)).sort((a, b) => b[1].length - a[1].length)[0]?.[0];
+}
+
+/** A location's line and column at its end (the shortest file before them: a port is not a line). */
+const LINE_AND_COLUMN = /^(.+?)(:\d+(?::\d+)?)$/;
+
+/**
+ * A stack's location as a beacon's frame: `path:line:column`. A URL keeps only its path: its
+ * origin is the store's (the same in every frame) and a query or fragment could carry what is
+ * not ours to send. Cut to BEACON_FRAME_CHARS from the start, so the file and its line stay.
+ * Null for a location without a line (a URL in the error's message).
+ */
+export function frameOfLocation(location: string): string | null {
+  const [, file = '', position = ''] = LINE_AND_COLUMN.exec(location) ?? [];
+  if (!file) return null;
+  let path = file;
+  if (/^(?:https?|file):\/\//.test(file)) {
+    try {
+      path = new URL(file).pathname;
+    } catch {
+      return null;
+    }
+  }
+  return `${path}${position}`.slice(-BEACON_FRAME_CHARS);
 }
 
 /** How deep a `cause` chain is followed; a cycle (an error its own cause) ends it too. */
@@ -85,6 +113,35 @@ export function ownerOfError(
   return 'shell';
 }
 
+/**
+ * Where an error was thrown in its owner remote's code: the first frame from the top, in the same
+ * stacks ownerOfError reads and in that order, that lies in the owner's files (frameOfLocation).
+ * None for the shell, whose files have no base here (a frame outside every remote may be the
+ * page's own address, an inline script), and none from `location` (a file without its line).
+ */
+export function frameOfError(
+  error: unknown,
+  owner: Owner,
+  bases: RemoteBases,
+  { componentStack }: { componentStack?: string } = {},
+): string | undefined {
+  if (owner === 'shell') return undefined;
+  for (const stack of [...causeChain(error).reverse().map(stackOf), componentStack])
+    for (const location of stack?.match(LOCATION) ?? []) {
+      const frame = remoteOfLocation(location, bases) === owner ? frameOfLocation(location) : null;
+      if (frame) return frame;
+    }
+  return undefined;
+}
+
+/** The beacon's error: its owner, kind and words, with its frame when it has one. */
+const beaconError = (owner: Owner, kind: BeaconError['kind'], message: string, frame?: string): BeaconError => ({
+  owner,
+  kind,
+  message,
+  ...(frame && { frame }),
+});
+
 /** An error's words for the beacon: the original error's name and message. */
 export const messageOf = (error: unknown): string => {
   const original = originalError(error);
@@ -106,27 +163,26 @@ const SERVER_COULD_NOT_FINISH = /server could not finish this Suspense boundary|
 export function beaconErrorOf(report: PageErrorReport, bases: RemoteBases): BeaconError | null {
   switch (report.kind) {
     case 'server':
-      return { owner: report.remote, kind: 'render', message: report.message };
+      // The server's report carries its message only: no stack, so no frame.
+      return beaconError(report.remote, 'render', report.message);
     case 'error': {
       // A script served without CORS or loaded without crossorigin: "Script error.", no error, no file.
       const words = report.error == null ? report.message || 'Script error.' : messageOf(report.error);
-      return {
-        owner: ownerOfError(report.error, bases, { location: report.filename }),
-        kind: 'uncaught',
-        message: words,
-      };
+      const owner = ownerOfError(report.error, bases, { location: report.filename });
+      return beaconError(owner, 'uncaught', words, frameOfError(report.error, owner, bases));
     }
-    case 'rejection':
-      return { owner: ownerOfError(report.error, bases), kind: 'rejection', message: messageOf(report.error) };
+    case 'rejection': {
+      const owner = ownerOfError(report.error, bases);
+      return beaconError(owner, 'rejection', messageOf(report.error), frameOfError(report.error, owner, bases));
+    }
     case 'recoverable':
     case 'caught':
-    case 'uncaught':
+    case 'uncaught': {
       if (report.kind === 'recoverable' && SERVER_COULD_NOT_FINISH.test(messageOf(report.error))) return null;
       // Recovered from or not, the remote did throw.
-      return {
-        owner: ownerOfError(report.error, bases, { componentStack: report.componentStack }),
-        kind: 'render',
-        message: messageOf(report.error),
-      };
+      const stacks = { componentStack: report.componentStack };
+      const owner = ownerOfError(report.error, bases, stacks);
+      return beaconError(owner, 'render', messageOf(report.error), frameOfError(report.error, owner, bases, stacks));
+    }
   }
 }

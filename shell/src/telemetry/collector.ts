@@ -53,9 +53,10 @@ export class Collector {
     this.changed = true;
   }
 
-  error(owner: Owner, kind: BeaconErrorKind, message: string): void {
+  /** An error of `owner`, with the frame it was thrown at in its files when it has one (attribution.ts). */
+  error(owner: Owner, kind: BeaconErrorKind, message: string, frame?: string): void {
     if (this.errors.length >= MAX_PENDING_ERRORS) return;
-    this.errors.push({ owner, kind, message: message.slice(0, BEACON_MESSAGE_CHARS) });
+    this.errors.push({ owner, kind, message: message.slice(0, BEACON_MESSAGE_CHARS), ...(frame && { frame }) });
     this.changed = true;
   }
 

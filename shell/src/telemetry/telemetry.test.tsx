@@ -1,11 +1,19 @@
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, rootErrorHandlers } from '@marketplace/shared';
 import { TEST_CONFIG } from '@marketplace/shared/testing';
-import { reportPageError, type Beacon, type PageToken } from '@marketplace/shared/platform';
+import { BEACON_FRAME_CHARS, reportPageError, type Beacon, type PageToken } from '@marketplace/shared/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Loader } from '../remotes/registry.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
-import { beaconErrorOf, originalError, ownerOfError, ownerOfNode, ownerOfStack } from './attribution.js';
+import {
+  beaconErrorOf,
+  frameOfError,
+  frameOfLocation,
+  originalError,
+  ownerOfError,
+  ownerOfNode,
+  ownerOfStack,
+} from './attribution.js';
 import { Collector, MAX_BEACONS_PER_LOAD } from './collector.js';
 import { requestPageToken, resetTelemetry, startTelemetry } from './telemetry.js';
 
@@ -70,6 +78,8 @@ function headerError(message: string): Error {
   error.stack = `Error: ${message}\n    at HeaderBar (${HEADER_BASE}src_header_HeaderBar_tsx.1a2b3c4d.js:1:200)`;
   return error;
 }
+/** Where headerError's errors are thrown, as the beacon says it: the path in the store, the line and column. */
+const HEADER_FRAME = '/header/0123456789ab/src_header_HeaderBar_tsx.1a2b3c4d.js:1:200';
 
 describe("the page's real-user beacon", () => {
   it("sends, when the page is hidden, the version of the remote a slot rendered, to the API's beacon path", async () => {
@@ -92,7 +102,8 @@ describe("the page's real-user beacon", () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await started({ ...TEST_CONFIG, rumSample: 1 });
-    const failed = slot(() => Promise.reject(new Error('manifest answered 500')));
+    // A failed load's error may name the remote's files (its entry script): still no frame, its code never ran.
+    const failed = slot(() => Promise.reject(headerError('manifest answered 500')));
     await screen.findByRole('alert');
     failed.unmount();
     vi.useFakeTimers();
@@ -104,7 +115,7 @@ describe("the page's real-user beacon", () => {
       async () =>
         ({
           default: () => {
-            throw new Error('broken build');
+            throw headerError('broken build');
           },
         }) as never,
     );
@@ -112,10 +123,10 @@ describe("the page's real-user beacon", () => {
     hide();
     const [sent] = beacons;
     expect(sent?.beacon.versions).toEqual({ header: '0123456789ab' });
-    expect(sent?.beacon.errors.map((e) => [e.owner, e.kind])).toEqual([
-      ['header', 'load'],
-      ['header', 'timeout'],
-      ['header', 'render'],
+    expect(sent?.beacon.errors.map((e) => [e.owner, e.kind, e.frame])).toEqual([
+      ['header', 'load', undefined],
+      ['header', 'timeout', undefined],
+      ['header', 'render', HEADER_FRAME],
     ]);
     expect(sent?.beacon.errors[0]?.message).toBe('Error: manifest answered 500');
   });
@@ -128,7 +139,12 @@ describe("the page's real-user beacon", () => {
     window.dispatchEvent(new ErrorEvent('error', { error: new Error('shell bug'), message: 'shell bug' }));
     hide();
     expect(beacons[0]?.beacon.errors).toEqual([
-      { owner: 'header', kind: 'uncaught', message: 'TypeError: x is undefined' },
+      {
+        owner: 'header',
+        kind: 'uncaught',
+        message: 'TypeError: x is undefined',
+        frame: '/header/0123456789ab/__federation_expose_Header.1a2b3c4d.js:1:200',
+      },
       { owner: 'shell', kind: 'uncaught', message: 'Error: shell bug' },
     ]);
   });
@@ -153,7 +169,9 @@ describe("the page's real-user beacon", () => {
     hide();
     expect(beacons[0]?.beacon.versions).toEqual({ header: '0123456789ab' });
     // React's wrapper carries React's stack (the shell's files): its cause is the header's.
-    expect(beacons[0]?.beacon.errors).toEqual([{ owner: 'header', kind: 'render', message: 'Error: flaky header' }]);
+    expect(beacons[0]?.beacon.errors).toEqual([
+      { owner: 'header', kind: 'render', message: 'Error: flaky header', frame: HEADER_FRAME },
+    ]);
   });
 
   it("counts a render error a slot's boundary caught once, though the root's handler sees it too", async () => {
@@ -172,7 +190,9 @@ describe("the page's real-user beacon", () => {
     );
     await screen.findByRole('alert');
     hide();
-    expect(beacons[0]?.beacon.errors).toEqual([{ owner: 'header', kind: 'render', message: 'Error: broken header' }]);
+    expect(beacons[0]?.beacon.errors).toEqual([
+      { owner: 'header', kind: 'render', message: 'Error: broken header', frame: HEADER_FRAME },
+    ]);
   });
 
   it("sends what failed before it started, the page's server's failures with it, against the versions in use", async () => {
@@ -187,7 +207,8 @@ describe("the page's real-user beacon", () => {
     hide();
     expect(beacons[0]?.beacon.versions).toEqual({ header: '0123456789ab' });
     expect(beacons[0]?.beacon.errors).toEqual([
-      { owner: 'header', kind: 'uncaught', message: 'Error: while loading' },
+      { owner: 'header', kind: 'uncaught', message: 'Error: while loading', frame: HEADER_FRAME },
+      // The server's report has no stack: no frame.
       { owner: 'header', kind: 'render', message: 'Error: threw on the server' },
     ]);
   });
@@ -323,6 +344,44 @@ describe('attribution', () => {
     expect(ownerOfError('a string', bases, { location: `${HEADER_BASE}remoteEntry.js` })).toBe('header');
   });
 
+  it("gives an error's frame: the top one in its owner's files, as the path, line and column, without origin or query", () => {
+    const bases = { header: HEADER_BASE, media: 'http://releases.test/media/bbbbbbbbbbbb/' };
+    const error = new TypeError('x is undefined');
+    error.stack = [
+      // A URL in the message is no frame (no line), nor are the shell's or another remote's frames.
+      `TypeError: x is undefined (loading ${HEADER_BASE}remoteEntry.js)`,
+      '    at useThing (http://shell.test/shared.js:1:10)',
+      '    at Cover (http://releases.test/media/bbbbbbbbbbbb/cover.js:4:4)',
+      `    at HeaderBar (${HEADER_BASE}src_header.1a2b.js?v=2#top:1:2345)`,
+      `    at render (${HEADER_BASE}remoteEntry.js:9:9)`,
+    ].join('\n');
+    expect(frameOfError(error, 'header', bases)).toBe('/header/0123456789ab/src_header.1a2b.js:1:2345');
+    // Firefox's and Safari's frames, and a development server's origin with its port.
+    const firefox = new Error('x');
+    firefox.stack = 'HeaderBar@http://localhost:3001/src_header.js:12:7\n@http://shell.test/main.js:1:1';
+    expect(frameOfError(firefox, 'header', { header: 'http://localhost:3001/' })).toBe('/src_header.js:12:7');
+    // A server build's frame keeps its file's path.
+    const server = new Error('x');
+    server.stack = 'Error: x\n    at HeaderBar (/tmp/builds/header-0123/server/expose_Header.js:2:31)';
+    expect(frameOfError(server, 'header', { header: '/tmp/builds/header-0123/' })).toBe(
+      '/tmp/builds/header-0123/server/expose_Header.js:2:31',
+    );
+    // Thrown in the shell's code the header called: the component stack's frame in the header's files.
+    const inShared = new Error('bad props');
+    inShared.stack = 'Error: bad props\n    at Button (http://shell.test/shared.js:1:1)';
+    const componentStack = `\n    at Button (http://shell.test/shared.js:1:1)\n    at HeaderBar (${HEADER_BASE}bar.js:3:5)`;
+    expect(frameOfError(inShared, 'header', bases, { componentStack })).toBe('/header/0123456789ab/bar.js:3:5');
+    // The shell's errors, and errors without a stack in their owner's files, have none.
+    expect(frameOfError(inShared, 'shell', bases, { componentStack })).toBeUndefined();
+    expect(frameOfError(new Error('no stack here'), 'header', bases)).toBeUndefined();
+    expect(frameOfError('a string', 'header', bases)).toBeUndefined();
+    // A long path is cut from its start: the file, line and column stay.
+    const long = frameOfLocation(`http://releases.test/${'deep/'.repeat(60)}chunk.js:1:2`);
+    expect(long).toHaveLength(BEACON_FRAME_CHARS);
+    expect(long).toMatch(/\/deep\/chunk\.js:1:2$/);
+    expect(frameOfLocation('http://releases.test/header/remoteEntry.js')).toBeNull();
+  });
+
   it("says what the beacon reports of each page error, the messages in the original error's words", () => {
     const bases = { header: HEADER_BASE };
     const wrapped = new Error('Minified React error #520', { cause: headerError('flaky header') });
@@ -330,13 +389,25 @@ describe('attribution', () => {
       owner: 'header',
       kind: 'render',
       message: 'Error: flaky header',
+      frame: HEADER_FRAME,
     });
     expect(beaconErrorOf({ kind: 'error', error: null, message: 'Script error.', filename: '' }, bases)).toEqual({
       owner: 'shell',
       kind: 'uncaught',
       message: 'Script error.',
     });
-    expect(beaconErrorOf({ kind: 'rejection', error: headerError('no answer') }, bases)?.owner).toBe('header');
+    expect(beaconErrorOf({ kind: 'rejection', error: headerError('no answer') }, bases)).toEqual({
+      owner: 'header',
+      kind: 'rejection',
+      message: 'Error: no answer',
+      frame: HEADER_FRAME,
+    });
+    // An uncaught error named by its script's file alone (no stack in the header's files): no frame.
+    expect(beaconErrorOf({ kind: 'error', error: 'thrown', filename: `${HEADER_BASE}remoteEntry.js` }, bases)).toEqual({
+      owner: 'header',
+      kind: 'uncaught',
+      message: 'thrown',
+    });
     expect(
       beaconErrorOf(
         { kind: 'recoverable', error: new Error('The server could not finish this Suspense boundary') },

@@ -16,7 +16,7 @@ import { storedVersionOf } from '../remotes/discovery.js';
 // The single-bundle build swaps this module for ../remotes/single.ts (build-preset/single.mjs).
 import { entriesInUse } from '../remotes/federation.js';
 import { SlotBoundary } from '../remotes/SlotBoundary.js';
-import { beaconErrorOf, messageOf, ownerOfNode, type RemoteBases } from './attribution.js';
+import { beaconErrorOf, frameOfError, messageOf, ownerOfNode, type RemoteBases } from './attribution.js';
 import { Collector } from './collector.js';
 
 /** This page load's collector, when it is sampled in; every report below is a no-op otherwise. */
@@ -152,7 +152,7 @@ function recordPageError(collector: Collector, report: PageErrorReport): void {
   const error = beaconErrorOf(report, bases());
   if (!error) return;
   if (error.owner !== 'shell') collector.used(error.owner, versionInUse(error.owner));
-  collector.error(error.owner, error.kind, error.message);
+  collector.error(error.owner, error.kind, error.message, error.frame);
 }
 
 /** Runs `work` when the browser is idle (at most a few seconds from now), or soon where it cannot say. */
@@ -167,14 +167,17 @@ export function reportRemoteUse(remote: RemoteName): void {
   page.used(remote, versionInUse(remote));
 }
 
-/** A slot fell back: its remote failed to load, timed out, or threw while rendering. */
+/**
+ * A slot fell back: its remote failed to load, timed out, or threw while rendering (where in its
+ * files is said then; a load's or a timeout's stack is the shell's, the remote's code never ran).
+ */
 export function reportSlotFailure(
   remote: RemoteName,
   kind: Extract<BeaconErrorKind, 'load' | 'timeout' | 'render'>,
   error: unknown,
 ): void {
   reportRemoteUse(remote);
-  page?.error(remote, kind, messageOf(error));
+  page?.error(remote, kind, messageOf(error), kind === 'render' ? frameOfError(error, remote, bases()) : undefined);
 }
 
 /** Forgets this page's collector and errors (tests start each with a fresh page). */
