@@ -246,7 +246,7 @@ describe("the page's real-user beacon", () => {
     expect(beacons.map((b) => b.beacon.errors.map((e) => e.message))).toEqual([['Error: early']]);
   });
 
-  it('leaves out a remote used at a version its token does not sign; a final beacon when the page goes away, none after it', async () => {
+  it('leaves out a remote used at a version its token does not sign; a final beacon when the page goes away, after what its last hiding reports, none after it', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     await started({ ...TEST_CONFIG, rumSample: 1 }, undefined, { ...PAGE, versions: { media: ['unreleased'] } });
     // The header at 0123456789ab (a tester's version kept by the tab, say): not this token's.
@@ -257,12 +257,38 @@ describe("the page's real-user beacon", () => {
     // Kept for the back/forward cache: it may come back, not final.
     window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
     expect(beacons).toHaveLength(1);
+    // Left by a navigation: pagehide, then the page's last visibilitychange, at which web-vitals
+    // finalizes LCP and CLS (here a listener of the window's capture phase, where web-vitals
+    // listens, has an error to tell): the final beacon goes then, with it.
     window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    expect(beacons).toHaveLength(1);
+    const finalizing = () =>
+      window.dispatchEvent(new ErrorEvent('error', { error: new Error('at hide'), message: 'at hide' }));
+    window.addEventListener('visibilitychange', finalizing, { capture: true, once: true });
+    hide();
     expect(beacons).toHaveLength(2);
-    expect(beacons[1]?.beacon).toMatchObject({ load: PAGE.load, final: true, errors: [] });
+    expect(beacons[1]?.beacon).toMatchObject({ load: PAGE.load, final: true, errors: [{ message: 'Error: at hide' }] });
     window.dispatchEvent(new ErrorEvent('error', { error: new Error('late'), message: 'late' }));
     hide();
     expect(beacons).toHaveLength(2);
+  });
+});
+
+describe('a page hidden before it goes away', () => {
+  it('sends its final beacon at pagehide: no visibilitychange is to come', async () => {
+    await started({ ...TEST_CONFIG, rumSample: 1 });
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    try {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new ErrorEvent('error', { error: new Error('while hidden'), message: 'while hidden' }));
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    } finally {
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    }
+    // The hiding had nothing to tell; the error after it goes at pagehide, final.
+    expect(beacons.map((b) => [b.beacon.final ?? false, b.beacon.errors.map((e) => e.message)])).toEqual([
+      [true, ['Error: while hidden']],
+    ]);
   });
 });
 

@@ -108,16 +108,28 @@ export function startTelemetry(
   const letGo = receivePageErrors((report) => recordPageError(collector, report));
   signal.addEventListener('abort', letGo);
   // On the document: web-vitals listens on the window in the capture phase, so it has reported
-  // the final values by the time this runs. pagehide too: leaving a page may not hide it first;
-  // and a page not kept for the back/forward cache is gone: its beacon is the final one.
+  // the final values by the time this runs. A page that goes away fires pagehide first and then
+  // its last visibilitychange (the HTML standard's unload order, which Chromium follows), and
+  // web-vitals finalizes LCP and CLS only at that visibilitychange: sent at pagehide, the final
+  // beacon of every page left by a navigation went without them. So pagehide only marks the next
+  // beacon final; a page already hidden (no visibilitychange to come) sends it there. Not final
+  // when the page is kept for the back/forward cache: it may come back.
+  let leaving = false;
   document.addEventListener(
     'visibilitychange',
     () => {
-      if (document.visibilityState === 'hidden') send();
+      if (document.visibilityState === 'hidden') send(leaving);
     },
     { signal },
   );
-  window.addEventListener('pagehide', (event) => send(!event.persisted), { signal });
+  window.addEventListener(
+    'pagehide',
+    (event) => {
+      if (document.visibilityState === 'hidden') send(!event.persisted);
+      else leaving = !event.persisted;
+    },
+    { signal },
+  );
   void token().then((signed) => {
     if (page !== collector) return;
     // No token, no beacons: the listeners go.
