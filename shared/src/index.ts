@@ -87,6 +87,7 @@ export {
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';
+export { useKeptDraft } from './ui/useKeptDraft.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { rootErrorHandlers } from './app/rootErrors.js';

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { useStore } from 'zustand';
 import {
@@ -10,6 +10,7 @@ import {
   TextField,
   theme,
   Time,
+  useKeptDraft,
   useSession,
   VisuallyHidden,
   type ChatWindowEntry,
@@ -147,7 +148,9 @@ export function ChatWindows() {
 
 function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string }) {
   const { conversation, send } = useChat(contact.profileName);
-  const [draft, setDraft] = useState('');
+  // Kept through a remount (the shell switching the header to another version); one per user and
+  // contact, so it never shows in another conversation or to whoever logs in next in this tab.
+  const [draft, setDraft, clearDraft] = useKeptDraft(`chat:${self}:${contact.profileName}`);
   const log = useRef<HTMLOListElement>(null);
   const messages = conversation.data?.messages ?? [];
 
@@ -160,8 +163,10 @@ function ChatWindow({ contact, self }: { contact: ChatWindowEntry; self: string 
     e.preventDefault();
     const content = draft.trim();
     if (!content || send.isPending) return;
-    // The draft stays until the server has the message, so a failed send loses nothing.
-    send.mutate(content, { onSuccess: () => setDraft('') });
+    // The draft stays until the server has the message, so a failed send loses nothing. Cleared
+    // from the promise, not mutate's onSuccess, which is skipped once this window has unmounted:
+    // a message sent just before a remount must not come back as a draft.
+    send.mutateAsync(content).then(clearDraft, () => undefined);
   };
 
   return (

@@ -3,12 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { message } from '@marketplace/shared/test-utils';
+import { sessionStore } from '@marketplace/shared';
 import type * as shared from '@marketplace/shared';
 import { publish } from '../test/fakeLive.js';
 import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 
-afterEach(resetHarness);
+afterEach(() => {
+  resetHarness();
+  window.sessionStorage.clear();
+});
 
 const serveMessages = (items: shared.MessageNotification[], more = false) =>
   server.use(http.get(`${API}/messageNotifications`, () => HttpResponse.json({ messageNotifications: items, more })));
@@ -238,5 +242,101 @@ describe('chat windows', () => {
     await screen.findByRole('button', { name: 'Log in' });
     expect(windows()).toHaveLength(0);
     expect(chatStore.getState().chats).toHaveLength(0);
+  });
+});
+
+describe('chat drafts through a remount (the shell switching the header to another version)', () => {
+  const contact = (profileName: string) => ({ profileName, username: profileName.toUpperCase(), profilePicture: null });
+
+  /** The server keeps these windows open, so a new mount brings them back; sends wait `sendDelay` ms. */
+  function serveOpenChats(profileNames: string[], sendDelay = 0) {
+    server.use(
+      http.get(`${API}/chat/open`, () => HttpResponse.json({ chats: profileNames.map(contact) })),
+      http.get(`${API}/chat/messages`, ({ request }) =>
+        HttpResponse.json({
+          contact: contact(new URL(request.url).searchParams.get('profileName') ?? ''),
+          messages: [],
+        }),
+      ),
+      http.post(`${API}/chat/sendMessage`, async ({ request }) => {
+        const form = new URLSearchParams(await request.text());
+        await delay(sendDelay);
+        return HttpResponse.json({
+          message: {
+            id: 1,
+            fromProfileName: 'nora',
+            toProfileName: form.get('profileName') ?? '',
+            content: form.get('content') ?? '',
+            timestamp: '2026-11-20T10:05:00.000Z',
+          },
+        });
+      }),
+    );
+  }
+
+  const draftTo = async (name: string) => {
+    const chat = await screen.findByRole('region', { name: `Chat with ${name}` });
+    return within(chat).getByRole('textbox', { name: `Message to ${name}` });
+  };
+
+  it('keeps the draft typed in a chat', async () => {
+    serveOpenChats(['mia']);
+    logInAs();
+    const first = renderHeader();
+    await userEvent.type(await draftTo('MIA'), 'See you at');
+    first.unmount();
+    renderHeader();
+    expect(await draftTo('MIA')).toHaveValue('See you at');
+  });
+
+  it("keeps each chat's draft to itself", async () => {
+    serveOpenChats(['mia', 'dave']);
+    logInAs();
+    const first = renderHeader();
+    await userEvent.type(await draftTo('MIA'), 'For Mia');
+    expect(await draftTo('DAVE')).toHaveValue('');
+    await userEvent.type(await draftTo('DAVE'), 'For Dave');
+    first.unmount();
+    renderHeader();
+    expect(await draftTo('MIA')).toHaveValue('For Mia');
+    expect(await draftTo('DAVE')).toHaveValue('For Dave');
+  });
+
+  it('forgets a sent message', async () => {
+    serveOpenChats(['mia']);
+    logInAs();
+    const first = renderHeader();
+    await userEvent.type(await draftTo('MIA'), 'See you at 6{Enter}');
+    await screen.findByText('See you at 6');
+    expect(await draftTo('MIA')).toHaveValue('');
+    first.unmount();
+    renderHeader();
+    expect(await draftTo('MIA')).toHaveValue('');
+  });
+
+  it('forgets a message whose send ends after the remount', async () => {
+    serveOpenChats(['mia'], 100);
+    logInAs();
+    const first = renderHeader();
+    await userEvent.type(await draftTo('MIA'), 'In flight{Enter}');
+    await waitFor(() => expect(sentTo('/chat/sendMessage')).toHaveLength(1));
+    first.unmount();
+    await delay(200);
+    renderHeader();
+    expect(await draftTo('MIA')).toHaveValue('');
+  });
+
+  it("never shows one user's draft to another who logs in in the same tab", async () => {
+    serveOpenChats(['mia']);
+    logInAs();
+    const first = renderHeader();
+    await userEvent.type(await draftTo('MIA'), 'From Nora');
+    first.unmount();
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { roles: [], profileName: 'olle', username: 'Olle', profilePicture: null },
+    });
+    renderHeader();
+    expect(await draftTo('MIA')).toHaveValue('');
   });
 });

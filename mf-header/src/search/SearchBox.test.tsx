@@ -7,7 +7,10 @@ import { API, renderHeader, resetHarness, sentTo, server } from '../test/harness
 import { leaveApp } from '../useFollow.js';
 import { useDebounced } from './useSearch.js';
 
-afterEach(resetHarness);
+afterEach(() => {
+  resetHarness();
+  window.sessionStorage.clear();
+});
 
 const RESULTS: Record<string, SearchResult[]> = {
   sum: [
@@ -177,5 +180,40 @@ describe('search box', () => {
     } finally {
       delete RESULTS.su;
     }
+  });
+});
+
+describe('search text through a remount (the shell switching the header to another version)', () => {
+  it('is still in the box when the header mounts again', async () => {
+    serveSearch();
+    const first = renderHeader();
+    await userEvent.type(box(), 'sum');
+    first.unmount();
+    renderHeader();
+    expect(box()).toHaveValue('sum');
+    await userEvent.click(box());
+    await waitFor(() => expect(options()).toHaveLength(2));
+  });
+
+  it('is gone once a result has been followed', async () => {
+    serveSearch();
+    const first = renderHeader();
+    await userEvent.type(box(), 'nora');
+    await waitFor(() => expect(options()).toHaveLength(1));
+    await userEvent.click(options()[0]!);
+    expect(box()).toHaveValue('');
+    first.unmount();
+    renderHeader();
+    expect(box()).toHaveValue('');
+  });
+
+  it('is gone once the box has been cleared', async () => {
+    serveSearch();
+    const first = renderHeader();
+    await userEvent.type(box(), 'sum');
+    await userEvent.clear(box());
+    first.unmount();
+    renderHeader();
+    expect(box()).toHaveValue('');
   });
 });

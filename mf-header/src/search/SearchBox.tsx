@@ -1,6 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import { Avatar, popupSurface, TextField, theme, useClickOutside, type SearchResult } from '@marketplace/shared';
+import {
+  Avatar,
+  popupSurface,
+  TextField,
+  theme,
+  useClickOutside,
+  useKeptDraft,
+  type SearchResult,
+} from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { useSearch } from './useSearch.js';
 
@@ -34,7 +42,8 @@ const Results = styled.ul`
 
 /** SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text. */
 export function SearchBox() {
-  const [typed, setTyped] = useState('');
+  // Kept through a remount (the shell switching the header to another version), not just a render.
+  const [typed, setTyped, clearTyped] = useKeptDraft('header:search');
   // -1 is the typed text itself; 0..n-1 a result.
   const [selected, setSelected] = useState(-1);
   const [open, setOpen] = useState(false);
@@ -48,7 +57,7 @@ export function SearchBox() {
 
   const go = (result: SearchResult) => {
     setOpen(false);
-    setTyped('');
+    clearTyped();
     follow(result.urlLink);
   };
 
