@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { serveApp } from 'page-server/serve';
 import { ADMIN_TOKEN, API, ROOT, runtimeEnv } from '../env.js';
+import { logIn } from './helpers.js';
 import { buildNextHeader, headerThatThrows, releasesCli, startApp, startReleasesCli, stop } from './servers.js';
 import { test } from './fixtures.js';
 
@@ -56,6 +57,9 @@ async function visit(browser: Browser, cohort: number): Promise<string> {
   const settled = page.getByTestId('slot-fallback-header').or(logo(page));
   await expect(settled).toBeVisible();
   const shown = (await settled.textContent()) ?? '';
+  // A rendered page shows its header at once; its Web Vitals are observed once the page is idle
+  // (shell/src/telemetry): leaving before that, as no reader does, would send a beacon without them.
+  await page.waitForLoadState('networkidle');
   await page.goto('about:blank');
   await context.close();
   return shown;
@@ -65,7 +69,7 @@ async function visit(browser: Browser, cohort: number): Promise<string> {
 async function driveUntilDecided(browser: Browser, watcher: ReturnType<typeof startReleasesCli>): Promise<number> {
   let done: number | null = null;
   void watcher.exited.then((code) => (done = code));
-  for (let i = 0; done === null && i < 80; i++) await visit(browser, i % 2 === 0 ? 10 : 90);
+  for (let i = 0; done === null && i < 120; i++) await visit(browser, i % 2 === 0 ? 10 : 90);
   return done ?? (await Promise.race([watcher.exited, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]));
 }
 
@@ -96,12 +100,11 @@ test('canary: a header canary failing in real browsers is rolled back by the wat
 }) => {
   test.setTimeout(240_000);
   const live = discovery().remotes.header?.live?.version;
-  // Throws in 9 renders of 10. Fewer loads fail than renders throw (React renders a part that threw
-  // once more before its slot gives up): at 7 in 10 the watcher saw as few as 2 failed loads in 9
-  // on some runs here, too few to tell from chance, and rightly did not roll back. The
-  // smoke load would likely refuse it (that is release.spec's subject); skipped here, on the
-  // record, so the watcher is the line of defence.
-  const flaky = headerThatThrows('flaky header', { chance: 0.9 });
+  // Throws in 3 renders of 10, an honest rate for a bad release: each failure counts once against
+  // its version, the renders React recovers from included (issue 39, item 1), so about as many
+  // loads count as failed. The smoke load would likely refuse it (that is release.spec's
+  // subject); skipped here, on the record, so the watcher is the line of defence.
+  const flaky = headerThatThrows('flaky header', { chance: 0.3 });
   copies.push(flaky);
   const watcher = startReleasesCli(
     env,
@@ -216,6 +219,71 @@ test('canary: an open page learns of a rollback at its next navigation; an ordin
   await page.reload();
   await expect(logo(page)).toHaveText('EventMedia Next');
   await context.close();
+});
+
+test("canary: a rollback reaches every open page without a navigation: announced live to a logged-in page, on focus and on a slot's Retry to a page showing the fallback; typed search text survives", async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const fine = discovery().remotes.header?.live?.version ?? '';
+  // Throws in every render in the browser: a page rendered with it shows the header's fallback.
+  const broken = headerThatThrows('header broken in the browser');
+  copies.push(broken);
+  const fallback = (page: Page) => page.getByTestId('slot-fallback-header');
+  const markDocument = (page: Page) =>
+    page.evaluate(() => ((window as unknown as { stillTheSamePage: boolean }).stillTheSamePage = true));
+  const sameDocument = (page: Page) =>
+    page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage === true);
+
+  // A logged-in page, on the header that works; the user has typed a search.
+  const member = await browser.newContext();
+  const typing = await member.newPage();
+  await logIn(typing, 'clara', undefined, SHELL_URL);
+  const search = typing.getByRole('combobox', { name: 'Search' });
+  await search.fill('wedding in lis');
+  await markDocument(typing);
+
+  // The broken header goes live; a logged-in page and an anonymous one load it: both fall back.
+  await release('release', 'header', '--dist', broken, '--skip-smoke');
+  const stuck = await member.newPage();
+  await stuck.goto(SHELL_URL);
+  await expect(fallback(stuck)).toBeVisible();
+  await markDocument(stuck);
+  const visitor = await browser.newContext();
+  const anonymous = await visitor.newPage();
+  await anonymous.goto(SHELL_URL);
+  await expect(fallback(anonymous)).toBeVisible();
+  await markDocument(anonymous);
+
+  // The rollback is announced: the logged-in page switches by itself, nobody touching it.
+  expect(await release('rollback', 'header')).toContain('announced to open pages on the live channel');
+  await expect(logo(stuck)).toHaveText('EventMedia Next', { timeout: 10_000 });
+  expect(await sameDocument(stuck)).toBe(true);
+  // The anonymous page has no live connection: it learns when it gets focus again.
+  await expect(fallback(anonymous)).toBeVisible();
+  await anonymous.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(logo(anonymous)).toHaveText('EventMedia Next');
+  expect(await sameDocument(anonymous)).toBe(true);
+
+  // Broken again; a page showing the fallback asks on Retry, at once.
+  await release('release', 'header', '--dist', broken, '--skip-smoke');
+  const retrying = await visitor.newPage();
+  await retrying.goto(SHELL_URL);
+  await expect(fallback(retrying)).toBeVisible();
+  await release('rollback', 'header');
+  await fallback(retrying).getByRole('button', { name: 'Retry' }).click();
+  await expect(logo(retrying)).toHaveText('EventMedia Next');
+  expect(discovery().remotes.header?.live?.version).toBe(fine);
+
+  // The page that typed a search ran the working header all along: now it is the one rolled
+  // back; its header is loaded again at the version before, and the search text is still there.
+  await release('rollback', 'header');
+  await expect(logo(typing)).toHaveText('EventMedia', { timeout: 10_000 });
+  await expect(search).toHaveValue('wedding in lis');
+  expect(await sameDocument(typing)).toBe(true);
+  // Live again for the tests that follow.
+  await release('release', 'header', '--dist', nextDist, '--skip-smoke');
+  await Promise.all([member.close(), visitor.close()]);
 });
 
 test("canary: ?version=header@local loads the developer's own header from its development port, in that tab only, with the marker", async ({
