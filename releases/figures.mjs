@@ -5,18 +5,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The figures' shape, declared here once for the release plane (the API's is `VersionFigures` in
- * api/src/repositories/rum.ts): a version's page loads, those in which it had an error, the
- * 75th percentiles of their page vitals, and its commonest error (absent from an API before
- * issue 39, item 6).
- * @typedef {{ remote: string, version: string, loads: number, errorLoads: number, errorRate: number, p75: { lcp: number | null, inp: number | null, cls?: number | null, ttfb?: number | null }, lcpOwnedShare?: number, topError?: TopError | null }} VersionFigures
- * A version's commonest error: its message and frame (`path:line:column` in the remote's files,
- * null for errors without one), the same pair `count` times of the `total` errors kept of its loads.
- * @typedef {{ message: string, frame: string | null, count: number, total: number }} TopError
+ * The figures' shape is declared once, in the shared package, for the API that answers them and
+ * the release plane that reads them.
+ * @typedef {import('@marketplace/shared/platform').VersionFigures} VersionFigures
+ * @typedef {import('@marketplace/shared/platform').TopError} TopError
+ * @typedef {import('@marketplace/shared/platform').SeriesPoint} SeriesPoint
+ * @typedef {import('@marketplace/shared/platform').FiguresAnswer} FiguresAnswer
  * What the canary's judge reads of a version's figures, and what the history keeps of each evaluation.
- * @typedef {Pick<VersionFigures, 'loads' | 'errorLoads' | 'p75'>} Sample
- * @typedef {{ remote: string, version: string, start: string, loads: number, errorRate: number, p75Lcp: number | null }} SeriesPoint
- * @typedef {{ since: string, figures: VersionFigures[], series: SeriesPoint[] }} FiguresAnswer
+ * @typedef {Pick<VersionFigures, 'loads' | 'errorLoads'> & { p75: Pick<VersionFigures['p75'], 'lcp' | 'inp'> & Partial<VersionFigures['p75']> }} Sample
  */
 
 /**
@@ -77,7 +73,9 @@ export function figuresOf(figures, remote, version) {
       loads: 0,
       errorLoads: 0,
       errorRate: 0,
-      p75: { lcp: null, inp: null, cls: null },
+      p75: { lcp: null, inp: null, cls: null, ttfb: null },
+      lcpOwnedShare: 0,
+      topError: null,
     }
   );
 }
@@ -95,17 +93,20 @@ export function sinceTime(value, now = Date.now()) {
 
 const ms = (/** @type {number | null | undefined} */ v) => (v == null ? '-' : `${Math.round(v)} ms`);
 const cls = (/** @type {number | null | undefined} */ v) => (v == null ? '-' : v.toFixed(3));
+const share = (/** @type {VersionFigures} */ f) => (f.loads ? `${Math.round(f.lcpOwnedShare * 100)} %` : '-');
 const rate = (/** @type {VersionFigures} */ f) => (f.loads ? `${(f.errorRate * 100).toFixed(1)} %` : '-');
 const signed = (/** @type {number} */ v, /** @type {string} */ unit, digits = 0) =>
   `${v >= 0 ? '+' : ''}${v.toFixed(digits)}${unit}`;
 
 /** @param {string} label @param {VersionFigures} f */
 const row = (label, f) =>
-  `  ${label.padEnd(30)} ${String(f.loads).padStart(6)} ${rate(f).padStart(8)} ${ms(f.p75.lcp).padStart(9)} ${ms(f.p75.inp).padStart(8)} ${cls(f.p75.cls).padStart(7)}`;
+  `  ${label.padEnd(30)} ${String(f.loads).padStart(6)} ${rate(f).padStart(8)} ${ms(f.p75.lcp).padStart(9)} ${ms(f.p75.inp).padStart(8)} ${cls(f.p75.cls).padStart(7)} ${ms(f.p75.ttfb).padStart(9)} ${share(f).padStart(8)}`;
 
 /**
  * The figures table of `pnpm releases`: per remote, its live version, its canary with the
- * difference to live, then any other version pages still used in the window.
+ * difference to live, then any other version pages still used in the window. "LCP here": the
+ * share of the version's loads whose largest paint was its own element (a remote whose LCP
+ * worsens while its share is low is slowed by another part of the page).
  *
  * @param {{ remotes: Record<string, { live?: { version: string }, canary?: { version: string, percent: number } }> }} doc
  * @param {VersionFigures[]} figures
@@ -113,7 +114,7 @@ const row = (label, f) =>
  */
 export function figureLines(doc, figures, remotes) {
   const lines = [
-    `  ${''.padEnd(30)} ${'loads'.padStart(6)} ${'errors'.padStart(8)} ${'p75 LCP'.padStart(9)} ${'p75 INP'.padStart(8)} ${'p75 CLS'.padStart(7)}`,
+    `  ${''.padEnd(30)} ${'loads'.padStart(6)} ${'errors'.padStart(8)} ${'p75 LCP'.padStart(9)} ${'p75 INP'.padStart(8)} ${'p75 CLS'.padStart(7)} ${'p75 TTFB'.padStart(9)} ${'LCP here'.padStart(8)}`,
   ];
   for (const remote of remotes) {
     const entry = doc.remotes[remote];
@@ -135,7 +136,7 @@ export function figureLines(doc, figures, remotes) {
           digits = 0,
         ) => (a == null || b == null ? '-' : signed(a - b, unit, digits));
         lines.push(
-          `  ${'  canary - live'.padEnd(30)} ${''.padStart(6)} ${(canary.loads && live.loads ? signed((canary.errorRate - live.errorRate) * 100, ' pt', 1) : '-').padStart(8)} ${diff(canary.p75.lcp, live.p75.lcp, ' ms').padStart(9)} ${diff(canary.p75.inp, live.p75.inp, ' ms').padStart(8)} ${diff(canary.p75.cls, live.p75.cls, '', 3).padStart(7)}`,
+          `  ${'  canary - live'.padEnd(30)} ${''.padStart(6)} ${(canary.loads && live.loads ? signed((canary.errorRate - live.errorRate) * 100, ' pt', 1) : '-').padStart(8)} ${diff(canary.p75.lcp, live.p75.lcp, ' ms').padStart(9)} ${diff(canary.p75.inp, live.p75.inp, ' ms').padStart(8)} ${diff(canary.p75.cls, live.p75.cls, '', 3).padStart(7)} ${diff(canary.p75.ttfb, live.p75.ttfb, ' ms').padStart(9)}`,
         );
       }
     }

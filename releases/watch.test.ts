@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from './canary.mjs';
 import { fakeBuild, tempDirs } from './testing.js';
-import { figureLines, sinceTime } from './figures.mjs';
+import { figureLines, sinceTime, type VersionFigures } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import {
   appendHistory,
@@ -44,13 +44,15 @@ const policy = {
   lcpMargin: 1,
   inpMargin: 1,
 };
-const figures = (version: string, loads: number, errorLoads: number, lcp = 1500) => ({
+const figures = (version: string, loads: number, errorLoads: number, lcp = 1500): VersionFigures => ({
   remote: 'header',
   version,
   loads,
   errorLoads,
   errorRate: errorLoads / loads,
-  p75: { lcp, inp: 100, cls: 0 },
+  p75: { lcp, inp: 100, cls: 0, ttfb: 200 },
+  lcpOwnedShare: 1,
+  topError: null,
 });
 
 /**
@@ -167,7 +169,11 @@ describe('the watcher (followCanary, watchStep)', () => {
     expect(rolledBack).toMatchObject({ action: 'rollback', reason: `watcher: ${decision?.reason}` });
     expect(said.filter((line) => line.endsWith(named))).toHaveLength(1);
     // The figures kept of each evaluation are the judge's, without it.
-    expect(watched?.figures?.canary).toEqual({ loads: 12, errorLoads: 9, p75: { lcp: 1500, inp: 100, cls: 0 } });
+    expect(watched?.figures?.canary).toEqual({
+      loads: 12,
+      errorLoads: 9,
+      p75: { lcp: 1500, inp: 100, cls: 0, ttfb: 200 },
+    });
   });
 
   it('steps a healthy canary up through the shares after holding, then promotes it, printing each evaluation', async () => {
@@ -459,9 +465,12 @@ describe('figures for people', () => {
       [figures('aaaaaaaaaaaa', 200, 2, 1500), figures('bbbbbbbbbbbb', 20, 2, 1700), figures('cccccccccccc', 3, 0)],
       ['header', 'media'],
     );
-    expect(lines[1]).toMatch(/^ {2}header aaaaaaaaaaaa live\s+200\s+1\.0 %\s+1500 ms\s+100 ms\s+0\.000$/);
+    expect(lines[0]).toMatch(/loads\s+errors\s+p75 LCP\s+p75 INP\s+p75 CLS\s+p75 TTFB\s+LCP here$/);
+    expect(lines[1]).toMatch(
+      /^ {2}header aaaaaaaaaaaa live\s+200\s+1\.0 %\s+1500 ms\s+100 ms\s+0\.000\s+200 ms\s+100 %$/,
+    );
     expect(lines[2]).toMatch(/^ {2}header bbbbbbbbbbbb canary 10 %\s+20\s+10\.0 %\s+1700 ms/);
-    expect(lines[3]).toMatch(/canary - live\s+\+9\.0 pt\s+\+200 ms\s+\+0 ms\s+\+0\.000$/);
+    expect(lines[3]).toMatch(/canary - live\s+\+9\.0 pt\s+\+200 ms\s+\+0 ms\s+\+0\.000\s+\+0 ms$/);
     expect(lines[4]).toMatch(/^ {2}header cccccccccccc\s+3/);
   });
 

@@ -1,49 +1,15 @@
-import { BEACON_MAX_PER_LOAD, type Beacon } from '@marketplace/shared/platform';
+import {
+  BEACON_MAX_PER_LOAD,
+  type Beacon,
+  type SeriesPoint,
+  type TopError,
+  type VersionFigures,
+} from '@marketplace/shared/platform';
 import type { Db } from '../db/database.js';
 import { inTransaction, nowIso } from './sql.js';
 
 /** Past this many stored errors a page load's further errors are counted, not kept. */
 const ERRORS_KEPT_PER_LOAD = 50;
-
-/** The figures of one remote at one version over a window: what a release is judged on. */
-export interface VersionFigures {
-  remote: string;
-  version: string;
-  /** Page loads that used this version (rendered it, or tried to). */
-  loads: number;
-  /** Of those, the loads in which this remote had at least one error. */
-  errorLoads: number;
-  errorRate: number;
-  /** 75th percentiles of those loads' page vitals (null when none reported it). */
-  p75: { lcp: number | null; inp: number | null; cls: number | null; ttfb: number | null };
-  /** Share of those loads whose LCP element was this remote's. */
-  lcpOwnedShare: number;
-  /** The error this version had most often in those loads, what a rollback names; null for none. */
-  topError: TopError | null;
-}
-
-/**
- * A version's commonest error: its message and frame (where in the remote's files it was thrown;
- * null for errors without one), the same pair `count` times of the `total` errors kept of the
- * version's loads (at most ERRORS_KEPT_PER_LOAD a load).
- */
-export interface TopError {
-  message: string;
-  frame: string | null;
-  count: number;
-  total: number;
-}
-
-/** One time bucket of a version's figures, for the chart. */
-export interface SeriesPoint {
-  remote: string;
-  version: string;
-  /** Bucket start, ISO. */
-  start: string;
-  loads: number;
-  errorRate: number;
-  p75Lcp: number | null;
-}
 
 interface FigureRow {
   remote: string;

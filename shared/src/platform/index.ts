@@ -48,3 +48,4 @@ export {
   resetPageErrors,
   type PageErrorReport,
 } from './pageErrors.js';
+export type { FiguresAnswer, SeriesPoint, TopError, VersionFigures } from './figures.js';
