@@ -139,6 +139,7 @@ async function follow(remote, policy) {
     store,
     remote,
     readFigures: async (since) => (await fetchFigures(api, since)).figures,
+    announce: (rollback) => announceRollback(api, rollback),
     judgeHere: () => !serviceRuns(store),
   });
   if (decision?.action === 'rollback') {

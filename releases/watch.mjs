@@ -31,6 +31,7 @@ import {
  * @typedef {import('./store.mjs').HistoryEntry} HistoryEntry
  * @typedef {import('./canary.mjs').Policy} Policy
  * @typedef {import('./canary.mjs').Decision} Decision
+ * @typedef {(rollback: { remote: string, version: string, to: string | null }) => Promise<string | null>} Announce
  */
 
 /** @param {HistoryEntry} e @param {string} remote @param {string} version */
@@ -218,10 +219,22 @@ async function carryOut(store, entry, stepTo) {
  * evaluations. So however many watchers run, each evaluation is appended once, with the figures
  * read for it.
  *
- * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, now?: () => number, log?: (line: string) => void }} options
+ * A rollback carried out is told to `announce` (announce.mjs: the API tells open pages at once).
+ *
+ * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, now?: () => number, log?: (line: string) => void, announce?: Announce }} options
  * @returns {Promise<StepResult>}
  */
-export async function watchStep({ store, remote, readFigures, now = Date.now, log = console.log }) {
+export async function watchStep({ store, remote, readFigures, now = Date.now, log = console.log, announce }) {
+  /** @param {HistoryEntry} entry */
+  const told = async (entry) => {
+    if (entry.decision !== 'rollback' || !announce || !entry.to) return;
+    const live = readDiscovery(store).remotes[entry.remote]?.live?.version ?? null;
+    const unheard = await announce({ remote: entry.remote, version: entry.to, to: live });
+    if (unheard)
+      log(
+        `${entry.remote}: open pages were not told of the rollback (${unheard}): they switch on focus, Retry or navigation`,
+      );
+  };
   const left = unfinished(readDiscovery(store), readHistory(store), remote);
   if (left)
     return withStoreLock(store, async () => {
@@ -229,6 +242,7 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
       if (!again || again.entry.time !== left.entry.time || again.done !== left.done) return { state: 'raced' };
       try {
         await finish(store, again);
+        await told(again.entry);
         return { state: 'completed', entry: again.entry };
       } catch (error) {
         log(message(error));
@@ -294,6 +308,7 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
     appendHistory(store, entry);
     try {
       await carryOut(store, entry, decision.percent);
+      await told(entry);
       return { state: 'evaluated', entry };
     } catch (error) {
       log(message(error));
@@ -397,7 +412,7 @@ const decisionOf = (e) =>
  * evaluations itself, with the same step the service runs, so either can take over from the other.
  * Stopping it (Ctrl-C) stops nothing the store holds: a service goes on judging.
  *
- * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, judgeHere?: () => boolean, pollMs?: number, sleep?: (ms: number) => Promise<void>, log?: (line: string) => void, now?: () => number }} options
+ * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, judgeHere?: () => boolean, pollMs?: number, sleep?: (ms: number) => Promise<void>, log?: (line: string) => void, now?: () => number, announce?: Announce }} options
  * @returns {Promise<Decision | null>} the final decision, or null when the canary ended otherwise
  */
 export async function followCanary({
@@ -409,6 +424,7 @@ export async function followCanary({
   sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   log = console.log,
   now = Date.now,
+  announce,
 }) {
   const history = readHistory(store);
   let following = canaryState(readDiscovery(store), history, remote)?.version ?? '';
@@ -430,7 +446,7 @@ export async function followCanary({
       );
       judging = here;
     }
-    if (here) await watchStep({ store, remote, readFigures, now, log });
+    if (here) await watchStep({ store, remote, readFigures, now, log, announce });
     const history = readHistory(store);
     for (const e of history.slice(printed)) if (e.remote === remote && e.action === 'watch') log(describe(e));
     printed = history.length;

@@ -106,14 +106,21 @@ describe('the watcher (followCanary, watchStep)', () => {
       [figures(live, 5, 0), figures(canary, 2, 2)],
       [figures(live, 40, 0), figures(canary, 12, 9)],
     ];
+    const told: unknown[] = [];
     const decision = await followCanary({
       store,
       remote: 'header',
       readFigures: async () => rounds.shift() ?? [],
+      announce: async (rollback) => {
+        told.push(rollback);
+        return null;
+      },
       ...quiet,
     });
     expect(decision?.action).toBe('rollback');
     expect(readDiscovery(store).remotes.header).toMatchObject({ live: { version: live }, rolledBack: [canary] });
+    // Open pages are told once, after the store says it.
+    expect(told).toEqual([{ remote: 'header', version: canary, to: live }]);
     expect(readDiscovery(store).remotes.header?.canary).toBeUndefined();
     const lines = readHistory(store).slice(2);
     expect(lines.map((e) => `${e.action}:${e.decision ?? e.result}`)).toEqual([
@@ -348,9 +355,21 @@ describe('the watcher (followCanary, watchStep)', () => {
       reason: "error rate 75.0 % against live's 0.0 %",
       figures: { canary: figures(canary, 12, 9), live: figures(live, 40, 0) },
     } satisfies HistoryEntry);
-    const decision = await followCanary({ store, remote: 'header', readFigures: async () => [], ...quiet });
+    const told: unknown[] = [];
+    const decision = await followCanary({
+      store,
+      remote: 'header',
+      readFigures: async () => [],
+      announce: async (rollback) => {
+        told.push(rollback);
+        return 'the API at http://127.0.0.1:1 answered 503';
+      },
+      ...quiet,
+    });
     expect(decision?.action).toBe('rollback');
     expect(readDiscovery(store).remotes.header?.canary).toBeUndefined();
+    // Told too; an API that did not hear it changes nothing in the store.
+    expect(told).toEqual([{ remote: 'header', version: canary, to: live }]);
     expect(readHistory(store).at(-1)).toMatchObject({
       action: 'rollback',
       reason: "watcher: error rate 75.0 % against live's 0.0 %",

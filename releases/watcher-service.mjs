@@ -18,6 +18,7 @@ import { resolve, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { apiAccess, fetchFigures } from './figures.mjs';
+import { announceRollback } from './announce.mjs';
 import { readDiscovery } from './store.mjs';
 import { clearHeartbeat, describe, watchStep, writeHeartbeat } from './watch.mjs';
 
@@ -27,7 +28,7 @@ const message = (error) => (error instanceof Error ? error.message : String(erro
 /**
  * Runs the watcher on `store` until `signal` aborts.
  *
- * @param {{ store: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, tickMs?: number, signal?: AbortSignal, log?: (line: string) => void, now?: () => number }} options
+ * @param {{ store: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, tickMs?: number, signal?: AbortSignal, log?: (line: string) => void, now?: () => number, announce?: import('./watch.mjs').Announce }} options
  */
 export async function runWatcherService({
   store,
@@ -36,6 +37,7 @@ export async function runWatcherService({
   signal,
   log = console.log,
   now = Date.now,
+  announce,
 }) {
   // A heartbeat older than this means the service is gone: a few ticks, plus the figures' reads
   // of a tick (up to 10 s each when the API does not answer) between two heartbeats.
@@ -47,7 +49,7 @@ export async function runWatcherService({
       for (const remote of Object.keys(readDiscovery(store).remotes)) {
         if (signal?.aborted) break;
         try {
-          const step = await watchStep({ store, remote, readFigures, now, log });
+          const step = await watchStep({ store, remote, readFigures, now, log, announce });
           if (step.state === 'evaluated' && step.entry) log(describe(step.entry));
           if (step.state === 'completed' && step.entry)
             log(`${remote}: carried out the ${step.entry.decision} decided before a restart (${step.entry.time})`);
@@ -97,6 +99,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   await runWatcherService({
     store,
     readFigures: (since) => apiFigures(root, since),
+    announce: (rollback) => announceRollback(apiAccess(process.env, root), rollback),
     tickMs,
     signal: controller.signal,
     log,
