@@ -7,6 +7,8 @@ export function serveApp(options: {
   host?: string;
   env?: NodeJS.ProcessEnv;
   log?: boolean;
+  /** The loopback name pages are opened at; a navigation at another one is sent there (308). */
+  loopbackName?: string | null;
 }): Promise<Server>;
 /**
  * The origin rendered pages are named by: PUBLIC_ORIGIN, or null (the server's own localhost

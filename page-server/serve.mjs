@@ -74,7 +74,25 @@ export function publicOrigin(env, host) {
   return url.origin;
 }
 
-export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true }) {
+/**
+ * The Host of `req` when it is a loopback name other than `name` (its port, as `:3000` or ''), else null.
+ * @param {import('node:http').IncomingMessage} req @param {string} name
+ */
+function otherLoopbackHost(req, name) {
+  const match = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(req.headers.host ?? '');
+  const hostname = match?.[1]?.replace(/^\[|\]$/g, '') ?? '';
+  return hostname !== name && LOOPBACK.test(hostname) ? { port: match?.[2] ?? '' } : null;
+}
+
+/**
+ * Serves an app's build. `loopbackName`: the name this machine's pages are opened at, which the
+ * platform's origins use (`localhost`: the API allows pages from http://localhost:3000 only, and
+ * its session cookie is that site's); a page opened at another loopback name (127.0.0.1, [::1])
+ * is sent there (308), since from it every API call would be cross-site and fail (issue 38,
+ * item 9). Navigations only: what a page or a test fetches is served at any name.
+ * @param {{ dir: string, port: number, host?: string, env?: NodeJS.ProcessEnv, log?: boolean, loopbackName?: string | null }} options
+ */
+export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true, loopbackName = null }) {
   const root = resolve(dir);
   const gzipCache = new Map();
   // A deployment may set the policy itself (docker-compose gives its nginx and this server the same).
@@ -157,6 +175,16 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   }
 
   const server = createServer((req, res) => {
+    const elsewhere =
+      loopbackName && req.headers['sec-fetch-mode'] === 'navigate' && otherLoopbackHost(req, loopbackName);
+    if (elsewhere) {
+      res.writeHead(308, {
+        Location: `http://${loopbackName}${elsewhere.port}${req.url ?? '/'}`,
+        'Cache-Control': 'no-store',
+      });
+      res.end();
+      return;
+    }
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (req.method === 'OPTIONS') {
@@ -265,7 +293,9 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   }
   const port = Number(process.env.PORT || (single ? SINGLE_BUNDLE_PORT : appFor(pkg.name).port));
   reachInternally(process.env.INTERNAL_ORIGINS);
-  const server = await serveApp({ dir: dist, port, host: process.env.HOST || '127.0.0.1' });
+  // Opened on this machine (no PUBLIC_ORIGIN: `npm start`, the e2e suite), at localhost.
+  const loopbackName = process.env.PUBLIC_ORIGIN ? null : 'localhost';
+  const server = await serveApp({ dir: dist, port, host: process.env.HOST || '127.0.0.1', loopbackName });
   // In its image this process is PID 1, for which a signal without a handler does nothing: docker
   // stop would wait out its grace and kill it. Stop accepting, let pages being rendered finish
   // (10 s at most), then exit.

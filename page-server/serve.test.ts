@@ -160,3 +160,49 @@ exports.renderDocument = async ({ template, url, origin }) => ({
     await stopServer(remote);
   });
 });
+
+describe('a page opened at another loopback name (issue 38, item 9)', () => {
+  let local: Server;
+  let port = 0;
+  beforeAll(async () => {
+    const app = mkdtempSync(join(tmpdir(), 'serve-loopback-'));
+    writeFileSync(join(app, 'index.html'), '<!doctype html><title>app</title>');
+    writeFileSync(join(app, 'mf-manifest.json'), '{"id":"x"}');
+    local = await serveApp({ dir: app, port: 0, log: false, env: {}, loopbackName: 'localhost' });
+    port = (local.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => local.close(() => resolve())));
+
+  /** A request as a browser navigating to `host` sends it (or, without `navigate`, as a page's fetch). */
+  const visit = (host: string, path: string, navigate = true) =>
+    new Promise<{ status: number; location?: string; cache?: string }>((resolve, reject) => {
+      const headers: Record<string, string> = { host };
+      if (navigate) headers['sec-fetch-mode'] = 'navigate';
+      request({ host: '127.0.0.1', port, path, headers }, (res) => {
+        res.resume();
+        resolve({
+          status: res.statusCode ?? 0,
+          location: res.headers.location,
+          cache: res.headers['cache-control'],
+        });
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('sends a navigation at 127.0.0.1 or [::1] to localhost, same port and path, never cached', async () => {
+    expect(await visit(`127.0.0.1:${port}`, '/events?x=1')).toEqual({
+      status: 308,
+      location: `http://localhost:${port}/events?x=1`,
+      cache: 'no-store',
+    });
+    expect((await visit(`[::1]:${port}`, '/')).location).toBe(`http://localhost:${port}/`);
+  });
+
+  it('serves a navigation at localhost, and what pages fetch at any name', async () => {
+    expect((await visit(`localhost:${port}`, '/events')).status).toBe(200);
+    expect((await visit(`127.0.0.1:${port}`, '/mf-manifest.json', false)).status).toBe(200);
+    // Not a loopback name: not this rule's to judge.
+    expect((await visit(`shop.example.com:${port}`, '/events')).status).toBe(200);
+  });
+});
