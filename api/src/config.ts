@@ -80,6 +80,8 @@ export interface ApiConfig {
   shutdownDrainMs: number;
   /** How often sessions past their end are removed, revoking their broker logins. */
   sessionSweepMs: number;
+  /** How often the live relay looks for outbox messages it was not told of (live/relay.ts). */
+  liveRelayPollMs: number;
   uploadMaxBytes: number;
   bodyMaxBytes: number;
   adminToken: string;
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
     cookieDomain: env.COOKIE_DOMAIN || null,
     sessionSweepMs: positiveInt(env.SESSION_SWEEP_MS, 60_000, 'SESSION_SWEEP_MS'),
+    liveRelayPollMs: Math.max(10, positiveInt(env.LIVE_RELAY_POLL_MS, 250, 'LIVE_RELAY_POLL_MS')),
     shutdownGraceMs: positiveInt(env.SHUTDOWN_GRACE_MS, 0, 'SHUTDOWN_GRACE_MS'),
     shutdownDrainMs: positiveInt(env.SHUTDOWN_DRAIN_MS, 10_000, 'SHUTDOWN_DRAIN_MS'),
     trustedProxies: trustedProxiesOf(env),

@@ -9,6 +9,7 @@ import { createApp, INSTANCE_HEADER } from './http/app.js';
 import { createListeners } from './http/listener.js';
 import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
+import { createRelay, type LiveRelay } from './live/relay.js';
 import { createRepositories } from './repositories/index.js';
 import type { Services } from './services.js';
 import { createSweeper, type SweepPass } from './sweep.js';
@@ -33,6 +34,8 @@ export interface RunningApi {
   database: Database;
   /** One pass of the periodic sweep (sweep.ts) now, if this instance holds the sweep. */
   sweep(): Promise<SweepPass>;
+  /** This instance's live relay (live/relay.ts), polling the outbox from the start. */
+  relay: LiveRelay;
   /** Stops; `graceMs` first tells the gateway to stop sending (SIGTERM: SHUTDOWN_GRACE_MS). */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -65,7 +68,9 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
           ),
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
-  const services: Services = { repos, files, config, live };
+  // Every instance relays the outbox; the outbox lets one at a time publish (live/relay.ts).
+  const relay = createRelay({ repos, live }, config.liveRelayPollMs);
+  const services: Services = { repos, files, config, live, relay };
   const app = createApp(services);
   // With an internal port, the public one has no operator routes at all (404), whatever the path's spelling.
   const publicApp = config.internalPort === null ? app : createApp(services, { internalRoutes: false });
@@ -82,17 +87,21 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   sweeping.unref();
 
   const { url, internalUrl } = await listeners.listen();
+  relay.start();
   return {
     url,
     internalUrl,
     services,
     database,
     sweep,
+    relay,
     async close({ graceMs = 0 } = {}) {
       clearInterval(sweeping);
       await sweeper.release().catch(() => undefined);
       // Drain (http/listener.ts): the gateway is told to stop first, then requests under way finish.
-      await listeners.close(graceMs, () => live.close());
+      // The relay publishes what was committed before the broker goes; what comes later waits in
+      // the outbox for another instance, or this one's next start.
+      await listeners.close(graceMs, () => relay.stop().then(() => live.close()));
       await database.close();
     },
   };

@@ -1,8 +1,10 @@
-import type { Notification } from '@marketplace/shared/contract';
+import type { LivePayloads, Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
 import type { FileStore } from './files/store.js';
 import type { LivePublisher } from './live/publisher.js';
+import type { LiveRelay } from './live/relay.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
+import type { OutboxKind } from './repositories/liveOutbox.js';
 
 /** What the routes are given: storage through the repositories and the file store only, the configuration, and the live channel. */
 export interface Services {
@@ -10,22 +12,44 @@ export interface Services {
   files: FileStore;
   config: ApiConfig;
   live: LivePublisher;
+  /** Publishes the live outbox; told when a message was written to it. */
+  relay: Pick<LiveRelay, 'kick'>;
+}
+
+/** Where a live message is written: the repositories of the caller's transaction, if it has one. */
+export interface LiveOutbox {
+  repos: RepositorySet;
+  relay: Pick<LiveRelay, 'kick'>;
 }
 
 /**
- * Stores a NEW notification for a user and pushes it on notifications/{profileName}. Inside a
- * transaction, pass its repositories (a query outside it would wait for the transaction's
- * connection on SQLite).
+ * Queues a live message for `profileName` in the outbox, on `repos`: in a transaction, it is
+ * published only if that commits, and after (live/relay.ts). Publishes nothing itself.
+ */
+export async function sendLive<K extends OutboxKind>(
+  { repos, relay }: LiveOutbox,
+  kind: K,
+  profileName: string,
+  payload: LivePayloads[K],
+): Promise<void> {
+  await repos.liveOutbox.add(kind, profileName, payload);
+  relay.kick();
+}
+
+/**
+ * Stores a NEW notification for a user and queues it for notifications/{profileName}. Inside a
+ * transaction, pass its repositories: the notification and its live message commit or roll back
+ * together (and a query outside it would wait for the transaction's connection on SQLite).
  */
 export async function notifyUser(
-  { repos, live }: { repos: RepositorySet; live: LivePublisher },
+  outbox: LiveOutbox,
   userId: number,
   content: string,
   link: string | null,
 ): Promise<Notification> {
-  const notification = await repos.notifications.add(userId, content, link);
-  const profileName = await repos.users.profileNameOf(userId);
-  if (profileName) live.publish('notifications', profileName, notification);
+  const notification = await outbox.repos.notifications.add(userId, content, link);
+  const profileName = await outbox.repos.users.profileNameOf(userId);
+  if (profileName) await sendLive(outbox, 'notifications', profileName, notification);
   return notification;
 }
 

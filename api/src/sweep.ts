@@ -6,11 +6,22 @@ import { endLiveAccess, type Services } from './services.js';
 
 /** Rows one step of the sweep handles at a time: a pass never holds a long transaction or a large result. */
 export const SWEEP_BATCH = 500;
+/** How long a sent live message stays in the outbox (what was published, and when, for a day). */
+export const OUTBOX_KEEP_MS = 24 * 3600_000;
 
 /** What one pass did, or why it did nothing. */
 export type SweepPass =
   | { ran: false; reason: 'running' | 'another instance holds the sweep' }
-  | { ran: true; sessions: number; beacons: number; failures: number; windows: number; keys: number };
+  | {
+      ran: true;
+      sessions: number;
+      beacons: number;
+      failures: number;
+      windows: number;
+      keys: number;
+      /** Sent live messages pruned from the outbox. */
+      outbox: number;
+    };
 
 export interface Sweeper {
   /** One pass now, if this instance holds (or takes) the sweep's lease and no pass of its own is under way. */
@@ -21,7 +32,8 @@ export interface Sweeper {
 
 /**
  * The periodic work: sessions past their end lose their broker logins (and connections), then
- * go; beacons, failed logins, rate windows and idempotency keys past their keeping time go;
+ * go; beacons, failed logins, rate windows, idempotency keys and sent live messages past their
+ * keeping time go;
  * uploads sent straight to an object store are settled, and abandoned ones removed.
  *
  * One instance sweeps at a time: the pass runs under a lease in the database (leases table), held
@@ -70,9 +82,10 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         // the longest is plenty for any clock skew between instances.
         const windows = await inBatches(() => repos.rateWindows.prune(before(2 * 3600_000), SWEEP_BATCH));
         const keys = await inBatches(() => repos.idempotency.prune(before(IDEMPOTENCY_KEEP_MS), SWEEP_BATCH));
+        const outbox = await inBatches(() => repos.liveOutbox.prune(before(OUTBOX_KEEP_MS), SWEEP_BATCH));
         await settleUploads(services, undefined, SWEEP_BATCH);
         await inBatches(() => dropAbandonedUploads(services, SWEEP_BATCH));
-        return { ran: true, sessions, beacons, failures, windows, keys };
+        return { ran: true, sessions, beacons, failures, windows, keys, outbox };
       } finally {
         running = false;
       }

@@ -63,13 +63,14 @@ function messages(mq: MqttClient): { topic: string; body: unknown }[] {
   return seen;
 }
 
-async function notify(profileName: string, content: string) {
-  const res = await t.client().fetch('/internal/notify', {
+async function notify(profileName: string, content: string): Promise<number> {
+  const res = await t.client().fetch<{ id: number }>('/internal/notify', {
     method: 'POST',
     body: JSON.stringify({ profileName, content }),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
   });
   expect(res.status).toBe(201);
+  return res.body.id;
 }
 
 const until = async (check: () => boolean, what: string, ms = 8000) => {
@@ -184,5 +185,38 @@ describe('mosquitto with dynamic security, administered by the API', () => {
     await notify('dave', 'After the restart');
     await until(() => seen.length === 1, 'the notification after the restart');
     expect(seen[0]?.body).toMatchObject({ content: 'After the restart' });
+  });
+
+  // Issue 40, item 3: the outbox row is the message's only copy, kept by the database.
+  it('delivers a notification committed while the broker is down once it is back, though the instance that wrote it is gone', async () => {
+    const ivy = await t.as('ivy');
+    // As the browser's channel does: subscribe again on every connect (clean session).
+    const { mq } = await pageConnection(ivy, { reconnectPeriod: 200, resubscribe: false });
+    let subscribed = false;
+    mq.on('connect', () => {
+      subscribed = false;
+      mq.subscribeAsync('notifications/ivy', { qos: 1 }).then(
+        () => (subscribed = true),
+        () => undefined,
+      );
+    });
+    await granted(mq, 'notifications/ivy');
+    const seen = messages(mq);
+
+    await broker.stop();
+    const id = await notify('ivy', 'Written while the broker was down');
+    // The instance that wrote it stops before the broker is back: nothing of it lives in a process.
+    await t.stop();
+    await broker.restart();
+    await until(() => mq.connected && subscribed, 'the page to reconnect and subscribe again');
+    await t.start();
+    await until(() => seen.length > 0, 'the notification', 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(seen).toEqual([
+      {
+        topic: 'notifications/ivy',
+        body: expect.objectContaining({ id, content: 'Written while the broker was down' }),
+      },
+    ]);
   });
 });

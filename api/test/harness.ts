@@ -37,6 +37,9 @@ export interface TestApi {
   /** Runs one SQL statement on the API's database, whichever engine, and answers its rows. */
   rows<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
   restart(): Promise<void>;
+  /** Stops the instance (its memory gone, its database kept); `start` runs it again on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,9 +115,15 @@ export async function startTestApi(
       return client;
     },
     async restart() {
+      await harness.stop();
+      await harness.start();
+    },
+    async stop() {
       await api.close();
       // Let fetch's pool see its kept-alive sockets close, as a browser would before reusing them.
       await new Promise((resolve) => setTimeout(resolve, 100));
+    },
+    async start() {
       api = await startApi(config);
     },
     async close() {

@@ -299,6 +299,41 @@ describe('several instances on one external broker', () => {
       await page.endAsync(true);
     }
   });
+
+  // Issue 40, item 3: both instances relay the one outbox, one at a time (repositories/liveOutbox.ts).
+  it('publish each of many notifications written on both exactly once', async () => {
+    const [a, b] = group.apis as [TestApi, TestApi];
+    const credentials = await (await a.as('mia')).call('getLiveCredentials');
+    const login = { username: credentials.body.username, password: credentials.body.password };
+    const page = await mqtt.connectAsync(broker.wsUrl, { ...login, reconnectPeriod: 0, connectTimeout: 5000 });
+    try {
+      const heard = new Map<number, number>();
+      page.on('message', (_topic, payload) => {
+        const { id } = JSON.parse(payload.toString()) as { id: number };
+        heard.set(id, (heard.get(id) ?? 0) + 1);
+      });
+      await page.subscribeAsync('notifications/mia', { qos: 1 });
+      const COUNT = 300;
+      const created = await Promise.all(
+        Array.from({ length: COUNT }, async (_, i) => {
+          const sent = await (i % 2 ? b : a).client().fetch<{ id: number }>('/internal/notify', {
+            method: 'POST',
+            body: JSON.stringify({ profileName: 'mia', content: `Burst ${i}` }),
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+          });
+          expect(sent.status).toBe(201);
+          return sent.body.id;
+        }),
+      );
+      await until(() => heard.size === COUNT, 'every notification', 20_000);
+      // Long enough for a second copy from the other instance to arrive, were there one.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect([...heard.keys()].sort((x, y) => x - y)).toEqual([...created].sort((x, y) => x - y));
+      expect([...heard.values()].filter((n) => n !== 1)).toEqual([]);
+    } finally {
+      await page.endAsync(true);
+    }
+  });
 });
 
 async function until(check: () => boolean, what: string, ms = 8000): Promise<void> {

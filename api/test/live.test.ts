@@ -166,14 +166,16 @@ describe('live broker', () => {
     expect(miaGot).toBe(0);
   });
 
-  it('delivers a chat message to its recipient on chatNotifications', async () => {
+  it("delivers a chat message to its recipient on chatNotifications, with the message's id", async () => {
     const clara = await t.as('clara');
     const mia = await t.as('mia');
     const mq = await connect(clara);
     await mq.subscribeAsync('chatNotifications/clara', { qos: 1 });
     const arrived = nextMessage(mq, 'chatNotifications/clara');
-    await mia.call('sendChatMessage', { profileName: 'clara', content: 'See you at 6' });
+    const sent = await mia.call('sendChatMessage', { profileName: 'clara', content: 'See you at 6' });
     expect(await arrived).toEqual({
+      // Delivery is at least once: the page knows a message it has had by this id.
+      messageId: present(sent.body.message, 'the sent message').id,
       profileName: 'mia',
       name: 'Mia Lens',
       profilePicture: expect.stringMatching(/avatars\/mia\.png$/),

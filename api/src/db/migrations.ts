@@ -362,6 +362,35 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.alterTable('rum_errors').addColumn('frame', 'text').execute();
     },
   ],
+  // The live outbox (issue 40, item 3; live/relay.ts): a live message is written in the
+  // transaction of what it announces and published by the relay after commit, so a rollback
+  // publishes nothing and a broker that is down delays messages instead of losing them. The payload
+  // is the message's JSON as it goes out; sent_at stays null until the broker has acknowledged it;
+  // attempts and next_attempt_at space out the retries. Unsent rows are read in id order (the
+  // partial index); sent ones are pruned by the sweep (the sent_at index).
+  [
+    '0008_live_outbox',
+    async (db, t) => {
+      await db.schema
+        .createTable('live_outbox')
+        .addColumn('id', 'integer', t.autoId)
+        .addColumn('kind', 'text', oneOf('kind', ['notifications', 'chatNotifications']))
+        .addColumn('profile_name', 'text', notNull)
+        .addColumn('payload', 'text', notNull)
+        .addColumn('created_at', 'text', notNull)
+        .addColumn('sent_at', 'text')
+        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', notNull)
+        .execute();
+      await db.schema
+        .createIndex('live_outbox_unsent')
+        .on('live_outbox')
+        .column('id')
+        .where(sql.ref('sent_at'), 'is', null)
+        .execute();
+      await db.schema.createIndex('live_outbox_sent').on('live_outbox').column('sent_at').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

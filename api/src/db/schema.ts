@@ -165,4 +165,19 @@ export interface Schema {
   };
   rate_windows: { rate_key: string; window_start: string; hits: number };
   leases: { name: string; holder: string; until: string };
+  /** Live messages waiting for the relay, and those it sent, until the sweep prunes them (0008). */
+  live_outbox: {
+    id: Generated<number>;
+    kind: 'notifications' | 'chatNotifications';
+    profile_name: string;
+    /** The message's JSON, as published. */
+    payload: string;
+    created_at: string;
+    /** When the broker acknowledged it; null until then. */
+    sent_at: string | null;
+    /** Publishes that failed. */
+    attempts: Generated<number>;
+    /** Not tried again before this. */
+    next_attempt_at: string;
+  };
 }

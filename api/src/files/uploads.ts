@@ -37,17 +37,20 @@ export async function completeUpload(
 ): Promise<Completion> {
   const order = await services.repos.orders.byRowId(slot.orderRowId);
   if (!order) return 'closed';
-  return services.repos.transaction(async (tx) => {
+  const completion = await services.repos.transaction(async (tx): Promise<Completion> => {
     if (!(await tx.orders.holdIfOpen(order.rowId))) return 'closed';
     if (!(await tx.orders.markUploaded(slot.targetId, key, sizeBytes))) return 'taken';
     await notifyUser(
-      { repos: tx, live: services.live },
+      { repos: tx, relay: services.relay },
       otherParty(order, slot.uploaderId),
       `New upload "${slot.fileName}" on order ${order.orderId}.`,
       PAGES.eventOrder.href({ orderId: order.orderId }),
     );
     return 'recorded';
   });
+  // Committed now: the relay's pass told at the write may have run before the commit.
+  if (completion === 'recorded') services.relay.kick();
+  return completion;
 }
 
 /**

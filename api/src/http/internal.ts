@@ -45,7 +45,12 @@ export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): v
     if (!parsed.success) throw new HttpError(400, 'Expected JSON { profileName, content, link? }');
     const user = await services.repos.users.byProfileName(parsed.data.profileName);
     if (!user) throw notFound('Profile');
-    return c.json(await notifyUser(services, user.id, parsed.data.content, parsed.data.link ?? null), 201);
+    // The notification and its live message together, or neither; the relay is told once both are in.
+    const notification = await services.repos.transaction((tx) =>
+      notifyUser({ repos: tx, relay: services.relay }, user.id, parsed.data.content, parsed.data.link ?? null),
+    );
+    services.relay.kick();
+    return c.json(notification, 201);
   });
 
   // A rollback the release store now says (pnpm rollback, the canary watcher): announced to every

@@ -4,7 +4,7 @@ import { Aedes, type Client } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
 import type { SessionUser } from '../http/env.js';
-import { type LivePublisher, readableTopics, topicFor } from './publisher.js';
+import { type LivePublisher, readableTopics, topicFor, within } from './publisher.js';
 
 interface BrokerOptions {
   /**
@@ -74,19 +74,22 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
   };
   server.on('upgrade', onUpgrade);
 
+  const send = (topic: string, json: string, done: (error?: Error) => void) =>
+    broker.publish({ cmd: 'publish', topic, payload: Buffer.from(json), qos: 1, retain: false, dup: false }, (error) =>
+      done(error ?? undefined),
+    );
+
   return {
     publish(kind, profileName, payload) {
-      broker.publish(
-        {
-          cmd: 'publish',
-          topic: topicFor(kind, profileName),
-          payload: Buffer.from(JSON.stringify(payload)),
-          qos: 1,
-          retain: false,
-          dup: false,
-        },
-        () => {},
+      send(topicFor(kind, profileName), JSON.stringify(payload), () => {});
+    },
+    // Aedes calls back once the message is handed to its subscribers' queues (the broker has it).
+    publishAsync(kind, profileName, json, timeoutMs) {
+      if (broker.closed) return Promise.reject(new Error('the embedded broker is closed'));
+      const sent = new Promise<void>((resolve, reject) =>
+        send(topicFor(kind, profileName), json, (error) => (error ? reject(error) : resolve())),
       );
+      return within(sent, timeoutMs, 'the embedded broker');
     },
     // Logins are checked against the database at connect, so there is nothing to tell.
     admit: () => Promise.resolve(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
 import { LIVE_TOPICS } from '@marketplace/shared/contract';
-import { type LivePublisher, readableTopics, topicFor } from './publisher.js';
+import { type LivePublisher, readableTopics, topicFor, within } from './publisher.js';
 
 /** mosquitto's dynamic security plugin is driven by JSON commands on this topic; answers come on `/response`. */
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -45,7 +45,10 @@ export function connectExternalBroker(
   const pending = new Map<string, (response: CommandResponse) => void>();
   const rolesMade = new Set<string>();
   let published: () => void = () => {};
-  const ready = new Promise<void>((resolve) => (published = resolve));
+  let mayPublish = false;
+  const ready = new Promise<void>((resolve) => (published = resolve)).then(() => {
+    mayPublish = true;
+  });
   // Commands wait for the subscription to the answers: an answer sent before it would be lost.
   let answersHeard: () => void = () => {};
   let listening = new Promise<void>((resolve) => (answersHeard = resolve));
@@ -142,6 +145,19 @@ export function connectExternalBroker(
     publish(kind, profileName, payload) {
       client.publish(topicFor(kind, profileName), JSON.stringify(payload), { qos: 1 });
     },
+    // mqtt.js calls back at the broker's PUBACK. Offline it would keep the message in memory until
+    // a reconnect (lost with the process), so a broker not connected is refused here instead; and
+    // before the API's login holds the publisher role the broker would acknowledge and drop it
+    // (MQTT 3.1.1 has no refusal in a PUBACK).
+    publishAsync(kind, profileName, json, timeoutMs) {
+      if (!client.connected) return Promise.reject(new Error(`${url} is not connected`));
+      if (!mayPublish) return Promise.reject(new Error(`${url}: the API may not publish there yet`));
+      return within(
+        client.publishAsync(topicFor(kind, profileName), json, { qos: 1 }).then(() => undefined),
+        timeoutMs,
+        url,
+      );
+    },
     async admit({ username, password, profileName }) {
       const rolename = roleOf(profileName);
       if (!rolesMade.has(rolename)) {
@@ -157,6 +173,8 @@ export function connectExternalBroker(
     async endSession(_token, usernames) {
       if (usernames.length > 0) await run(...usernames.map((username) => ({ command: 'deleteClient', username })));
     },
-    close: () => client.endAsync().then(() => undefined),
+    // At once: a message still unacknowledged is in the outbox, and mqtt.js would wait for its
+    // acknowledgement forever with the broker down.
+    close: () => client.endAsync(true).then(() => undefined),
   };
 }

@@ -1,5 +1,5 @@
 /** What every repository's queries need: paging, the stored timestamps' format, and what differs by engine. */
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, PostgresAdapter, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /** One page of a list, and whether more exist. */
@@ -56,3 +56,6 @@ export function isUniqueViolation(error: unknown): boolean {
 export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
+
+/** Whether `db` (a connection or a transaction) is PostgreSQL's: for what only it has (row locks). */
+export const onPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -4,13 +4,13 @@ import type { SessionUser } from '../http/env.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import type { UserRef } from '../repositories/users.js';
-import type { Services } from '../services.js';
+import { sendLive, type Services } from '../services.js';
 
 /**
  * Message notifications (one entry per conversation partner, SPEC.md section 4 "Message
  * notifications"), chat windows and chat messages.
  */
-export function registerChatRoutes(r: Router, { repos, live }: Services): void {
+export function registerChatRoutes(r: Router, { repos, relay }: Services): void {
   const partner = async (profileName: string, self: SessionUser): Promise<UserRef> => {
     const other = await repos.users.byProfileName(profileName);
     if (!other) throw notFound('Profile');
@@ -44,21 +44,28 @@ export function registerChatRoutes(r: Router, { repos, live }: Services): void {
     return { contact: repos.users.chatEntry(other), messages: await repos.chat.open(user, other) };
   });
 
-  // A sent message becomes the recipient's NEW message notification and is pushed live.
+  // A sent message becomes the recipient's NEW message notification, and its live message is
+  // queued in the same transaction (published once committed), carrying the message's id.
   r.user(
     'sendChatMessage',
     z.object({ profileName: fields.text(30), content: fields.text(2000) }),
     async ({ profileName, content }, { user }) => {
       const other = await partner(profileName, user);
-      const message = await repos.chat.send(user, other, content);
-      live.publish('chatNotifications', other.profileName, {
-        profileName: user.profileName,
-        name: user.username,
-        profilePicture: repos.urls.media(user.profilePicturePath),
-        content,
-        status: 'NEW',
-        timestamp: message.timestamp,
+      const message = await repos.transaction(async (tx) => {
+        const sent = await tx.chat.send(user, other, content);
+        await sendLive({ repos: tx, relay }, 'chatNotifications', other.profileName, {
+          messageId: sent.id,
+          profileName: user.profileName,
+          name: user.username,
+          profilePicture: tx.urls.media(user.profilePicturePath),
+          content,
+          status: 'NEW',
+          timestamp: sent.timestamp,
+        });
+        return sent;
       });
+      // Committed now: the relay's pass told at the write may have run before the commit.
+      relay.kick();
       return { message };
     },
   );

@@ -120,12 +120,14 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       await repos.transaction(async (tx) => {
         if (!(await tx.orders.transition(order, 'cancel'))) throw refused();
         await notifyUser(
-          { repos: tx, live: services.live },
+          { repos: tx, relay: services.relay },
           order.photographerId,
           `${order.clientName} cancelled order ${order.orderId} (${order.eventName}).`,
           PAGES.eventOrder.href({ orderId: order.orderId }),
         );
       });
+      // Committed now: the relay's pass told at the write may have run before the commit.
+      services.relay.kick();
       return { orderId: order.orderId, status };
     },
   );

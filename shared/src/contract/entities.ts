@@ -68,6 +68,11 @@ export interface Notification {
 }
 
 export interface MessageNotification {
+  /**
+   * The chat message that made this entry, on its live message (chatNotifications/{profileName})
+   * only: delivery is at least once, and a page drops a message id it has had (issue 40, item 3).
+   */
+  messageId?: number;
   profileName: string;
   name: string;
   profilePicture: string | null;

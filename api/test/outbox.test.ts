@@ -1,0 +1,202 @@
+/**
+ * The live outbox (issue 40, item 3): a live message is written with what it announces and
+ * published after commit by one relay at a time, each once the broker has it. On both engines;
+ * the broker down and several instances on one broker: external-broker.test.ts, instances.test.ts.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
+import { type Database, openDatabase } from '../src/db/database.js';
+import { orderFileLinks } from '../src/files/orderFileLinks.js';
+import type { LivePublisher } from '../src/live/publisher.js';
+import { createRelay, RELAY_BATCH, retryDelayMs } from '../src/live/relay.js';
+import { createRepositories, type Repositories } from '../src/repositories/index.js';
+import { notifyUser } from '../src/services.js';
+import { OUTBOX_KEEP_MS, SWEEP_BATCH } from '../src/sweep.js';
+import { useFreshDatabase } from './databases.js';
+import { ADMIN_TOKEN, ENGINE, present, SHELL_ORIGIN, type TestApi, useTestApi } from './harness.js';
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (await check()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('the outbox, through the API', () => {
+  const t = useTestApi();
+  const open: MqttClient[] = [];
+  afterAll(() => Promise.all(open.map((mq) => mq.endAsync(true))));
+
+  /** A page of `profileName`'s on the embedded broker, subscribed to its notifications; what it hears. */
+  async function page(api: TestApi, profileName: string) {
+    const user = await api.as(profileName);
+    const mq = await mqtt.connectAsync(`${api.url.replace('http', 'ws')}${LIVE_WEBSOCKET_PATH}`, {
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      wsOptions: { headers: { origin: SHELL_ORIGIN, cookie: user.cookieHeader } },
+    });
+    open.push(mq);
+    const heard: { id: number; content: string }[] = [];
+    mq.on('message', (_topic, payload) => heard.push(JSON.parse(payload.toString()) as (typeof heard)[number]));
+    await mq.subscribeAsync(`notifications/${profileName}`, { qos: 1 });
+    return heard;
+  }
+
+  const userId = async (profileName: string) =>
+    present((await t().rows<{ id: number }>`SELECT id FROM users WHERE profile_name = ${profileName}`)[0], 'the user')
+      .id;
+
+  it('publishes nothing for a notification whose transaction fails after writing it', async () => {
+    const heard = await page(t(), 'leo');
+    const { repos, relay } = t().api.services;
+    const leo = await userId('leo');
+    await expect(
+      repos.transaction(async (tx) => {
+        await notifyUser({ repos: tx, relay }, leo, 'Rolled back with its change', null);
+        // Past every poll of the relay that could have seen it, were it published before commit.
+        await sleep(600);
+        throw new Error('the change fails after its notification');
+      }),
+    ).rejects.toThrow('the change fails');
+    const kept = await notifyUser({ repos, relay }, leo, 'Committed', null);
+    await until(() => heard.length > 0, 'the committed notification');
+    await sleep(300);
+    expect(heard).toEqual([expect.objectContaining({ id: kept.id, content: 'Committed' })]);
+    const stored = await t().rows<{ content: string }>`
+      SELECT content FROM notifications WHERE user_id = ${leo} AND content = 'Rolled back with its change'`;
+    const queued = await t().rows<{ payload: string }>`
+      SELECT payload FROM live_outbox WHERE payload LIKE ${'%Rolled back%'}`;
+    expect([stored, queued]).toEqual([[], []]);
+  });
+
+  it('marks a message sent once the broker has it, and the live message is the notification, with its id', async () => {
+    const heard = await page(t(), 'ivy');
+    const created = await t()
+      .client()
+      .fetch<{ id: number }>('/internal/notify', {
+        method: 'POST',
+        body: JSON.stringify({ profileName: 'ivy', content: 'Through the outbox' }),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+    expect(created.status).toBe(201);
+    await until(() => heard.length > 0, 'the notification');
+    expect(heard).toEqual([{ ...created.body, id: expect.any(Number) }]);
+    expect(heard[0]?.id).toBe(created.body.id);
+    await until(
+      async () =>
+        (
+          await t().rows<{ sent_at: string | null }>`
+          SELECT sent_at FROM live_outbox WHERE profile_name = 'ivy' AND sent_at IS NOT NULL`
+        ).length === 1,
+      'the row marked sent',
+    );
+  });
+
+  it('prunes messages sent more than a day ago at the sweep, in batches, and keeps the others', async () => {
+    const { db } = t().api.database;
+    const [old, recent] = [Date.now() - OUTBOX_KEEP_MS - 3600_000, Date.now() - 3600_000].map((ms) =>
+      new Date(ms).toISOString(),
+    ) as [string, string];
+    const row = (content: string, sentAt: string | null) => ({
+      kind: 'notifications' as const,
+      profile_name: 'nobody-listens',
+      payload: JSON.stringify({ content }),
+      created_at: old,
+      sent_at: sentAt,
+      next_attempt_at: old,
+    });
+    const stale = SWEEP_BATCH * 2 + 3;
+    await db
+      .insertInto('live_outbox')
+      .values([...Array.from({ length: stale }, (_, i) => row(`stale ${i}`, old)), row('sent an hour ago', recent)])
+      .execute();
+    const pass = await t().api.sweep();
+    expect(pass.ran && pass.outbox).toBe(stale);
+    const left = await t().rows<{ payload: string }>`
+      SELECT payload FROM live_outbox WHERE profile_name = 'nobody-listens'`;
+    expect(left.map((r) => r.payload)).toEqual([JSON.stringify({ content: 'sent an hour ago' })]);
+  });
+});
+
+/** A broker that takes every message after `delayMs`, unless `down`; logs the contents it took, in order. */
+function fakeBroker(
+  log: string[],
+  { delayMs = 0, down = () => false }: { delayMs?: number; down?: () => boolean } = {},
+): LivePublisher {
+  return {
+    publish: () => undefined,
+    async publishAsync(_kind, _profileName, json) {
+      if (delayMs) await sleep(delayMs);
+      if (down()) throw new Error('the broker is down');
+      log.push((JSON.parse(json) as { content: string }).content);
+    },
+    admit: () => Promise.resolve(),
+    endSession: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+}
+
+describe('the relay', () => {
+  const fresh = useFreshDatabase();
+  const opened: Database[] = [];
+  afterAll(() => Promise.all(opened.map((database) => database.close())));
+
+  /** The database and its repositories on a pool of their own, as another instance has them. */
+  async function instance(): Promise<{ db: Database['db']; repos: Repositories }> {
+    const database = await openDatabase(fresh().target);
+    opened.push(database);
+    return { db: database.db, repos: createRepositories(database.db, 'http://127.0.0.1', orderFileLinks(ADMIN_TOKEN)) };
+  }
+
+  /** Queues `count` notifications named `${prefix} <n>`; their contents, in the order written. */
+  async function queue(repos: Repositories, prefix: string, count: number): Promise<string[]> {
+    const contents = Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
+    for (const content of contents)
+      await repos.liveOutbox.add('notifications', 'relay-test', {
+        id: 0,
+        status: 'NEW',
+        content,
+        link: null,
+        timestamp: new Date().toISOString(),
+      });
+    return contents;
+  }
+
+  const unsent = (db: Database['db']) =>
+    db.selectFrom('live_outbox').select(['id', 'attempts']).where('sent_at', 'is', null).orderBy('id').execute();
+
+  it('lets a message the broker did not take wait, and nothing overtake it; then sends all in order', async () => {
+    const { db, repos } = await instance();
+    const queued = await queue(repos, 'retried', 3);
+    const took: string[] = [];
+    let down = true;
+    const relay = createRelay({ repos, live: fakeBroker(took, { down: () => down }) }, 60_000);
+    expect(await relay.pass()).toBe(0);
+    expect((await unsent(db)).map((row) => row.attempts)).toEqual([1, 0, 0]);
+    down = false;
+    // The first waits its delay, and the others do not go before it.
+    expect(await relay.pass()).toBe(0);
+    expect(took).toEqual([]);
+    await sleep(retryDelayMs(1) + 50);
+    expect(await relay.pass()).toBe(3);
+    expect(took).toEqual(queued);
+    expect(await unsent(db)).toEqual([]);
+    await relay.stop();
+  });
+
+  it.runIf(ENGINE === 'postgres')(
+    'on PostgreSQL, with two instances relaying at once, publishes each message once, one relay at a time, in order',
+    async () => {
+      const [a, b] = [await instance(), await instance()];
+      const queued = await queue(a.repos, 'raced', RELAY_BATCH * 3 + 17);
+      const took: string[] = [];
+      const relays = [a, b].map(({ repos }) => createRelay({ repos, live: fakeBroker(took, { delayMs: 1 }) }, 60_000));
+      for (let round = 0; (await unsent(a.db)).length > 0; round++) {
+        if (round > 100) throw new Error('the relays do not get through the outbox');
+        await Promise.all([...relays, ...relays].map((relay) => relay.pass()));
+      }
+      expect(took).toEqual(queued);
+      await Promise.all(relays.map((relay) => relay.stop()));
+    },
+  );
+});
