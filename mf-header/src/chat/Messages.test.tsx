@@ -128,6 +128,26 @@ describe('message dropdown', () => {
     expect(badge()).toHaveTextContent('1');
   });
 
+  // Issue 40, item 3: the API's outbox delivers at least once; each chat message carries its id.
+  it('counts a chat message delivered twice once: the copy does not make the conversation NEW again', async () => {
+    serveMessages([message('dave', { status: 'READ' })]);
+    logInAs();
+    renderHeader();
+    await screen.findByRole('button', { name: 'Messages, 0 new' });
+    publish('chatNotifications', 'nora', message('mia', { messageId: 41, content: 'Once only' }));
+    await screen.findByRole('button', { name: 'Messages, 1 new' });
+    await userEvent.click(toggle());
+    expect(badge()).toBeNull();
+    publish('chatNotifications', 'nora', message('mia', { messageId: 41, content: 'Once only' }));
+    await waitFor(() => expect(entries()).toHaveLength(2));
+    expect(entries().map((li) => li.dataset.status)).toEqual(['UNREAD', 'READ']);
+    expect(badge()).toBeNull();
+    // The next message of the conversation is new.
+    publish('chatNotifications', 'nora', message('mia', { messageId: 42, content: 'And another' }));
+    await screen.findByText('And another');
+    expect(badge()).toHaveTextContent('1');
+  });
+
   it('loads further pages at 90% of the scroll height', async () => {
     server.use(
       http.get(`${API}/messageNotifications`, ({ request }) => {

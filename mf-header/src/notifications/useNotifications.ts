@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import {
   apiCall,
   live,
@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { chatStore } from '../chat/chatStore.js';
 import { chatKey } from '../chat/useChat.js';
 import { useFeed, type FeedPage } from '../feed/useFeed.js';
+import { seenIds } from './seenIds.js';
 
 const notificationId = (n: Notification) => n.id;
 const messageId = (m: MessageNotification) => m.profileName;
@@ -69,7 +70,7 @@ function newStatus<T extends { status: NotificationStatus }>(
 
 /**
  * The user's notifications (SPEC.md section 4): NEW until the dropdown opens, then UNREAD until
- * clicked or marked read; a live one goes on top.
+ * clicked or marked read; a live one goes on top, once.
  */
 export function useNotifications(profileName: string) {
   const feed = useFeed({
@@ -78,9 +79,27 @@ export function useNotifications(profileName: string) {
     fetchPage: notificationsPage,
     idOf: notificationId,
   });
-  const { prepend, update, remove, reload } = feed;
+  const { items, prepend, update, remove, reload } = feed;
+  // What the list holds now, for the live handler, which outlives renders.
+  const listed = useRef(items);
+  useEffect(() => {
+    listed.current = items;
+  }, [items]);
   // Once subscribed (again), reload: anything published before then was not delivered live.
-  useEffect(() => live.subscribe('notifications', profileName, prepend, reload), [profileName, prepend, reload]);
+  useEffect(() => {
+    const seen = seenIds();
+    return live.subscribe(
+      'notifications',
+      profileName,
+      (n) => {
+        // Delivered again (at least once), or loaded already: the copy here is as new or newer, and
+        // putting the live one on top would make it NEW again after the dropdown was opened.
+        if (!seen.first(n.id) || listed.current.some((known) => known.id === n.id)) return;
+        prepend(n);
+      },
+      reload,
+    );
+  }, [profileName, prepend, reload]);
   return {
     ...feed,
     ...newStatus(feed, () => apiCall('clearNewNotifications')),
@@ -100,7 +119,7 @@ export function useNotifications(profileName: string) {
 
 /**
  * Message notifications, one per conversation partner (SPEC.md section 4): a live one replaces
- * the partner's older entry; opening the conversation makes it READ.
+ * the partner's older entry, once per chat message; opening the conversation makes it READ.
  */
 export function useMessageNotifications(profileName: string) {
   const queryClient = useQueryClient();
@@ -111,22 +130,23 @@ export function useMessageNotifications(profileName: string) {
     idOf: messageId,
   });
   const { prepend, update, reload } = feed;
-  useEffect(
-    () =>
-      live.subscribe(
-        'chatNotifications',
-        profileName,
-        (m) => {
-          // With the partner's window open the message is read there: the window refetches, which
-          // marks the conversation READ on the server too.
-          const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
-          prepend(open ? { ...m, status: 'READ' } : m);
-          if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
-        },
-        reload,
-      ),
-    [profileName, prepend, reload, queryClient],
-  );
+  useEffect(() => {
+    const seen = seenIds();
+    return live.subscribe(
+      'chatNotifications',
+      profileName,
+      (m) => {
+        // A chat message delivered again (at least once) would make the conversation NEW again.
+        if (m.messageId !== undefined && !seen.first(m.messageId)) return;
+        // With the partner's window open the message is read there: the window refetches, which
+        // marks the conversation READ on the server too.
+        const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
+        prepend(open ? { ...m, status: 'READ' } : m);
+        if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
+      },
+      reload,
+    );
+  }, [profileName, prepend, reload, queryClient]);
   return {
     ...feed,
     ...newStatus(feed, () => apiCall('clearNewMessageNotifications')),
