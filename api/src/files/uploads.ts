@@ -72,7 +72,13 @@ export async function settleUploads(services: Services, orderRowId?: number, lim
   for (const slot of await repos.orders.pendingUploads(uploadHorizon(), orderRowId, limit)) {
     if ((await files.size(slot.key)) === undefined) continue;
     const copy = orderFileKey(slot.orderId, slot.targetIdentifier, slot.contentType);
-    await files.copy(slot.key, copy);
+    try {
+      await files.copy(slot.key, copy);
+    } catch (error) {
+      // Another reader (request or instance) settled it between the look and the copy, removing it.
+      if ((await files.size(slot.key)) === undefined) continue;
+      throw error;
+    }
     const size = (await files.size(copy)) ?? 0;
     const leading = size > 0 ? await files.leading(copy, SIGNATURE_BYTES) : new Uint8Array();
     const problem = uploadProblem(slot, { size, leading }, config.uploadMaxBytes);
