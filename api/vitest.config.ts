@@ -22,6 +22,7 @@ export default defineConfig({
             'test/instance-kill.test.ts',
             'test/keepalive.test.ts',
             'test/startup-lock.test.ts',
+            'test/outbox-relays.test.ts',
           ],
         },
       },

@@ -1,21 +1,18 @@
 /**
  * The live outbox (issue 40, item 3): a live message is written with what it announces and
  * published after commit by one relay at a time, each once the broker has it. On both engines;
- * the broker down and several instances on one broker: external-broker.test.ts, instances.test.ts.
+ * the broker down and several instances on one broker: external-broker.test.ts, instances.test.ts;
+ * several relays on one PostgreSQL: outbox-relays.test.ts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
-import { type Database, openDatabase } from '../src/db/database.js';
-import { orderFileLinks } from '../src/files/orderFileLinks.js';
-import type { LivePublisher } from '../src/live/publisher.js';
-import { createRelay, RELAY_BATCH, retryDelayMs } from '../src/live/relay.js';
-import { createRepositories, type Repositories } from '../src/repositories/index.js';
+import { createRelay, retryDelayMs } from '../src/live/relay.js';
 import { notifyUser } from '../src/services.js';
 import { OUTBOX_KEEP_MS, SWEEP_BATCH } from '../src/sweep.js';
-import { useFreshDatabase } from './databases.js';
-import { ADMIN_TOKEN, ENGINE, present, SHELL_ORIGIN, type TestApi, useTestApi } from './harness.js';
+import { fakeBroker, relayDatabase } from './relayTesting.js';
+import { ADMIN_TOKEN, present, SHELL_ORIGIN, type TestApi, useTestApi } from './harness.js';
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (await check()) return;
@@ -118,52 +115,8 @@ describe('the outbox, through the API', () => {
   });
 });
 
-/** A broker that takes every message after `delayMs`, unless `down`; logs the contents it took, in order. */
-function fakeBroker(
-  log: string[],
-  { delayMs = 0, down = () => false }: { delayMs?: number; down?: () => boolean } = {},
-): LivePublisher {
-  return {
-    publish: () => undefined,
-    async publishAsync(_kind, _profileName, json) {
-      if (delayMs) await sleep(delayMs);
-      if (down()) throw new Error('the broker is down');
-      log.push((JSON.parse(json) as { content: string }).content);
-    },
-    admit: () => Promise.resolve(),
-    endSession: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-  };
-}
-
 describe('the relay', () => {
-  const fresh = useFreshDatabase();
-  const opened: Database[] = [];
-  afterAll(() => Promise.all(opened.map((database) => database.close())));
-
-  /** The database and its repositories on a pool of their own, as another instance has them. */
-  async function instance(): Promise<{ db: Database['db']; repos: Repositories }> {
-    const database = await openDatabase(fresh().target);
-    opened.push(database);
-    return { db: database.db, repos: createRepositories(database.db, 'http://127.0.0.1', orderFileLinks(ADMIN_TOKEN)) };
-  }
-
-  /** Queues `count` notifications named `${prefix} <n>`; their contents, in the order written. */
-  async function queue(repos: Repositories, prefix: string, count: number): Promise<string[]> {
-    const contents = Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
-    for (const content of contents)
-      await repos.liveOutbox.add('notifications', 'relay-test', {
-        id: 0,
-        status: 'NEW',
-        content,
-        link: null,
-        timestamp: new Date().toISOString(),
-      });
-    return contents;
-  }
-
-  const unsent = (db: Database['db']) =>
-    db.selectFrom('live_outbox').select(['id', 'attempts']).where('sent_at', 'is', null).orderBy('id').execute();
+  const { instance, queue, unsent } = relayDatabase();
 
   it('lets a message the broker did not take wait, and nothing overtake it; then sends all in order', async () => {
     const { db, repos } = await instance();
@@ -183,20 +136,4 @@ describe('the relay', () => {
     expect(await unsent(db)).toEqual([]);
     await relay.stop();
   });
-
-  it.runIf(ENGINE === 'postgres')(
-    'on PostgreSQL, with two instances relaying at once, publishes each message once, one relay at a time, in order',
-    async () => {
-      const [a, b] = [await instance(), await instance()];
-      const queued = await queue(a.repos, 'raced', RELAY_BATCH * 3 + 17);
-      const took: string[] = [];
-      const relays = [a, b].map(({ repos }) => createRelay({ repos, live: fakeBroker(took, { delayMs: 1 }) }, 60_000));
-      for (let round = 0; (await unsent(a.db)).length > 0; round++) {
-        if (round > 100) throw new Error('the relays do not get through the outbox');
-        await Promise.all([...relays, ...relays].map((relay) => relay.pass()));
-      }
-      expect(took).toEqual(queued);
-      await Promise.all(relays.map((relay) => relay.stop()));
-    },
-  );
 });
