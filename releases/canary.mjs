@@ -174,7 +174,7 @@ export function errorEvidence(blocks, margin) {
  * one-sided waits for the next evaluation.
  * @param {Block[]} blocks @returns {Block[]}
  */
-export function pairedBlocks(blocks) {
+function pairedBlocks(blocks) {
   /** @type {Block[]} */
   const paired = [];
   /** @type {Block | null} */

@@ -7,6 +7,7 @@ import { DEFAULT_POLICY } from './canary.mjs';
 import { fakeBuild, tempDirs } from './testing.js';
 import { figureLines, sinceTime, type VersionFigures } from './figures.mjs';
 import { htmlReport } from './report.mjs';
+import type { Announce } from './watch.mjs';
 import {
   appendHistory,
   readDiscovery,
@@ -99,6 +100,16 @@ const evidenceOf = (store: string) =>
     .filter((e) => e.action === 'watch')
     .map(({ time: _time, ...rest }) => rest);
 
+/** An announcer that keeps what it is told and answers `unheard` (null: the API heard it). */
+function announcements(unheard: string | null) {
+  const told: unknown[] = [];
+  const announce: Announce = async (rollback) => {
+    told.push(rollback);
+    return unheard;
+  };
+  return { told, announce };
+}
+
 describe('the watcher (followCanary, watchStep)', () => {
   it('waits for enough loads, then rolls a failing canary back, with its figures in the history', async () => {
     const { store, live, canary } = await canaryStore();
@@ -106,15 +117,12 @@ describe('the watcher (followCanary, watchStep)', () => {
       [figures(live, 5, 0), figures(canary, 2, 2)],
       [figures(live, 40, 0), figures(canary, 12, 9)],
     ];
-    const told: unknown[] = [];
+    const { told, announce } = announcements(null);
     const decision = await followCanary({
       store,
       remote: 'header',
       readFigures: async () => rounds.shift() ?? [],
-      announce: async (rollback) => {
-        told.push(rollback);
-        return null;
-      },
+      announce,
       ...quiet,
     });
     expect(decision?.action).toBe('rollback');
@@ -355,15 +363,12 @@ describe('the watcher (followCanary, watchStep)', () => {
       reason: "error rate 75.0 % against live's 0.0 %",
       figures: { canary: figures(canary, 12, 9), live: figures(live, 40, 0) },
     } satisfies HistoryEntry);
-    const told: unknown[] = [];
+    const { told, announce } = announcements('the API at http://127.0.0.1:1 answered 503');
     const decision = await followCanary({
       store,
       remote: 'header',
       readFigures: async () => [],
-      announce: async (rollback) => {
-        told.push(rollback);
-        return 'the API at http://127.0.0.1:1 answered 503';
-      },
+      announce,
       ...quiet,
     });
     expect(decision?.action).toBe('rollback');
