@@ -39,10 +39,34 @@ export const EXTRA_SHELL_PORTS = [
 export const SINGLE_PORT = 13010;
 
 /**
- * The production project (playwright.prod.config.ts) runs mosquitto: browsers connect to it
- * there, not to the API's embedded broker. Set in the runner's environment, so workers see it.
+ * The production project (playwright.prod.config.ts) runs RabbitMQ's two nodes behind the gateway:
+ * browsers connect to ws://localhost:14000/mqtt there, which the gateway passes to a node, not to
+ * an API's embedded broker. Set in the runner's environment, so workers see it.
  */
 export const LIVE_URL = process.env.E2E_LIVE_URL;
+/**
+ * The production project's broker nodes (api/rabbitmq/rabbitmq.mjs): each one's MQTT (the API
+ * publishes there), web MQTT (behind the gateway's /mqtt), management API and Erlang distribution
+ * ports, on loopback; the cluster has its own Erlang port mapper.
+ */
+export const BROKER_NODES = [
+  { mqttPort: 14051, wsPort: 14053, managementPort: 14055, distPort: 14057 },
+  { mqttPort: 14052, wsPort: 14054, managementPort: 14056, distPort: 14058 },
+] as const;
+export const BROKER_EPMD_PORT = 14059;
+/** The gateway's internal listener, through which the broker asks the instances (/internal/broker/). */
+export const GATEWAY_INTERNAL_PORT = 14005;
+/**
+ * The API's login on the broker (MQTT_USERNAME, MQTT_PASSWORD), which the broker checks with the
+ * API like any other; it is the management API's administrator, so the tests read the nodes'
+ * connections with it.
+ */
+export const BROKER_LOGIN = { username: 'api', password: 'e2e-broker-password-2026' } as const;
+/**
+ * Where the production project's broker keeps its nodes' data and each node's process group id
+ * (node-N.pid), for the test that kills one; unset in the default project.
+ */
+export const BROKER_DIR = process.env.E2E_BROKER_DIR;
 /** The production project's object store (s3rver), where browsers send uploads; unset otherwise. */
 export const UPLOAD_ORIGIN = process.env.E2E_UPLOAD_ORIGIN;
 

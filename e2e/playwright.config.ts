@@ -55,7 +55,7 @@ const serve = (dir: string, port: number) => ({
 export default defineConfig({
   testDir: './tests',
   // Runs in the production project only (playwright.prod.config.ts).
-  testIgnore: ['production.spec.ts', 'topology.spec.ts'],
+  testIgnore: ['production.spec.ts', 'topology.spec.ts', 'broker-failover.spec.ts'],
   timeout: 45_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -5,30 +5,45 @@ import { defineConfig } from '@playwright/test';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { REMOTE_NAMES, REMOTES, SHELL as SHELL_APP } from '@marketplace/shared/platform';
 import base, { apiServer } from './playwright.config.js';
-import { API, API_INSTANCE_PORTS, API_INTERNAL_PORTS, PORTS, ROOT, runtimeEnv } from './env.js';
+import {
+  API,
+  API_INSTANCE_PORTS,
+  API_INTERNAL_PORTS,
+  BROKER_EPMD_PORT,
+  BROKER_LOGIN,
+  BROKER_NODES,
+  GATEWAY_INTERNAL_PORT,
+  PORTS,
+  ROOT,
+  runtimeEnv,
+} from './env.js';
 
 // The production topology of docker-compose, without Docker: Debian's PostgreSQL; an S3-compatible
 // object store for uploads and media (s3rver: api/objectstore); two API instances on both behind
-// the API gateway (api/gateway/nginx.conf under Debian's nginx) where the browsers reach the API; Debian's mosquitto with the repository's configuration (dynamic
-// security, no anonymous clients) administered by both instances; and the shell and each remote
-// under Debian's nginx with the images' template, on the same ports as the default project, so
-// the same tests run against it.
-const BROKER = { mqtt: 14002, ws: 14001 };
+// the API gateway (api/gateway/nginx.conf under Debian's nginx) where the browsers reach the API;
+// Debian's RabbitMQ, two nodes in one cluster with the repository's configuration
+// (api/rabbitmq), which browsers reach through the gateway's /mqtt and which asks the instances
+// who may connect through the gateway's internal listener, the instances publishing to either
+// node; and the shell and each remote under Debian's nginx with the images' template, on the same
+// ports as the default project, so the same tests run against it.
 const POSTGRES_PORT = 14030;
 const OBJECT_STORE_PORT = 14040;
 const OBJECT_STORE = `http://localhost:${OBJECT_STORE_PORT}`;
 // s3rver's one fixed key pair (api/objectstore/s3rver.mjs).
 const OBJECT_STORE_LOGIN = { FILES_S3_ACCESS_KEY_ID: 'S3RVER', FILES_S3_SECRET_ACCESS_KEY: 'S3RVER' };
-const ADMIN = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: 'e2e-broker-password' };
-const LIVE_URL = `ws://localhost:${BROKER.ws}`;
-// For the test workers (env.ts reads it when they load it; here it was read before this line ran).
+const LIVE_URL = `${API.replace('http', 'ws')}/mqtt`;
+// One folder per run: the workers load this file again, and must find the runner's (the broker's
+// node-N.pid files are there). Started as root, nginx's workers run as another user: they must
+// reach these files.
+const work = process.env.E2E_PROD_WORK_DIR ?? mkdtempSync(join(tmpdir(), 'e2e-prod-'));
+process.env.E2E_PROD_WORK_DIR = work;
+chmodSync(work, 0o755);
+// For the test workers (env.ts reads them when they load it; here it was read before these lines ran).
 process.env.E2E_LIVE_URL = LIVE_URL;
+process.env.E2E_BROKER_DIR = join(work, 'rabbitmq');
 process.env.E2E_UPLOAD_ORIGIN = OBJECT_STORE;
 // The operator routes are on each instance's internal listener only, as in docker-compose.
 process.env.E2E_API_INTERNAL_URL = `http://127.0.0.1:${API_INTERNAL_PORTS[0]}`;
-// Started as root, mosquitto and nginx's workers run as other users: they must reach these files.
-const work = mkdtempSync(join(tmpdir(), 'e2e-prod-'));
-chmodSync(work, 0o755);
 
 const nginx = (pkg: string, port: number) => ({
   command: `node ${ROOT}/page-server/nginx.mjs`,
@@ -48,36 +63,40 @@ const nginx = (pkg: string, port: number) => ({
 
 export default defineConfig({
   ...base,
-  // Everything that concerns serving and live updates: logins and logout with the live
-  // connection, live notifications and chat, the fault matrix and isolation, the CSP, deploys,
-  // pages rendered by the page server behind nginx.
   testIgnore: [],
-  testMatch: [
-    'session.spec.ts',
-    'header.spec.ts',
-    'csp.spec.ts',
-    'deploy.spec.ts',
-    'faults.spec.ts',
-    'isolation.spec.ts',
-    'shell.spec.ts',
-    'server-rendering.spec.ts',
-    'production.spec.ts',
-    'topology.spec.ts',
-  ],
-  projects: (base.projects ?? []).map((project) => ({ ...project, name: `production-${project.name ?? 'desktop'}` })),
-  webServer: [
-    {
-      command: `node ${ROOT}/api/mosquitto/mosquitto.mjs`,
-      port: BROKER.ws,
-      env: {
-        MQTT_PORT: String(BROKER.mqtt),
-        MQTT_WS_PORT: String(BROKER.ws),
-        MQTT_DATA_DIR: join(work, 'mosquitto'),
-        ...ADMIN,
+  projects: (base.projects ?? []).flatMap((project) => {
+    const name = `production-${project.name ?? 'desktop'}`;
+    return [
+      {
+        ...project,
+        name,
+        // Everything that concerns serving and live updates: logins and logout with the live
+        // connection, live notifications and chat, the fault matrix and isolation, the CSP,
+        // deploys, pages rendered by the page server behind nginx.
+        testMatch: [
+          'session.spec.ts',
+          'header.spec.ts',
+          'csp.spec.ts',
+          'deploy.spec.ts',
+          'faults.spec.ts',
+          'isolation.spec.ts',
+          'shell.spec.ts',
+          'server-rendering.spec.ts',
+          'production.spec.ts',
+          'topology.spec.ts',
+        ],
       },
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
+      {
+        ...project,
+        name: `${name}-broker-failover`,
+        // A broker node killed: after every other test, so no page of theirs loses its
+        // connection midway through.
+        testMatch: ['broker-failover.spec.ts'],
+        dependencies: [name],
+      },
+    ];
+  }),
+  webServer: [
     {
       command: `node ${ROOT}/api/postgres/postgres.mjs`,
       port: POSTGRES_PORT,
@@ -96,8 +115,10 @@ export default defineConfig({
     },
     ...API_INSTANCE_PORTS.map((port, i) => ({
       ...apiServer({
-        MQTT_BROKER_URL: `mqtt://127.0.0.1:${BROKER.mqtt}`,
-        ...ADMIN,
+        MQTT_BROKER_URL: BROKER_NODES.map((n) => `mqtt://127.0.0.1:${n.mqttPort}`).join(','),
+        MQTT_MANAGEMENT_URL: BROKER_NODES.map((n) => `http://127.0.0.1:${n.managementPort}`).join(','),
+        MQTT_USERNAME: BROKER_LOGIN.username,
+        MQTT_PASSWORD: BROKER_LOGIN.password,
         LIVE_PUBLIC_URL: LIVE_URL,
         DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/platform`,
         API_PORT: String(port),
@@ -117,6 +138,9 @@ export default defineConfig({
       env: {
         GATEWAY_PORT: String(PORTS.api),
         GATEWAY_UPSTREAMS: API_INSTANCE_PORTS.map((port) => `127.0.0.1:${port}`).join(','),
+        GATEWAY_BROKER_UPSTREAMS: BROKER_NODES.map((n) => `127.0.0.1:${n.wsPort}`).join(','),
+        GATEWAY_INTERNAL_PORT: String(GATEWAY_INTERNAL_PORT),
+        GATEWAY_INTERNAL_UPSTREAMS: API_INTERNAL_PORTS.map((port) => `127.0.0.1:${port}`).join(','),
         GATEWAY_WORK_DIR: join(work, 'gateway'),
       },
       reuseExistingServer: false,
@@ -124,5 +148,27 @@ export default defineConfig({
     },
     nginx(SHELL_APP.package, PORTS.shell),
     ...REMOTE_NAMES.map((name) => nginx(REMOTES[name].package, PORTS[name])),
+    // Last: the nodes boot one after the other (the second joins the first), about 20 s. The
+    // instances, which connect to the broker until it answers, are up and the gateway's internal
+    // listener passes the broker's questions to them, so their first login is answered rather
+    // than refused for want of an instance to ask. Supervised as docker's restart policy would: a
+    // node killed is started again after a second and rejoins.
+    {
+      command: `node ${ROOT}/api/rabbitmq/rabbitmq.mjs`,
+      port: BROKER_NODES[1].wsPort,
+      env: {
+        RABBITMQ_DATA_DIR: join(work, 'rabbitmq'),
+        RABBITMQ_AUTH_URL: `http://127.0.0.1:${GATEWAY_INTERNAL_PORT}`,
+        RABBITMQ_PORTS: BROKER_NODES.map((n) => `${n.mqttPort}:${n.wsPort}:${n.managementPort}:${n.distPort}`).join(
+          ',',
+        ),
+        RABBITMQ_EPMD_PORT: String(BROKER_EPMD_PORT),
+      },
+      reuseExistingServer: false,
+      timeout: 180_000,
+      // The nodes run detached (their own process groups): the runner stops them on SIGTERM; a
+      // SIGKILL would leave them running.
+      gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 90_000 },
+    },
   ],
 });

@@ -68,12 +68,13 @@ export function ensureDebianPackages(packages) {
 }
 
 /**
- * The production topology's servers: nginx, mosquitto (with mosquitto_ctrl and its dynamic
- * security plugin), envsubst, PostgreSQL 15 (initdb, pg_ctl).
+ * The production topology's servers: nginx, RabbitMQ (its server with the MQTT, web MQTT,
+ * management and HTTP auth plugins, which Debian's package ships; api/rabbitmq runs it from its
+ * own folder, not as the package's service), envsubst, PostgreSQL 15 (initdb, pg_ctl).
  */
 export const PRODUCTION_PACKAGES = {
   nginx: '/usr/sbin/nginx',
-  mosquitto: '/usr/sbin/mosquitto',
+  'rabbitmq-server': '/usr/lib/rabbitmq/bin/rabbitmq-server',
   'gettext-base': '/usr/bin/envsubst',
   'postgresql-15': '/usr/lib/postgresql/15/bin/initdb',
 };

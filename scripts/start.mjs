@@ -5,12 +5,15 @@
 // Debian's PostgreSQL on 54320; an S3-compatible object store for uploads and media on 4569
 // (s3rver, api/objectstore); two API instances on them (4101, 4102; their operator routes on 4111,
 // 4112) behind the API gateway on 4000 (Debian's nginx with api/gateway/nginx.conf); Debian's
-// mosquitto with the repository's configuration (logins per page, administered by the API) on 1883
-// and 9001; and each app under Debian's nginx with the images' template, the shell's pages passed
-// to its page server. Every mode also runs the canary watcher on the release store.
+// RabbitMQ, a cluster of two nodes with the repository's configuration (api/rabbitmq), which pages
+// reach through the gateway's /mqtt and which asks the API who may connect through the gateway's
+// internal listener on 4001; and each app under Debian's nginx with the images' template, the
+// shell's pages passed to its page server. Every mode also runs the canary watcher on the release
+// store.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { buildApps, buildSingle, ensureDebianPackages, ensureDeps, PRODUCTION_PACKAGES, root } from './ensure-deps.mjs';
 
@@ -22,7 +25,7 @@ const prod = process.argv.includes('--prod');
 ensureDeps();
 if (prod && !ensureDebianPackages(PRODUCTION_PACKAGES)) {
   console.error(
-    "start --prod needs Debian's nginx, mosquitto, gettext-base and postgresql-15, which could not be installed",
+    "start --prod needs Debian's nginx, rabbitmq-server, gettext-base and postgresql-15, which could not be installed",
   );
   process.exit(1);
 }
@@ -50,6 +53,23 @@ const children = [];
 // How the canary watcher (below) reaches the API's figures: by default the API `npm start` runs on
 // 4000 with the token it keeps in api/data/admin-token; under --prod, the instances' operator ports.
 let watcherEnv = {};
+/** Resolves once something accepts connections on each of `ports` on loopback (2 minutes at most). */
+async function untilListening(ports) {
+  const open = (port) =>
+    new Promise((resolve) => {
+      const socket = createConnection({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  for (let i = 0; i < 240; i++) {
+    if ((await Promise.all(ports.map(open))).every(Boolean)) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  console.error(`[start] nothing listens on ${ports.join(', ')} after 2 minutes; starting the broker all the same`);
+}
 /** Resolves once the child prints `line` (its server is ready), passing its output on. */
 const printedBy = (child, line) =>
   new Promise((resolve, reject) => {
@@ -60,21 +80,24 @@ const printedBy = (child, line) =>
     child.once('exit', () => reject(new Error(`${line} did not start`)));
   });
 if (prod) {
-  // The API's password on the broker: made once, kept beside the API's database.
-  const brokerDir = join(root, 'api', 'data', 'mosquitto');
-  const passwordFile = join(brokerDir, 'admin-password');
-  mkdirSync(brokerDir, { recursive: true });
+  // The API's password on the broker (MQTT_PASSWORD): made once, kept beside the API's database. The
+  // broker holds no copy: it asks the API (the gateway's internal listener) whether a login may
+  // connect, and the API knows its own.
+  mkdirSync(join(root, 'api', 'data'), { recursive: true });
+  const passwordFile = join(root, 'api', 'data', 'broker-password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
-  const login = { MQTT_USERNAME: 'api-admin', MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim() };
-  const liveUrl = 'ws://localhost:9001';
-  const brokerEnv = { ...process.env, ...login, MQTT_DATA_DIR: brokerDir };
-  children.push(
-    spawn(process.execPath, [join(root, 'api', 'mosquitto', 'mosquitto.mjs')], {
-      cwd: root,
-      stdio: 'inherit',
-      env: brokerEnv,
-    }),
-  );
+  const login = { MQTT_USERNAME: 'api', MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim() };
+  // Pages connect through the gateway, which spreads them over the broker's nodes.
+  const liveUrl = 'ws://localhost:4000/mqtt';
+  // The gateway's internal listener: the broker's questions to the instances' /internal/broker/.
+  const gatewayInternalPort = 4001;
+  // The broker's two nodes, each mqtt:ws:management:dist. The Erlang ports (the mapper and the
+  // nodes' distribution) are clear of a RabbitMQ service of the machine's own, which Debian's
+  // package may have started on 4369 and 25672: this cluster has a mapper of its own, stopped with it.
+  const brokerNodes = [
+    { mqtt: 1883, ws: 15675, management: 15672, dist: 25682 },
+    { mqtt: 1884, ws: 15676, management: 15673, dist: 25683 },
+  ];
   // PostgreSQL first: the instances connect at start (its data kept in api/data/postgres).
   const postgres = spawn(process.execPath, [join(root, 'api', 'postgres', 'postgres.mjs')], {
     cwd: root,
@@ -102,7 +125,10 @@ if (prod) {
     ...login,
     // The demo accounts and data on a new database (docker-compose, a deployment, leaves them out).
     SEED_DEMO: '1',
-    MQTT_BROKER_URL: 'mqtt://127.0.0.1:1883',
+    // The instances publish to either node and close ended sessions' connections through either
+    // node's management API; they need neither to start (they connect when it is up).
+    MQTT_BROKER_URL: brokerNodes.map((n) => `mqtt://127.0.0.1:${n.mqtt}`).join(','),
+    MQTT_MANAGEMENT_URL: brokerNodes.map((n) => `http://127.0.0.1:${n.management}`).join(','),
     LIVE_PUBLIC_URL: liveUrl,
     DATABASE_URL: 'postgres://postgres@127.0.0.1:54320/platform',
     API_PUBLIC_ORIGIN: 'http://localhost:4000',
@@ -141,6 +167,9 @@ if (prod) {
     ...process.env,
     GATEWAY_PORT: '4000',
     GATEWAY_UPSTREAMS: instances.map((port) => `127.0.0.1:${port}`).join(','),
+    GATEWAY_BROKER_UPSTREAMS: brokerNodes.map((n) => `127.0.0.1:${n.ws}`).join(','),
+    GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
+    GATEWAY_INTERNAL_UPSTREAMS: instances.map((port) => `127.0.0.1:${port + 10}`).join(','),
     GATEWAY_WORK_DIR: join(root, 'api', 'data', 'gateway'),
   };
   children.push(
@@ -164,6 +193,28 @@ if (prod) {
       spawn(process.execPath, [join(root, 'page-server', 'nginx.mjs')], { cwd: root, stdio: 'inherit', env }),
     );
   }
+  // The broker last, once the instances and the gateway's internal listener are up: its nodes ask
+  // the instances through that listener whether a login may connect, the instances' own first of
+  // all, which would be refused for want of an instance to ask. The nodes boot one after the other
+  // (the second joins the first), some 20 s; the instances connect when they are up.
+  await untilListening([...instances.map((port) => port + 10), gatewayInternalPort]);
+  children.push(
+    spawn(process.execPath, [join(root, 'api', 'rabbitmq', 'rabbitmq.mjs')], {
+      cwd: root,
+      stdio: 'inherit',
+      // Its own process group: a terminal's Ctrl-C reaches the group of this script, and then this
+      // script passes the signal on; the runner, told twice, would end before it has stopped its
+      // nodes (which run detached), leaving them running.
+      detached: true,
+      env: {
+        ...process.env,
+        RABBITMQ_DATA_DIR: join(root, 'api', 'data', 'rabbitmq'),
+        RABBITMQ_AUTH_URL: `http://127.0.0.1:${gatewayInternalPort}`,
+        RABBITMQ_PORTS: brokerNodes.map((n) => `${n.mqtt}:${n.ws}:${n.management}:${n.dist}`).join(','),
+        RABBITMQ_EPMD_PORT: '4370',
+      },
+    }),
+  );
 } else {
   children.push(
     spawn('pnpm', ['--filter', 'api', 'start'], {

@@ -21,7 +21,7 @@ ensureDeps();
 // The API's broker, gateway and PostgreSQL tests and the page server's nginx test run the
 // production servers themselves (the API suite runs a second time on PostgreSQL).
 if (!ensureDebianPackages(PRODUCTION_PACKAGES))
-  console.error('nginx, mosquitto, envsubst or PostgreSQL is missing: their tests will fail');
+  console.error('nginx, RabbitMQ, envsubst or PostgreSQL is missing: their tests will fail');
 
 const run = (cmd, args, cwd = root, env = process.env) =>
   spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;
@@ -87,10 +87,12 @@ check('build', built);
 
 console.log('\n=== docker-compose.yml ===');
 if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
-  // The deployment's secrets (broker, database, operator token, beacon token key): the file requires them.
+  // The deployment's secrets (the API's broker password and the broker nodes' Erlang cookie,
+  // database, operator token, beacon token key): the file requires them.
   const composeEnv = {
     ...process.env,
-    MQTT_ADMIN_PASSWORD: process.env.MQTT_ADMIN_PASSWORD ?? 'validation-only',
+    MQTT_PASSWORD: process.env.MQTT_PASSWORD ?? 'validation-only',
+    RABBITMQ_ERLANG_COOKIE: process.env.RABBITMQ_ERLANG_COOKIE ?? 'validation-only',
     POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'validation-only',
     API_ADMIN_TOKEN: process.env.API_ADMIN_TOKEN ?? 'validation-only',
     RUM_TOKEN_KEY: process.env.RUM_TOKEN_KEY ?? 'validation-only',
@@ -109,8 +111,9 @@ if (!built) {
   suites.push({ name: 'e2e', passed: 0, failed: 1 });
 } else {
   playwright('e2e', 'playwright.config.ts');
-  // The same tests of serving and live updates against nginx and mosquitto (the production files).
-  console.log('\n=== e2e production project (nginx, mosquitto) ===');
+  // The same tests of serving and live updates against the production files: nginx, the API
+  // gateway, two API instances on PostgreSQL and RabbitMQ's two nodes (one killed under load).
+  console.log('\n=== e2e production project (nginx, gateway, PostgreSQL, RabbitMQ cluster) ===');
   playwright('e2e production', 'playwright.prod.config.ts');
 }
 

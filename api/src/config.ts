@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -52,10 +52,20 @@ export interface ApiConfig {
   mediaDir: string;
   /** FILES_S3_ENDPOINT=...: uploads and media in an S3-compatible object store instead, shared by every instance. */
   filesS3: FilesS3Config | null;
-  /** External broker to publish to; when absent the API embeds one at /mqtt. */
-  brokerUrl: string | null;
-  /** The API's login on the external broker: its dynamic-security administrator (it issues the browsers' logins). */
-  brokerAdmin: { username: string; password: string } | null;
+  /**
+   * The external broker, RabbitMQ's cluster (MQTT_BROKER_URL, a node's mqtt:// URL or several,
+   * comma-separated; MQTT_MANAGEMENT_URL, their management APIs likewise; MQTT_USERNAME and
+   * MQTT_PASSWORD, the API's login there, which every instance shares). When absent the API
+   * embeds a broker at /mqtt.
+   */
+  broker: { urls: string[]; managementUrls: string[]; login: { username: string; password: string } } | null;
+  /**
+   * The key pages' broker logins are signed with (live/logins.ts): with an external broker derived
+   * from the API's broker password, which every instance has; embedded, one of this process's own.
+   */
+  liveLoginKey: Buffer;
+  /** How long a page's broker login may open connections (LIVE_LOGIN_TTL_MS, default 15 min). */
+  liveLoginTtlMs: number;
   /** The URL browsers connect to for live updates. */
   liveUrl: string;
   cookieSecure: boolean;
@@ -80,6 +90,8 @@ export interface ApiConfig {
   shutdownDrainMs: number;
   /** How often sessions past their end are removed, revoking their broker logins. */
   sessionSweepMs: number;
+  /** How often each instance ends sessions past their expiry (SESSION_EXPIRY_CHECK_MS, default 1 s). */
+  sessionExpiryCheckMs: number;
   /** How often the live relay looks for outbox messages it was not told of (live/relay.ts). */
   liveRelayPollMs: number;
   uploadMaxBytes: number;
@@ -152,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const databasePath = resolve(env.DATABASE_PATH ?? join(apiRoot, 'data', 'platform.sqlite'));
   const dataDir = dirname(databasePath);
   const liveDefault = `${publicOrigin.replace(/^http/, 'ws')}/mqtt`;
+  const broker = brokerOf(env);
   return {
     host,
     port,
@@ -179,12 +192,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     },
     mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
     filesS3: filesS3Of(env),
-    brokerUrl: env.MQTT_BROKER_URL || null,
-    brokerAdmin: env.MQTT_USERNAME ? { username: env.MQTT_USERNAME, password: env.MQTT_PASSWORD ?? '' } : null,
+    broker,
+    liveLoginKey: broker ? createHmac('sha256', broker.login.password).update('live logins').digest() : randomBytes(32),
+    liveLoginTtlMs: positiveInt(env.LIVE_LOGIN_TTL_MS, 15 * 60_000, 'LIVE_LOGIN_TTL_MS'),
     liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
     cookieDomain: env.COOKIE_DOMAIN || null,
     sessionSweepMs: positiveInt(env.SESSION_SWEEP_MS, 60_000, 'SESSION_SWEEP_MS'),
+    sessionExpiryCheckMs: positiveInt(env.SESSION_EXPIRY_CHECK_MS, 1000, 'SESSION_EXPIRY_CHECK_MS'),
     liveRelayPollMs: Math.max(10, positiveInt(env.LIVE_RELAY_POLL_MS, 250, 'LIVE_RELAY_POLL_MS')),
     shutdownGraceMs: positiveInt(env.SHUTDOWN_GRACE_MS, 0, 'SHUTDOWN_GRACE_MS'),
     shutdownDrainMs: positiveInt(env.SHUTDOWN_DRAIN_MS, 10_000, 'SHUTDOWN_DRAIN_MS'),
@@ -226,6 +241,27 @@ function filesS3Of(env: NodeJS.ProcessEnv): FilesS3Config | null {
     secretAccessKey,
     pathStyle: env.FILES_S3_PATH_STYLE !== 'false',
   };
+}
+
+/** The external broker's settings, checked now: a half-configured broker fails the start. */
+function brokerOf(env: NodeJS.ProcessEnv): ApiConfig['broker'] {
+  const list = (value: string | undefined) =>
+    (value ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+  const urls = list(env.MQTT_BROKER_URL);
+  if (urls.length === 0) return null;
+  const managementUrls = list(env.MQTT_MANAGEMENT_URL).map((u) => u.replace(/\/$/, ''));
+  for (const url of urls)
+    if (!/^mqtt:\/\/[^/]+$/.test(url)) throw new Error(`MQTT_BROKER_URL must list mqtt://host:port URLs, got '${url}'`);
+  for (const url of managementUrls)
+    if (!/^https?:\/\/[^/]+$/.test(url)) throw new Error(`MQTT_MANAGEMENT_URL must list http(s) origins, got '${url}'`);
+  if (managementUrls.length === 0)
+    throw new Error('MQTT_BROKER_URL needs MQTT_MANAGEMENT_URL: ending a session closes its connections through it');
+  if (!env.MQTT_PASSWORD || env.MQTT_PASSWORD.length < 16)
+    throw new Error("MQTT_BROKER_URL needs MQTT_PASSWORD (16 characters at least): the API's login on the broker");
+  return { urls, managementUrls, login: { username: env.MQTT_USERNAME || 'api', password: env.MQTT_PASSWORD } };
 }
 
 /**

@@ -7,7 +7,7 @@ const api = await startApi(config);
 console.log(`[api] listening on ${api.url} (public ${config.publicOrigin})`);
 if (api.internalUrl !== api.url) console.log(`[api] operator routes (/internal) on ${api.internalUrl} only`);
 console.log(
-  `[api] live: ${config.brokerUrl ? `publishing to ${config.brokerUrl}` : `embedded broker at ${config.liveUrl}`}`,
+  `[api] live: ${config.broker ? `publishing to ${config.broker.urls.join(', ')}` : `embedded broker at ${config.liveUrl}`}`,
 );
 console.log(`[api] database ${config.databasePath}`);
 if (config.seedDemo) console.log(`[api] SEED_DEMO=1: demo accounts share the password ${DEMO_PASSWORD}`);

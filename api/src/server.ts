@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiConfig } from './config.js';
 import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
-import { type Database, databaseTarget, openDatabase } from './db/database.js';
+import { claimEmbeddedBroker, type Database, databaseTarget, openDatabase } from './db/database.js';
 import { seedDemo } from './db/seed.js';
 import { orderFileLinks } from './files/orderFileLinks.js';
 import { createFileStore } from './files/store.js';
@@ -9,21 +8,11 @@ import { createApp, INSTANCE_HEADER } from './http/app.js';
 import { createListeners } from './http/listener.js';
 import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
+import { liveLogins } from './live/logins.js';
 import { createRelay, type LiveRelay } from './live/relay.js';
 import { createRepositories } from './repositories/index.js';
 import type { Services } from './services.js';
-import { createSweeper, type SweepPass } from './sweep.js';
-
-/** How long a starting instance waits for the external broker before serving without live updates. */
-const BROKER_READY_MS = 15_000;
-
-async function readyExternalBroker(...args: Parameters<typeof connectExternalBroker>) {
-  const broker = connectExternalBroker(...args);
-  const waited = await Promise.race([broker.ready.then(() => true), sleep(BROKER_READY_MS).then(() => false)]);
-  // A broker down at start is not fatal: pages get 503 for live logins until it is back.
-  if (!waited) console.error(`[live] ${args[0]} is not ready after ${BROKER_READY_MS / 1000} s: starting without it`);
-  return broker;
-}
+import { createSweeper, endExpiredSessions, SWEEP_BATCH, type SweepPass } from './sweep.js';
 
 export interface RunningApi {
   url: string;
@@ -42,7 +31,28 @@ export interface RunningApi {
 
 /** Opens the database (migrating it, and seeding an empty one when SEED_DEMO=1), then serves HTTP and the broker on one port. */
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
-  const database = await openDatabase(databaseTarget(config), config.databasePool);
+  const target = databaseTarget(config);
+  // Before anything else: a second instance embedding a broker on a shared database refuses to start.
+  const releaseBrokerClaim = 'url' in target && !config.broker ? await claimEmbeddedBroker(target) : null;
+  const database = await openDatabase(target, config.databasePool).catch(async (error: unknown) => {
+    await releaseBrokerClaim?.();
+    throw error;
+  });
+  // A start that fails past here lets the database and the claim go (a test process goes on).
+  try {
+    return await serve(config, database, releaseBrokerClaim);
+  } catch (error) {
+    await database.close();
+    await releaseBrokerClaim?.();
+    throw error;
+  }
+}
+
+async function serve(
+  config: ApiConfig,
+  database: Database,
+  releaseBrokerClaim: (() => Promise<void>) | null,
+): Promise<RunningApi> {
   const { db } = database;
   const files = createFileStore(config);
   await files.prepare(config.allowedOrigins);
@@ -57,20 +67,21 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     INSTANCE_HEADER,
   );
   const { server } = listeners;
-  const live = config.brokerUrl
-    ? await readyExternalBroker(config.brokerUrl, config.brokerAdmin)
+  const logins = liveLogins(config.liveLoginKey, config.liveLoginTtlMs);
+  // A broker down at start is not fatal: the outbox keeps what is committed until it is back.
+  const live = config.broker
+    ? connectExternalBroker({ ...config.broker, logins })
     : await attachBroker(server, {
-        authenticate: async (login, cookie) =>
-          repos.sessions.userFor(
-            login
-              ? await repos.liveClients.sessionOf(login.username, login.password)
-              : parseCookieHeader(cookie, SESSION_COOKIE),
-          ),
+        authenticate: async (login, cookie) => {
+          if (!login) return repos.sessions.userFor(parseCookieHeader(cookie, SESSION_COOKIE));
+          const identity = logins.verify(login.username, login.password);
+          return identity ? repos.sessions.userForLiveId(identity.liveId) : null;
+        },
         isAllowedOrigin: (origin) => config.allowedOrigins.includes(origin),
       });
   // Every instance relays the outbox; the outbox lets one at a time publish (live/relay.ts).
   const relay = createRelay({ repos, live }, config.liveRelayPollMs);
-  const services: Services = { repos, files, config, live, relay };
+  const services: Services = { repos, files, config, live, logins, relay };
   const app = createApp(services);
   // With an internal port, the public one has no operator routes at all (404), whatever the path's spelling.
   const publicApp = config.internalPort === null ? app : createApp(services, { internalRoutes: false });
@@ -85,6 +96,25 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     );
   }, config.sessionSweepMs);
   sweeping.unref();
+  // Sessions past their expiry end within about a second, with their pages' live connections
+  // (issue 40, item 2): a tick never overlaps the previous one, and a failing database is said once.
+  let expiring: Promise<void> | null = null;
+  let expiryFailing = false;
+  const expiry = setInterval(() => {
+    expiring ??= endExpiredSessions(services, SWEEP_BATCH)
+      .then(() => {
+        expiryFailing = false;
+      })
+      .catch((error: unknown) => {
+        if (!expiryFailing)
+          console.error(`[sessions] expiry: ${error instanceof Error ? error.message : String(error)}`);
+        expiryFailing = true;
+      })
+      .finally(() => {
+        expiring = null;
+      });
+  }, config.sessionExpiryCheckMs);
+  expiry.unref();
 
   const { url, internalUrl } = await listeners.listen();
   relay.start();
@@ -97,12 +127,15 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
     relay,
     async close({ graceMs = 0 } = {}) {
       clearInterval(sweeping);
+      clearInterval(expiry);
+      await expiring;
       await sweeper.release().catch(() => undefined);
       // Drain (http/listener.ts): the gateway is told to stop first, then requests under way finish.
       // The relay publishes what was committed before the broker goes; what comes later waits in
       // the outbox for another instance, or this one's next start.
       await listeners.close(graceMs, () => relay.stop().then(() => live.close()));
       await database.close();
+      await releaseBrokerClaim?.();
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { LivePayloads, Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
 import type { FileStore } from './files/store.js';
+import type { LiveLogins } from './live/logins.js';
 import type { LivePublisher } from './live/publisher.js';
 import type { LiveRelay } from './live/relay.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
@@ -12,6 +13,8 @@ export interface Services {
   files: FileStore;
   config: ApiConfig;
   live: LivePublisher;
+  /** Signs and checks pages' broker logins (live/logins.ts). */
+  logins: LiveLogins;
   /** Publishes the live outbox; told when a message was written to it. */
   relay: Pick<LiveRelay, 'kick'>;
 }
@@ -54,13 +57,21 @@ export async function notifyUser(
 }
 
 /**
- * Ends a session's live access: its broker logins are revoked and their connections closed.
- * Called before the session's rows go (logout, the expiry sweep); a broker that cannot be reached
- * is logged, and the logins die with the session rows anyway on the embedded broker.
+ * Ends a session (logout, the expiry sweep) and its live access: `removeSession` deletes its rows,
+ * and then the connections of its pages are closed on every broker node. In that order, so a page
+ * that reconnects at once is refused (the broker checks the session at each connect). A broker
+ * that cannot be told is logged, and the sweep closes what is left (closeEnded).
  */
-export async function endLiveAccess({ repos, live }: Services, token: string): Promise<void> {
+export async function endSessionAndLiveAccess(
+  { repos, live, logins }: Services,
+  token: string | undefined,
+  removeSession: () => Promise<void>,
+): Promise<void> {
+  const identity = token ? await repos.sessions.liveIdentityOf(token) : null;
+  await removeSession();
+  if (!identity) return;
   try {
-    await live.endSession(token, await repos.liveClients.ofSession(token));
+    if (token) await live.endSession({ token, username: logins.usernameOf(identity) });
   } catch (error) {
     console.error(
       `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import { dropAbandonedUploads, settleUploads } from './files/uploads.js';
 import { IDEMPOTENCY_KEEP_MS } from './http/idempotency.js';
-import { endLiveAccess, type Services } from './services.js';
+import { endSessionAndLiveAccess, type Services } from './services.js';
 
 /** Rows one step of the sweep handles at a time: a pass never holds a long transaction or a large result. */
 export const SWEEP_BATCH = 500;
@@ -21,7 +21,22 @@ export type SweepPass =
       keys: number;
       /** Sent live messages pruned from the outbox. */
       outbox: number;
+      /** Broker users closed because their session was gone (ended while the broker could not be told); null: the broker could not be asked. */
+      liveClosed: number | null;
     };
+
+/**
+ * Ends up to `limit` sessions past their expiry: their rows go, then their pages' broker
+ * connections on every node. Every instance runs it each second (server.ts), so a session's live
+ * access ends within about a second of its expiry; no lease, as ending one twice is harmless and
+ * finding none is one indexed read.
+ */
+export async function endExpiredSessions(services: Services, limit: number): Promise<number> {
+  const { repos } = services;
+  const tokens = await repos.sessions.expiredTokens(limit);
+  for (const token of tokens) await endSessionAndLiveAccess(services, token, () => repos.sessions.delete(token));
+  return tokens.length;
+}
 
 export interface Sweeper {
   /** One pass now, if this instance holds (or takes) the sweep's lease and no pass of its own is under way. */
@@ -31,8 +46,8 @@ export interface Sweeper {
 }
 
 /**
- * The periodic work: sessions past their end lose their broker logins (and connections), then
- * go; beacons, failed logins, rate windows, idempotency keys and sent live messages past their
+ * The periodic work: sessions past their end go, and their pages' broker connections with them;
+ * connections of sessions that ended while the broker could not be told are closed; beacons, failed logins, rate windows, idempotency keys and sent live messages past their
  * keeping time go;
  * uploads sent straight to an object store are settled, and abandoned ones removed.
  *
@@ -65,14 +80,7 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
       try {
         if (!(await lease())) return { ran: false, reason: 'another instance holds the sweep' };
         const now = Date.now();
-        const sessions = await inBatches(async () => {
-          const tokens = await repos.sessions.expiredTokens(SWEEP_BATCH);
-          for (const token of tokens) {
-            await endLiveAccess(services, token);
-            await repos.sessions.delete(token);
-          }
-          return tokens.length;
-        });
+        const sessions = await inBatches(() => endExpiredSessions(services, SWEEP_BATCH));
         const before = (ms: number) => new Date(now - ms).toISOString();
         const beacons = await inBatches(() => repos.rum.prune(before(config.rumKeepDays * 86_400_000), SWEEP_BATCH));
         const failures = await inBatches(() =>
@@ -83,9 +91,15 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         const windows = await inBatches(() => repos.rateWindows.prune(before(2 * 3600_000), SWEEP_BATCH));
         const keys = await inBatches(() => repos.idempotency.prune(before(IDEMPOTENCY_KEEP_MS), SWEEP_BATCH));
         const outbox = await inBatches(() => repos.liveOutbox.prune(before(OUTBOX_KEEP_MS), SWEEP_BATCH));
+        const liveClosed = await services.live
+          .closeEnded((liveId) => repos.sessions.isLive(liveId))
+          .catch((error: unknown) => {
+            console.error(`[sweep] broker connections: ${error instanceof Error ? error.message : String(error)}`);
+            return null;
+          });
         await settleUploads(services, undefined, SWEEP_BATCH);
         await inBatches(() => dropAbandonedUploads(services, SWEEP_BATCH));
-        return { ran: true, sessions, beacons, failures, windows, keys, outbox };
+        return { ran: true, sessions, beacons, failures, windows, keys, outbox, liveClosed };
       } finally {
         running = false;
       }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../src/db/seed.js';
 import { useFreshDatabase } from './databases.js';
 import { DEMO_PASSWORD, startTestApi } from './harness.js';
+import { startStandInBroker } from './standInBroker.js';
 
 describe('demo data', () => {
   const fresh = useFreshDatabase();
@@ -26,8 +27,14 @@ describe('demo data', () => {
 
   it('is written with SEED_DEMO=1 on an empty database, files included, and only there', async () => {
     const media = join(fresh().dir, 'media');
-    const start = () => startTestApi({ ...fresh().env, MEDIA_DIR: media, SEED_DEMO: '1' });
-    const first = await start();
+    // Two instances on one database meet on an external broker (on PostgreSQL the second would
+    // not start otherwise): a stand-in, the subject here being the seed.
+    const broker = await startStandInBroker();
+    const start = () => startTestApi({ ...fresh().env, ...broker.env, MEDIA_DIR: media, SEED_DEMO: '1' });
+    const first = await start().catch(async (error: unknown) => {
+      await broker.close();
+      throw error;
+    });
     try {
       expect(await first.rows<{ n: number }>`SELECT COUNT(*) AS n FROM users`).toEqual([{ n: DEMO_USERS.length }]);
       expect((await first.client().call('login', { login: 'clara', password: DEMO_PASSWORD })).status).toBe(200);
@@ -40,6 +47,7 @@ describe('demo data', () => {
       expect(await first.rows<{ n: number }>`SELECT COUNT(*) AS n FROM users`).toEqual([{ n: DEMO_USERS.length }]);
     } finally {
       await first.close();
+      await broker.close();
     }
   });
 });

@@ -16,6 +16,7 @@ import {
 import { loadConfig, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 import { createDatabase, dropDatabase } from './postgresServer.js';
+import { startStandInBroker } from './standInBroker.js';
 
 export const SHELL_ORIGIN = 'http://localhost:3000';
 export const FOREIGN_ORIGIN = 'http://evil.example';
@@ -165,20 +166,34 @@ export async function awayFromWindowEnd(windowMs = 60_000, marginMs = 5000): Pro
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-/** Two or more instances on one fresh database, started together as replicas would be. */
+/**
+ * Two or more instances on one fresh database, started together as replicas would be. Replicas
+ * meet on an external broker (an instance embedding its own refuses a shared PostgreSQL
+ * database): a stand-in one of their own (standInBroker.ts), unless `env` names another.
+ */
 export async function replicas(count: number, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'api-replicas-'));
   const database = await freshDatabase(dir);
+  const broker = env.MQTT_BROKER_URL ? null : await startStandInBroker();
   const apis = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      startTestApi({ ...database.env, MEDIA_DIR: join(dir, 'media'), API_INSTANCE: `api-${i + 1}`, ...env }, dir),
+      startTestApi(
+        { ...database.env, ...broker?.env, MEDIA_DIR: join(dir, 'media'), API_INSTANCE: `api-${i + 1}`, ...env },
+        dir,
+      ),
     ),
-  );
+  ).catch(async (error: unknown) => {
+    await broker?.close();
+    throw error;
+  });
   return {
     apis,
+    /** The stand-in broker the replicas publish to (null when `env` gave one). */
+    broker,
     async close() {
       // The harness removes `dir` with the first; the database goes after the last.
       await Promise.all(apis.map((api) => api.close()));
+      await broker?.close();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },

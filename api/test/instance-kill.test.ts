@@ -23,6 +23,7 @@ import {
   TestClient,
 } from './harness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
+import { type StandInBroker, startStandInBroker } from './standInBroker.js';
 import { BUYERS } from './writes.js';
 
 const INSTANCE = 'x-api-instance';
@@ -94,13 +95,17 @@ describe('an instance killed under load', () => {
   let db: pg.Client;
   let instances: ApiProcess[];
   let gateway: Awaited<ReturnType<typeof startGateway>>;
+  let broker: StandInBroker;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'api-kill-'));
     chmodSync(dir, 0o755);
     database = await freshDatabase(dir);
+    // Two instances on one database meet on an external broker (the second would not start otherwise).
+    broker = await startStandInBroker();
     const ports = [await freePort(), await freePort()];
     const env = (i: number) => ({
       ...database.env,
+      ...broker.env,
       MEDIA_DIR: join(dir, 'media'),
       API_INSTANCE: `api-${i + 1}`,
       API_TRUST_PROXY: 'true',
@@ -125,6 +130,7 @@ describe('an instance killed under load', () => {
     await db?.end();
     await gateway?.stop();
     for (const instance of instances ?? []) await instance.kill('SIGTERM');
+    await broker?.close();
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });

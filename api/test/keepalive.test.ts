@@ -25,6 +25,7 @@ import { startGateway } from 'api/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, freshDatabase, SHELL_ORIGIN, TestClient } from './harness.js';
 import { type ApiProcess, startApiProcess } from './processes.js';
+import { type StandInBroker, startStandInBroker } from './standInBroker.js';
 
 const INSTANCE = 'x-api-instance';
 /** The gateway's upstream keepalive_timeout and the instances' API_KEEP_ALIVE_TIMEOUT_MS, in ms. */
@@ -69,12 +70,16 @@ describe('keep-alive between the gateway and the instances', () => {
   let ports: number[];
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   let gatewayDir: string;
+  let broker: StandInBroker;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'api-keepalive-'));
     database = await freshDatabase(dir);
+    // Two instances on one database meet on an external broker (the second would not start otherwise).
+    broker = await startStandInBroker();
     ports = [await freePort(), await freePort()];
     const env = (i: number) => ({
       ...database.env,
+      ...broker.env,
       MEDIA_DIR: join(dir, 'media'),
       SEED_DEMO: '1',
       API_INSTANCE: `api-${i + 1}`,
@@ -97,6 +102,7 @@ describe('keep-alive between the gateway and the instances', () => {
   afterAll(async () => {
     await gateway?.stop();
     for (const instance of instances) await instance.kill('SIGKILL');
+    await broker?.close();
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });

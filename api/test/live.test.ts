@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
+import { type LiveLogin, liveLogins } from '../src/live/logins.js';
 import {
   ADMIN_TOKEN,
   FOREIGN_ORIGIN,
@@ -47,6 +49,27 @@ function nextMessage(mq: MqttClient, topic: string, timeoutMs = 5000): Promise<u
   });
 }
 
+/** A page's connection with its broker login (getLiveCredentials), as the browser makes it. */
+function dial(login: LiveLogin): Promise<MqttClient> {
+  return mqtt.connectAsync(wsUrl(), {
+    username: login.username,
+    password: login.password,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+    wsOptions: { headers: { origin: SHELL_ORIGIN } },
+  });
+}
+
+/** A page's broker login, asked for as the browser does. */
+async function credentialsOf(client: TestClient): Promise<LiveLogin> {
+  const res = await client.call('getLiveCredentials');
+  expect(res.status).toBe(200);
+  return { username: present(res.body.username, 'username'), password: present(res.body.password, 'password') };
+}
+
+/** Resolves when the connection closes. */
+const closing = (mq: MqttClient) => new Promise<void>((resolve) => mq.once('close', () => resolve()));
+
 const notifyViaAdmin = (profileName: string, content: string) =>
   t.client().fetch('/internal/notify', {
     method: 'POST',
@@ -59,35 +82,73 @@ describe('live broker', () => {
     await expect(connect(null)).rejects.toThrow(/Not authorized/i);
   });
 
-  // The browser logs in as it does on the production broker (mosquitto): with its page's login.
+  // The browser logs in as it does on the production broker (RabbitMQ, which asks the API): with its page's login.
   it("takes a page's broker login from getLiveCredentials, its user's topics only; a wrong password or a logout ends it", async () => {
     const leo = await t.as('leo');
-    const res = await leo.call('getLiveCredentials');
-    expect(res.status).toBe(200);
-    const login = {
-      username: present(res.body.username, 'username'),
-      password: present(res.body.password, 'password'),
-    };
-    const dial = (password: string) =>
-      mqtt.connectAsync(wsUrl(), {
-        username: login.username,
-        password,
-        reconnectPeriod: 0,
-        connectTimeout: 5000,
-        wsOptions: { headers: { origin: SHELL_ORIGIN } },
-      });
-    await expect(dial('wrong')).rejects.toThrow(/Not authorized/i);
-    const mq = await dial(login.password);
+    const login = await credentialsOf(leo);
+    await expect(dial({ ...login, password: 'wrong' })).rejects.toThrow(/Not authorized/i);
+    const mq = await dial(login);
     open.push(mq);
     expect((await mq.subscribeAsync('notifications/leo', { qos: 1 }))[0]?.qos).toBe(1);
     await expect(mq.subscribeAsync('notifications/clara', { qos: 1 })).rejects.toMatchObject({
       packet: { granted: [128] },
     });
-    const closed = new Promise((done) => mq.once('close', () => done(undefined)));
+    const closed = closing(mq);
     expect((await leo.call('logout')).status).toBe(200);
     await closed;
-    await expect(dial(login.password)).rejects.toThrow(/Not authorized/i);
+    await expect(dial(login)).rejects.toThrow(/Not authorized/i);
     expect((await t.client().call('getLiveCredentials')).status).toBe(401);
+  });
+
+  // The logins are signed, not stored (live/logins.ts): the signature, the expiry and the session
+  // it names are what the broker checks.
+  it('refuses a login signed with another key, an expired one, and one moved to another session or profile', async () => {
+    const [leo, clara] = await Promise.all([t.as('leo'), t.as('clara')]);
+    const own = await credentialsOf(leo);
+    const other = await credentialsOf(clara);
+    const { logins } = t.api.services;
+    const identity = present(logins.parse(own.username), "the login's identity");
+    expect(identity.profileName).toBe('leo');
+    const refused: Record<string, LiveLogin> = {
+      forged: liveLogins(randomBytes(32), t.config.liveLoginTtlMs).issue(identity),
+      expired: logins.issue(identity, Date.now() - t.config.liveLoginTtlMs - 1000),
+      "another session's name": { username: other.username, password: own.password },
+      'another profile': { username: logins.usernameOf({ ...identity, profileName: 'clara' }), password: own.password },
+    };
+    for (const [what, login] of Object.entries(refused))
+      await expect(dial(login), what).rejects.toThrow(/Not authorized/i);
+    // The genuine one still connects: what was refused was the changes.
+    const mq = await dial(own);
+    open.push(mq);
+    expect(mq.connected).toBe(true);
+  });
+
+  it("closes the connections of the session that logs out only: the user's other session keeps its page", async () => {
+    const [here, there] = await Promise.all([t.as('mia'), t.as('mia')]);
+    const [leaving, staying] = await Promise.all([dial(await credentialsOf(here)), dial(await credentialsOf(there))]);
+    open.push(leaving, staying);
+    await staying.subscribeAsync('notifications/mia', { qos: 1 });
+    const closed = closing(leaving);
+    expect((await here.call('logout')).status).toBe(200);
+    await closed;
+    const arrived = nextMessage(staying, 'notifications/mia');
+    await notifyViaAdmin('mia', 'Still here');
+    expect(await arrived).toMatchObject({ content: 'Still here' });
+    expect(staying.connected).toBe(true);
+  });
+
+  it("closes an expired session's pages when the sweep removes it, and refuses its login from then on", async () => {
+    const max = await t.as('max');
+    const login = await credentialsOf(max);
+    const mq = await dial(login);
+    open.push(mq);
+    const { liveId } = present(t.api.services.logins.parse(login.username), "the login's identity");
+    await t.rows`UPDATE sessions SET expires_at = '2000-01-01T00:00:00.000Z' WHERE live_id = ${liveId}`;
+    const closed = closing(mq);
+    const pass = await t.api.sweep();
+    expect(pass.ran && pass.sessions).toBe(1);
+    await closed;
+    await expect(dial(login)).rejects.toThrow(/Not authorized/i);
   });
 
   it('refuses a websocket opened from a foreign origin', async () => {

@@ -23,8 +23,8 @@ export function fakeBroker(
       if (down()) throw new Error('the broker is down');
       log.push((JSON.parse(json) as { content: string }).content);
     },
-    admit: () => Promise.resolve(),
     endSession: () => Promise.resolve(),
+    closeEnded: () => Promise.resolve(0),
     close: () => Promise.resolve(),
   };
 }

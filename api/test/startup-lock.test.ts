@@ -1,16 +1,20 @@
 /**
  * An instance starting while another migrates or seeds waits for it as long as that takes: the
- * lock wait is not one of the statements the pool's timeout cuts short. PostgreSQL only
+ * lock wait is not one of the statements the pool's timeout cuts short. And an instance that
+ * embeds the live broker is the only one on its database (issue 40, item 4). PostgreSQL only
  * (vitest.config.ts): its instances share a database; SQLite is one process's store.
  */
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import mqtt from 'mqtt';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
 import { MIGRATION_LOCK, openDatabase, SEED_LOCK } from '../src/db/database.js';
 import { DEMO_USERS } from '../src/db/seed.js';
 import { useFreshDatabase } from './databases.js';
-import { startTestApi } from './harness.js';
+import { DEMO_PASSWORD, SHELL_ORIGIN, startTestApi, type TestApi } from './harness.js';
 
 const STATEMENT_TIMEOUT_MS = 300;
 
@@ -72,6 +76,51 @@ describe('an instance starting while another holds the lock', () => {
       expect(users?.n).toBe(DEMO_USERS.length);
     } finally {
       await api.close();
+    }
+  });
+});
+
+// Issue 40, item 4: an embedded broker knows only its own instance's pages, so a second instance
+// embedding one on the same database would publish where half the pages never listen.
+describe('an instance on PostgreSQL without an external broker', () => {
+  const fresh = useFreshDatabase();
+
+  it('is the only one on its database: a second refuses to start naming MQTT_BROKER_URL, the first serves on, and once it stops another starts', async () => {
+    const { env, dir } = fresh();
+    const started: TestApi[] = [];
+    try {
+      const first = await startTestApi(env, join(dir, 'first'));
+      started.push(first);
+      const second = startTestApi(env, join(dir, 'second'));
+      // Were it to start after all, it is stopped with the others.
+      second.then(
+        (api) => started.push(api),
+        () => undefined,
+      );
+      await expect(second).rejects.toThrow(/MQTT_BROKER_URL/);
+      // The refusal cost the first nothing: it answers, logs in, and its broker takes its pages.
+      expect((await first.client().fetch('/health')).status).toBe(200);
+      const clara = first.client();
+      expect((await clara.call('login', { login: 'clara', password: DEMO_PASSWORD })).status).toBe(200);
+      const { body: login } = await clara.call('getLiveCredentials');
+      const page = await mqtt.connectAsync(`${first.url.replace('http', 'ws')}${LIVE_WEBSOCKET_PATH}`, {
+        username: login.username,
+        password: login.password,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+        wsOptions: { headers: { origin: SHELL_ORIGIN } },
+      });
+      await page.endAsync(true);
+      // Stopped, it lets go of its place: the next instance starts and serves the same sessions.
+      started.pop();
+      await first.close();
+      const next = await startTestApi(env, join(dir, 'next'));
+      started.push(next);
+      const again = next.client();
+      for (const [k, v] of clara.cookies) again.cookies.set(k, v);
+      expect((await again.call('checkAuthentication')).status).toBe(200);
+    } finally {
+      await Promise.all(started.map((api) => api.close()));
     }
   });
 });

@@ -23,8 +23,9 @@ test('csp: the shell page lists exactly the origins in use and its one inline sc
     .digest('base64')}'`;
   expect(directive('script-src').sort()).toEqual(["'self'", hash, ...remotes].sort());
   expect(directive('script-src')).not.toContain("'unsafe-inline'");
-  // The live broker: the API's embedded one, or mosquitto in the production project.
-  const live = LIVE_URL ?? API.replace('http', 'ws');
+  // The live broker's origin: the API's embedded one, or in the production project the gateway's,
+  // whose /mqtt reaches RabbitMQ (the same origin, over ws:).
+  const live = new URL(LIVE_URL ?? API.replace('http', 'ws')).origin;
   // And, in the production project, the object store the API hands out upload URLs for.
   const uploads = UPLOAD_ORIGIN ? [UPLOAD_ORIGIN] : [];
   expect(directive('connect-src').sort()).toEqual(["'self'", API, live, ...uploads, ...remotes].sort());

@@ -23,7 +23,7 @@ export async function startApp(
 
 /**
  * Serves a build as a deploy would: under nginx with the images' template in the production
- * project (where LIVE_URL names its mosquitto), with serve-app otherwise.
+ * project (where LIVE_URL names the gateway's /mqtt, in front of RabbitMQ), with serve-app otherwise.
  */
 export async function deployBuild(
   dir: string,

@@ -5,8 +5,9 @@ import { logIn, notify } from './helpers.js';
 import { test } from './fixtures.js';
 
 // The production project only (playwright.prod.config.ts): the API is two instances on
-// PostgreSQL behind the gateway, with mosquitto and the files in an object store. A user's journey is served by both instances,
-// and what one instance publishes reaches a page whose live login the other issued.
+// PostgreSQL behind the gateway, with RabbitMQ's two nodes and the files in an object store. A
+// user's journey is served by both instances, and what one instance publishes reaches a page
+// whose live login the other signed.
 // Each instance's operator listener (the gateway does not pass /internal).
 const [first, second] = API_INTERNAL_PORTS;
 const INTERNAL_URLS = { 'api-1': `http://127.0.0.1:${first}`, 'api-2': `http://127.0.0.1:${second}` } as const;

@@ -122,6 +122,36 @@ export function databaseTarget(
 /** PostgreSQL advisory locks of the work that instances starting together do once: any numbers that stay the same. */
 export const MIGRATION_LOCK = 727_274_001;
 export const SEED_LOCK = 727_274_002;
+/** Held for its lifetime by an instance on PostgreSQL that embeds the live broker. */
+export const EMBEDDED_BROKER_LOCK = 727_274_003;
+
+/**
+ * Claims the one place of an instance that embeds its broker on this PostgreSQL database (issue
+ * 40, item 4): an embedded broker knows only its own instance's pages, so a second instance on
+ * the same database would publish where half the pages never listen. Answers the release, or
+ * throws when another instance holds it. A session advisory lock on a connection of its own
+ * (direct, not through PgBouncer's transaction pooling): it goes when the instance does, killed too.
+ */
+export async function claimEmbeddedBroker(target: {
+  url: string;
+  migrationUrl?: string;
+}): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: target.migrationUrl ?? target.url });
+  client.on('error', () => undefined);
+  await client.connect();
+  const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [
+    EMBEDDED_BROKER_LOCK,
+  ]);
+  if (!rows[0]?.held) {
+    await client.end();
+    throw new Error(
+      'Another API instance on this PostgreSQL database embeds its own live broker: with several ' +
+        'instances, pages and the API must meet on one external broker. Set MQTT_BROKER_URL, ' +
+        'MQTT_MANAGEMENT_URL and MQTT_PASSWORD (api/README.md, "Live updates"), or run one instance.',
+    );
+  }
+  return () => client.end();
+}
 
 /**
  * Runs `work` on one connection holding `lock`, so processes starting together on one database

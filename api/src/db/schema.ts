@@ -19,7 +19,7 @@ export interface Schema {
     created_at: string;
   };
   user_roles: { user_id: number; role: Role };
-  sessions: { token: string; user_id: number; created_at: string; expires_at: string };
+  sessions: { token: string; user_id: number; created_at: string; expires_at: string; live_id: string | null };
   events: {
     id: Generated<number>;
     identifier: string;
@@ -124,7 +124,6 @@ export interface Schema {
     message: string;
     created_at: string;
   };
-  live_clients: { username: string; session_token: string; secret_hash: string; created_at: string };
   rum_loads: {
     load_id: string;
     received_at: string;

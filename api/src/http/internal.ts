@@ -3,6 +3,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from './env.js';
 import { HttpError, notFound } from './errors.js';
+import { registerBrokerAuthRoutes } from '../routes/brokerAuth.js';
 import { notifyUser, type Services } from '../services.js';
 
 const notifyBody = z.object({
@@ -39,6 +40,8 @@ function requireAdmin(c: Context<AppEnv>, adminToken: string): void {
  * figures and rollbacks); not for browsers.
  */
 export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): void {
+  registerBrokerAuthRoutes(app, services);
+
   app.post('/internal/notify', async (c) => {
     requireAdmin(c, services.config.adminToken);
     const parsed = notifyBody.safeParse(await c.req.json().catch(() => undefined));

@@ -21,7 +21,7 @@ interface BrokerOptions {
 
 /**
  * An MQTT broker over websocket on the API's own HTTP server at /mqtt, for `npm start` and the
- * tests: the browser sees what mosquitto with dynamic security gives in production. A connection
+ * tests: the browser sees what RabbitMQ, asking the API, gives in production. A connection
  * logs in with its page's broker login (or the session cookie); a client may subscribe only to
  * its own user's topics and may not publish: only the server publishes.
  */
@@ -91,13 +91,13 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
       );
       return within(sent, timeoutMs, 'the embedded broker');
     },
-    // Logins are checked against the database at connect, so there is nothing to tell.
-    admit: () => Promise.resolve(),
-    endSession(token) {
+    endSession({ token }) {
       for (const client of clientsBySession.get(token) ?? []) client.close();
       clientsBySession.delete(token);
       return Promise.resolve();
     },
+    // Sessions end in this one process, which closes their connections then (endSession).
+    closeEnded: () => Promise.resolve(0),
     async close() {
       server.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.terminate();

@@ -1,177 +1,109 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
-import { LIVE_TOPICS } from '@marketplace/shared/contract';
-import { type LivePublisher, readableTopics, topicFor, within } from './publisher.js';
+import type { LiveLogins } from './logins.js';
+import { type LivePublisher, topicFor, within } from './publisher.js';
 
-/** mosquitto's dynamic security plugin is driven by JSON commands on this topic; answers come on `/response`. */
-const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
-const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
-/** A command not answered in this time fails (the broker is down or not configured for dynamic security). */
-const COMMAND_TIMEOUT_MS = 5000;
-/** The role that lets the API publish server events. */
-const PUBLISHER_ROLE = 'api-publisher';
-/** Answers that mean "already so": setting up is repeated on every (re)connect, and a revoked client may be gone already. */
-const ALREADY = /already exists|already has|not found/i;
+/** A management call not answered in this time is tried on the next node. */
+const MANAGEMENT_TIMEOUT_MS = 2000;
 
-type Command = { command: string } & Record<string, unknown>;
-interface CommandResponse {
-  command: string;
-  error?: string;
-  correlationData?: string;
-  data?: { client?: { roles?: { rolename: string }[] } };
+export interface ExternalBrokerOptions {
+  /** The nodes' MQTT listeners (mqtt://host:port): the API publishes to one, and moves to the next when it is lost. */
+  urls: string[];
+  /** The nodes' management APIs (http://host:port), any of which closes connections on every node. */
+  managementUrls: string[];
+  /** The API's own login, which the broker checks with the API like a page's (routes/brokerAuth.ts). */
+  login: { username: string; password: string };
+  logins: LiveLogins;
 }
 
-const roleOf = (profileName: string) => `user-${profileName}`;
-
 /**
- * Publishes to a broker the API does not own (docker-compose's mosquitto), and is that broker's
- * administrator through its dynamic security plugin: each browser page gets its own client,
- * whose role may subscribe to its user's two topics only (literal topics: no wildcard matches
- * them) and publish nothing; ending a session deletes its clients, which disconnects them.
+ * Publishes to RabbitMQ's cluster (api/rabbitmq), which asks the API who may connect and what
+ * each login may do (routes/brokerAuth.ts): nothing about a page's login is written to the broker.
+ * Ending a session closes its connections on every node through the management API, by the
+ * session's username.
  */
-export function connectExternalBroker(
-  url: string,
-  admin: { username: string; password: string } | null,
-): LivePublisher & {
-  /**
-   * Settles once the API may publish: its login holds the publisher role. Giving it the role
-   * disconnects every connection of that login (all instances share it), so an instance serves
-   * pages only after it, and commands are not lost to that disconnect.
-   */
-  ready: Promise<void>;
-} {
-  const client = mqtt.connect(url, { username: admin?.username, password: admin?.password, reconnectPeriod: 2000 });
-  const pending = new Map<string, (response: CommandResponse) => void>();
-  const rolesMade = new Set<string>();
-  let published: () => void = () => {};
-  let mayPublish = false;
-  const ready = new Promise<void>((resolve) => (published = resolve)).then(() => {
-    mayPublish = true;
+export function connectExternalBroker(options: ExternalBrokerOptions): LivePublisher {
+  const { login } = options;
+  const servers = options.urls.map((url) => {
+    const { hostname, port } = new URL(url);
+    return { host: hostname, port: Number(port || 1883) };
   });
-  // Commands wait for the subscription to the answers: an answer sent before it would be lost.
-  let answersHeard: () => void = () => {};
-  let listening = new Promise<void>((resolve) => (answersHeard = resolve));
-  client.on('close', () => {
-    listening = new Promise<void>((resolve) => (answersHeard = resolve));
+  // mqtt.js moves to the next of `servers` at each reconnect, so a lost node costs one period.
+  const client = mqtt.connect({
+    servers,
+    protocol: 'mqtt',
+    protocolVersion: 4,
+    username: login.username,
+    password: login.password,
+    reconnectPeriod: 1000,
+    // mqtt.js stops for good after a refused login by default; the broker refuses the API's own
+    // while it cannot ask the API (its gateway not up yet, say), so keep trying.
+    reconnectOnConnackError: true,
+    connectTimeout: 5000,
+    // RabbitMQ closes a connection silent for exactly its keepalive, and mqtt.js pings only once
+    // that much time has passed: at mqtt.js's default (60 s) the API would drop every quiet minute.
+    keepalive: 30,
+    clean: true,
   });
+  const where = options.urls.join(', ');
+  client.on('error', (err) => console.error(`[live] broker ${where}: ${err.message}`));
 
-  client.on('error', (err) => console.error(`[live] external broker ${url}: ${err.message}`));
-  client.on('message', (topic, payload) => {
-    if (topic !== RESPONSE_TOPIC) return;
-    try {
-      const { responses } = JSON.parse(payload.toString()) as { responses?: CommandResponse[] };
-      for (const response of responses ?? []) {
-        if (response.correlationData) pending.get(response.correlationData)?.(response);
+  const authorization = `Basic ${Buffer.from(`${login.username}:${login.password}`).toString('base64')}`;
+  /** One management call, on the first node that answers it (a node that is down is skipped). */
+  async function management(method: 'GET' | 'DELETE', path: string): Promise<Response> {
+    let last: unknown = null;
+    for (const base of options.managementUrls) {
+      try {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { authorization, 'x-reason': 'the session ended' },
+          signal: AbortSignal.timeout(MANAGEMENT_TIMEOUT_MS),
+        });
+        if (response.status < 500) return response;
+        last = new Error(`${base}: ${response.status}`);
+      } catch (error) {
+        last = error;
       }
-    } catch {
-      // Not an answer of ours.
     }
-  });
-
-  /** Runs commands in order; rejects with the broker's reason on the first that failed for real. */
-  async function run(...commands: Command[]): Promise<CommandResponse[]> {
-    await Promise.race([
-      listening,
-      sleep(COMMAND_TIMEOUT_MS).then(() => Promise.reject(new Error('the broker cannot be reached'))),
-    ]);
-    const answers = commands.map((command) => {
-      const correlationData = randomUUID();
-      return {
-        command: { ...command, correlationData },
-        answer: new Promise<CommandResponse>((resolve, reject) => {
-          const timer = setTimeout(() => {
-            pending.delete(correlationData);
-            reject(new Error(`the broker did not answer ${command.command}`));
-          }, COMMAND_TIMEOUT_MS);
-          pending.set(correlationData, (response) => {
-            clearTimeout(timer);
-            pending.delete(correlationData);
-            resolve(response);
-          });
-        }),
-      };
-    });
-    // Each is awaited in turn below; one that fails first must not leave the others unhandled.
-    for (const { answer } of answers) answer.catch(() => {});
-    client.publish(CONTROL_TOPIC, JSON.stringify({ commands: answers.map((a) => a.command) }), { qos: 1 });
-    const responses: CommandResponse[] = [];
-    for (const { command, answer } of answers) {
-      const response = await answer;
-      if (response.error && !ALREADY.test(response.error)) throw new Error(`${command.command}: ${response.error}`);
-      responses.push(response);
-    }
-    return responses;
-  }
-
-  /** Lets the API's own login publish server events (once per broker: the plugin keeps it in its file). */
-  async function allowPublishing(adminName: string): Promise<void> {
-    const [found] = await run({ command: 'getClient', username: adminName });
-    if (found?.data?.client?.roles?.some((r) => r.rolename === PUBLISHER_ROLE)) return published();
-    await run({
-      command: 'createRole',
-      rolename: PUBLISHER_ROLE,
-      acls: Object.values(LIVE_TOPICS).map((topic) => ({
-        acltype: 'publishClientSend',
-        topic: topic('#'),
-        allow: true,
-      })),
-    });
-    // Not awaited: the plugin disconnects a client whose roles change (so they apply at once),
-    // which loses the answer; the reconnect then finds the role in place.
-    client.publish(
-      CONTROL_TOPIC,
-      JSON.stringify({ commands: [{ command: 'addClientRole', username: adminName, rolename: PUBLISHER_ROLE }] }),
-      { qos: 1 },
+    throw new Error(
+      `no management API answered ${method} ${path}: ${last instanceof Error ? last.message : String(last)}`,
     );
   }
 
-  // On every connect (a restarted broker keeps its dynamic security file, but a fresh one may not):
-  // listen for answers and make sure the API may publish server events.
-  client.on('connect', () => {
-    client.subscribe(RESPONSE_TOPIC, { qos: 1 }, (err) => {
-      if (err) return;
-      answersHeard();
-      if (!admin) published();
-      else
-        allowPublishing(admin.username).catch((e: unknown) =>
-          console.error(`[live] cannot set up publishing on ${url}: ${e instanceof Error ? e.message : String(e)}`),
-        );
-    });
-  });
+  const closeUser = async (username: string) => {
+    const response = await management('DELETE', `/api/connections/username/${encodeURIComponent(username)}`);
+    // 404: nothing of that user is connected.
+    if (!response.ok && response.status !== 404)
+      throw new Error(`closing ${username}'s connections: ${response.status} ${await response.text()}`);
+  };
 
   return {
-    ready,
     publish(kind, profileName, payload) {
       client.publish(topicFor(kind, profileName), JSON.stringify(payload), { qos: 1 });
     },
     // mqtt.js calls back at the broker's PUBACK. Offline it would keep the message in memory until
-    // a reconnect (lost with the process), so a broker not connected is refused here instead; and
-    // before the API's login holds the publisher role the broker would acknowledge and drop it
-    // (MQTT 3.1.1 has no refusal in a PUBACK).
+    // a reconnect (lost with the process), so a broker not connected is refused here instead.
     publishAsync(kind, profileName, json, timeoutMs) {
-      if (!client.connected) return Promise.reject(new Error(`${url} is not connected`));
-      if (!mayPublish) return Promise.reject(new Error(`${url}: the API may not publish there yet`));
+      if (!client.connected) return Promise.reject(new Error(`the broker (${where}) is not connected`));
       return within(
         client.publishAsync(topicFor(kind, profileName), json, { qos: 1 }).then(() => undefined),
         timeoutMs,
-        url,
+        where,
       );
     },
-    async admit({ username, password, profileName }) {
-      const rolename = roleOf(profileName);
-      if (!rolesMade.has(rolename)) {
-        await run({
-          command: 'createRole',
-          rolename,
-          acls: readableTopics(profileName).map((topic) => ({ acltype: 'subscribeLiteral', topic, allow: true })),
-        });
-        rolesMade.add(rolename);
+    endSession: ({ username }) => closeUser(username),
+    async closeEnded(isLive) {
+      const response = await management('GET', '/api/connections?columns=user');
+      if (!response.ok) throw new Error(`listing connections: ${response.status}`);
+      const users = new Set(((await response.json()) as { user?: string }[]).map((c) => c.user ?? ''));
+      let closed = 0;
+      for (const username of users) {
+        const identity = options.logins.parse(username);
+        if (identity && !(await isLive(identity.liveId))) {
+          await closeUser(username);
+          closed++;
+        }
       }
-      await run({ command: 'createClient', username, password, roles: [{ rolename }] });
-    },
-    async endSession(_token, usernames) {
-      if (usernames.length > 0) await run(...usernames.map((username) => ({ command: 'deleteClient', username })));
+      return closed;
     },
     // At once: a message still unacknowledged is in the outbox, and mqtt.js would wait for its
     // acknowledgement forever with the broker down.

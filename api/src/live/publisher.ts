@@ -3,14 +3,13 @@ import { LIVE_TOPICS } from '@marketplace/shared/contract';
 
 export type LiveKind = keyof LivePayloads;
 
-/** A broker login issued to one browser page of a user's session. */
-export interface LiveLogin {
+/** A session whose live access ends: its token (the embedded broker's key) and its broker username. */
+export interface EndedSession {
+  token: string;
   username: string;
-  password: string;
-  profileName: string;
 }
 
-/** Where server events go: the embedded broker, or an external one (docker-compose's mosquitto). */
+/** Where server events go: the embedded broker, or an external one (RabbitMQ's cluster). */
 export interface LivePublisher {
   /** Fire and forget (the rollbacks' announcements, which nothing stores). */
   publish<K extends LiveKind>(kind: K, profileName: string, payload: LivePayloads[K]): void;
@@ -22,12 +21,16 @@ export interface LivePublisher {
    */
   publishAsync(kind: LiveKind, profileName: string, json: string, timeoutMs: number): Promise<void>;
   /**
-   * Makes a login usable on the broker: allowed to subscribe to its user's two topics and the rollbacks only and to
-   * publish nothing. The embedded broker checks logins against the database itself.
+   * Closes the connections of a session that ended (logout, expiry), on every node; its login is
+   * refused from then on, as the broker checks the session at each connect. Rejects when the
+   * broker could not be told (the sweep's `closeEnded` closes them later).
    */
-  admit(login: LiveLogin): Promise<void>;
-  /** Revokes a session's logins and closes the connections made with them (logout, expiry). */
-  endSession(token: string, usernames: string[]): Promise<void>;
+  endSession(session: EndedSession): Promise<void>;
+  /**
+   * Closes the connections whose session is gone (`isLive` says no): ended while the broker could
+   * not be told. Answers how many it closed.
+   */
+  closeEnded(isLive: (liveId: string) => Promise<boolean>): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -9,7 +9,6 @@ import { contactRepository } from './contact.js';
 import { contentRepository } from './content.js';
 import { idempotencyRepository } from './idempotency.js';
 import { leasesRepository } from './leases.js';
-import { liveClientsRepository } from './liveClients.js';
 import { liveOutboxRepository } from './liveOutbox.js';
 import { loginFailuresRepository } from './loginFailures.js';
 import { notificationsRepository } from './notifications.js';
@@ -46,7 +45,6 @@ function repositorySet(db: Db, urls: FileUrls) {
     urls,
     users,
     sessions: sessionsRepository(db, users),
-    liveClients: liveClientsRepository(db),
     loginFailures: loginFailuresRepository(db),
     cart: cartRepository(db, urls),
     content: contentRepository(db, urls, users),

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { LOGIN_THROTTLE_RULES, LoginThrottle } from '../auth/loginThrottle.js';
@@ -10,10 +9,10 @@ import { fields, noFields, type Router } from '../http/route.js';
 import type { RepositorySet } from '../repositories/index.js';
 import { isUniqueViolation } from '../repositories/sql.js';
 import type { ChosenRole } from '../repositories/users.js';
-import { endLiveAccess, type Services } from '../services.js';
+import { endSessionAndLiveAccess, type Services } from '../services.js';
 
 export function registerAuthRoutes(r: Router, services: Services): void {
-  const { repos, config, live } = services;
+  const { repos, config } = services;
   /** Moves a visitor's cart into the account they just signed into. */
   const adoptGuestCart = async (c: Parameters<typeof guestCartKey>[0], cart: RepositorySet['cart'], userId: number) => {
     const guestKey = guestCartKey(c, config, false);
@@ -98,28 +97,18 @@ export function registerAuthRoutes(r: Router, services: Services): void {
 
   r.visitor('logout', noFields, async (_input, { c, user }) => {
     const token = sessionToken(c);
-    // The session's broker logins first: they are found through the session's rows.
-    if (token) await endLiveAccess(services, token);
-    await endSession(c, repos.sessions, config, token);
+    await endSessionAndLiveAccess(services, token, () => endSession(c, repos.sessions, config, token));
     // SPEC.md section 4: the browser treats 401 as a successful logout too.
     if (!user) throw notLoggedIn();
     return { loggedOut: true as const };
   });
 
-  // One login per page (each page has its one connection); all end with the session.
+  // A login the broker checks with the API (live/logins.ts, routes/brokerAuth.ts): signed, not
+  // stored, and nothing is written to the broker; it names the session, which ends it.
   r.user('getLiveCredentials', noFields, async (_input, { user }) => {
-    const login = {
-      username: `web-${randomBytes(12).toString('base64url')}`,
-      password: randomBytes(32).toString('base64url'),
-    };
-    await repos.liveClients.add(login.username, user.token, login.password);
-    try {
-      await live.admit({ ...login, profileName: user.profileName });
-    } catch (error) {
-      console.error(`[live] could not admit a broker login: ${error instanceof Error ? error.message : String(error)}`);
-      throw new HttpError(503, 'Live updates are unavailable right now');
-    }
-    return login;
+    const identity = await repos.sessions.liveIdentityOf(user.token);
+    if (!identity) throw notLoggedIn();
+    return services.logins.issue(identity);
   });
 
   r.user('checkAuthentication', noFields, () => ({ authenticated: true as const }));

@@ -183,9 +183,38 @@ describe('LiveChannel', () => {
       expect(connect).toHaveBeenLastCalledWith('ws://x/mqtt', { username: 'web-2', password: 'secret' });
       clients[1]!.emit('connect');
       expect(clients[1]!.subscribed).toContain('notifications/clara');
-      // Any other error is mqtt.js's to retry.
+      // An error that is not a refusal ends nothing by itself: the close that follows a loss does.
       clients[1]!.emit('error', new Error('socket hang up'));
       expect(clients[1]!.ended).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('after a lost connection, connects again with a fresh login and a new client, one at a time', async () => {
+    vi.useFakeTimers();
+    try {
+      const { channel, connect, clients } = setup();
+      const ready = vi.fn();
+      channel.subscribe('notifications', 'clara', () => {}, ready);
+      await vi.advanceTimersByTimeAsync(0);
+      clients[0]!.emit('connect');
+      // The node went away; or RabbitMQ refused an expired login by closing without a CONNACK.
+      clients[0]!.emit('close');
+      expect(clients[0]!.ended).toBe(true);
+      clients[0]!.emit('close');
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS);
+      expect(connect).toHaveBeenCalledTimes(2);
+      expect(connect).toHaveBeenLastCalledWith('ws://x/mqtt', { username: 'web-2', password: 'secret' });
+      clients[1]!.emit('connect');
+      clients[1]!.acks.shift()?.(null);
+      expect(clients[1]!.subscribed).toContain('notifications/clara');
+      // The page reloads what it missed while it was away.
+      expect(ready).toHaveBeenCalledTimes(1);
+      // The old client's late events change nothing.
+      clients[0]!.emit('close');
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS);
+      expect(connect).toHaveBeenCalledTimes(2);
     } finally {
       vi.useRealTimers();
     }

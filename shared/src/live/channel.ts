@@ -21,16 +21,25 @@ export interface LiveLogin {
 
 export type Connect = (url: string, login: LiveLogin) => Promise<MqttLike>;
 
+/** The MQTT keepalive: a ping every this many seconds on a quiet connection (see connectWithMqtt). */
+export const LIVE_KEEPALIVE_SECONDS = 30;
+
 /** Loads mqtt.js only when the first subscriber appears (after login), never on anonymous pages. */
 const connectWithMqtt: Connect = async (url, { username, password }) => {
   const { default: mqtt } = await import('mqtt');
-  // mqtt.js retries every reconnectPeriod on any failure, host-not-found included (SPEC.md section 7);
-  // the channel resubscribes itself on each connect, so mqtt.js need not.
+  // One connection per client: the channel itself connects again after any loss (SPEC.md section
+  // 7: every LOGIN_RETRY_MS, host-not-found included), each time with a fresh login (one that
+  // expired, or was refused without a CONNACK, as RabbitMQ 3.10's web MQTT does, is never tried
+  // twice) and a fresh client id (RabbitMQ refuses an old id's subscriptions while the node that
+  // held them is down). It subscribes on each connect, so mqtt.js need not.
   return mqtt.connect(url, {
     username,
     password,
-    reconnectPeriod: 2000,
+    reconnectPeriod: 0,
     connectTimeout: 10_000,
+    // RabbitMQ closes a connection silent for exactly its keepalive, and mqtt.js pings only when
+    // that much time has passed: at mqtt.js's default (60 s) a quiet page would drop every minute.
+    keepalive: LIVE_KEEPALIVE_SECONDS,
     resubscribe: false,
     clean: true,
   }) as unknown as MqttLike;
@@ -110,6 +119,7 @@ export class LiveChannel {
   /** Ends the connection and forgets every subscription (logout). */
   close(): void {
     this.generation++;
+    if (this.client) diagnostics.liveClients--;
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     this.handlers.clear();
@@ -139,19 +149,24 @@ export class LiveChannel {
           diagnostics.liveClients++;
           this.client = client;
           client.on('message', (topic, payload) => this.dispatch(topic, payload));
-          // After a reconnect the broker has forgotten us (clean session): subscribe again.
+          // Each client connects once (clean session): subscribe every topic then.
           client.on('connect', () => {
             for (const topic of this.handlers.keys()) this.subscribeTopic(client, topic);
           });
-          // The login was revoked (or the broker lost it): mqtt.js would retry it forever, so
-          // start over with a fresh one; if the session is over, the API refuses that and the
+          // Lost, refused (the login expired or was revoked) or never connected: start over with a
+          // fresh login after a pause; if the session is over, the API refuses that and the
           // session store logs out, which closes the channel.
-          client.on('error', (error) => {
-            if (this.client !== client || !isLoginRefused(error)) return;
+          const drop = () => {
+            if (this.client !== client) return;
             client.end(true);
+            diagnostics.liveClients--;
             this.client = null;
             this.connecting = null;
             this.reconnectLater(generation);
+          };
+          client.on('close', drop);
+          client.on('error', (error) => {
+            if (isLoginRefused(error)) drop();
           });
           return client;
         })

@@ -1,0 +1,91 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { AppEnv } from '../http/env.js';
+import { routingKeyOf } from '../live/logins.js';
+import { readableTopics } from '../live/publisher.js';
+import type { Services } from '../services.js';
+
+/** The queues RabbitMQ's MQTT plugin makes for a connection's subscriptions (one per QoS). */
+const SUBSCRIPTION_QUEUE = /^mqtt-subscription-[^\s]+qos[01]$/;
+/** The exchange MQTT messages go through (rabbitmq.conf `mqtt.exchange`). */
+const EXCHANGE = 'amq.topic';
+const VHOST = '/';
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * RabbitMQ's HTTP authentication backend (api/rabbitmq/rabbitmq.conf `auth_http.*`): the broker
+ * asks, the API answers `allow` or `deny`. Served on the internal port, which only the gateway's
+ * internal listener passes on (api/gateway/nginx.conf); never through the public gateway.
+ *
+ * - A page's login (live/logins.ts) connects while its signature holds, its expiry is ahead and
+ *   its session lives; it may read its user's topics and the rollbacks, through the queues the
+ *   MQTT plugin makes for its subscriptions, and publish nothing.
+ * - The API's own login (MQTT_USERNAME, MQTT_PASSWORD) may publish to any topic and is the
+ *   management API's administrator (it closes ended sessions' connections).
+ * - Anything else is denied, and so is every login while the API has no external broker.
+ */
+export function registerBrokerAuthRoutes(app: Hono<AppEnv>, { config, logins, repos }: Services): void {
+  const api = config.broker?.login ?? null;
+  const isApi = (username: string) => api !== null && username === api.username;
+  const field = async (c: Context<AppEnv>) => {
+    const body = await c.req.parseBody().catch(() => ({}));
+    return (name: string): string => {
+      const value = (body as Record<string, unknown>)[name];
+      return typeof value === 'string' ? value : '';
+    };
+  };
+  const answer = (c: Context<AppEnv>, allowed: boolean, tags = '') =>
+    c.text(allowed ? `allow${tags ? ` ${tags}` : ''}` : 'deny');
+
+  app.post('/internal/broker/user', async (c) => {
+    const get = await field(c);
+    const username = get('username');
+    const password = get('password');
+    if (api && isApi(username)) return answer(c, sameText(password, api.password), 'administrator');
+    const identity = api ? logins.verify(username, password) : null;
+    return answer(c, identity !== null && (await repos.sessions.isLive(identity.liveId)));
+  });
+
+  app.post('/internal/broker/vhost', async (c) => {
+    const get = await field(c);
+    const username = get('username');
+    return answer(c, get('vhost') === VHOST && (isApi(username) || logins.parse(username) !== null));
+  });
+
+  app.post('/internal/broker/resource', async (c) => {
+    const get = await field(c);
+    const [username, resource, name, permission] = [get('username'), get('resource'), get('name'), get('permission')];
+    const known = isApi(username) || logins.parse(username) !== null;
+    if (!known || get('vhost') !== VHOST) return answer(c, false);
+    // A connection's own subscription queues (clean sessions: they go with it).
+    if (resource === 'queue') return answer(c, SUBSCRIPTION_QUEUE.test(name));
+    // Binding a queue to the exchange reads it; only the API writes (publishes) to it.
+    if (resource === 'exchange' && name === EXCHANGE)
+      return answer(c, permission === 'read' || (permission === 'write' && isApi(username)));
+    return answer(c, false);
+  });
+
+  app.post('/internal/broker/topic', async (c) => {
+    const get = await field(c);
+    const [username, name, permission, routingKey] = [
+      get('username'),
+      get('name'),
+      get('permission'),
+      get('routing_key'),
+    ];
+    if (get('vhost') !== VHOST || name !== EXCHANGE) return answer(c, false);
+    if (isApi(username)) return answer(c, permission === 'write');
+    const identity = logins.parse(username);
+    return answer(
+      c,
+      identity !== null &&
+        permission === 'read' &&
+        readableTopics(identity.profileName).map(routingKeyOf).includes(routingKey),
+    );
+  });
+}
