@@ -119,6 +119,8 @@ export default defineConfig({
         MQTT_MANAGEMENT_URL: BROKER_NODES.map((n) => `http://127.0.0.1:${n.managementPort}`).join(','),
         MQTT_USERNAME: BROKER_LOGIN.username,
         MQTT_PASSWORD: BROKER_LOGIN.password,
+        // Signs pages' broker logins: the same on both instances.
+        LIVE_LOGIN_KEY: 'e2e-live-login-key-0123456789abcdef',
         LIVE_PUBLIC_URL: LIVE_URL,
         DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/platform`,
         API_PORT: String(port),

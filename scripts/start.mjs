@@ -86,7 +86,14 @@ if (prod) {
   mkdirSync(join(root, 'api', 'data'), { recursive: true });
   const passwordFile = join(root, 'api', 'data', 'broker-password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
-  const login = { MQTT_USERNAME: 'api', MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim() };
+  // And the key pages' broker logins are signed with (LIVE_LOGIN_KEY), shared by both instances.
+  const loginKeyFile = join(root, 'api', 'data', 'live-login-key');
+  if (!existsSync(loginKeyFile)) writeFileSync(loginKeyFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  const login = {
+    MQTT_USERNAME: 'api',
+    MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim(),
+    LIVE_LOGIN_KEY: readFileSync(loginKeyFile, 'utf8').trim(),
+  };
   // Pages connect through the gateway, which spreads them over the broker's nodes.
   const liveUrl = 'ws://localhost:4000/mqtt';
   // The gateway's internal listener: the broker's questions to the instances' /internal/broker/.

@@ -92,6 +92,7 @@ if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
   const composeEnv = {
     ...process.env,
     MQTT_PASSWORD: process.env.MQTT_PASSWORD ?? 'validation-only',
+    LIVE_LOGIN_KEY: process.env.LIVE_LOGIN_KEY ?? 'validation-only',
     RABBITMQ_ERLANG_COOKIE: process.env.RABBITMQ_ERLANG_COOKIE ?? 'validation-only',
     POSTGRES_PASSWORD: process.env.POSTGRES_PASSWORD ?? 'validation-only',
     API_ADMIN_TOKEN: process.env.API_ADMIN_TOKEN ?? 'validation-only',

@@ -42,6 +42,7 @@ async function run(nodeCount: number): Promise<string> {
     MQTT_BROKER_URL: cluster.mqttUrls.join(','),
     MQTT_MANAGEMENT_URL: cluster.managementUrls.join(','),
     MQTT_PASSWORD: 'bench-broker-password-0123',
+    LIVE_LOGIN_KEY: 'bench-live-login-key-0123456789abcdef',
     LIVE_RELAY_POLL_MS: '50',
   });
   const pages: MqttClient[] = [];
@@ -52,6 +53,8 @@ async function run(nodeCount: number): Promise<string> {
     const connect = (i: number) =>
       mqtt.connectAsync(cluster.wsUrls[i % nodeCount] ?? '', {
         ...login,
+        // Under the login's name, as pages do (api/src/routes/brokerAuth.ts).
+        clientId: `${login.username}-${i}`,
         protocolVersion: 4,
         reconnectPeriod: 0,
         keepalive: 30,

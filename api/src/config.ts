@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -60,8 +60,10 @@ export interface ApiConfig {
    */
   broker: { urls: string[]; managementUrls: string[]; login: { username: string; password: string } } | null;
   /**
-   * The key pages' broker logins are signed with (live/logins.ts): with an external broker derived
-   * from the API's broker password, which every instance has; embedded, one of this process's own.
+   * The key pages' broker logins are signed with (live/logins.ts): LIVE_LOGIN_KEY, which every
+   * instance has (required with an external broker); embedded, one of this process's own. A random
+   * secret of its own, not derived from a password: every page gets a login signed with it, which
+   * would let anyone test guesses of that password offline.
    */
   liveLoginKey: Buffer;
   /** How long a page's broker login may open connections (LIVE_LOGIN_TTL_MS, default 15 min). */
@@ -193,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
     filesS3: filesS3Of(env),
     broker,
-    liveLoginKey: broker ? createHmac('sha256', broker.login.password).update('live logins').digest() : randomBytes(32),
+    liveLoginKey: liveLoginKeyOf(env, broker !== null),
     liveLoginTtlMs: positiveInt(env.LIVE_LOGIN_TTL_MS, 15 * 60_000, 'LIVE_LOGIN_TTL_MS'),
     liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
     cookieSecure: env.COOKIE_SECURE === 'true' || publicOrigin.startsWith('https:'),
@@ -241,6 +243,17 @@ function filesS3Of(env: NodeJS.ProcessEnv): FilesS3Config | null {
     secretAccessKey,
     pathStyle: env.FILES_S3_PATH_STYLE !== 'false',
   };
+}
+
+/** LIVE_LOGIN_KEY (32 characters at least), required with an external broker. */
+function liveLoginKeyOf(env: NodeJS.ProcessEnv, external: boolean): Buffer {
+  const key = env.LIVE_LOGIN_KEY;
+  if (key && key.length >= 32) return Buffer.from(key, 'utf8');
+  if (key || external)
+    throw new Error(
+      "LIVE_LOGIN_KEY (32 characters at least, the same on every instance) signs pages' broker logins: set it with MQTT_BROKER_URL",
+    );
+  return randomBytes(32);
 }
 
 /** The external broker's settings, checked now: a half-configured broker fails the start. */

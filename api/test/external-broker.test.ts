@@ -92,6 +92,7 @@ beforeAll(async () => {
     MQTT_BROKER_URL: relay.urls.join(','),
     MQTT_MANAGEMENT_URL: cluster.managementUrls.join(','),
     MQTT_PASSWORD: API_PASSWORD,
+    LIVE_LOGIN_KEY: 'test-live-login-key-0123456789abcdef',
     LIVE_PUBLIC_URL: cluster.wsUrls[0] ?? '',
     LIVE_RELAY_POLL_MS: '100',
   });
@@ -114,10 +115,15 @@ async function loginOf(user: TestClient): Promise<Login> {
   return { username: present(res.body.username, 'username'), password: present(res.body.password, 'password') };
 }
 
+let clients = 0;
+/** A page's client id, as shared/src/live/channel.ts makes it: its login's username first. */
+const clientIdOf = (login: Login) => `${login.username}-${++clients}`;
+
 /** A browser page's connection over websocket to node `node`, with a login. */
 async function connectPage(login: Login, node: number, options: IClientOptions = {}): Promise<MqttClient> {
   const mq = await mqtt.connectAsync(present(cluster.wsUrls[node], 'node'), {
     ...login,
+    clientId: clientIdOf(login),
     protocolVersion: 4,
     reconnectPeriod: 0,
     connectTimeout: 5000,
@@ -129,24 +135,30 @@ async function connectPage(login: Login, node: number, options: IClientOptions =
   return mq;
 }
 
-/**
- * Why a connection was refused: its CONNACK code (4 bad login, 5 not authorised), 0 when the
- * broker closed it without one, or 'connected'.
- */
-function connectRefusal(login: Login, node = 0): Promise<number | 'connected'> {
+/** A connection, or the CONNACK code it was refused with (0: closed without one). */
+function tryConnect(login: Login, node: number, options: IClientOptions = {}): Promise<MqttClient | number> {
   const mq = mqtt.connect(present(cluster.wsUrls[node], 'node'), {
     ...login,
+    clientId: clientIdOf(login),
     protocolVersion: 4,
     reconnectPeriod: 0,
     connectTimeout: 5000,
+    keepalive: 30,
+    ...options,
   });
   open.push(mq);
   return new Promise((resolve) => {
-    mq.once('connect', () => resolve('connected'));
+    mq.once('connect', () => resolve(mq));
     mq.once('error', (error) => resolve((error as { code?: number }).code ?? 0));
     mq.once('close', () => resolve(0));
   });
 }
+
+/** Why a connection was refused: its CONNACK code (4 bad login, 5 not authorised), 0 when the broker closed it without one, or 'connected'. */
+const connectRefusal = async (login: Login, node = 0): Promise<number | 'connected'> => {
+  const outcome = await tryConnect(login, node);
+  return typeof outcome === 'number' ? outcome : 'connected';
+};
 
 /** The page's messages as they arrive. */
 function messages(mq: MqttClient): { topic: string; body: { id?: number; content?: string } }[] {
@@ -224,6 +236,33 @@ describe('a page on the RabbitMQ cluster', () => {
     expect(await subscriptionRefused(spy, 'notifications/mia')).toBe(true);
     const wildcard = await connectPage(login, 1);
     expect(await subscriptionRefused(wildcard, 'notifications/#')).toBe(true);
+  });
+
+  it("uses only subscription queues named after its own login: another login's queue, kept or not, is refused", async () => {
+    const ivy = await t.as('ivy');
+    const victim = await loginOf(ivy);
+    // The victim's page keeps its queue past its connection (clean session off).
+    const kept = `${victim.username}-kept`;
+    const page = await connectPage(victim, 0, { clientId: kept, clean: false });
+    expect(await subscriptionRefused(page, 'notifications/ivy')).toBe(false);
+    await page.endAsync(true);
+    // Another session of the same user, and another user, under the victim's client id.
+    for (const [profile, thief] of [
+      ['ivy', await loginOf(await t.as('ivy'))],
+      ['mia', await loginOf(await t.as('mia'))],
+    ] as const) {
+      // Refused at once, or connected without the queue: either way nothing of it arrives.
+      const outcome = await tryConnect(thief, 0, { clientId: kept, clean: false });
+      const taken = typeof outcome === 'number' ? null : outcome;
+      const seen = taken ? messages(taken) : [];
+      const id = await notify('ivy', 'For the kept queue');
+      await sleep(500);
+      expect(seen.map((m) => m.body.id)).not.toContain(id);
+      await taken?.endAsync(true);
+      // A client id that is not under its login's name cannot subscribe at all.
+      const stranger = await connectPage(thief, 1, { clientId: `mqttjs_${++clients}` });
+      expect(await subscriptionRefused(stranger, `notifications/${profile}`)).toBe(true);
+    }
   });
 
   it('publishes nothing: a page that tries is cut off and nobody receives it', async () => {

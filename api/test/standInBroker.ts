@@ -19,7 +19,7 @@ import { Aedes } from 'aedes';
 
 export interface StandInBroker {
   /** What an API takes to publish here (MQTT_USERNAME is left to its default, 'api'). */
-  env: { MQTT_BROKER_URL: string; MQTT_MANAGEMENT_URL: string; MQTT_PASSWORD: string };
+  env: { MQTT_BROKER_URL: string; MQTT_MANAGEMENT_URL: string; MQTT_PASSWORD: string; LIVE_LOGIN_KEY: string };
   /** The usernames whose connections the API asked the management API to close, in order. */
   closedUsers: string[];
   close(): Promise<void>;
@@ -74,6 +74,7 @@ export async function startStandInBroker(): Promise<StandInBroker> {
       MQTT_BROKER_URL: `mqtt://127.0.0.1:${mqttPort}`,
       MQTT_MANAGEMENT_URL: `http://127.0.0.1:${managementPort}`,
       MQTT_PASSWORD: password,
+      LIVE_LOGIN_KEY: randomBytes(32).toString('hex'),
     },
     closedUsers,
     async close() {

@@ -394,7 +394,8 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
   ],
   // Broker logins the API signs instead of storing (issue 40, item 2; live/logins.ts): each session
   // gets a live id, which its pages' logins name (the token is a secret cookie and must not reach
-  // the broker's connection lists); the stored logins go. Sessions made before get one here.
+  // the broker's connection lists); the stored logins go. Sessions made before get one here. And
+  // an index for the per-second search of expired sessions.
   [
     '0009_session_live_ids',
     async (db) => {
@@ -403,6 +404,8 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       for (const { token } of rows)
         await sql`update sessions set live_id = ${newLiveId()} where token = ${token}`.execute(db);
       await db.schema.createIndex('sessions_by_live_id').on('sessions').column('live_id').unique().execute();
+      // Every instance looks for sessions past their expiry each second (sweep.ts endExpiredSessions).
+      await db.schema.createIndex('sessions_by_expiry').on('sessions').column('expires_at').execute();
       await db.schema.dropTable('live_clients').execute();
     },
   ],

@@ -5,8 +5,16 @@ import { routingKeyOf } from '../live/logins.js';
 import { readableTopics } from '../live/publisher.js';
 import type { Services } from '../services.js';
 
-/** The queues RabbitMQ's MQTT plugin makes for a connection's subscriptions (one per QoS). */
-const SUBSCRIPTION_QUEUE = /^mqtt-subscription-[^\s]+qos[01]$/;
+/**
+ * The queues RabbitMQ's MQTT plugin makes for a connection's subscriptions, `mqtt-subscription-`
+ * + client id + `qos0`/`qos1`. A page's client id starts with its login's username
+ * (shared/src/live/channel.ts), and a login may use only queues so named: the client id is the
+ * client's choice, and a queue that outlived its connection (clean session off) is consumed
+ * without its topics being checked again, so another login, or a login of a session that ended,
+ * could otherwise read what was bound to it.
+ */
+const ownQueue = (username: string, name: string) =>
+  name.startsWith(`mqtt-subscription-${username}-`) && /qos[01]$/.test(name);
 /** The exchange MQTT messages go through (rabbitmq.conf `mqtt.exchange`). */
 const EXCHANGE = 'amq.topic';
 const VHOST = '/';
@@ -62,8 +70,8 @@ export function registerBrokerAuthRoutes(app: Hono<AppEnv>, { config, logins, re
     const [username, resource, name, permission] = [get('username'), get('resource'), get('name'), get('permission')];
     const known = isApi(username) || logins.parse(username) !== null;
     if (!known || get('vhost') !== VHOST) return answer(c, false);
-    // A connection's own subscription queues (clean sessions: they go with it).
-    if (resource === 'queue') return answer(c, SUBSCRIPTION_QUEUE.test(name));
+    // A page's own subscription queues; the API subscribes to nothing.
+    if (resource === 'queue') return answer(c, !isApi(username) && ownQueue(username, name));
     // Binding a queue to the exchange reads it; only the API writes (publishes) to it.
     if (resource === 'exchange' && name === EXCHANGE)
       return answer(c, permission === 'read' || (permission === 'write' && isApi(username)));

@@ -24,6 +24,10 @@ export type Connect = (url: string, login: LiveLogin) => Promise<MqttLike>;
 /** The MQTT keepalive: a ping every this many seconds on a quiet connection (see connectWithMqtt). */
 export const LIVE_KEEPALIVE_SECONDS = 30;
 
+/** `bytes` random bytes in hex (getRandomValues: pages on plain http have no randomUUID). */
+const randomHex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** Loads mqtt.js only when the first subscriber appears (after login), never on anonymous pages. */
 const connectWithMqtt: Connect = async (url, { username, password }) => {
   const { default: mqtt } = await import('mqtt');
@@ -35,6 +39,9 @@ const connectWithMqtt: Connect = async (url, { username, password }) => {
   return mqtt.connect(url, {
     username,
     password,
+    // Under the login's own name: RabbitMQ lets a login use only the subscription queues named
+    // after it (api/src/routes/brokerAuth.ts), so no other login can take this page's queue over.
+    clientId: `${username}-${randomHex(4)}`,
     reconnectPeriod: 0,
     connectTimeout: 10_000,
     // RabbitMQ closes a connection silent for exactly its keepalive, and mqtt.js pings only when
@@ -158,10 +165,11 @@ export class LiveChannel {
           // session store logs out, which closes the channel.
           const drop = () => {
             if (this.client !== client) return;
-            client.end(true);
-            diagnostics.liveClients--;
+            // Forgotten before it is ended: an event it emits while ending finds it gone.
             this.client = null;
             this.connecting = null;
+            diagnostics.liveClients--;
+            client.end(true);
             this.reconnectLater(generation);
           };
           client.on('close', drop);
