@@ -21,11 +21,10 @@ import { test } from './fixtures.js';
 const USERS = ['zoe', 'ana'] as const;
 /**
  * A page whose node died is connected and subscribed again through the gateway within this.
- * mqtt.js tries again every 2 s and the gateway sends the attempt to the node still up, but on
- * Debian's RabbitMQ 3.10 the page's subscribe is refused there until the killed node is back: the
- * page keeps its MQTT client id, whose subscription queue (durable, QoS 1) names the dead node
- * as its home. The node is started again after a second and boots in 5 to 10 s here (4.2 to
- * 6.1 s measured so far), so the limit leaves room for a slower machine.
+ * The page connects again after 2 s, with a fresh login and client id, and the gateway sends it
+ * to the node still up (2.1 s measured in CI). With its old client id the subscribe would be
+ * refused there until the killed node was back (its subscription queue names the dead node as its
+ * home: 4.2 to 6.1 s measured then), so the limit leaves room for that and a slower machine.
  */
 const RECONNECT_LIMIT_MS = 20_000;
 /** The killed node is started again a second later, boots and rejoins within this. */
