@@ -119,33 +119,28 @@ let clients = 0;
 /** A page's client id, as shared/src/live/channel.ts makes it: its login's username first. */
 const clientIdOf = (login: Login) => `${login.username}-${++clients}`;
 
+/** How a page connects (shared/src/live/channel.ts), one attempt only, unless `options` say otherwise. */
+const pageOptions = (login: Login, options: IClientOptions): IClientOptions => ({
+  ...login,
+  clientId: clientIdOf(login),
+  protocolVersion: 4,
+  reconnectPeriod: 0,
+  connectTimeout: 5000,
+  // As pages do: RabbitMQ drops a connection quiet for exactly its keepalive.
+  keepalive: 30,
+  ...options,
+});
+
 /** A browser page's connection over websocket to node `node`, with a login. */
 async function connectPage(login: Login, node: number, options: IClientOptions = {}): Promise<MqttClient> {
-  const mq = await mqtt.connectAsync(present(cluster.wsUrls[node], 'node'), {
-    ...login,
-    clientId: clientIdOf(login),
-    protocolVersion: 4,
-    reconnectPeriod: 0,
-    connectTimeout: 5000,
-    // As pages do (shared/src/live/channel.ts): RabbitMQ drops a connection quiet for its keepalive.
-    keepalive: 30,
-    ...options,
-  });
+  const mq = await mqtt.connectAsync(present(cluster.wsUrls[node], 'node'), pageOptions(login, options));
   open.push(mq);
   return mq;
 }
 
 /** A connection, or the CONNACK code it was refused with (0: closed without one). */
 function tryConnect(login: Login, node: number, options: IClientOptions = {}): Promise<MqttClient | number> {
-  const mq = mqtt.connect(present(cluster.wsUrls[node], 'node'), {
-    ...login,
-    clientId: clientIdOf(login),
-    protocolVersion: 4,
-    reconnectPeriod: 0,
-    connectTimeout: 5000,
-    keepalive: 30,
-    ...options,
-  });
+  const mq = mqtt.connect(present(cluster.wsUrls[node], 'node'), pageOptions(login, options));
   open.push(mq);
   return new Promise((resolve) => {
     mq.once('connect', () => resolve(mq));

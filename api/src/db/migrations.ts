@@ -11,7 +11,7 @@
  */
 import type { ColumnBuilderCallback, Kysely, Migration, MigrationProvider } from 'kysely';
 import { sql } from 'kysely';
-import { newLiveId } from '../repositories/sessions.js';
+import { newLiveId } from '../live/logins.js';
 
 export type Engine = 'sqlite' | 'postgres';
 

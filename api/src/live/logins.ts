@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** What a page's broker login says: whose session it belongs to, for which user. */
 export interface LiveIdentity {
@@ -6,6 +6,9 @@ export interface LiveIdentity {
   liveId: string;
   profileName: string;
 }
+
+/** A session's id on the broker: random, unrelated to its token. */
+export const newLiveId = () => randomBytes(12).toString('base64url');
 
 /** A broker login: a username naming the session and user, a password the API signed. */
 export interface LiveLogin {

@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
-import type { LiveIdentity } from '../live/logins.js';
+import { type LiveIdentity, newLiveId } from '../live/logins.js';
 import type { SessionUser } from '../http/env.js';
 import type { UsersRepository } from './users.js';
-
-/** A session's id on the broker (live/logins.ts): random, unrelated to its token. */
-export const newLiveId = () => randomBytes(12).toString('base64url');
 
 export type SessionsRepository = ReturnType<typeof sessionsRepository>;
 
