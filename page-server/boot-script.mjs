@@ -5,6 +5,7 @@
 // 'unsafe-inline'. It only hints: main.js loads the remotes (shell/src/remotes/federation.ts),
 // and a hint that turns out unused costs one download, never a wrong page.
 import { createHash } from 'node:crypto';
+import { chosenPointer, cohortIn, cohortValue, cookieIn, PLATFORM_COOKIES } from '@marketplace/shared/node/choice';
 import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 
 /** The table's pages as [segments, remote, module], most specific first (as the router ranks them). */
@@ -17,17 +18,20 @@ function rankedPages() {
 }
 
 /**
- * The script's text. Which version of a remote it hints mirrors shell/src/remotes/discovery.ts
- * (a canary for a browser whose kept cohort is below its percentage, else live, else the
- * configured manifest); which page, shared/src/platform/pageAt.ts. boot-script.test.ts checks
- * both against those.
+ * The script's text. Which version of a remote it hints is the platform's one choice
+ * (shared/node/choice.mjs, whose functions it carries as their own text: the kept cohort, the
+ * canary or live pointer, else the configured manifest); which page, shared/src/platform/pageAt.ts.
+ * boot-script.test.ts checks both against the shell's.
  */
 export function bootScript() {
   const body = `(function () {
+  var PLATFORM_COOKIES = ${JSON.stringify({ cohort: PLATFORM_COOKIES.cohort })};
+  ${[cookieIn, cohortValue, cohortIn, chosenPointer].map(String).join('\n  ')}
   try {
     var c = JSON.parse(document.getElementById('${COMPOSITION_ID}').textContent);
     var pages = ${JSON.stringify(rankedPages())};
-    var kept = (/(?:^|; )platform-cohort=(\\d{1,2})(?:;|$)/.exec(document.cookie) || [])[1] || localStorage.getItem('platform-cohort');
+    var kept = cohortIn(document.cookie);
+    if (kept === null) kept = cohortValue(localStorage.getItem(PLATFORM_COOKIES.cohort));
     // A page that arrived with its content has main.js lowered (renderDocument in shell/src/server.tsx): the hints follow it.
     var low = document.querySelector('script[src][fetchpriority="low"]') !== null;
     var hint = function (href) {
@@ -42,7 +46,7 @@ export function bootScript() {
     };
     var preload = function (remote, module) {
       var entry = c.discovery && c.discovery.remotes && c.discovery.remotes[remote];
-      var pointer = entry && (entry.canary && kept !== null && Number(kept) < entry.canary.percent ? entry.canary : entry.live);
+      var pointer = chosenPointer(entry, kept);
       var url = pointer && c.config.discoveryUrl ? new URL(pointer.manifest, c.config.discoveryUrl).href : c.config.remotes[remote];
       var manifest = pointer && c.config.discoveryUrl ? c.discovery.manifests && c.discovery.manifests[pointer.manifest] : c.manifests[remote];
       if (!manifest) return;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NGINX_TEMPLATE, renderTemplate, startNginx, templateVariables } from './nginx.mjs';
+import { cohortIn, loggedInIn } from '@marketplace/shared/node/choice';
 import { compositionBlocks, compositionTemplate } from './page-composition.mjs';
 import { freePort } from '@marketplace/shared/node/ports';
 
@@ -114,6 +115,8 @@ beforeAll(async () => {
           'Cache-Control': 'no-cache',
           'Content-Security-Policy': "default-src 'self'",
           Vary: 'Accept-Encoding, Cookie',
+          // As serve.mjs marks a page it sent unrendered (its renders at their limit).
+          ...(req.url === '/unrendered' && { 'X-Accel-Expires': '0' }),
         })
         // What the render was asked for, as a page that shows it would.
         .end(
@@ -316,6 +319,11 @@ describe("the shell's pages through nginx", () => {
     expect(rendersOf('/missing')).toBe(1);
   });
 
+  it('never keeps a page its page server sent unrendered: the next visitor gets a render', async () => {
+    for (let i = 0; i < 2; i++) expect((await get(`${cached}/unrendered`)).headers.get('x-page-cache')).toBe('MISS');
+    expect(rendersOf('/unrendered')).toBe(2);
+  });
+
   it("never keeps a logged-in visitor's page, and sends its page server the visitor's cookies as they are", async () => {
     for (let i = 0; i < 2; i++) {
       const res = await get(`${cached}/user/me`, { cookie: 'loggedIn=yes; session=abc' });
@@ -385,6 +393,36 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
     expect(next.headers['x-page-cache']).toBe('HIT');
     expect(next.body).toContain(`<link rel="canonical" href="${origin}/events" />`);
     expect(next.body).not.toContain('evil.example');
+  });
+
+  it("reads the cookies as the pages and their servers do (the platform's cookie table, issue 38, item 6)", async () => {
+    const headers = [
+      'platform-cohort=5',
+      'platform-cohort=05',
+      'platform-cohort=50; platform-cohort=7',
+      'a=1;platform-cohort=99',
+      'platform-cohort=5x',
+      'platform-cohort=100',
+      'platform-cohort=',
+      'xplatform-cohort=5',
+      'platform-cohort=5 ; b=2',
+      'loggedIn=yes',
+      'a=1;  loggedIn=yes; b=2',
+      'loggedIn=no; loggedIn=yes',
+      'loggedIn=yes2',
+      'myloggedIn=yes',
+      'loggedIn=YES',
+    ];
+    for (const [i, cookie] of headers.entries()) {
+      const answer = await send(`${cached}/cookie-table/${i}`, { cookie });
+      const kept = answer.headers['x-page-cache'] !== 'BYPASS';
+      expect(kept, `${cookie}: kept as a visitor's page`).toBe(!loggedInIn(cookie));
+      // A kept page's render is sent the cohort nginx read, as the pages read it.
+      if (kept) {
+        const cohort = cohortIn(cookie);
+        expect(answer.body, cookie).toContain(cohort === null ? 'cookie=[]' : `cookie=[platform-cohort=${cohort}]`);
+      }
+    }
   });
 
   it('with no canary running, every cohort (none, a malformed one) shares one page', async () => {

@@ -3,10 +3,22 @@ export interface RenderedDocument {
   status: number;
   body: string;
   problems: string[];
+  /** Data left to the browser (the API late, a call the page's loader does not name); absent from older shells. */
+  notes?: string[];
   /** One visitor's page (logged in): kept by no shared cache. */
   personal: boolean;
 }
 export function rendererOf(distDir: string): string | null;
+export interface RenderLimit {
+  run<T>(task: () => Promise<T>): Promise<T | null>;
+  readonly running: number;
+  readonly waiting: number;
+}
+export function serverCodeTrust(config: {
+  remotes?: Record<string, string>;
+  discoveryUrl?: string;
+}): (manifestUrl: string) => boolean;
+export function renderLimit(limits: { concurrency: number; queue: number }): RenderLimit;
 export function pageRenderer(options: {
   distDir: string;
   env?: NodeJS.ProcessEnv;
@@ -14,5 +26,7 @@ export function pageRenderer(options: {
   maxVersions?: number;
   budgets?: { remoteMs?: number; dataMs?: number; renderMs?: number };
 }): {
-  render(request: { template: string; url: string; cookie: string; origin: string }): Promise<RenderedDocument>;
+  /** Null when renders are at their limit: the page is then the browser's. */
+  render(request: { template: string; url: string; cookie: string; origin: string }): Promise<RenderedDocument | null>;
+  limit: RenderLimit;
 } | null;

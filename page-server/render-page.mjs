@@ -23,7 +23,7 @@ export const rendererOf = (distDir) =>
   basename(resolve(distDir)) === 'dist' ? join(distDir, '..', 'dist-server', 'render.cjs') : null;
 
 /**
- * @typedef {{ status: number, body: string, problems: string[], personal: boolean }} RenderedDocument
+ * @typedef {{ status: number, body: string, problems: string[], notes?: string[], personal: boolean }} RenderedDocument
  * @typedef {{
  *   singletons: Record<string, { version: string, lib: () => unknown }>,
  *   renderDocument(request: {
@@ -36,26 +36,104 @@ export const rendererOf = (distDir) =>
  */
 
 /**
+ * At most `concurrency` tasks at once and `queue` more waiting; past that a task is refused at
+ * once (null), and its page goes out unrendered: a burst makes some pages the browser's, never
+ * a queue that grows until every page is late.
+ * @param {{ concurrency: number, queue: number }} limits
+ */
+export function renderLimit({ concurrency, queue }) {
+  let running = 0;
+  /** Each waiter is handed the slot of the task that ends, so none is taken in between. @type {(() => void)[]} */
+  const waiting = [];
+  return {
+    /**
+     * @template T @param {() => Promise<T>} task @returns {Promise<T | null>}
+     */
+    async run(task) {
+      if (running < concurrency) running++;
+      else if (waiting.length < queue) await new Promise((resolve) => waiting.push(() => resolve(undefined)));
+      else return null;
+      try {
+        return await task();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return waiting.length;
+    },
+  };
+}
+
+/**
+ * Which server code a page server runs (issue 38, item 5): a remote's server build only from the
+ * origins its page's policy lists for remotes (the configured remotes' and the release store's;
+ * never a developer's loopback build, which the server does not render), and a version from the
+ * release store only when every file is the one the store recorded at release (server-builds.mjs).
+ * A configured remote outside the store is the deployment's own, rendered as deployed.
+ * Returns, for a manifest URL, whether it is a released version; throws for one not trusted.
+ * @param {{ remotes?: Record<string, string>, discoveryUrl?: string }} config
+ * @returns {(manifestUrl: string) => boolean}
+ */
+export function serverCodeTrust(config) {
+  const originOf = (/** @type {string} */ url) => (URL.canParse(url) ? new URL(url).origin : null);
+  const store = config.discoveryUrl && URL.canParse(config.discoveryUrl) ? new URL('.', config.discoveryUrl) : null;
+  const origins = new Set(
+    [...Object.values(config.remotes ?? {}).map(originOf), store?.origin].filter((o) => typeof o === 'string'),
+  );
+  return (manifestUrl) => {
+    const url = URL.canParse(manifestUrl) ? new URL(manifestUrl) : null;
+    if (!url || !origins.has(url.origin))
+      throw new Error(`${manifestUrl} is not from an origin the page lists for remotes: not run on the server`);
+    return Boolean(store && url.href.startsWith(store.href));
+  };
+}
+
+/** A positive whole number from the environment, or `fallback`. @param {string | undefined} value @param {number} fallback */
+const positive = (value, fallback) => (Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback);
+
+/**
  * The page renderer of a host whose browser build is in `distDir`, or null when it has no server
  * build (the single bundle, a development build) or rendering is switched off
  * (`SERVER_RENDERING=off`: the bench's client-rendered federated page).
+ * From the environment: PAGE_DATA_DEADLINE_MS (how long a page waits for the API; the shell's
+ * default, 500 ms, when unset), PAGE_RENDER_CONCURRENCY (renders at once, 4) and
+ * PAGE_RENDER_QUEUE (renders waiting, 32).
  * @param {{ distDir: string, env?: NodeJS.ProcessEnv, cacheDir?: string, maxVersions?: number,
  *   budgets?: { remoteMs?: number, dataMs?: number, renderMs?: number } }} options
  */
 export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions = 16, budgets }) {
   const file = rendererOf(distDir);
   if (env.SERVER_RENDERING === 'off' || !file || !existsSync(file)) return null;
+  const dataMs = positive(env.PAGE_DATA_DEADLINE_MS, 0);
+  const pageBudgets = { ...(dataMs > 0 && { dataMs }), ...budgets };
+  const limit = renderLimit({
+    concurrency: positive(env.PAGE_RENDER_CONCURRENCY, 4),
+    queue: positive(env.PAGE_RENDER_QUEUE, 32),
+  });
   const host = /** @type {HostRenderer} */ (require(file));
   const remotes = serverRemotes({ shared: host.singletons, maxVersions });
   // Its own folder by default: two page servers in one process (tests) fetch their remotes each.
   const builds = serverBuilds({ dir: cacheDir ?? mkdtempSync(join(tmpdir(), 'page-server-builds-')) });
   /** The folder each version's server build runs from, by its browser manifest's URL. @type {Map<string, string>} */
   const folders = new Map();
-  /** @type {Parameters<HostRenderer['renderDocument']>[0]['load']} */
-  const load = async ({ manifestUrl, manifest, exposed }) => {
-    const folder = await builds.folderOf(manifestUrl, manifest);
-    folders.set(manifestUrl, folder);
-    return remotes.load(folder, exposed);
+  /**
+   * The remote modules of one page, from trusted code only (serverCodeTrust).
+   * @param {{ remotes?: Record<string, string>, discoveryUrl?: string }} config the page's runtime config
+   * @returns {Parameters<HostRenderer['renderDocument']>[0]['load']}
+   */
+  const loaderFor = (config) => {
+    const trust = serverCodeTrust(config);
+    return async ({ manifestUrl, manifest, exposed }) => {
+      const folder = await builds.folderOf(manifestUrl, manifest, { released: trust(manifestUrl) });
+      folders.set(manifestUrl, folder);
+      return remotes.load(folder, exposed);
+    };
   };
   // Where a remote's code runs from, so the shell's render can tell which remote threw (by the
   // error's stack) and the page's beacon counts it against that remote's version (issue 39, item 1).
@@ -64,15 +142,20 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
 
   return {
     /**
-     * The page for `url`, rendered into `template` (the app's page with its composition filled).
+     * The page for `url`, rendered into `template` (the app's page with its composition filled),
+     * or null when this process is rendering all it may (renderLimit): the page is then the browser's.
      * @param {{ template: string, url: string, cookie: string, origin: string }} request
-     * @returns {Promise<RenderedDocument>}
+     * @returns {Promise<RenderedDocument | null>}
      */
     async render({ template, url, cookie, origin }) {
       const [block] = compositionBlocks(template);
       const composition = JSON.parse(block ?? 'null');
       if (!composition?.config) throw new Error('the page has no runtime config to render with');
-      return host.renderDocument({ template, url, cookie, origin, composition, load, sourceOf, budgets });
+      const load = loaderFor(composition.config);
+      return limit.run(() =>
+        host.renderDocument({ template, url, cookie, origin, composition, load, sourceOf, budgets: pageBudgets }),
+      );
     },
+    limit,
   };
 }

@@ -8,18 +8,24 @@
 // visitor of that address and cohort (nginx/app.conf.template), so an id in the page would be
 // every one of those visitors' id. The token's answer is never kept by anyone.
 import { randomUUID } from 'node:crypto';
+import {
+  chosenPointer,
+  cohortIn,
+  isOverrideVersion,
+  LOCAL_VERSION,
+  overrideManifest,
+  PLATFORM_COOKIES,
+} from '@marketplace/shared/node/choice';
 import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { checkRumTokenKey, signRumToken } from '@marketplace/shared/node/rum-token';
 import { INCLUDES } from './page-composition.mjs';
 
 /** The version a remote reports when it did not come from the release store (UNRELEASED_VERSION in shared). */
 export const UNRELEASED = 'unreleased';
-/** The browser's cohort cookie (COHORT_COOKIE in shell/src/remotes/discovery.ts). */
-export const COHORT_COOKIE = 'platform-cohort';
+/** The browser's cohort cookie, from the platform's cookie table. */
+export const COHORT_COOKIE = PLATFORM_COOKIES.cohort;
 /** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
 const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
-const VERSION = /^[0-9a-f]{12}$/;
-const LOCAL_VERSION = 'local';
 
 /**
  * The release store version a manifest URL names, else unreleased (a development server, a config
@@ -32,12 +38,6 @@ export function versionOfManifest(url, base) {
   } catch {
     return UNRELEASED;
   }
-}
-
-/** The cohort a Cookie header names (0-99), or null. @param {string} cookie */
-export function cohortIn(cookie) {
-  const value = new RegExp(`(?:^|;\\s*)${COHORT_COOKIE}=([^;]*)`).exec(cookie)?.[1];
-  return value !== undefined && /^\d{1,2}$/.test(value) ? Number(value) : null;
 }
 
 /**
@@ -78,34 +78,26 @@ export function pageVersions({ config, discovery, composes, cookie, search }) {
   for (const name of names) {
     const configured = versionOfManifest(config.remotes[name] ?? '');
     const entry = doc?.remotes[name];
-    const percent = typeof entry?.canary?.percent === 'number' ? entry.canary.percent : 0;
-    // As manifestsFrom: the canary below its share, else live, else the configured URL.
-    const pick = (/** @type {boolean} */ inCanary) => {
-      const chosen = entry?.canary && inCanary ? entry.canary : entry?.live;
+    // The platform's one choice, else the configured URL; a browser with no cohort yet may draw any.
+    const pick = (/** @type {number} */ c) => {
+      const chosen = chosenPointer(entry, c);
       return chosen && typeof chosen.manifest === 'string' && docUrl
         ? versionOfManifest(chosen.manifest, docUrl)
         : configured;
     };
-    const sides = cohort === null ? (entry?.canary ? [true, false] : [false]) : [cohort < percent];
-    versions[name] = [...new Set(sides.map(pick))];
+    const cohorts = cohort === null ? [0, 99] : [cohort];
+    versions[name] = [...new Set(cohorts.map(pick))];
   }
-  // A tester's versions in the address, as applyOverrides takes them (a later one wins).
-  if (config.allowVersionOverride || config.allowLocalRemotes) {
+  // A tester's versions in the address, taken as the shell takes them (a later one wins).
+  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
+  if (allowed.storeVersions || allowed.local) {
     const asked = new URLSearchParams(search).getAll('version');
     if (!asked.includes('clear'))
       for (const [remote = '', version = ''] of asked.map((value) => value.split('@'))) {
-        if (!names.includes(remote)) continue;
-        const listed = doc?.remotes[remote]?.versions;
-        if (version === LOCAL_VERSION) {
-          if (config.allowLocalRemotes) versions[remote] = [UNRELEASED];
-        } else if (
-          VERSION.test(version) &&
-          config.allowVersionOverride &&
-          docUrl &&
-          Array.isArray(listed) &&
-          listed.includes(version)
-        )
-          versions[remote] = [versionOfManifest(`${remote}/${version}/mf-manifest.json`, docUrl)];
+        if (!names.includes(remote) || !isOverrideVersion(version)) continue;
+        const where = overrideManifest(remote, version, docUrl ? doc : null, allowed);
+        if (where === LOCAL_VERSION) versions[remote] = [UNRELEASED];
+        else if (where !== null && docUrl) versions[remote] = [versionOfManifest(where, docUrl)];
       }
   }
   return versions;

@@ -133,30 +133,51 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
    */
   async function rendered(req, composed) {
     // Unrendered, the page is the same for everyone.
-    if (!renderer) return { status: 200, html: composed, personal: false };
+    if (!renderer) return { status: 200, html: composed, personal: false, fallback: false };
     const url = req.url ?? '/';
     try {
       const origin =
         configuredOrigin ?? `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
       const page = await renderer.render({ template: composed, url, cookie: req.headers.cookie ?? '', origin });
-      for (const problem of page.problems) console.warn(`[render] ${url}: ${problem}`);
+      if (!page) {
+        noteBusy(url);
+        return { status: 200, html: composed, personal: false, fallback: true };
+      }
+      for (const problem of [...page.problems, ...(page.notes ?? [])]) console.warn(`[render] ${url}: ${problem}`);
       // A shell build from before `personal` existed: kept private, as a page not known to be shareable.
-      return { status: page.status, html: page.body, personal: page.personal !== false };
+      return { status: page.status, html: page.body, personal: page.personal !== false, fallback: false };
     } catch (error) {
       console.error(`[render] ${url}: ${error instanceof Error ? error.stack : String(error)}; served unrendered`);
-      return { status: 200, html: composed, personal: false };
+      return { status: 200, html: composed, personal: false, fallback: true };
     }
+  }
+
+  // Pages sent unrendered because every render slot was taken: said once a second, with their count.
+  let busyPages = 0;
+  /** @param {string} url */
+  function noteBusy(url) {
+    if (busyPages++ > 0) return;
+    setTimeout(() => {
+      console.warn(`[render] ${busyPages} page(s) left to the browser (the last ${url}): renders were at their limit`);
+      busyPages = 0;
+    }, 1000).unref();
   }
 
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} file */
   async function sendPage(req, res, file) {
-    const { status, html, personal } = await rendered(req, await processIncludes(readFileSync(file, 'utf8'), include));
+    const { status, html, personal, fallback } = await rendered(
+      req,
+      await processIncludes(readFileSync(file, 'utf8'), include),
+    );
     const body = Buffer.from(html);
     const headers = {
       'Content-Security-Policy': csp,
       'Content-Type': TYPES['.html'],
-      // A logged-in visitor's page is theirs: no shared cache keeps it.
-      'Cache-Control': personal ? 'private, no-cache' : 'no-cache',
+      // A logged-in visitor's page is theirs, with their data: no cache keeps it, not even theirs.
+      'Cache-Control': personal ? 'private, no-store' : 'no-cache',
+      // A page sent unrendered (renders at their limit, or failing) is not for nginx to keep in
+      // place of the rendered one: it ignores Cache-Control (app.conf.template), not this.
+      ...(fallback && { 'X-Accel-Expires': '0' }),
       ETag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
       Vary: renderer ? 'Accept-Encoding, Cookie' : 'Accept-Encoding',
     };

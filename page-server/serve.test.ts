@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compositionTemplate } from './page-composition.mjs';
 import { serveApp, stopServer } from './serve.mjs';
 
@@ -100,10 +100,12 @@ describe('serve-app', () => {
   });
 });
 
-describe("a rendered page's own address (issue 38, item 4)", () => {
-  // A shell build that renders: its page, and a stand-in for its server build that names the page
-  // by the origin the page server gives it.
-  const build = mkdtempSync(join(tmpdir(), 'serve-origin-test-'));
+/**
+ * A shell build that renders: its page, and `render` (CommonJS) standing in for its server build.
+ * Returns its browser build's folder.
+ */
+function standInShell(render: string): string {
+  const build = mkdtempSync(join(tmpdir(), 'serve-shell-'));
   const dist = join(build, 'dist');
   mkdirSync(dist);
   mkdirSync(join(build, 'dist-server'));
@@ -111,14 +113,17 @@ describe("a rendered page's own address (issue 38, item 4)", () => {
     join(dist, 'index.html'),
     `<!doctype html><head><title>shell</title>${compositionTemplate(false)}</head>`,
   );
-  writeFileSync(
-    join(build, 'dist-server', 'render.cjs'),
-    `exports.singletons = {};
+  writeFileSync(join(build, 'dist-server', 'render.cjs'), render);
+  return dist;
+}
+
+describe("a rendered page's own address (issue 38, item 4)", () => {
+  // Its server build names the page by the origin the page server gives it.
+  const dist = standInShell(`exports.singletons = {};
 exports.renderDocument = async ({ template, url, origin }) => ({
   status: 200, problems: [], personal: false,
   body: template.replace('</head>', '<link rel="canonical" href="' + origin + new URL(url, 'http://page').pathname + '" /></head>'),
-});`,
-  );
+});`);
   /** The page at `path` with a forged Host header (fetch cannot set one). */
   const canonicalOf = (server: Server, path: string) =>
     new Promise<string | undefined>((resolve, reject) => {
@@ -158,6 +163,53 @@ exports.renderDocument = async ({ template, url, origin }) => ({
       log: false,
     });
     await stopServer(remote);
+  });
+});
+
+describe('renders bounded per process (issue 38, item 2)', () => {
+  // A shell build whose render takes 200 ms and says how many ran at once.
+  const dist = standInShell(`let running = 0;
+exports.singletons = {};
+exports.renderDocument = async ({ template }) => {
+  const atOnce = ++running;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  running--;
+  return { status: 200, problems: [], personal: false, body: template.replace('</head>', '<meta name="at-once" content="' + atOnce + '"></head>') };
+};`);
+
+  it('renders at most PAGE_RENDER_CONCURRENCY at once with PAGE_RENDER_QUEUE waiting; past that the page goes out for the browser to render, with 200, never kept by nginx', async () => {
+    const server = await serveApp({
+      dir: dist,
+      port: 0,
+      env: { PAGE_RENDER_CONCURRENCY: '2', PAGE_RENDER_QUEUE: '2' },
+      log: false,
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answers = await Promise.all(
+        Array.from({ length: 7 }, () =>
+          fetch(`http://localhost:${port}/events`).then(async (r) => ({
+            status: r.status,
+            kept: r.headers.get('x-accel-expires'),
+            atOnce: /<meta name="at-once" content="(\d+)">/.exec(await r.text())?.[1],
+          })),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(7).fill(200));
+      const rendered = answers.filter((a) => a.atOnce);
+      // Two at once, two after them; the other three at once, unrendered, and not for a cache.
+      expect(rendered).toHaveLength(4);
+      expect(Math.max(...rendered.map((a) => Number(a.atOnce)))).toBe(2);
+      expect(rendered.every((a) => a.kept === null)).toBe(true);
+      expect(answers.filter((a) => !a.atOnce).map((a) => a.kept)).toEqual(['0', '0', '0']);
+      // Once the burst is over, every page is rendered again.
+      const after = await fetch(`http://localhost:${port}/events`).then((r) => r.text());
+      expect(after).toContain('name="at-once"');
+    } finally {
+      warn.mockRestore();
+      await stopServer(server);
+    }
   });
 });
 

@@ -11,8 +11,13 @@ import { dirname, join } from 'node:path';
 const SAFE_FILE = /^(?!.*\.\.)[\w.-]+(?:\/[\w.-]+)*$/;
 
 /**
- * @typedef {{ metaData?: { name?: string, ssrRemoteEntry?: { path: string, name: string }, ssrFiles?: string[] } }} Manifest
+ * `serverIntegrity`: each server file's SHA-256 as the release store recorded it when the version
+ * was released (releases/store.mjs), keyed `<ssrRemoteEntry.path>/<file>`.
+ * @typedef {{ metaData?: { name?: string, ssrRemoteEntry?: { path: string, name: string }, ssrFiles?: string[], serverIntegrity?: Record<string, string> } }} Manifest
  */
+
+/** A file's integrity as the store writes it (and browsers read Subresource Integrity). @param {Buffer} bytes */
+export const integrityOfBytes = (bytes) => `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
 
 /** @param {string} url @param {number} timeoutMs */
 async function fetchOk(url, timeoutMs) {
@@ -33,16 +38,21 @@ export function serverBuilds({ dir, timeoutMs = 10_000 }) {
   /**
    * @param {string} folder @param {string} manifestUrl @param {Manifest} manifest
    * @param {{ path: string, name: string }} entry @param {string[]} files
+   * @param {Record<string, string> | undefined} integrity
    */
-  async function download(folder, manifestUrl, manifest, entry, files) {
+  async function download(folder, manifestUrl, manifest, entry, files, integrity) {
     const partial = `${folder}.partial-${randomBytes(4).toString('hex')}`;
     try {
       await Promise.all(
         files.map(async (file) => {
           const response = await fetchOk(new URL(`${entry.path}/${file}`, manifestUrl).href, timeoutMs);
+          const bytes = Buffer.from(await response.arrayBuffer());
+          const expected = integrity?.[`${entry.path}/${file}`];
+          if (integrity && integrityOfBytes(bytes) !== expected)
+            throw new Error(`${entry.path}/${file} of ${manifestUrl} is not the file released (SHA-256 differs)`);
           const target = join(partial, entry.path, file);
           mkdirSync(dirname(target), { recursive: true });
-          writeFileSync(target, Buffer.from(await response.arrayBuffer()));
+          writeFileSync(target, bytes);
         }),
       );
       writeFileSync(join(partial, 'mf-manifest.json'), JSON.stringify(manifest));
@@ -58,10 +68,14 @@ export function serverBuilds({ dir, timeoutMs = 10_000 }) {
     /**
      * The local folder of the version whose browser manifest is at `manifestUrl` (as
      * server-remotes loads it), fetched first if this server has not got it.
+     * `released`: the version comes from the release store, so every file must be the one it
+     * recorded (`serverIntegrity`); one that is not, or a version with no record, is refused. Any
+     * manifest that records them has its files checked.
      * @param {string} manifestUrl @param {unknown} [known] the manifest, when the page holds it already
+     * @param {{ released?: boolean }} [options]
      * @returns {Promise<string>}
      */
-    async folderOf(manifestUrl, known) {
+    async folderOf(manifestUrl, known, { released = false } = {}) {
       const manifest = /** @type {Manifest} */ (known ?? (await (await fetchOk(manifestUrl, timeoutMs)).json()));
       const entry = manifest.metaData?.ssrRemoteEntry;
       const files = manifest.metaData?.ssrFiles;
@@ -69,13 +83,19 @@ export function serverBuilds({ dir, timeoutMs = 10_000 }) {
         throw new Error(`${manifestUrl} lists no server build`);
       if (!SAFE_FILE.test(entry.path) || !files.every((file) => SAFE_FILE.test(file)))
         throw new Error(`${manifestUrl} lists a server file outside its folder`);
+      const integrity = manifest.metaData?.serverIntegrity;
+      if (released && (typeof integrity !== 'object' || integrity === null))
+        throw new Error(`${manifestUrl}: the release store recorded no SHA-256 of its server files`);
       const name = String(manifest.metaData?.name ?? 'remote').replace(/[^\w-]/g, '_');
       const hash = createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 16);
       const folder = join(dir, `${name}-${hash}`);
       if (existsSync(folder)) return folder;
       let fetching = underWay.get(folder);
       if (!fetching) {
-        fetching = download(folder, manifestUrl, manifest, entry, files).finally(() => underWay.delete(folder));
+        // Checked whenever recorded, so a folder kept is one checked whichever way it was first asked for.
+        fetching = download(folder, manifestUrl, manifest, entry, files, integrity ?? undefined).finally(() =>
+          underWay.delete(folder),
+        );
         underWay.set(folder, fetching);
       }
       return fetching;

@@ -5,8 +5,11 @@
 // files were loaded, every slot rendered (no fallback), no uncaught error, no
 // Content-Security-Policy violation. smokeRender: the shell's server build renders the same
 // pages with the candidate, as the page server will once it is live.
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 import { INCLUDES, inScript, processIncludes } from 'page-server/page-composition';
@@ -135,11 +138,59 @@ export async function smokeLoad({ shellUrl, remote, version }) {
  * page server would render it once the candidate is live: the candidate's server build must be
  * fetched, load and render its slot, with no error in the render.
  *
+ * The candidate's code is not trusted yet: it runs in a process of its own (this file, with
+ * `--render`) under Node's permission model, which may read files but write only its own
+ * scratch folder (not the store, which this process is writing), and is killed past `timeoutMs`.
+ *
  * @param {{ shellUrl: string, shellDist: string, remote: string, version: string }} candidate
+ * @param {{ timeoutMs?: number }} [options]
  * @returns {Promise<string[]>} what went wrong, empty when the candidate renders cleanly
  */
-export async function smokeRender({ shellUrl, shellDist, remote, version }) {
-  const renderer = pageRenderer({ distDir: shellDist, env: {} });
+export async function smokeRender(candidate, { timeoutMs = 60_000 } = {}) {
+  const scratch = mkdtempSync(join(tmpdir(), 'smoke-render-'));
+  try {
+    const { error, stdout, stderr } = await runSandboxed(
+      [fileURLToPath(import.meta.url), '--render', JSON.stringify({ ...candidate, scratch })],
+      { scratch, timeoutMs },
+    );
+    const answer = /^SMOKE-RENDER (.*)$/m.exec(stdout)?.[1];
+    if (answer) return JSON.parse(answer);
+    if (error?.killed) return [`the server render did not finish within ${timeoutMs} ms`];
+    return [`the server render failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error?.message}`];
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `node <args>` in a process that may read files but write only in `scratch` (Node's
+ * permission model), killed (SIGKILL) past `timeoutMs`.
+ * @param {string[]} args @param {{ scratch: string, timeoutMs: number }} limits
+ * @returns {Promise<{ error: (Error & { killed?: boolean }) | null, stdout: string, stderr: string }>}
+ */
+export function runSandboxed(args, { scratch, timeoutMs }) {
+  const permissions = [
+    // `--permission` from Node 23.5 on; Node 20 and 22 call it experimental.
+    Number(process.versions.node.split('.')[0]) >= 24 ? '--permission' : '--experimental-permission',
+    '--allow-fs-read=*',
+    `--allow-fs-write=${scratch}`,
+  ];
+  return new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      [...permissions, ...args],
+      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => resolve({ error, stdout, stderr }),
+    ),
+  );
+}
+
+/**
+ * smokeRender's work, in its own process: renders the pages, writing only to `scratch`.
+ * @param {{ shellUrl: string, shellDist: string, remote: string, version: string, scratch: string }} candidate
+ */
+async function renderCandidate({ shellUrl, shellDist, remote, version, scratch }) {
+  const renderer = pageRenderer({ distDir: shellDist, env: {}, cacheDir: join(scratch, 'builds') });
   if (!renderer) return [`the shell's server build is not at ${rendererOf(shellDist)}: build the shell`];
   const candidate = await pinnedCandidate({ shellUrl, remote, version });
   if (typeof candidate === 'string') return [candidate];
@@ -155,6 +206,10 @@ export async function smokeRender({ shellUrl, shellDist, remote, version }) {
   const problems = [];
   for (const path of pathsOf(remote)) {
     const page = await renderer.render({ template, url: path, cookie: '', origin: shellUrl });
+    if (!page) {
+      problems.push(`${path} was not rendered on the server: renders were at their limit`);
+      continue;
+    }
     for (const problem of page.problems) problems.push(`${path} on the server: ${problem}`);
     const state = /id="platform-server-state">(.*?)<\/script>/s.exec(page.body)?.[1];
     /** @type {Record<string, string>} */
@@ -165,4 +220,11 @@ export async function smokeRender({ shellUrl, shellDist, remote, version }) {
     if (!rendered) problems.push(`${path} was not rendered on the server with ${remote} ${version}`);
   }
   return problems;
+}
+
+// The render's own process (smokeRender): its answer is one line, whatever the render logged.
+if (process.argv[2] === '--render' && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const problems = await renderCandidate(JSON.parse(process.argv[3] ?? '{}'));
+  process.stdout.write(`SMOKE-RENDER ${JSON.stringify(problems)}\n`);
+  process.exit(0);
 }

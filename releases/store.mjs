@@ -75,6 +75,25 @@ export function contentVersion(dist) {
 export const integrityOf = (path) => `sha256-${createHash('sha256').update(readFileSync(path)).digest('base64')}`;
 
 /**
+ * The SHA-256 of each file of a build's server build, as the store records it at release: the
+ * page server runs a released version's server code only when every file it fetched is the one
+ * recorded here (page-server/server-builds.mjs), whoever serves the files. A file the manifest
+ * lists but the build lacks is no release.
+ * @param {string} dir @param {{ ssrRemoteEntry?: { path?: string }, ssrFiles?: unknown } | undefined} metaData
+ * @returns {{ serverIntegrity?: Record<string, string> }}
+ */
+function serverIntegrity(dir, metaData) {
+  const path = metaData?.ssrRemoteEntry?.path;
+  const files = metaData?.ssrFiles;
+  if (typeof path !== 'string' || !Array.isArray(files)) return {};
+  return {
+    serverIntegrity: Object.fromEntries(
+      files.map((file) => [`${path}/${file}`, integrityOf(join(dir, path, String(file)))]),
+    ),
+  };
+}
+
+/**
  * Copies a build into the store as `<remote>/<version>/` (through a temporary folder renamed into
  * place, so a half-copied version never exists); a version already there is kept as it is. The
  * copy's manifest names its version in `metaData.buildInfo.buildVersion`.
@@ -95,7 +114,11 @@ export function storeBuild(store, remote, dist) {
   cpSync(dist, tmp, { recursive: true });
   const manifestPath = join(tmp, 'mf-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  manifest.metaData = { ...manifest.metaData, buildInfo: { ...manifest.metaData?.buildInfo, buildVersion: version } };
+  manifest.metaData = {
+    ...manifest.metaData,
+    buildInfo: { ...manifest.metaData?.buildInfo, buildVersion: version },
+    ...serverIntegrity(tmp, manifest.metaData),
+  };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
   renameSync(tmp, dir);
   return { version, dir, added: true };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { execFile, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -56,6 +57,7 @@ describe('the release store', () => {
     const manifestFile = join(dist, 'mf-manifest.json');
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { metaData: Record<string, unknown> };
     manifest.metaData.ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module' };
+    manifest.metaData.ssrFiles = ['remoteEntry.js'];
     writeFileSync(manifestFile, JSON.stringify(manifest));
     mkdirSync(join(dist, 'server'));
     writeFileSync(join(dist, 'server', 'remoteEntry.js'), 'module.exports = {};');
@@ -63,10 +65,11 @@ describe('the release store', () => {
     // The server build is part of the version: another server build is another version.
     expect(stored.version).not.toBe(browserOnly);
     expect(readFileSync(join(stored.dir, 'server', 'remoteEntry.js'), 'utf8')).toBe('module.exports = {};');
-    expect(JSON.parse(readFileSync(join(stored.dir, 'mf-manifest.json'), 'utf8')).metaData.ssrRemoteEntry).toEqual({
-      name: 'remoteEntry.js',
-      path: 'server',
-      type: 'commonjs-module',
+    const { metaData } = JSON.parse(readFileSync(join(stored.dir, 'mf-manifest.json'), 'utf8'));
+    expect(metaData.ssrRemoteEntry).toEqual({ name: 'remoteEntry.js', path: 'server', type: 'commonjs-module' });
+    // What the page server will accept of it (issue 38, item 5): each server file's SHA-256, recorded at release.
+    expect(metaData.serverIntegrity).toEqual({
+      'server/remoteEntry.js': `sha256-${createHash('sha256').update('module.exports = {};').digest('base64')}`,
     });
   });
 

@@ -1,5 +1,6 @@
 import type { ApiConfig } from './config.js';
-import { parseCookieHeader, SESSION_COOKIE } from './auth/sessions.js';
+import { cookieIn } from '@marketplace/shared/node/choice';
+import { SESSION_COOKIE } from './auth/sessions.js';
 import { claimEmbeddedBroker, type Database, databaseTarget, openDatabase } from './db/database.js';
 import { seedDemo } from './db/seed.js';
 import { orderFileLinks } from './files/orderFileLinks.js';
@@ -73,7 +74,7 @@ async function serve(
     ? connectExternalBroker({ ...config.broker, logins })
     : await attachBroker(server, {
         authenticate: async (login, cookie) => {
-          if (!login) return repos.sessions.userFor(parseCookieHeader(cookie, SESSION_COOKIE));
+          if (!login) return repos.sessions.userFor(cookieIn(cookie, SESSION_COOKIE) ?? undefined);
           const identity = logins.verify(login.username, login.password);
           return identity ? repos.sessions.userForLiveId(identity.liveId) : null;
         },

@@ -5,7 +5,6 @@
 // taking turns, then runs Lighthouse's mobile configuration on three pages of each build and
 // times the page server's renders under a bounded load; writes the medians and ratios as
 // Markdown (printed), JSON and an SVG chart.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +12,7 @@ import { chromium } from '@playwright/test';
 import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
 import { serveApp, stopServer } from 'page-server/serve';
 import { lighthouseMobile, renderLighthouse } from './lighthouse.mjs';
+import { BENCH_RUM_TOKEN_KEY, startApi, waitFor } from './servers.mjs';
 import {
   criticalPathDepth,
   cumulativeLayoutShift,
@@ -103,42 +103,6 @@ const probe = (main, video) => `(() => {
     if (b.main === null && v.currentTime > 0 && v.closest('[role="dialog"]')) b.main = performance.now();
   }, true);
 })();`;
-
-/** The key the bench's page servers sign beacon tokens with, and its API checks. */
-const BENCH_RUM_TOKEN_KEY = 'bench-rum-token-key-0123456789abcdef';
-
-function startApi(dataDir) {
-  const child = spawn(join(ROOT, 'api/node_modules/.bin/tsx'), [join(ROOT, 'api/src/main.ts')], {
-    env: {
-      ...process.env,
-      API_PORT: String(PORTS.api),
-      API_HOST: '127.0.0.1',
-      API_PUBLIC_ORIGIN: API,
-      API_ALLOWED_ORIGINS: Object.values(BASE).join(','),
-      DATABASE_PATH: join(dataDir, 'db.sqlite'),
-      ADMIN_TOKEN: 'bench-admin-token',
-      // Pages report as in production: a token from their page server, beacons the API counts.
-      RUM_TOKEN_KEY: BENCH_RUM_TOKEN_KEY,
-      RUM_LOADS_PER_HOUR: '100000',
-      SEED_DEMO: '1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
-}
-
-async function waitFor(url, ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** The id of one of clara's orders, for the logged-in scenario. */
 async function orderPath() {
@@ -273,7 +237,7 @@ async function renderTimes(origin, paths) {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
-  const api = startApi(dataDir);
+  const api = startApi({ port: PORTS.api, dataDir, allowedOrigins: Object.values(BASE) });
   const env = {
     ...process.env,
     API_ORIGIN: API,

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
@@ -160,14 +160,20 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="low">/);
       expect(html).not.toMatch(/<link rel="preload" as="script" href=/);
     } else {
-      // A logged-in visitor's header in its logged-in shape (filled in the browser), no data of anyone's.
+      // A logged-in visitor's page (issue 38, item 7): their header and session, and the page's data.
       expect(html).not.toContain('>Log in</button>');
       expect(html).toContain('aria-label="Profile menu"');
-      expect(JSON.parse(state)).toEqual({ queries: { mutations: [], queries: [] }, slots: expect.any(Object) });
-      // The member's own: no shared cache keeps it.
-      expect(cache).toBe('private, no-cache');
-      // Its content waits on its scripts: they keep their place first in line.
-      expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="high">/);
+      expect(html).toContain('Summer Jazz Night');
+      const { session, queries } = JSON.parse(state) as {
+        session?: { user: { profileName: string } };
+        queries: { queries: { queryKey: unknown[] }[] };
+      };
+      expect(session?.user.profileName).toBe('olga');
+      expect(queries.queries.map((q) => q.queryKey[0])).toEqual(['getEvents']);
+      // The member's own: no cache keeps it.
+      expect(cache).toBe('private, no-store');
+      // It paints without its scripts too.
+      expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="low">/);
     }
   }
   await member.close();
@@ -279,5 +285,81 @@ test('server rendering: the API down, the page still renders (skeletons where it
     expect(html).toContain('<title>Event · EventMedia</title>');
   } finally {
     await stop(shellServer);
+  }
+});
+
+/**
+ * The API behind a proxy that holds every call `delayMs` before passing it on; it notes each
+ * call's path, whether a server (Node's fetch) or the browser sent it, and whether it was
+ * answered or given up by its sender first.
+ */
+async function delayingApi(delayMs: number) {
+  const calls: { path: string; from: 'server' | 'browser'; outcome: 'waiting' | 'answered' | 'abandoned' }[] = [];
+  const api = new URL(API);
+  const proxy = createServer((req, res) => {
+    const call = {
+      path: req.url ?? '',
+      from: /^node$|undici/.test(req.headers['user-agent'] ?? 'node') ? ('server' as const) : ('browser' as const),
+      outcome: 'waiting' as 'waiting' | 'answered' | 'abandoned',
+    };
+    calls.push(call);
+    const timer = setTimeout(() => {
+      const upstream = request(
+        { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          call.outcome = 'answered';
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    }, delayMs);
+    res.on('close', () => {
+      if (call.outcome === 'waiting') {
+        call.outcome = 'abandoned';
+        clearTimeout(timer);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const origin = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  return { origin, calls, close: () => stop(proxy) };
+}
+
+test('server rendering: the API answering every call after 3 s: the page arrives at its data deadline with skeletons, never an error; the server asks each call once and gives up on it, the browser asks once and fills it in', async ({
+  page,
+}) => {
+  const api = await delayingApi(3000);
+  const shellServer = await startApp('shell', SHELL_PORT, {
+    ...runtimeEnv(),
+    API_ORIGIN: api.origin,
+    // Only the API's calls go through the proxy; its files stay where they are.
+    FILES_ORIGIN: API,
+    PAGE_DATA_DEADLINE_MS: '500',
+  });
+  const eventCalls = (from: 'server' | 'browser') =>
+    api.calls.filter((call) => call.path === '/v2/events/summer-jazz-night-2026' && call.from === from);
+  try {
+    const shell = `http://localhost:${SHELL_PORT}`;
+    const response = await page.request.get(`${shell}/event/summer-jazz-night-2026`);
+    const html = await response.text();
+    expect(response.status()).toBe(200);
+    expect(html).toMatch(/<header[^>]*>/);
+    expect(html).toContain('data-skeleton');
+    // Sent before the API answered anything (its deadline, not the API's pace), and the
+    // server's one call for the page was given up, not left open.
+    expect(api.calls.filter((call) => call.outcome === 'answered')).toEqual([]);
+    expect(eventCalls('server')).toHaveLength(1);
+    await expect.poll(() => eventCalls('server')[0]?.outcome).toBe('abandoned');
+
+    // In the browser: the server's page, then the call asked once by the browser, which fills it in.
+    await page.goto(`${shell}/event/summer-jazz-night-2026`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Summer Jazz Night' })).toBeVisible({ timeout: 10_000 });
+    expect(eventCalls('server')).toHaveLength(2);
+    expect(eventCalls('browser')).toHaveLength(1);
+    expect(eventCalls('browser')[0]?.outcome).toBe('answered');
+  } finally {
+    await Promise.all([stop(shellServer), api.close()]);
   }
 });

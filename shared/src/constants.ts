@@ -1,4 +1,5 @@
 /** Business constants and limits of SPEC.md section 9, in one place for every package. */
+import { PLATFORM_COOKIES } from './platform/cookies.js';
 
 /** Page size of notifications and message notifications. */
 export const PAGE_SIZE = 10;
@@ -21,8 +22,9 @@ export const CONTACT_MODAL_WIDTH_PX = 500;
 /** TanStack Query gcTime/staleTime default of the spec ("data cache time"). */
 export const DATA_CACHE_TIME_MS = 5 * 60 * 1000;
 
-export const COOKIE_LOGGED_IN = 'loggedIn';
-export const COOKIE_LOGIN_REDIRECT = 'loginRedirect';
+// Named in the platform's one cookie table.
+export const COOKIE_LOGGED_IN = PLATFORM_COOKIES.loggedIn;
+export const COOKIE_LOGIN_REDIRECT = PLATFORM_COOKIES.loginRedirect;
 /** SPEC.md section 3: the date display format MM/DD/YYYY h:mm AM/PM, as a luxon format. */
 export const DATE_FORMAT = 'MM/dd/yyyy h:mm a';
 /** Issue 19: times within this many days show as "5 minutes ago"; older ones in DATE_FORMAT. */

@@ -6,7 +6,7 @@ import {
   LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE,
   LOGIN_REDIRECT_COOKIE_DAYS,
 } from './constants.js';
-import { cookieIn } from './platform/cookies.js';
+import { cookieIn, loggedInIn } from './platform/cookies.js';
 
 /**
  * The parent domain of the page (SPEC.md section 4 "Logout": the cookie is set on the parent
@@ -29,8 +29,8 @@ export async function parentDomain(hostname = location.hostname): Promise<string
  * request's Cookie header (the page's server).
  */
 export function isLoggedInCookie(cookieHeader?: string): boolean {
-  const value = cookieHeader === undefined ? Cookies.get(COOKIE_LOGGED_IN) : cookieIn(cookieHeader, COOKIE_LOGGED_IN);
-  return value === 'yes';
+  // No page on a server (the shared package loads there too): no cookie unless given one.
+  return loggedInIn(cookieHeader ?? globalThis.document?.cookie);
 }
 
 export async function setLoggedInCookie(value: 'yes' | 'no', reason: 'logout' | 'authFailure'): Promise<void> {
@@ -46,7 +46,14 @@ export function setLoginRedirect(path: string): void {
 
 /** Reads and clears the return path; only a site-relative path is honoured. */
 export function takeLoginRedirect(): string | null {
-  const value = Cookies.get(COOKIE_LOGIN_REDIRECT) ?? null;
+  // Read as every cookie is read (platform/cookies.ts); js-cookie wrote it URI-encoded.
+  const raw = cookieIn(document.cookie, COOKIE_LOGIN_REDIRECT);
+  let value: string | null = null;
+  try {
+    value = raw === null ? null : decodeURIComponent(raw);
+  } catch {
+    // Not one js-cookie wrote: no way back is better than a wrong one.
+  }
   Cookies.remove(COOKIE_LOGIN_REDIRECT, { path: '/' });
   return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
 }

@@ -6,9 +6,9 @@ export * from './contract/index.js';
 export * from './constants.js';
 export * from './config/runtime.js';
 export * from './platform/index.js';
-export { ApiError, apiCall, endsSession, putUpload, statusOf } from './api/client.js';
+export { ApiError, apiCall, apiCallWith, endsSession, putUpload, statusOf, type CallOptions } from './api/client.js';
 export { downloadUrl } from './api/files.js';
-export { callKey, callQuery } from './api/queries.js';
+export { callKey, callQuery, pageCall, prefetchPageCalls, sendPageCall, type PageCall } from './api/queries.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
 export { diagnostics } from './diagnostics.js';
 export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from './live/index.js';
@@ -82,6 +82,7 @@ export {
   isNotFoundQuery,
   stateScript,
   type ServerFailure,
+  type ServerSession,
   type ServerState,
 } from './app/serverState.js';
 export { useScrollLock } from './ui/useScrollLock.js';

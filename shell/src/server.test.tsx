@@ -1,8 +1,12 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { useQuery } from '@tanstack/react-query';
+import { callQuery, useSession } from '@marketplace/shared';
 import { TEST_CONFIG } from '@marketplace/shared/testing';
 import type { LoadServerModule, renderPage as RenderPage } from './server.js';
 
@@ -57,4 +61,186 @@ describe("the page's server", () => {
     expect(unknown.failures).toEqual([]);
     expect(unknown.state.failures).toBeUndefined();
   });
+});
+
+describe("the page's data", () => {
+  /** An API on a real port that answers getEvent after `delayMs`, counting the requests it was sent and the ones abandoned. */
+  async function slowApi(delayMs: number) {
+    const seen = { requests: [] as string[], abandoned: 0 };
+    const server = createServer((req, res) => {
+      seen.requests.push(req.url ?? '');
+      const timer = setTimeout(() => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ event: { name: 'Summer Jazz Night' } }));
+      }, delayMs);
+      res.on('close', () => {
+        if (!res.writableEnded) {
+          seen.abandoned++;
+          clearTimeout(timer);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const close = () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    };
+    return { seen, origin, close };
+  }
+
+  // The event page as its remote's server build would render it: the same call its loader names.
+  function EventPage() {
+    const { data } = useQuery(callQuery('getEvent', { eventIdentifier: 'summer-jazz-night-2026' }));
+    const extra = useQuery(callQuery('getPosts', { limit: 3 }));
+    // Not asked for (a search box with nothing typed): not the loader's business.
+    useQuery({ ...callQuery('search', { query: '' }), enabled: false });
+    return (
+      <main>
+        {data ? <h1>{data.event.name}</h1> : <p data-skeleton="">loading</p>}
+        {extra.data ? 'posts' : 'posts loading'}
+      </main>
+    );
+  }
+  const load: LoadServerModule = async ({ remote }) => ({ default: remote === 'media' ? EventPage : () => 'header' });
+  const render = (apiOrigin: string, dataMs: number) =>
+    renderPage({
+      url: '/event/summer-jazz-night-2026',
+      cookie: '',
+      composition: { config: TEST_CONFIG, discovery: null, manifests: {} },
+      load,
+      apiOrigin,
+      budgets: { dataMs },
+    });
+
+  it("renders once with the loader's answers: the API is asked each call once", async () => {
+    const api = await slowApi(0);
+    try {
+      const page = await render(api.origin, 2000);
+      expect(page.html).toContain('<h1>Summer Jazz Night</h1>');
+      expect(api.seen.requests).toEqual(['/v2/events/summer-jazz-night-2026']);
+      expect(page.state.queries.queries.map((q) => q.queryKey)).toEqual([
+        ['getEvent', { eventIdentifier: 'summer-jazz-night-2026' }],
+      ]);
+      // A call the page made that its loader does not name is the browser's, and said.
+      expect(page.html).toContain('posts loading');
+      expect(page.notes).toEqual([expect.stringContaining('getPosts')]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('leaves what the API has not answered by the deadline to the browser, and aborts it: one request, however slow', async () => {
+    const api = await slowApi(3000);
+    try {
+      const page = await render(api.origin, 100);
+      expect(page.status).toBe(200);
+      expect(page.html).toContain('data-skeleton');
+      expect(page.state.queries.queries).toEqual([]);
+      expect(page.notes.join()).toContain('getEvent: no answer within 100 ms');
+      expect(page.problems).toEqual([]);
+      await vi.waitFor(() => expect(api.seen.abandoned).toBe(1), { timeout: 5000 });
+      expect(api.seen.requests).toEqual(['/v2/events/summer-jazz-night-2026']);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe("a logged-in visitor's page (issue 38, item 7)", () => {
+  /** The API as the page server reaches it: each session sees its own user, cart and orders; every Cookie header it was sent is kept. */
+  async function membersApi() {
+    const cookies: string[] = [];
+    const server = createServer((req, res) => {
+      const cookie = req.headers.cookie ?? '';
+      cookies.push(cookie);
+      const who = /^session=(alice|bob)$/.exec(cookie)?.[1];
+      const answer = (status: number, body: unknown) =>
+        // A little later each time, so answers for different visitors interleave.
+        setTimeout(
+          () => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body)),
+          Math.random() * 5,
+        );
+      if (!who) return answer(401, { error: 'Not logged in' });
+      if (req.url === '/v2/userInfo') return answer(200, { username: who, profileName: who, roles: [] });
+      if (req.url === '/v2/user/cart')
+        return answer(200, { cart: [{ identifier: `cart-of-${who}`, itemType: 'CONTENT' }] });
+      if (req.url === '/v2/user/eventOrders') return answer(200, { eventOrders: [{ orderId: `order-of-${who}` }] });
+      return answer(404, { error: 'Not found' });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const close = () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    };
+    return { cookies, origin, close };
+  }
+
+  // The orders page and the header as their remotes' server builds render them: the user's name,
+  // their cart and their orders, through the same calls the loader names.
+  function OrdersPage() {
+    const { data } = useQuery(callQuery('getEventOrders'));
+    return (
+      <main>{data ? data.eventOrders.map((o) => <p key={o.orderId}>{o.orderId}</p>) : <p data-skeleton="">…</p>}</main>
+    );
+  }
+  function Header() {
+    const user = useSession((s) => s.user?.username ?? 'nobody');
+    const cart = useSession((s) => s.cart.map((item) => item.identifier).join());
+    return <header>{`${user} [${cart}]`}</header>;
+  }
+  const load: LoadServerModule = async ({ remote }) => ({ default: remote === 'header' ? Header : OrdersPage });
+  const render = (apiOrigin: string, cookie: string) =>
+    renderPage({
+      url: '/user/orders',
+      cookie,
+      composition: { config: TEST_CONFIG, discovery: null, manifests: {} },
+      load,
+      apiOrigin,
+      // Deadlines that hold on a busy machine: what is tested here is whose data, not how fast.
+      budgets: { dataMs: 10_000, renderMs: 10_000 },
+    });
+
+  it('is rendered with their session and data, asked with their session cookie alone, and is theirs alone', async () => {
+    const api = await membersApi();
+    try {
+      const page = await render(api.origin, 'theme=dark; loggedIn=yes; session=alice; tracking=secret');
+      expect(page.html).toContain('alice [cart-of-alice]');
+      expect(page.html).toContain('order-of-alice');
+      expect(page.state.session).toMatchObject({
+        user: { username: 'alice' },
+        cart: [{ identifier: 'cart-of-alice' }],
+      });
+      expect([page.personal, page.hasContent]).toEqual([true, true]);
+      // Nothing of the visitor's but the session went to the API.
+      expect(new Set(api.cookies)).toEqual(new Set(['session=alice']));
+      // A session the API does not know: the frame, for the browser to fill (and end the session).
+      const ended = await render(api.origin, 'loggedIn=yes; session=mallory');
+      expect(ended.state.session).toBeUndefined();
+      expect(ended.html).toContain('nobody');
+      expect(ended.html).toContain('data-skeleton');
+      expect(ended.personal).toBe(true);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("rendered for two visitors at once, hundreds of times, never shows one's data to the other", async () => {
+    const api = await membersApi();
+    try {
+      const visitors = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? 'alice' : 'bob'));
+      const pages = await Promise.all(visitors.map((who) => render(api.origin, `loggedIn=yes; session=${who}`)));
+      pages.forEach((page, i) => {
+        const who = visitors[i];
+        const other = who === 'alice' ? 'bob' : 'alice';
+        const text = `${page.html}${JSON.stringify(page.state)}`;
+        expect(text).toContain(`order-of-${who}`);
+        expect(text).toContain(`${who} [cart-of-${who}]`);
+        expect(text).not.toContain(other);
+      });
+    } finally {
+      await api.close();
+    }
+  }, 30_000);
 });

@@ -13,7 +13,7 @@ import * as styledComponents from 'styled-components';
 import { ServerStyleSheet, StyleSheetManager } from 'styled-components';
 import * as zustand from 'zustand';
 import * as reactQuery from '@tanstack/react-query';
-import { QueryClientProvider, type Query, type QueryClient } from '@tanstack/react-query';
+import { hashKey, QueryClientProvider, type Query, type QueryClient } from '@tanstack/react-query';
 import * as shared from '@marketplace/shared';
 import {
   createQueryClient,
@@ -28,6 +28,13 @@ import {
   MemoryRouter,
   pageAt,
   parseRuntimeConfig,
+  apiCallWith,
+  cookieIn,
+  PLATFORM_COOKIES,
+  sendPageCall,
+  type ServerSession,
+  statusOf,
+  type PageCall,
   routeHead,
   ServerHeadContext,
   SessionStoreContext,
@@ -66,13 +73,19 @@ export const singletons: Record<string, { version: string; lib: () => unknown }>
 export interface RenderBudgets {
   /** A remote's server build (manifest, files, entry). */
   remoteMs: number;
-  /** The API's answers, per round of queries. */
+  /**
+   * The page's data deadline: its loader's calls run at once, and what has not answered by then
+   * is aborted and left to the browser (a skeleton in the HTML), so a slow API is asked each
+   * call once by the server, whatever its speed.
+   */
   dataMs: number;
-  /** Each rendering pass. */
+  /** The one rendering pass. */
   renderMs: number;
 }
 
-const DEFAULT_BUDGETS: RenderBudgets = { remoteMs: 1500, dataMs: 1500, renderMs: 2000 };
+// Loaders and remote modules run side by side: a page costs at most remoteMs (the slower of
+// the two) plus its render, and a slow API at most dataMs.
+const DEFAULT_BUDGETS: RenderBudgets = { remoteMs: 1500, dataMs: 500, renderMs: 2000 };
 
 /** One exposed module of the remote version whose browser manifest is at `manifestUrl`. */
 export type LoadServerModule = (request: {
@@ -98,6 +111,8 @@ export interface RenderRequest {
    */
   sourceOf?: (manifestUrl: string) => string | undefined;
   budgets?: Partial<RenderBudgets>;
+  /** Where this server reaches the API, when not at the page's `apiOrigin` (an internal address). */
+  apiOrigin?: string;
 }
 
 export interface RenderedPage {
@@ -111,10 +126,18 @@ export interface RenderedPage {
   head: PageHead;
   /** Server-side trouble that left a part to the browser (a remote down, a render that threw). */
   problems: string[];
+  /**
+   * Data left to the browser: calls the API did not answer by the deadline, calls its
+   * components made that the page's loader does not name. The API's or the table's, not the
+   * remotes' (a release gate does not hold a remote to them).
+   */
+  notes: string[];
   /** Of those, the remotes that threw while rendering, each error once (also in `state`, for the page's beacon). */
   failures: ServerFailure[];
-  /** Whether the HTML holds the page's content (a visitor's page), not a frame that scripts fill. */
+  /** Whether the HTML holds the page's content, not a frame that scripts fill. */
   hasContent: boolean;
+  /** A logged-in visitor's page: theirs alone, for no shared cache. */
+  personal: boolean;
 }
 
 const after = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
@@ -149,44 +172,90 @@ function renderPass(tree: React.ReactNode, budgetMs: number, problems: string[],
   });
 }
 
-/** Whether a query the render asked for can be asked now: not yet asked, enabled, with a function. */
-function wanted(query: Query): boolean {
-  if (query.state.status !== 'pending' || query.state.fetchStatus !== 'idle') return false;
-  const options = query.options as { enabled?: boolean | ((q: Query) => boolean) };
-  const enabled = typeof options.enabled === 'function' ? options.enabled(query) : options.enabled;
-  return enabled !== false && typeof query.options.queryFn === 'function';
+/** How a render's calls reach the API: where from, with whose session, until when. */
+interface DataContext {
+  /** The page's data deadline, aborting whatever has not answered. */
+  deadline: AbortSignal;
+  deadlineMs: number;
+  apiOrigin?: string;
+  /** A logged-in visitor's session cookie alone (`session=…`), none for a visitor. */
+  cookie?: string;
 }
 
-/** Asks the API what the last pass wanted; what has not answered within the budget is left to the browser. */
-async function fetchWanted(client: QueryClient, budgetMs: number): Promise<boolean> {
-  const queries = client.getQueryCache().findAll({ predicate: wanted });
-  if (queries.length === 0) return false;
-  const answered = Promise.allSettled(queries.map((query) => query.fetch()));
-  if ((await Promise.race([answered, after(budgetMs)])) === 'late') await client.cancelQueries();
-  return true;
+/** Sends one call within the page's deadline and its own timeout; null when it gave no answer in time, or failed. */
+function withinDeadline(context: DataContext) {
+  const signal = AbortSignal.any([context.deadline, AbortSignal.timeout(CALL_TIMEOUT_MS)]);
+  return { signal, apiOrigin: context.apiOrigin, cookie: context.cookie };
+}
+
+/** Why a call gave no answer for the page, or null when its failure is an answer (not found, not yours). */
+function missed(name: string, error: unknown, context: DataContext): string | null {
+  if ([401, 403, 404].includes(statusOf(error))) return null;
+  const why = context.deadline.aborted ? `no answer within ${context.deadlineMs} ms` : messageOf(error);
+  return `${name}: ${why}; left to the browser`;
 }
 
 /**
- * Failures other than "does not exist" are not shown from the server: the API may be back by
- * the time the browser asks, so those parts render loading, as they would in the browser.
- * Whether that changes what the page renders.
+ * The page's loader, run: every call at once, each with the page's data deadline as its signal
+ * (and the call's own timeout), into `client`. A call that has not answered by the deadline is
+ * aborted; it and any other failure but "does not exist" leave the cache, so the page renders
+ * them loading and the browser asks (the API may be back by then).
  */
-function forgetFailures(client: QueryClient): boolean {
+async function loadPageData(client: QueryClient, calls: readonly PageCall[], context: DataContext) {
+  const notes: string[] = [];
+  await Promise.all(
+    calls.map(async (call) => {
+      try {
+        const options = withinDeadline(context);
+        await client.fetchQuery({ queryKey: call.queryKey, queryFn: () => sendPageCall(call, options) });
+      } catch (error) {
+        const note = missed(call.name, error, context);
+        if (note) notes.push(note);
+      }
+    }),
+  );
+  keepNotFoundAnswers(client);
   const cache = client.getQueryCache();
-  let forgotAnError = false;
-  for (const query of cache.findAll({ predicate: (q) => q.state.status !== 'success' && !isNotFoundQuery(q) })) {
-    forgotAnError ||= query.state.status === 'error';
+  for (const query of cache.findAll({ predicate: (q) => q.state.status !== 'success' && !isNotFoundQuery(q) }))
     cache.remove(query);
-  }
-  // A pending query forgotten renders the same when asked for again (loading); a failure does not.
-  return forgotAnError;
+  return notes;
 }
+
+/**
+ * A logged-in visitor's session as their header and cart show it (the session store's load(),
+ * on the server): null when it is not one (ended, unknown) or not there by the deadline, and the
+ * browser loads it as it would without a server.
+ */
+async function loadSession(context: DataContext, notes: string[]): Promise<ServerSession | null> {
+  try {
+    const [user, { cart }] = await Promise.all([
+      apiCallWith(withinDeadline(context), 'getUserInfo'),
+      apiCallWith(withinDeadline(context), 'getCart'),
+    ]);
+    return user.username ? { user, cart } : null;
+  } catch (error) {
+    const note = missed('the session', error, context);
+    if (note) notes.push(note);
+    return null;
+  }
+}
+
+/** Whether the render asked for a query and got no answer: pending and enabled (a search box's empty query is not). */
+function askedFor(query: Query): boolean {
+  if (query.state.status !== 'pending') return false;
+  const options = query.options as { enabled?: boolean | ((q: Query) => boolean) };
+  const enabled = typeof options.enabled === 'function' ? options.enabled(query) : options.enabled;
+  return enabled !== false;
+}
+
+/** No call of a render waits longer than this, whatever deadline its page was given. */
+const CALL_TIMEOUT_MS = 5000;
 
 /**
  * Renders one page: the remote modules of its header and route at the versions the browser will
- * take, then passes until the API's answers the page asks for are in (three rounds at most); the
- * last pass, with its styles, is the page. A logged-in visitor's page is the frame: the header in its
- * logged-in shape with placeholders, pages with the skeletons their data fills in the browser.
+ * take, and beside them the data its loader names (the platform table's), then one pass. A
+ * logged-in visitor's page is rendered with their session (header, cart) and data, asked of the
+ * API with their session cookie; what is not there by the deadline is a skeleton the browser fills.
  */
 export async function renderPage(request: RenderRequest): Promise<RenderedPage> {
   const budgets = { ...DEFAULT_BUDGETS, ...request.budgets };
@@ -204,6 +273,25 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
   const route = pageAt(pathname);
   const isLoggedIn = isLoggedInCookie(request.cookie);
   const problems: string[] = [];
+
+  const queryClient = createQueryClient();
+  // One try each: a retry's back-off would outlast the deadline; the browser retries.
+  queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
+  // A logged-in visitor's page is rendered with their data too: their session cookie (nothing
+  // else of theirs) goes with the calls, and the page is theirs alone (personal, never kept).
+  const session = isLoggedIn ? cookieIn(request.cookie, PLATFORM_COOKIES.session) : null;
+  const context: DataContext = {
+    deadline: AbortSignal.timeout(budgets.dataMs),
+    deadlineMs: budgets.dataMs,
+    apiOrigin: request.apiOrigin,
+    ...(session && { cookie: `${PLATFORM_COOKIES.session}=${session}` }),
+  };
+  const calls = route && (!isLoggedIn || session) ? route.calls({ pathname, search }) : [];
+  const sessionNotes: string[] = [];
+  const loadingData = Promise.all([
+    loadPageData(queryClient, calls, context),
+    session ? loadSession(context, sessionNotes) : null,
+  ]);
 
   // The remote modules the page starts with, each within the budget; one that fails is the browser's.
   const resolved = versionsForRequest(config, composition, request.cookie, search);
@@ -229,12 +317,11 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
       }
     }),
   );
+  const [dataNotes, serverSession] = await loadingData;
+  const notes = [...dataNotes, ...sessionNotes];
 
-  const queryClient = createQueryClient();
-  // One try each: a retry's back-off would outlast the budget; the browser retries.
-  queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
-  const store = createSessionStore({ isLoggedIn });
-  // The last head the page says while rendering (the final pass's counts).
+  const store = createSessionStore({ isLoggedIn, session: serverSession });
+  // The head the page says while rendering.
   const said: { head: PageHead | null } = { head: null };
   const page = (styles: ServerStyleSheet) => {
     const tree = (
@@ -260,8 +347,8 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
     const source = request.sourceOf?.(manifestUrl);
     if (source) bases[id.split('/')[0] as RemoteName] = source.endsWith('/') ? source : `${source}/`;
   }
-  // Every pass's, not only the last's: a remote that threw in one pass threw in this page's render
-  // (as the browser counts a render React recovered from), once per remote and message.
+  // A remote that threw while rendering, even one React recovered from (as the browser counts
+  // it), once per remote and message.
   const failures = new Map<string, ServerFailure>();
   const noteFailures = (errors: PassError[]) => {
     for (const { error, componentStack } of errors) {
@@ -272,46 +359,43 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
     }
   };
 
-  /** One pass with its styles, head and problems: the last one is the page. */
-  const pass = async () => {
+  try {
     const sheet = new ServerStyleSheet();
-    const passProblems: string[] = [];
     const passErrors: PassError[] = [];
-    said.head = null;
+    let html: string;
+    let styles: string;
     try {
-      const html = await renderPass(page(sheet), budgets.renderMs, passProblems, passErrors);
+      html = await renderPass(page(sheet), budgets.renderMs, problems, passErrors);
+      styles = sheet.getStyleTags();
       noteFailures(passErrors);
-      return { html, styles: sheet.getStyleTags(), head: said.head as PageHead | null, problems: passProblems };
     } finally {
       sheet.seal();
     }
-  };
-
-  try {
-    let last = await pass();
-    // A visitor's data only: a logged-in visitor's pages fill in the browser, with their cookies.
-    // Another pass after each round of answers, until a pass asks for nothing new (three rounds at most).
+    // A call its components made that the loader does not name: rendered loading, and asked by the
+    // browser; the loader should name it (a member's header asks for more: notifications, chats).
+    const named = new Set(calls.map((call) => hashKey(call.queryKey)));
     if (!isLoggedIn)
-      for (let round = 0; round < 3 && (await fetchWanted(queryClient, budgets.dataMs)); round++) {
-        // A "does not exist" is the answer, to render as such, not to ask again.
-        keepNotFoundAnswers(queryClient);
-        last = await pass();
-      }
-    if (forgetFailures(queryClient)) last = await pass();
-    const finalHead = last.head ?? routeHead(pathname);
+      for (const query of queryClient.getQueryCache().findAll({ predicate: askedFor }))
+        if (!named.has(query.queryHash))
+          notes.push(`${query.queryHash} was asked while rendering, not by the page's loader: left to the browser`);
+    const finalHead = (said.head as PageHead | null) ?? routeHead(pathname);
     return {
       status: route && !isNotFoundHead(finalHead) ? 200 : 404,
-      html: last.html,
-      styles: last.styles,
+      html,
+      styles,
       state: {
         queries: dehydrateForPage(queryClient),
         slots,
         ...(failures.size > 0 && { failures: [...failures.values()] }),
+        ...(serverSession && { session: serverSession }),
       },
       head: finalHead,
-      problems: [...problems, ...last.problems],
+      problems,
+      notes,
       failures: [...failures.values()],
-      hasContent: !isLoggedIn,
+      // A member's page has its content when their session was there to render it with.
+      hasContent: !isLoggedIn || serverSession !== null,
+      personal: isLoggedIn,
     };
   } finally {
     queryClient.clear();
@@ -374,7 +458,7 @@ const scriptsAfterContent = (template: string) =>
  */
 export async function renderDocument(
   request: DocumentRequest,
-): Promise<{ status: number; body: string; problems: string[]; personal: boolean }> {
+): Promise<{ status: number; body: string; problems: string[]; notes: string[]; personal: boolean }> {
   const page = await renderPage(request);
   const { pathname } = new URL(request.url, 'http://page');
   const head = headTags(page.head, `${request.origin}${pathname}`);
@@ -384,6 +468,6 @@ export async function renderDocument(
     .replace(/<meta name="description"[^>]*>\s*/, '')
     .replace('</head>', () => `  ${head}\n    ${page.styles}\n  </head>`)
     .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>\n    ${stateScript(page.state)}`);
-  // A logged-in visitor's frame is theirs (their header's shape): no shared cache may keep it.
-  return { status: page.status, body, problems: page.problems, personal: !page.hasContent };
+  // A logged-in visitor's page is theirs (their header, their data): no shared cache may keep it.
+  return { status: page.status, body, problems: page.problems, notes: page.notes, personal: page.personal };
 }

@@ -1,23 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { cookieIn, PLATFORM_COOKIES } from '@marketplace/shared/node/choice';
 import { COOKIE_LOGGED_IN, LOGGED_IN_COOKIE_DAYS_AT_LOGOUT } from '@marketplace/shared/constants';
 import type { ApiConfig } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { guestCartKeyOf } from '../repositories/cart.js';
 import type { SessionsRepository } from '../repositories/sessions.js';
 
-export const SESSION_COOKIE = 'session';
-export const GUEST_CART_COOKIE = 'guestCart';
+export const SESSION_COOKIE = PLATFORM_COOKIES.session;
+export const GUEST_CART_COOKIE = PLATFORM_COOKIES.guestCart;
 const SESSION_DAYS = 30;
 const DAY_SECONDS = 86_400;
 
-export function parseCookieHeader(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
+/**
+ * One of the platform's cookies in a request, read as every part of the platform reads cookies
+ * (shared/node/choice.mjs: the first of the name). Its values are base64url: nothing to decode.
+ */
+export function cookieOf(c: Context<AppEnv>, name: string): string | undefined {
+  return cookieIn(c.req.header('cookie'), name) ?? undefined;
 }
 
 function cookieOptions(config: ApiConfig) {
@@ -62,12 +63,12 @@ export async function endSession(
 }
 
 export function sessionToken(c: Context<AppEnv>): string | undefined {
-  return getCookie(c, SESSION_COOKIE);
+  return cookieOf(c, SESSION_COOKIE);
 }
 
 /** A visitor's cart lives under a random HttpOnly cookie until they log in. */
 export function guestCartKey(c: Context<AppEnv>, config: ApiConfig, create: boolean): string | null {
-  let token = getCookie(c, GUEST_CART_COOKIE);
+  let token = cookieOf(c, GUEST_CART_COOKIE);
   if (!token && create) {
     token = randomBytes(18).toString('base64url');
     setCookie(c, GUEST_CART_COOKIE, token, {

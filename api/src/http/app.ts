@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { getCookie } from 'hono/cookie';
 import { registerFileRoutes } from '../files/routes.js';
-import { SESSION_COOKIE } from '../auth/sessions.js';
+import { cookieOf, SESSION_COOKIE } from '../auth/sessions.js';
 import { registerAccountRoutes } from '../routes/account.js';
 import { registerAuthRoutes } from '../routes/auth.js';
 import { registerBrowseRoutes } from '../routes/browse.js';
@@ -59,7 +58,7 @@ export function createApp(services: Services, { internalRoutes = true } = {}): H
   });
 
   app.use('*', async (c, next) => {
-    c.set('user', await repos.sessions.userFor(getCookie(c, SESSION_COOKIE)));
+    c.set('user', await repos.sessions.userFor(cookieOf(c, SESSION_COOKIE)));
     await next();
   });
 

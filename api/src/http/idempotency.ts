@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-import { GUEST_CART_COOKIE } from '../auth/sessions.js';
+import { cookieOf, GUEST_CART_COOKIE } from '../auth/sessions.js';
 import type { Repositories } from '../repositories/index.js';
 import type { StoredAnswer } from '../repositories/idempotency.js';
 import type { AppEnv } from './env.js';
@@ -38,7 +37,7 @@ export function idempotency(repos: Repositories): MiddlewareHandler<AppEnv> {
     if (key === undefined) return next();
     if (!KEY_FORMAT.test(key))
       throw new HttpError(400, `${IDEMPOTENCY_HEADER} must be 8 to 255 visible ASCII characters`);
-    const scope = scopeOf(c.get('user')?.id, getCookie(c, GUEST_CART_COOKIE));
+    const scope = scopeOf(c.get('user')?.id, cookieOf(c, GUEST_CART_COOKIE));
     const claim = await repos.idempotency.claim(
       scope,
       key,

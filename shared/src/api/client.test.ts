@@ -1,11 +1,34 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { useMswServer } from '../test/msw.js';
-import { ApiError, apiCall } from './client.js';
+import { ApiError, apiCall, apiCallWith } from './client.js';
 
 const server = useMswServer();
 
 describe('apiCall', () => {
+  it("from a server: the visitor's cookie to a call that carries the session, the origin given, and the caller's signal", async () => {
+    const seen: { url: string; cookie: string | null }[] = [];
+    server.use(
+      http.get('http://internal.test/v2/user/profile', ({ request }) => {
+        seen.push({ url: request.url, cookie: request.headers.get('cookie') });
+        return HttpResponse.json({ profileName: 'mia' });
+      }),
+      http.get('http://internal.test/v2/events/slow', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        return HttpResponse.json({});
+      }),
+    );
+    const options = { cookie: 'session=s1', apiOrigin: 'http://internal.test' };
+    await apiCallWith(options, 'getOwnProfile');
+    expect(seen).toEqual([{ url: 'http://internal.test/v2/user/profile', cookie: 'session=s1' }]);
+
+    const late = apiCallWith({ ...options, signal: AbortSignal.timeout(20) }, 'getEvent', {
+      eventIdentifier: 'slow',
+    }).catch((e: unknown) => e);
+    // Abandoned, not a failure of the API's, and not sent again.
+    expect(await late).toMatchObject({ status: 0, aborted: true });
+  });
+
   it("reads a lookup's 404 as not found with the API's reason", async () => {
     server.use(
       http.get('http://api.test/v2/events/:id', () => HttpResponse.json({ error: 'Event not found' }, { status: 404 })),

@@ -53,21 +53,43 @@ function newIdempotencyKey(): string {
  * state-changing call carries an Idempotency-Key made for this action and is sent once more
  * with the same key when its first send got no usable answer (RETRIED), so a retry never acts twice.
  */
-export async function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>): Promise<ApiResponse<K>> {
+export function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>): Promise<ApiResponse<K>> {
+  return apiCallWith({}, name, ...args);
+}
+
+/** How a call is sent from a server, which has no browser to add cookies or give up on a request. */
+export interface CallOptions {
+  /** Ends the request (a page's data deadline, its own timeout): it then fails with status 0. */
+  signal?: AbortSignal;
+  /** The visitor's Cookie header, for a call that carries the session (the page server's render). */
+  cookie?: string;
+  /** Where the API is from here, when not the page's `apiOrigin` (a server's internal address). */
+  apiOrigin?: string;
+}
+
+/** apiCall, with a signal, cookie or origin of the caller's (CallOptions). */
+export async function apiCallWith<K extends CallName>(
+  options: CallOptions,
+  name: K,
+  ...args: CallArgs<K>
+): Promise<ApiResponse<K>> {
   const { method, path, body, credentials } = encodeCall(name, args[0]);
-  const url = `${getRuntimeConfig().apiOrigin}${path}`;
+  const url = `${options.apiOrigin ?? getRuntimeConfig().apiOrigin}${path}`;
   const changes = method !== 'GET';
   const headers: Record<string, string> = changes ? { [IDEMPOTENCY_HEADER]: newIdempotencyKey() } : {};
+  if (credentials && options.cookie) headers.Cookie = options.cookie;
+  const { signal } = options;
   const send = async (): Promise<Response | ApiError> => {
     try {
-      return await fetch(url, { method, body, headers, credentials: credentials ? 'include' : 'omit' });
+      return await fetch(url, { method, body, headers, signal, credentials: credentials ? 'include' : 'omit' });
     } catch (error) {
-      return new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
+      const abandoned = unloading || Boolean(signal?.aborted);
+      return new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, abandoned);
     }
   };
 
   let outcome = await send();
-  if (changes && worthRetrying(outcome)) {
+  if (changes && worthRetrying(outcome) && !signal?.aborted) {
     const busy = outcome instanceof Response && outcome.status === 409;
     await new Promise((resolve) => setTimeout(resolve, busy ? 1000 : RETRY_DELAY_MS));
     outcome = await send();
@@ -75,6 +97,8 @@ export async function apiCall<K extends CallName>(name: K, ...args: CallArgs<K>)
   if (outcome instanceof ApiError) throw outcome;
   const response = outcome;
   const payload: unknown = await response.json().catch(() => null);
+  // Given up while the body was arriving: no answer, whatever the status said.
+  if (signal?.aborted) throw new ApiError(0, 'The request was abandoned', undefined, true);
   if (!response.ok) {
     const reason = payload as Partial<ApiErrorBody> | null;
     throw new ApiError(response.status, reason?.error ?? `HTTP ${response.status}`, reason?.field);

@@ -1,18 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
-import type { ApiRequest, CallArgs, CallName } from '../contract/calls.js';
-import { apiCall } from './client.js';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { CallArgs, CallName } from '../contract/calls.js';
+import { isNotFoundQuery } from '../app/serverState.js';
+import { apiCall, apiCallWith, type CallOptions } from './client.js';
+import { callKey, type PageCall } from './calls.js';
 
-/**
- * The cache key of a call, from the contract's call table: its name, then its request. TanStack
- * Query compares keys structurally and matches prefixes, so `callKey('getEventOrderDetails',
- * { orderId })` also selects that order whatever its sharingId.
- */
-export function callKey<K extends CallName>(
-  name: K,
-  request?: Partial<ApiRequest<K>>,
-): readonly [K] | readonly [K, Partial<ApiRequest<K>>] {
-  return request === undefined ? [name] : [name, request];
-}
+export { callKey, pageCall, type PageCall } from './calls.js';
 
 /**
  * The one way every remote queries the API: a `queryOptions` factory per call, keyed by
@@ -20,4 +12,27 @@ export function callKey<K extends CallName>(
  */
 export function callQuery<K extends CallName>(name: K, ...args: CallArgs<K>) {
   return queryOptions({ queryKey: callKey(name, args[0]), queryFn: () => apiCall(name, ...args) });
+}
+
+/**
+ * Sends a page call, with a server's signal, cookie and address of the API when given. Its
+ * request was typed against its name where it was made (`pageCall`), so the pair is the
+ * contract's, as TypeScript cannot see through the union here.
+ */
+export function sendPageCall(call: PageCall, options: CallOptions = {}): Promise<unknown> {
+  return apiCallWith(options, call.name, ...([call.request] as CallArgs<CallName>));
+}
+
+/**
+ * The browser's half of a page's loader: on a client navigation, its calls start beside its
+ * remote's code, not after it. What the cache holds fresh (the server's answers, a recent visit)
+ * or as "does not exist" is not asked again; a call the page's component asks too joins this one.
+ */
+export function prefetchPageCalls(client: QueryClient, calls: readonly PageCall[]): void {
+  for (const call of calls) {
+    const known = client.getQueryCache().find({ queryKey: call.queryKey, exact: true });
+    if (known && isNotFoundQuery(known)) continue;
+    // Once: whether to ask again is the page's own query's choice when it mounts.
+    void client.prefetchQuery({ queryKey: call.queryKey, queryFn: () => sendPageCall(call), retry: false });
+  }
 }

@@ -49,11 +49,12 @@ export async function mountApp(
   } = {},
 ): Promise<void> {
   const config = await loadRuntimeConfig();
-  void sessionStore.getState().load();
   const element = document.getElementById(rootId);
   if (!element) throw new Error(`mountApp: no #${rootId} element`);
   const queryClient = createQueryClient();
   const server = element.hasChildNodes() ? serverStateInPage() : null;
+  // The store started from the session the server rendered with (createSessionStore); this checks it.
+  void sessionStore.getState().load();
   // The server's answers serve the page either way: the browser does not ask for them again.
   if (server) hydrateFromPage(queryClient, server.queries);
   for (const failure of server?.failures ?? []) reportPageError({ kind: 'server', ...failure });

@@ -1,5 +1,6 @@
 import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient } from '@tanstack/react-query';
 import { ApiError, statusOf } from '../api/client.js';
+import type { CartItem, UserInfo } from '../contract/entities.js';
 import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
 
 /** The id of the data-only block a server-rendered page carries its state in. */
@@ -19,7 +20,29 @@ export interface ServerState {
    * renders those parts afresh and reports these as the page's own (mountApp, issue 39, item 1).
    */
   failures?: ServerFailure[];
+  /**
+   * A logged-in visitor's session as the server rendered the page with it (their header, their
+   * cart): the browser's session store starts from it, so the page hydrates as sent, then checks
+   * it as on any load (a session that ended meanwhile ends as any other).
+   */
+  session?: ServerSession;
 }
+
+export interface ServerSession {
+  user: UserInfo;
+  cart: CartItem[];
+}
+
+const isServerSession = (value: unknown): value is ServerSession => {
+  const session = value as Partial<ServerSession> | null;
+  return (
+    typeof session === 'object' &&
+    session !== null &&
+    typeof session.user?.username === 'string' &&
+    session.user.username !== '' &&
+    Array.isArray(session.cart)
+  );
+};
 
 /** A remote that threw while the page's server rendered it, in the error's words. */
 export interface ServerFailure {
@@ -118,7 +141,9 @@ export function serverStateInPage(
     const slots = value.slots as Record<string, string>;
     // A page of an older server has none; one that is not a list of failures is left out, not trusted.
     const failures = Array.isArray(value.failures) ? value.failures.filter(isServerFailure) : [];
-    return { queries, slots, ...(failures.length > 0 && { failures }) };
+    // One that is not a session is left out: the browser loads its own.
+    const session = isServerSession(value.session) ? value.session : undefined;
+    return { queries, slots, ...(failures.length > 0 && { failures }), ...(session && { session }) };
   } catch {
     return null;
   }

@@ -1,8 +1,15 @@
-/**
- * One cookie's value in a Cookie header (or `document.cookie`), or null when it has none. Here,
- * not in the shared package's cookies.ts, because main.js reads the canary cohort with it before
- * the shared singletons are negotiated (shell/src/remotes/discovery.ts).
- */
-export function cookieIn(header: string, name: string): string | null {
-  return new RegExp(`(?:^|;\\s*)${name}=([^;]*)`).exec(header)?.[1] ?? null;
-}
+// Here, not in the shared package's cookies.ts, because main.js reads the canary cohort before the
+// shared singletons are negotiated (shell/src/remotes/discovery.ts). The table and the parsing
+// are the platform's one copy (node/choice.mjs), which the page server and the boot script use too.
+export {
+  chosenPointer,
+  cohortIn,
+  cohortValue,
+  cookieIn,
+  loggedInIn,
+  PLATFORM_COOKIES,
+  LOCAL_VERSION,
+  isOverrideVersion,
+  overrideManifest,
+  type ChoicePointer,
+} from '../../node/choice.mjs';

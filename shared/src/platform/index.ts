@@ -6,6 +6,7 @@ export {
   type Page,
   type PageRoute,
   type PageKey,
+  type PageLoader,
   type PathParams,
   type HeaderVariant,
   type FooterVariant,
@@ -38,7 +39,7 @@ export {
   type PageToken,
   type VitalName,
 } from './beacon.js';
-export { cookieIn } from './cookies.js';
+export * from './cookies.js';
 export {
   PAGE_ERRORS_GLOBAL,
   PAGE_ERRORS_WAITING_MAX,

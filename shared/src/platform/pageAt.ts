@@ -1,7 +1,4 @@
-import { PAGE_LIST } from './pages.js';
-
-/** A path's segments, as the router splits it (a trailing slash ignored: `/events/` is `/events`). */
-const segments = (path: string) => (path === '/' ? [] : path.replace(/^\//, '').replace(/\/$/, '').split('/'));
+import { PAGE_LIST, pathSegments as segments } from './pages.js';
 
 /**
  * How specific a route is, as react-router ranks routes: a static segment outweighs a dynamic

@@ -1,3 +1,4 @@
+import { pageCall, type PageCall } from '../api/calls.js';
 import type { ExposedName, ExposedProps } from '../exposes.js';
 import type { RemoteName } from './remotes.js';
 
@@ -12,6 +13,37 @@ export type PathParams<P extends string> = P extends `${string}:${infer Param}/$
 export type HeaderVariant = 'full' | 'compact';
 /** The footer under the page (SPEC.md section 1): the default one, or the sign-up page's lighter one. */
 export type FooterVariant = 'default' | 'signup';
+
+/** A path's segments, as the router splits it (a trailing slash ignored: `/events/` is `/events`). */
+export const pathSegments = (path: string) =>
+  path === '/' ? [] : path.replace(/^\//, '').replace(/\/$/, '').split('/');
+
+/** The `:name` values of `pathname` under `pattern`, decoded as the router's `useParams` gives them. */
+function paramsIn(pattern: string, pathname: string): Record<string, string> {
+  const names = pathSegments(pattern);
+  const parts = pathSegments(pathname);
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    if (!name.startsWith(':')) return;
+    const raw = parts[i] ?? '';
+    try {
+      params[name.slice(1)] = decodeURIComponent(raw);
+    } catch {
+      params[name.slice(1)] = raw;
+    }
+  });
+  return params;
+}
+
+/**
+ * What a page renders from (Remix's and Modern.js's loaders): the API calls its components ask
+ * for, from its path's parameters and its query. The page server sends them all at once and
+ * renders once; the browser sends them beside loading the page's code on a client navigation.
+ */
+export type PageLoader<P extends string> = (
+  params: Record<PathParams<P>, string>,
+  search: URLSearchParams,
+) => readonly PageCall[];
 
 /** Calls `use` with a page's remote, module and props, typed together. */
 export type SlotVisitor<T> = <R extends RemoteName, M extends ExposedName<R>>(
@@ -38,6 +70,8 @@ export interface PageRoute {
   footer: FooterVariant;
   /** Hands the page's remote, module and props to `use`, so a caller renders it without casts. */
   slot<T>(use: SlotVisitor<T>): T;
+  /** The calls its loader names for this location (none for a page without data). */
+  calls(location: { pathname: string; search: string }): readonly PageCall[];
 }
 
 export interface Page<P extends string = string> extends PageRoute {
@@ -56,8 +90,9 @@ function page<K extends string, P extends string, R extends RemoteName, M extend
   description: string;
   header?: HeaderVariant;
   footer?: FooterVariant;
+  loader?: PageLoader<P>;
 }): Page<P> & { key: K } {
-  const { key, path, remote, module, props, title, description, header = 'full', footer = 'default' } = def;
+  const { key, path, remote, module, props, title, description, header = 'full', footer = 'default', loader } = def;
   return {
     key,
     path,
@@ -72,6 +107,8 @@ function page<K extends string, P extends string, R extends RemoteName, M extend
       return path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''));
     },
     slot: (use) => use(remote, module, props),
+    calls: ({ pathname, search }) =>
+      loader?.(paramsIn(path, pathname) as Record<PathParams<P>, string>, new URLSearchParams(search)) ?? [],
   };
 }
 
@@ -90,6 +127,7 @@ export const PAGES = {
     title: 'Event photos and videos',
     description:
       'Browse upcoming events and the photos and videos taken at them, and order media work for your own event.',
+    loader: () => [pageCall('getEvents', { limit: 50 })],
     props: {},
   }),
   events: page({
@@ -100,6 +138,7 @@ export const PAGES = {
     title: 'Events',
     description:
       'Browse upcoming events and the photos and videos taken at them, and order media work for your own event.',
+    loader: () => [pageCall('getEvents', { limit: 50 })],
     props: {},
   }),
   event: page({
@@ -109,6 +148,7 @@ export const PAGES = {
     module: 'EventPage',
     title: 'Event',
     description: 'Photos and videos from this event, from the photographers who covered it.',
+    loader: ({ eventIdentifier }) => [pageCall('getEvent', { eventIdentifier })],
     props: {},
   }),
   community: page({
@@ -118,6 +158,7 @@ export const PAGES = {
     module: 'CommunityPage',
     title: 'Community',
     description: 'Posts from the photographers, videographers and organisers of the community.',
+    loader: () => [pageCall('getPosts', { limit: 50 })],
     props: {},
   }),
   cart: page({
@@ -136,6 +177,9 @@ export const PAGES = {
     module: 'EventOrderPage',
     title: 'Event order',
     description: 'An event media order: its progress, requirements, uploads and payout.',
+    loader: ({ orderId }, search) => [
+      pageCall('getEventOrderDetails', { orderId, sharingId: search.get('sharingId') ?? undefined }),
+    ],
     props: {},
   }),
   login: page({
@@ -166,6 +210,7 @@ export const PAGES = {
     module: 'ProfilePage',
     title: 'Your profile',
     description: 'Your public profile: picture, bio and what you have published.',
+    loader: () => [pageCall('getOwnProfile')],
     props: {},
   }),
   orders: page({
@@ -175,6 +220,7 @@ export const PAGES = {
     module: 'OrdersPage',
     title: 'Your orders',
     description: 'The event media orders you placed or work on.',
+    loader: () => [pageCall('getEventOrders')],
     props: {},
   }),
   myEvents: page({
@@ -184,6 +230,7 @@ export const PAGES = {
     module: 'MyEventsPage',
     title: 'Your events',
     description: 'The events you organise.',
+    loader: () => [pageCall('getMyEvents')],
     props: {},
   }),
   mediaPackages: page({
@@ -193,6 +240,7 @@ export const PAGES = {
     module: 'MediaPackagesPage',
     title: 'Media packages',
     description: 'The media packages you offer to event organisers and clients.',
+    loader: () => [pageCall('getMediaPackages')],
     props: {},
   }),
   discountCodes: page({
@@ -202,6 +250,7 @@ export const PAGES = {
     module: 'DiscountCodesPage',
     title: 'Discount codes',
     description: 'The discount codes you offer.',
+    loader: () => [pageCall('getDiscountCodes')],
     props: {},
   }),
   // react-router ranks the static /user/* paths above this one.
@@ -212,6 +261,7 @@ export const PAGES = {
     module: 'CreatorPage',
     title: 'Creator',
     description: "A photographer's or organiser's photos, videos and posts.",
+    loader: ({ profileName }) => [pageCall('getProfile', { profileName })],
     props: {},
   }),
   settings: page({
@@ -221,6 +271,7 @@ export const PAGES = {
     module: 'SettingsPage',
     title: 'Settings',
     description: "Your account's settings.",
+    loader: () => [pageCall('getOwnProfile')],
     props: {},
   }),
   faq: page({

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LEGAL_DOCUMENTS } from '../exposes.js';
 import { PAGE_LIST, PAGES, pagesOf } from './pages.js';
@@ -18,9 +20,46 @@ const platformData = () => ({
   })),
 });
 
+/** Every module `file` loads, itself included, following relative imports (types only are left out: they are not loaded). */
+function loadedModules(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  for (const [, specifier] of source.matchAll(/^(?:import|export) (?!type\b)[^;]*?from '([^']+)'/gm)) {
+    const target = specifier!.startsWith('.') ? resolve(dirname(file), specifier!.replace(/\.js$/, '.ts')) : specifier!;
+    if (target.startsWith('/')) loadedModules(target, seen);
+    else seen.add(target);
+  }
+  return seen;
+}
+
 describe('the platform table', () => {
+  it("loads no shared singleton: the shell's first chunk reads it before they are negotiated", () => {
+    const modules = [...loadedModules(resolve(import.meta.dirname, 'index.ts'))];
+    expect(modules.filter((m) => !m.startsWith('/'))).toEqual([]);
+  });
+
   it('is what platform.json says (regenerate it with `pnpm --filter @marketplace/shared test -u`)', async () => {
     await expect(`${JSON.stringify(platformData(), null, 2)}\n`).toMatchFileSnapshot('../../platform.json');
+  });
+
+  it("names each page's calls for a location, with the keys its components read them under", () => {
+    const keys = (page: (typeof PAGE_LIST)[number], pathname: string, search = '') =>
+      page.calls({ pathname, search }).map((call) => call.queryKey);
+    expect(keys(PAGES.home, '/')).toEqual([['getEvents', { limit: 50 }]]);
+    // Decoded as the router's useParams gives them, so the key is the one the page's query uses.
+    expect(keys(PAGES.event, '/event/a%20b/')).toEqual([['getEvent', { eventIdentifier: 'a b' }]]);
+    expect(keys(PAGES.creator, '/user/mia')).toEqual([['getProfile', { profileName: 'mia' }]]);
+    expect(keys(PAGES.eventOrder, '/eventorder/ord-1', '?sharingId=s1')).toEqual([
+      ['getEventOrderDetails', { orderId: 'ord-1', sharingId: 's1' }],
+    ]);
+    expect(keys(PAGES.eventOrder, '/eventorder/ord-1')).toEqual([
+      ['getEventOrderDetails', { orderId: 'ord-1', sharingId: undefined }],
+    ]);
+    // A malformed escape is the path as written, not a failure.
+    expect(keys(PAGES.event, '/event/%E0%A4%A')).toEqual([['getEvent', { eventIdentifier: '%E0%A4%A' }]]);
+    expect(keys(PAGES.faq, '/faq')).toEqual([]);
+    expect(keys(PAGES.cart, '/cart')).toEqual([]);
   });
 
   it('builds each page link, encoding its parameters', () => {

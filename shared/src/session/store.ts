@@ -3,6 +3,7 @@ import { createStore, useStore, type StoreApi } from 'zustand';
 import { apiCall, endsSession, statusOf } from '../api/client.js';
 import type { CartItem, CartItemType, UserInfo } from '../contract/entities.js';
 import { isLoggedInCookie, setLoggedInCookie } from '../cookies.js';
+import { serverStateInPage, type ServerSession } from '../app/serverState.js';
 import { diagnostics } from '../diagnostics.js';
 import { live } from '../live/index.js';
 
@@ -55,13 +56,18 @@ export type SessionStore = StoreApi<SessionState>;
  * A session store. `isLoggedIn`: what the loggedIn cookie says, when it is not the page's own
  * cookie to read (a page's server renders each request with a store of its own).
  */
-export function createSessionStore(start: { isLoggedIn?: boolean } = {}): SessionStore {
+export function createSessionStore(start: { isLoggedIn?: boolean; session?: ServerSession | null } = {}): SessionStore {
   diagnostics.sessionStores++;
+  const isLoggedIn = start.isLoggedIn ?? isLoggedInCookie();
+  // The session the page's server rendered with (in the page, or given to a server's own store):
+  // the state to start from, since a render reads a store's first state (React's server snapshot,
+  // in the server's render and in the browser's hydration of it). load() checks it as always.
+  const session = isLoggedIn ? (start.session === undefined ? serverStateInPage()?.session : start.session) : null;
   return createStore<SessionState>()((set, get) => ({
-    user: null,
-    isLoggedIn: start.isLoggedIn ?? isLoggedInCookie(),
-    cart: [],
-    loaded: false,
+    user: session?.user ?? null,
+    isLoggedIn,
+    cart: session?.cart ?? [],
+    loaded: Boolean(session),
 
     async load() {
       const isLoggedIn = isLoggedInCookie();

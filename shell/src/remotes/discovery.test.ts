@@ -217,6 +217,21 @@ describe("a developer's local build (issue 27, item 7)", () => {
     window.sessionStorage.clear();
     expect((await resolveRemotes(config, null)).remotes.header).toBe('https://cdn.example/header/mf-manifest.json');
   });
+
+  it("is never rendered on the server (issue 38, item 5): its slot is the browser's, the others render as configured", () => {
+    const config: RuntimeConfig = {
+      apiOrigin: 'http://api.test',
+      filesOrigin: 'http://api.test',
+      liveUrl: 'ws://api.test/mqtt',
+      remotes: configured,
+      allowLocalRemotes: true,
+    };
+    const composed = { config, discovery: null, manifests: {} };
+    const versions = versionsForRequest(config, composed, '', '?version=header@local');
+    expect([...versions.undecided]).toEqual(['header']);
+    expect(versions.remotes.media).toBe(configured.media);
+    expect([...versionsForRequest(config, composed, '', '').undecided]).toEqual([]);
+  });
 });
 
 describe('rollbacks reaching open pages (issue 27, item 6)', () => {

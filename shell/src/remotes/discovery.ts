@@ -1,8 +1,14 @@
 import type { RuntimeConfig } from '@marketplace/shared';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import {
-  cookieIn,
+  chosenPointer,
+  cohortIn,
+  isOverrideVersion,
+  LOCAL_VERSION,
+  overrideManifest,
+  cohortValue,
   pageComposition,
+  PLATFORM_COOKIES,
   REMOTE_NAMES,
   REMOTES,
   type Composition,
@@ -46,11 +52,9 @@ const OVERRIDES_KEY = 'platform-version-overrides';
  */
 export const OVERRIDE_PARAM = 'version';
 /** The version name of a remote served by its development server on this machine. */
-export const LOCAL_VERSION = 'local';
+export { LOCAL_VERSION };
 
 export type Overrides = Partial<Record<RemoteName, string>>;
-/** A release store version (releases/store.mjs: 12 hex digits of the build's hash). */
-const VERSION = /^[0-9a-f]{12}$/;
 /** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
 const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
 
@@ -83,10 +87,7 @@ export function requestedOverrides(
   // Those kept from earlier pages of the tab, then those in the address (a later one wins).
   const pairs = [...Object.entries(readKept(storage)), ...asked.map((value) => value.split('@'))];
   const valid: Overrides = Object.fromEntries(
-    pairs.filter(
-      ([remote, version]) =>
-        REMOTE_NAMES.includes(remote as RemoteName) && (VERSION.test(String(version)) || version === LOCAL_VERSION),
-    ),
+    pairs.filter(([remote, version]) => REMOTE_NAMES.includes(remote as RemoteName) && isOverrideVersion(version)),
   );
   storage.setItem(OVERRIDES_KEY, JSON.stringify(valid));
   return valid;
@@ -117,7 +118,7 @@ function setApplied(next: Overrides): void {
 }
 
 /** Where a browser's cohort is kept: a first-party cookie, which the page's server reads too. */
-export const COHORT_COOKIE = 'platform-cohort';
+export const COHORT_COOKIE = PLATFORM_COOKIES.cohort;
 /** Kept a year, as long as a browser should stay on one side of a canary's share. */
 const COHORT_MAX_AGE_S = 365 * 24 * 3600;
 
@@ -125,11 +126,6 @@ const COHORT_MAX_AGE_S = 365 * 24 * 3600;
 export interface CookieJar {
   cookie: string;
 }
-
-const validCohort = (value: string | null | undefined): number | null => {
-  if (value === null || value === undefined || !/^\d{1,2}$/.test(value)) return null;
-  return Number(value);
-};
 
 /**
  * This browser's cohort, 0-99, drawn once and kept in a cookie: a canary at N % serves the
@@ -141,9 +137,9 @@ export function browserCohort(
   jar: CookieJar = document,
   storage: Pick<Storage, 'getItem'> = window.localStorage,
 ): number {
-  const fromCookie = cohortInCookies(jar.cookie);
+  const fromCookie = cohortIn(jar.cookie);
   if (fromCookie !== null) return fromCookie;
-  const cohort = validCohort(storage.getItem(COHORT_COOKIE)) ?? Math.floor(Math.random() * 100);
+  const cohort = cohortValue(storage.getItem(COHORT_COOKIE)) ?? Math.floor(Math.random() * 100);
   jar.cookie = `${COHORT_COOKIE}=${cohort}; Path=/; Max-Age=${COHORT_MAX_AGE_S}; SameSite=Lax`;
   return cohort;
 }
@@ -156,12 +152,11 @@ export function manifestsFrom(
   doc: DiscoveryDocument,
   docUrl: string,
   fallback: Record<RemoteName, string>,
-  cohort: number,
+  cohort: number | null,
 ): Record<RemoteName, string> {
   const manifests = { ...fallback };
   for (const name of REMOTE_NAMES) {
-    const entry = doc.remotes?.[name];
-    const chosen = entry?.canary && cohort < entry.canary.percent ? entry.canary : entry?.live;
+    const chosen = chosenPointer(doc.remotes?.[name], cohort);
     if (chosen && typeof chosen.manifest === 'string') manifests[name] = new URL(chosen.manifest, docUrl).href;
   }
   return manifests;
@@ -190,19 +185,16 @@ export function applyOverrides(
 ): Overrides {
   const used: Overrides = {};
   for (const [remote, version] of Object.entries(requested) as [RemoteName, string][]) {
-    if (version === LOCAL_VERSION) {
-      if (!allowed.local) {
-        console.warn(`[shell] ${remote}@local: this deployment does not load local builds`);
-        continue;
-      }
-      manifests[remote] = localManifest(remote);
-    } else {
-      if (!allowed.storeVersions || !doc || !docUrl || !doc.remotes?.[remote]?.versions?.includes(version)) {
-        console.warn(`[shell] ${remote}@${version} is not in the release store: not loaded`);
-        continue;
-      }
-      manifests[remote] = new URL(`${remote}/${version}/mf-manifest.json`, docUrl).href;
+    const where = overrideManifest(remote, version, docUrl ? doc : null, allowed);
+    if (where === null) {
+      console.warn(
+        version === LOCAL_VERSION
+          ? `[shell] ${remote}@local: this deployment does not load local builds`
+          : `[shell] ${remote}@${version} is not in the release store: not loaded`,
+      );
+      continue;
     }
+    manifests[remote] = where === LOCAL_VERSION ? localManifest(remote) : new URL(where, docUrl ?? undefined).href;
     used[remote] = version;
   }
   return used;
@@ -288,9 +280,6 @@ export async function resolveRemotes(
   }
 }
 
-/** The cohort a request's cookies name, or null (a browser that has none yet). */
-export const cohortInCookies = (cookie: string): number | null => validCohort(cookieIn(cookie, COHORT_COOKIE));
-
 /** What a page's server renders a request with (versionsForRequest). */
 export interface RequestVersions extends ResolvedRemotes {
   /**
@@ -317,9 +306,9 @@ export function versionsForRequest(
   const doc = config.discoveryUrl && isDocument(composed.discovery) ? composed.discovery : null;
   let remotes = { ...config.remotes };
   if (doc && config.discoveryUrl) {
-    const cohort = cohortInCookies(cookie);
+    const cohort = cohortIn(cookie);
     if (cohort === null) for (const name of REMOTE_NAMES) if (doc.remotes[name]?.canary) undecided.add(name);
-    remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, cohort ?? 100);
+    remotes = manifestsFrom(doc, config.discoveryUrl, config.remotes, cohort);
   } else if (config.discoveryUrl) {
     // The document could not be composed: the browser reads it, and may take other versions.
     for (const name of REMOTE_NAMES) undecided.add(name);
@@ -327,7 +316,11 @@ export function versionsForRequest(
   const allowed = overrideSwitches(config);
   if (allowed.storeVersions || allowed.local) {
     const asked = { getItem: () => null, setItem: () => undefined, removeItem: () => undefined };
-    applyOverrides(doc, config.discoveryUrl ?? null, remotes, requestedOverrides(search, asked), allowed);
+    const used = applyOverrides(doc, config.discoveryUrl ?? null, remotes, requestedOverrides(search, asked), allowed);
+    // A developer's own build listens on the developer's loopback, not the server's: the server
+    // would render whatever listens on its own port there (on a shared staging host, anyone's).
+    for (const [remote, version] of Object.entries(used))
+      if (version === LOCAL_VERSION) undecided.add(remote as RemoteName);
   }
   return { remotes, manifests: knownManifests(config, composed, doc), undecided };
 }

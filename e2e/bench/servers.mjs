@@ -1,0 +1,46 @@
+// What the benchmarks start on loopback: the API on a fresh SQLite database with the demo data.
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The key the bench's page servers sign beacon tokens with, and its API checks. */
+export const BENCH_RUM_TOKEN_KEY = 'bench-rum-token-key-0123456789abcdef';
+
+/**
+ * The API (its development entry, as `npm start` runs it) on `port`, its database in `dataDir`.
+ * @param {{ port: number, dataDir: string, allowedOrigins: string[] }} options
+ */
+export function startApi({ port, dataDir, allowedOrigins }) {
+  const origin = `http://localhost:${port}`;
+  return spawn(join(ROOT, 'api/node_modules/.bin/tsx'), [join(ROOT, 'api/src/main.ts')], {
+    env: {
+      ...process.env,
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+      API_PUBLIC_ORIGIN: origin,
+      API_ALLOWED_ORIGINS: allowedOrigins.join(','),
+      DATABASE_PATH: join(dataDir, 'db.sqlite'),
+      ADMIN_TOKEN: 'bench-admin-token',
+      // Pages report as in production: a token from their page server, beacons the API counts.
+      RUM_TOKEN_KEY: BENCH_RUM_TOKEN_KEY,
+      RUM_LOADS_PER_HOUR: '100000',
+      SEED_DEMO: '1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Resolves once `url` answers 2xx; fails after `ms`. @param {string} url */
+export async function waitFor(url, ms = 60_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}

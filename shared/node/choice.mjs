@@ -1,0 +1,74 @@
+// The platform's one version choice and one cookie table (issue 38, item 6). The browser
+// (shell/src/remotes/discovery.ts), the page server (the shell's server build, the beacon tokens
+// of page-server/rum-token.mjs, nginx's version labels in page-server/nginx.mjs) and the page's
+// boot script (page-server/boot-script.mjs, which embeds these functions' own text) all choose
+// and parse with these. nginx's maps cannot run them: page-server/nginx.test.ts holds its cookie
+// maps to them, header by header. Plain JavaScript with ES5 bodies, for that embedding.
+
+/** Every cookie the pages and their servers read, by what it is for. */
+export const PLATFORM_COOKIES = {
+  /** SPEC.md section 5: 'yes' while logged in (set on the parent domain, so every app sees it). */
+  loggedIn: 'loggedIn',
+  /** Where to return after logging in: a site path, for a day. */
+  loginRedirect: 'loginRedirect',
+  /** The browser's canary cohort, 0-99, drawn once and kept a year. */
+  cohort: 'platform-cohort',
+  /** The API's session (HttpOnly, base64url): only the API and the page server's calls to it read it. */
+  session: 'session',
+  /** A visitor's cart until they log in (HttpOnly, base64url), the API's. */
+  guestCart: 'guestCart',
+};
+
+/** One cookie's value in a Cookie header (or `document.cookie`): the first of that name, or null. */
+export function cookieIn(header, name) {
+  var match = new RegExp('(?:^|;\\s*)' + name + '=([^;]*)').exec(header || '');
+  return match ? match[1] : null;
+}
+
+/** A cohort as written (cookie, storage): one or two digits ('05' is 5); anything else is none. */
+export function cohortValue(value) {
+  return typeof value === 'string' && /^\d{1,2}$/.test(value) ? Number(value) : null;
+}
+
+/** The cohort a Cookie header names, or null. */
+export function cohortIn(header) {
+  return cohortValue(cookieIn(header, PLATFORM_COOKIES.cohort));
+}
+
+/** Whether a Cookie header is a logged-in visitor's (its loggedIn cookie is exactly 'yes'). */
+export function loggedInIn(header) {
+  return cookieIn(header, PLATFORM_COOKIES.loggedIn) === 'yes';
+}
+
+/**
+ * The version of a remote a browser takes from the release store's discovery document: its
+ * canary when the browser's cohort is below the canary's share, else its live version; null when
+ * the store has none (the remote's configured URL then). A browser with no cohort yet takes live.
+ */
+export function chosenPointer(entry, cohort) {
+  if (!entry) return null;
+  if (entry.canary && cohort !== null && cohort < entry.canary.percent) return entry.canary;
+  return entry.live || null;
+}
+
+/** A tester's `?version=` asks for a release store version (12 hex digits) or `local` (a developer's own build). */
+export const LOCAL_VERSION = 'local';
+
+/** Whether `version` is one a tester may ask for: a release store version or `local`. */
+export function isOverrideVersion(version) {
+  return version === LOCAL_VERSION || /^[0-9a-f]{12}$/.test(String(version));
+}
+
+/**
+ * Where a tester's version of a remote is served from, where the deployment allows it: `local`
+ * (the remote's development port on loopback) when it allows developers' builds, a stored
+ * version's manifest path (relative to the discovery document) when it allows store versions and
+ * the store lists that version; null when refused.
+ */
+export function overrideManifest(remote, version, doc, allowed) {
+  if (version === LOCAL_VERSION) return allowed.local ? LOCAL_VERSION : null;
+  var entry = doc && doc.remotes ? doc.remotes[remote] : null;
+  var listed = entry && Array.isArray(entry.versions) ? entry.versions : [];
+  if (!allowed.storeVersions || !isOverrideVersion(version) || listed.indexOf(version) < 0) return null;
+  return remote + '/' + version + '/mf-manifest.json';
+}
