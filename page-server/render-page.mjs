@@ -36,12 +36,12 @@ export const rendererOf = (distDir) =>
  */
 
 /**
- * At most `concurrency` tasks at once and `queue` more waiting; past that a task is refused at
- * once (null), and its page goes out unrendered: a burst makes some pages the browser's, never
- * a queue that grows until every page is late.
- * @param {{ concurrency: number, queue: number }} limits
+ * At most `concurrency` tasks at once and `queue` more waiting, each `waitMs` at most; past that
+ * a task is refused (null), and its page goes out unrendered: a burst makes some pages the
+ * browser's, never a queue that grows until every page is late.
+ * @param {{ concurrency: number, queue: number, waitMs?: number }} limits
  */
-export function renderLimit({ concurrency, queue }) {
+export function renderLimit({ concurrency, queue, waitMs = 1000 }) {
   let running = 0;
   /** Each waiter is handed the slot of the task that ends, so none is taken in between. @type {(() => void)[]} */
   const waiting = [];
@@ -51,8 +51,22 @@ export function renderLimit({ concurrency, queue }) {
      */
     async run(task) {
       if (running < concurrency) running++;
-      else if (waiting.length < queue) await new Promise((resolve) => waiting.push(() => resolve(undefined)));
-      else return null;
+      else if (waiting.length < queue) {
+        // A page that waited `waitMs` for a slot goes out unrendered: its visitor would rather
+        // have the page than wait on a render, and nginx has stopped waiting by 5 s anyway.
+        const handed = await new Promise((resolve) => {
+          const take = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
+          const timer = setTimeout(() => {
+            waiting.splice(waiting.indexOf(take), 1);
+            resolve(false);
+          }, waitMs);
+          waiting.push(take);
+        });
+        if (!handed) return null;
+      } else return null;
       try {
         return await task();
       } finally {
@@ -71,26 +85,33 @@ export function renderLimit({ concurrency, queue }) {
 }
 
 /**
- * Which server code a page server runs (issue 38, item 5): a remote's server build only from the
- * origins its page's policy lists for remotes (the configured remotes' and the release store's;
- * never a developer's loopback build, which the server does not render), and a version from the
- * release store only when every file is the one the store recorded at release (server-builds.mjs).
- * A configured remote outside the store is the deployment's own, rendered as deployed.
- * Returns, for a manifest URL, whether it is a released version; throws for one not trusted.
+ * Which server code a page server runs (issue 38, item 5): a remote's configured manifest (the
+ * deployment's own deploy, run as deployed: there is no release record to hold it to), or a
+ * version inside the release store's folder, which must then be the one released (every file's
+ * SHA-256 as the store recorded it: server-builds.mjs). Anything else is refused, whatever a
+ * discovery document or an address names: another origin, a path of the store's origin outside
+ * its folder (`../uploads/…`), a developer's loopback build (never rendered on the server).
+ * Returns, for a manifest URL, whether it is a released version; throws for one not trusted. The
+ * record is the store's: it holds files to what was released wherever they are served from, not
+ * against whoever can rewrite the store itself.
  * @param {{ remotes?: Record<string, string>, discoveryUrl?: string }} config
  * @returns {(manifestUrl: string) => boolean}
  */
 export function serverCodeTrust(config) {
-  const originOf = (/** @type {string} */ url) => (URL.canParse(url) ? new URL(url).origin : null);
-  const store = config.discoveryUrl && URL.canParse(config.discoveryUrl) ? new URL('.', config.discoveryUrl) : null;
-  const origins = new Set(
-    [...Object.values(config.remotes ?? {}).map(originOf), store?.origin].filter((o) => typeof o === 'string'),
+  const parse = (/** @type {unknown} */ url) =>
+    typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? new URL(url) : null;
+  const configured = new Set(
+    Object.values(config.remotes ?? {})
+      .map(parse)
+      .filter((url) => url !== null)
+      .map((url) => url.href),
   );
+  const store = parse(config.discoveryUrl) ? new URL('.', /** @type {string} */ (config.discoveryUrl)) : null;
   return (manifestUrl) => {
-    const url = URL.canParse(manifestUrl) ? new URL(manifestUrl) : null;
-    if (!url || !origins.has(url.origin))
-      throw new Error(`${manifestUrl} is not from an origin the page lists for remotes: not run on the server`);
-    return Boolean(store && url.href.startsWith(store.href));
+    const url = parse(manifestUrl);
+    if (url && configured.has(url.href)) return false;
+    if (url && store && url.origin === store.origin && url.pathname.startsWith(store.pathname)) return true;
+    throw new Error(`${manifestUrl} is neither a configured remote nor in the release store: not run on the server`);
   };
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compositionTemplate } from './page-composition.mjs';
+import { renderLimit } from './render-page.mjs';
 import { serveApp, stopServer } from './serve.mjs';
 
 let server: Server;
@@ -256,5 +257,17 @@ describe('a page opened at another loopback name (issue 38, item 9)', () => {
     expect((await visit(`127.0.0.1:${port}`, '/mf-manifest.json', false)).status).toBe(200);
     // Not a loopback name: not this rule's to judge.
     expect((await visit(`shop.example.com:${port}`, '/events')).status).toBe(200);
+  });
+});
+
+describe('a render waiting for a slot (issue 38, item 2)', () => {
+  it('waits waitMs at most, then its page goes out unrendered; the slot it never took stays free', async () => {
+    const limit = renderLimit({ concurrency: 1, queue: 4, waitMs: 50 });
+    const slow = limit.run(() => new Promise((resolve) => setTimeout(() => resolve('rendered'), 300)));
+    expect(await limit.run(async () => 'too late')).toBeNull();
+    expect(limit.waiting).toBe(0);
+    expect(await slow).toBe('rendered');
+    expect(await limit.run(async () => 'next')).toBe('next');
+    expect(limit.running).toBe(0);
   });
 });

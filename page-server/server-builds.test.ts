@@ -66,20 +66,29 @@ describe("a remote's server build, fetched by the page server", () => {
   });
 });
 
-describe('the origins server code is run from', () => {
+describe('the server code a page server runs', () => {
   const trust = serverCodeTrust({
-    remotes: { header: 'https://header.example.com/mf-manifest.json' },
+    remotes: { header: 'https://header.example.com/mf-manifest.json', media: 'file:///etc/mf-manifest.json' },
     discoveryUrl: 'https://releases.example.com/store/discovery.json',
   });
 
-  it("runs the configured remotes' builds as deployed, and the store's versions as released", () => {
+  it("runs a configured remote's manifest as deployed, and a version in the store's folder as released", () => {
     expect(trust('https://header.example.com/mf-manifest.json')).toBe(false);
     expect(trust('https://releases.example.com/store/header/0123456789ab/mf-manifest.json')).toBe(true);
   });
 
-  it('refuses any other origin: one a discovery document names, a loopback build', () => {
-    expect(() => trust('https://evil.example.com/header/mf-manifest.json')).toThrow(/not from an origin/);
-    expect(() => trust('http://localhost:3001/mf-manifest.json')).toThrow(/not from an origin/);
-    expect(() => trust('not a url')).toThrow(/not from an origin/);
+  it('refuses anything else a discovery document or an address may name', () => {
+    for (const url of [
+      'https://evil.example.com/header/mf-manifest.json',
+      // Another path of a configured remote's origin, or of the store's origin outside its folder.
+      'https://header.example.com/uploads/mf-manifest.json',
+      'https://releases.example.com/uploads/x/mf-manifest.json',
+      'https://releases.example.com/store/../uploads/mf-manifest.json',
+      'http://localhost:3001/mf-manifest.json',
+      'data:text/javascript,1',
+      'file:///etc/mf-manifest.json',
+      'not a url',
+    ])
+      expect(() => trust(url), url).toThrow(/neither a configured remote nor in the release store/);
   });
 });

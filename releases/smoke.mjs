@@ -139,8 +139,9 @@ export async function smokeLoad({ shellUrl, remote, version }) {
  * fetched, load and render its slot, with no error in the render.
  *
  * The candidate's code is not trusted yet: it runs in a process of its own (this file, with
- * `--render`) under Node's permission model, which may read files but write only its own
- * scratch folder (not the store, which this process is writing), and is killed past `timeoutMs`.
+ * `--render`, through runSandboxed), which writes only its own scratch folder (not the store,
+ * which this process is writing), has none of this process's environment, and is killed past
+ * `timeoutMs`.
  *
  * @param {{ shellUrl: string, shellDist: string, remote: string, version: string }} candidate
  * @param {{ timeoutMs?: number }} [options]
@@ -163,8 +164,13 @@ export async function smokeRender(candidate, { timeoutMs = 60_000 } = {}) {
 }
 
 /**
- * Runs `node <args>` in a process that may read files but write only in `scratch` (Node's
- * permission model), killed (SIGKILL) past `timeoutMs`.
+ * Runs `node <args>` with limits: it writes only `scratch`, starts no process (Node's permission
+ * model), gets no environment but PATH (no token or password of the release's runner), and is
+ * killed (SIGKILL) past `timeoutMs`. It may read files: Node's module resolution reads package
+ * scopes up to the file system's root, which a narrower list breaks. Node says its permission
+ * model is no barrier against code written to escape it: this keeps a candidate from writing the
+ * store and from the runner's secrets by the plain means, not a determined attacker (a container
+ * or user namespace would).
  * @param {string[]} args @param {{ scratch: string, timeoutMs: number }} limits
  * @returns {Promise<{ error: (Error & { killed?: boolean }) | null, stdout: string, stderr: string }>}
  */
@@ -179,7 +185,7 @@ export function runSandboxed(args, { scratch, timeoutMs }) {
     execFile(
       process.execPath,
       [...permissions, ...args],
-      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 },
+      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20, env: { PATH: process.env.PATH ?? '' } },
       (error, stdout, stderr) => resolve({ error, stdout, stderr }),
     ),
   );

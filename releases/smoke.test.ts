@@ -13,23 +13,33 @@ describe("the smoke render's process", () => {
     store: mkdtempSync(join(tmpdir(), 'store-')),
   });
 
-  it('reads anything, writes its scratch folder, and is refused a write anywhere else (the store)', async () => {
+  it("reads, writes its scratch folder only (never the store), and has none of the runner's environment", async () => {
     const { scratch, store } = folders();
+    const shell = mkdtempSync(join(tmpdir(), 'shell-'));
+    writeFileSync(join(shell, 'index.html'), 'the shell');
     writeFileSync(join(store, 'discovery.json'), '{"remotes":{}}');
     const script = join(scratch, 'candidate.cjs');
+    const attempt = (what: string, code: string) =>
+      `try { ${code}; console.log('${what}: done'); } catch (e) { console.log('${what}: refused', e.code); }`;
     writeFileSync(
       script,
       `const fs = require('node:fs');
-console.log('read', fs.readFileSync(${JSON.stringify(join(store, 'discovery.json'))}, 'utf8'));
+console.log('read', fs.readFileSync(${JSON.stringify(join(shell, 'index.html'))}, 'utf8'));
 fs.writeFileSync(${JSON.stringify(join(scratch, 'mine.txt'))}, 'ok');
-try { fs.writeFileSync(${JSON.stringify(join(store, 'discovery.json'))}, '{"remotes":{"header":"evil"}}'); console.log('wrote the store'); }
-catch (e) { console.log('refused', e.code); }`,
+${attempt('write the store', `fs.writeFileSync(${JSON.stringify(join(store, 'discovery.json'))}, '{"remotes":{"header":"evil"}}')`)}
+console.log('secret', String(process.env.SMOKE_TEST_SECRET));`,
     );
-    const { stdout } = await runSandboxed([script], { scratch, timeoutMs: 20_000 });
-    expect(stdout).toContain('read {"remotes":{}}');
-    expect(readFileSync(join(scratch, 'mine.txt'), 'utf8')).toBe('ok');
-    expect(stdout).toContain('refused ERR_ACCESS_DENIED');
-    expect(readFileSync(join(store, 'discovery.json'), 'utf8')).toBe('{"remotes":{}}');
+    process.env.SMOKE_TEST_SECRET = 'the runner token';
+    try {
+      const { stdout } = await runSandboxed([script], { scratch, timeoutMs: 20_000 });
+      expect(stdout).toContain('read the shell');
+      expect(readFileSync(join(scratch, 'mine.txt'), 'utf8')).toBe('ok');
+      expect(stdout).toContain('write the store: refused ERR_ACCESS_DENIED');
+      expect(stdout).toContain('secret undefined');
+      expect(readFileSync(join(store, 'discovery.json'), 'utf8')).toBe('{"remotes":{}}');
+    } finally {
+      delete process.env.SMOKE_TEST_SECRET;
+    }
   });
 
   it('may start no process of its own, and is killed when it does not finish in time', async () => {

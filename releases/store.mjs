@@ -77,7 +77,8 @@ export const integrityOf = (path) => `sha256-${createHash('sha256').update(readF
 /**
  * The SHA-256 of each file of a build's server build, as the store records it at release: the
  * page server runs a released version's server code only when every file it fetched is the one
- * recorded here (page-server/server-builds.mjs), whoever serves the files. A file the manifest
+ * recorded here (page-server/server-builds.mjs), wherever the files are served from (a CDN, a
+ * copy); it does not hold against whoever can rewrite the store itself. A file the manifest
  * lists but the build lacks is no release.
  * @param {string} dir @param {{ ssrRemoteEntry?: { path?: string }, ssrFiles?: unknown } | undefined} metaData
  * @returns {{ serverIntegrity?: Record<string, string> }}

@@ -25,8 +25,24 @@ describe('apiCall', () => {
     const late = apiCallWith({ ...options, signal: AbortSignal.timeout(20) }, 'getEvent', {
       eventIdentifier: 'slow',
     }).catch((e: unknown) => e);
-    // Abandoned, not a failure of the API's, and not sent again.
+    // Abandoned, not a failure of the API's.
     expect(await late).toMatchObject({ status: 0, aborted: true });
+    // A state-changing call given up is not sent again (a call with no answer otherwise is, once).
+    let sends = 0;
+    server.use(
+      http.post('http://internal.test/v2/user/cart/addItem', async () => {
+        sends++;
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        return HttpResponse.json({ cart: [] });
+      }),
+    );
+    const abandoned = await apiCallWith({ ...options, signal: AbortSignal.timeout(20) }, 'addCartItem', {
+      identifier: 'ci-1',
+      itemType: 'CONTENT',
+    }).catch((e: unknown) => e);
+    expect(abandoned).toMatchObject({ status: 0, aborted: true });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(sends).toBe(1);
   });
 
   it("reads a lookup's 404 as not found with the API's reason", async () => {

@@ -1,7 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { CallArgs, CallName } from '../contract/calls.js';
 import { isNotFoundQuery } from '../app/serverState.js';
-import { apiCall, apiCallWith, type CallOptions } from './client.js';
+import { apiCall, apiCallWith, statusOf, type CallOptions } from './client.js';
 import { callKey, type PageCall } from './calls.js';
 
 export { callKey, pageCall, type PageCall } from './calls.js';
@@ -32,7 +32,12 @@ export function prefetchPageCalls(client: QueryClient, calls: readonly PageCall[
   for (const call of calls) {
     const known = client.getQueryCache().find({ queryKey: call.queryKey, exact: true });
     if (known && isNotFoundQuery(known)) continue;
-    // Once: whether to ask again is the page's own query's choice when it mounts.
-    void client.prefetchQuery({ queryKey: call.queryKey, queryFn: () => sendPageCall(call), retry: false });
+    // The page's query joins this one while it runs, so it retries as a page's query does (once),
+    // except for answers that asking again will not change (not logged in, not yours, not found).
+    void client.prefetchQuery({
+      queryKey: call.queryKey,
+      queryFn: () => sendPageCall(call),
+      retry: (failures, error) => failures < 1 && ![401, 403, 404].includes(statusOf(error)),
+    });
   }
 }
