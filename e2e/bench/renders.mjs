@@ -5,13 +5,12 @@
 // made per page, and the renders per second at the concurrency bound (PAGE_RENDER_CONCURRENCY,
 // PAGE_RENDER_QUEUE: the serve.mjs defaults) with the pages past it sent unrendered.
 import { mkdtempSync } from 'node:fs';
-import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
 import { serveApp, stopServer } from 'page-server/serve';
 import { median } from './report.mjs';
-import { startApi, waitFor } from './servers.mjs';
+import { delayingApi, startApi, waitFor } from './servers.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OFFSET = 30_000;
@@ -31,30 +30,6 @@ const CONCURRENCY = 2;
 /** The overload: more clients than renders and queue together (4 + 32), for this long. */
 const OVERLOAD = { clients: 64, ms: 10_000 };
 
-/** The API behind a proxy that holds every call `delay.ms`; counts the calls it was sent. */
-async function delayingProxy() {
-  const state = { ms: 0, calls: 0 };
-  const api = new URL(API);
-  const proxy = createServer((req, res) => {
-    state.calls++;
-    const timer = setTimeout(() => {
-      const upstream = request(
-        { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    }, state.ms);
-    res.on('close', () => clearTimeout(timer));
-  });
-  await new Promise((done) => proxy.listen(0, '127.0.0.1', () => done(undefined)));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (proxy.address());
-  return { state, origin: `http://localhost:${port}`, server: proxy };
-}
-
 /** One page load's answer: time, status, whether it was rendered (not sent for the browser to render) and whether its data was in it. */
 async function load(path) {
   const start = performance.now();
@@ -73,7 +48,7 @@ const p95 = (sorted) => sorted[Math.floor(sorted.length * 0.95)] ?? NaN;
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-renders-'));
   const api = startApi({ port: PORTS.api, dataDir, allowedOrigins: [SHELL] });
-  const proxy = await delayingProxy();
+  const proxy = await delayingApi(API, 0);
   const env = {
     ...process.env,
     API_ORIGIN: proxy.origin,
@@ -93,7 +68,7 @@ async function main() {
       proxy.state.ms = delay;
       for (const path of PAGES) {
         for (let i = 0; i < 4; i++) await load(path);
-        const before = proxy.state.calls;
+        const before = proxy.calls.length;
         const results = [];
         let sent = 0;
         const worker = async () => {
@@ -110,7 +85,7 @@ async function main() {
           p50: median(times),
           p95: p95(times),
           withData: results.filter((r) => r.withData).length / results.length,
-          callsPerPage: (proxy.state.calls - before) / results.length,
+          callsPerPage: (proxy.calls.length - before) / results.length,
           errors: results.filter((r) => r.status >= 500 || r.status === 0).length,
         });
       }

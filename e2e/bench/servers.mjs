@@ -1,5 +1,6 @@
 // What the benchmarks start on loopback: the API on a fresh SQLite database with the demo data.
 import { spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -43,4 +44,46 @@ export async function waitFor(url, ms = 60_000) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} did not come up`);
+}
+
+/**
+ * The API at `apiOrigin` behind a proxy that holds every call `state.ms` (changeable) before
+ * passing it on. Each call is noted: its path, whether a server (Node's fetch) or a browser sent
+ * it, and whether it was answered or given up by its sender first.
+ * @param {string} apiOrigin @param {number} ms
+ */
+export async function delayingApi(apiOrigin, ms) {
+  const state = { ms };
+  /** @type {{ path: string, from: 'server' | 'browser', outcome: 'waiting' | 'answered' | 'abandoned' }[]} */
+  const calls = [];
+  const api = new URL(apiOrigin);
+  const server = createServer((req, res) => {
+    /** @type {(typeof calls)[number]} */
+    const call = {
+      path: req.url ?? '',
+      from: /^node$|undici/.test(req.headers['user-agent'] ?? 'node') ? 'server' : 'browser',
+      outcome: 'waiting',
+    };
+    calls.push(call);
+    const timer = setTimeout(() => {
+      const upstream = request(
+        { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          call.outcome = 'answered';
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    }, state.ms);
+    res.on('close', () => {
+      if (call.outcome !== 'waiting') return;
+      call.outcome = 'abandoned';
+      clearTimeout(timer);
+    });
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', () => done(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return { state, calls, server, origin: `http://localhost:${port}` };
 }

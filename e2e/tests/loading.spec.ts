@@ -35,6 +35,15 @@ async function showsSkeletonUntil(page: Page, path: string, loaded: (page: Page)
   await expect(main.locator('[data-skeleton]'), `${path}: no skeleton once loaded`).toHaveCount(0);
 }
 
+/** Each page, loaded afresh, shows its data as it arrives, with no skeleton in its main content. */
+async function arriveWithData(page: Page, pages: [string, (page: Page) => Promise<void>][]): Promise<void> {
+  for (const [path, loaded] of pages) {
+    await page.goto(path, { waitUntil: 'commit' });
+    await loaded(page);
+    await expect(page.locator('main [data-skeleton]'), `${path}: no skeleton`).toHaveCount(0);
+  }
+}
+
 /** Goes to `path` inside the open page, as a link of the app would (the router follows the history). */
 async function navigateInPage(page: Page, path: string): Promise<void> {
   await page.evaluate((to) => {
@@ -60,11 +69,7 @@ test("loading: a visitor's data page arrives with its data, no skeleton, however
   page,
 }) => {
   await slowApi(page);
-  for (const [path, loaded] of VISITOR_PAGES) {
-    await page.goto(path, { waitUntil: 'commit' });
-    await loaded(page);
-    await expect(page.locator('main [data-skeleton]'), `${path}: no skeleton`).toHaveCount(0);
-  }
+  await arriveWithData(page, VISITOR_PAGES);
 });
 
 test('loading: each data page a visitor reaches in the open page shows a skeleton until its data arrives', async ({
@@ -116,11 +121,7 @@ test("loading: a member's data page arrives with its data, no skeleton, however 
   await logIn(page, 'max');
   const orderPath = await firstOrderPath(page);
   await slowApi(page);
-  for (const [path, loaded] of memberPages(orderPath)) {
-    await page.goto(path, { waitUntil: 'commit' });
-    await loaded(page);
-    await expect(page.locator('main [data-skeleton]'), `${path}: no skeleton`).toHaveCount(0);
-  }
+  await arriveWithData(page, memberPages(orderPath));
 });
 
 test('loading: each account page and the order page reached in the open page, and the notification list, show a skeleton until their data arrives', async ({

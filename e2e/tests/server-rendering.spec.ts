@@ -1,8 +1,9 @@
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { API, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
+import { delayingApi } from '../bench/servers.mjs';
 import { logIn, serverStateText } from './helpers.js';
 import { test } from './fixtures.js';
 import { headerThatThrows, startApp, stop } from './servers.js';
@@ -288,49 +289,10 @@ test('server rendering: the API down, the page still renders (skeletons where it
   }
 });
 
-/**
- * The API behind a proxy that holds every call `delayMs` before passing it on; it notes each
- * call's path, whether a server (Node's fetch) or the browser sent it, and whether it was
- * answered or given up by its sender first.
- */
-async function delayingApi(delayMs: number) {
-  const calls: { path: string; from: 'server' | 'browser'; outcome: 'waiting' | 'answered' | 'abandoned' }[] = [];
-  const api = new URL(API);
-  const proxy = createServer((req, res) => {
-    const call = {
-      path: req.url ?? '',
-      from: /^node$|undici/.test(req.headers['user-agent'] ?? 'node') ? ('server' as const) : ('browser' as const),
-      outcome: 'waiting' as 'waiting' | 'answered' | 'abandoned',
-    };
-    calls.push(call);
-    const timer = setTimeout(() => {
-      const upstream = request(
-        { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          call.outcome = 'answered';
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    }, delayMs);
-    res.on('close', () => {
-      if (call.outcome === 'waiting') {
-        call.outcome = 'abandoned';
-        clearTimeout(timer);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const origin = `http://localhost:${(proxy.address() as AddressInfo).port}`;
-  return { origin, calls, close: () => stop(proxy) };
-}
-
 test('server rendering: the API answering every call after 3 s: the page arrives at its data deadline with skeletons, never an error; the server asks each call once and gives up on it, the browser asks once and fills it in', async ({
   page,
 }) => {
-  const api = await delayingApi(3000);
+  const api = await delayingApi(API, 3000);
   const shellServer = await startApp('shell', SHELL_PORT, {
     ...runtimeEnv(),
     API_ORIGIN: api.origin,
@@ -360,6 +322,6 @@ test('server rendering: the API answering every call after 3 s: the page arrives
     expect(eventCalls('browser')).toHaveLength(1);
     expect(eventCalls('browser')[0]?.outcome).toBe('answered');
   } finally {
-    await Promise.all([stop(shellServer), api.close()]);
+    await Promise.all([stop(shellServer), stop(api.server)]);
   }
 });

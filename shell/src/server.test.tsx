@@ -1,5 +1,5 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -63,6 +63,16 @@ describe("the page's server", () => {
   });
 });
 
+/** A stand-in API on a free loopback port: its origin, and a close that drops kept-alive connections. */
+async function listening(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  };
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
+
 describe("the page's data", () => {
   /** An API on a real port that answers getEvent after `delayMs`, counting the requests it was sent and the ones abandoned. */
   async function slowApi(delayMs: number) {
@@ -80,13 +90,7 @@ describe("the page's data", () => {
         }
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const close = () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    };
-    return { seen, origin, close };
+    return { seen, ...(await listening(server)) };
   }
 
   // The event page as its remote's server build would render it: the same call its loader names.
@@ -168,13 +172,7 @@ describe("a logged-in visitor's page (issue 38, item 7)", () => {
       if (req.url === '/v2/user/eventOrders') return answer(200, { eventOrders: [{ orderId: `order-of-${who}` }] });
       return answer(404, { error: 'Not found' });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const close = () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    };
-    return { cookies, origin, close };
+    return { cookies, ...(await listening(server)) };
   }
 
   // The orders page and the header as their remotes' server builds render them: the user's name,
