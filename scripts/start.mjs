@@ -164,8 +164,12 @@ if (prod) {
       API_INTERNAL_PORT: String(port + 10),
       API_INSTANCE: `api-${i + 1}`,
     };
+    // Media jobs run in the worker below, not beside serving.
+    env.MEDIA_WORKER = 'off';
     children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env }));
   });
+  // One media worker (docker-compose runs two): decodes and remakes uploads, from pg-boss's queue.
+  children.push(spawn('pnpm', ['--filter', 'api', 'worker'], { cwd: root, stdio: 'inherit', env: apiEnv }));
   watcherEnv = {
     API_INTERNAL_URL: instances.map((port) => `http://127.0.0.1:${port + 10}`).join(','),
     ADMIN_TOKEN: apiEnv.ADMIN_TOKEN,

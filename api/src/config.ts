@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { checkRumTokenKey, readOrCreateRumTokenKey } from '@marketplace/shared/node/rum-token';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import { trustedProxies } from './http/client.js';
+import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './media/queue.js';
 
 export interface ApiConfig {
   host: string;
@@ -97,6 +98,15 @@ export interface ApiConfig {
   /** How often the live relay looks for outbox messages it was not told of (live/relay.ts). */
   liveRelayPollMs: number;
   uploadMaxBytes: number;
+  /**
+   * Where media jobs run (media/queue.ts): 'inline' (default), in this process beside serving;
+   * 'off', in media-worker processes only (`src/worker.ts`, a production deployment).
+   */
+  mediaWorker: 'inline' | 'off';
+  /** Jobs one worker process runs at once (MEDIA_WORKER_CONCURRENCY, default 1: a job uses a core). */
+  mediaConcurrency: number;
+  /** The media queue's retries and lease (MEDIA_RETRY_LIMIT, MEDIA_RETRY_DELAY_MS, MEDIA_LEASE_MS). */
+  mediaQueue: QueueOptions;
   bodyMaxBytes: number;
   adminToken: string;
   /** SEED_DEMO=1: an empty database gets the demo accounts and data (`npm start`, tests); never in a deployment. */
@@ -212,6 +222,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       'LOGIN_FAILURE_DELAY_MS',
     ),
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
+    mediaWorker: mediaWorkerOf(env.MEDIA_WORKER),
+    mediaConcurrency: Math.max(1, positiveInt(env.MEDIA_WORKER_CONCURRENCY, 1, 'MEDIA_WORKER_CONCURRENCY')),
+    mediaQueue: {
+      retryLimit: positiveInt(env.MEDIA_RETRY_LIMIT, DEFAULT_QUEUE_OPTIONS.retryLimit, 'MEDIA_RETRY_LIMIT'),
+      retryDelayMs: positiveInt(env.MEDIA_RETRY_DELAY_MS, DEFAULT_QUEUE_OPTIONS.retryDelayMs, 'MEDIA_RETRY_DELAY_MS'),
+      leaseMs: Math.max(1000, positiveInt(env.MEDIA_LEASE_MS, DEFAULT_QUEUE_OPTIONS.leaseMs, 'MEDIA_LEASE_MS')),
+      pollMs: Math.max(50, positiveInt(env.MEDIA_POLL_MS, DEFAULT_QUEUE_OPTIONS.pollMs, 'MEDIA_POLL_MS')),
+    },
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
     seedDemo: env.SEED_DEMO === '1',
@@ -221,6 +239,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rumLoadsPerHour: positiveInt(env.RUM_LOADS_PER_HOUR, 60, 'RUM_LOADS_PER_HOUR'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
   };
+}
+
+function mediaWorkerOf(value: string | undefined): ApiConfig['mediaWorker'] {
+  if (value === undefined || value === '' || value === 'inline') return 'inline';
+  if (value === 'off') return 'off';
+  throw new Error(`MEDIA_WORKER must be 'inline' or 'off', got '${value}'`);
 }
 
 function filesS3Of(env: NodeJS.ProcessEnv): FilesS3Config | null {

@@ -11,6 +11,8 @@ import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
 import { liveLogins } from './live/logins.js';
 import { createRelay, type LiveRelay } from './live/relay.js';
+import { mediaJobs } from './media/jobs.js';
+import { openMediaQueue } from './media/queue.js';
 import { createRepositories } from './repositories/index.js';
 import type { Services } from './services.js';
 import { createSweeper, endExpiredSessions, SWEEP_BATCH, type SweepPass } from './sweep.js';
@@ -82,7 +84,13 @@ async function serve(
       });
   // Every instance relays the outbox; the outbox lets one at a time publish (live/relay.ts).
   const relay = createRelay({ repos, live }, config.liveRelayPollMs);
-  const services: Services = { repos, files, config, live, logins, relay };
+  const media = await openMediaQueue(database, config);
+  const services: Services = { repos, files, config, live, logins, relay, media };
+  // By default this process runs the media jobs too; a deployment with media-worker processes does not (worker.ts).
+  if (config.mediaWorker === 'inline') {
+    const jobs = mediaJobs(services);
+    await media.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);
+  }
   const app = createApp(services);
   // With an internal port, the public one has no operator routes at all (404), whatever the path's spelling.
   const publicApp = config.internalPort === null ? app : createApp(services, { internalRoutes: false });
@@ -135,6 +143,8 @@ async function serve(
       // The relay publishes what was committed before the broker goes; what comes later waits in
       // the outbox for another instance, or this one's next start.
       await listeners.close(graceMs, () => relay.stop().then(() => live.close()));
+      // A job under way finishes (or, past the queue's own wait, is taken again after its lease).
+      await media.stop();
       await database.close();
       await releaseBrokerClaim?.();
     },

@@ -4,6 +4,7 @@ import type { FileStore } from './files/store.js';
 import type { LiveLogins } from './live/logins.js';
 import type { LivePublisher } from './live/publisher.js';
 import type { LiveRelay } from './live/relay.js';
+import type { JobQueue } from './media/queue.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
 import type { OutboxKind } from './repositories/liveOutbox.js';
 
@@ -17,6 +18,8 @@ export interface Services {
   logins: LiveLogins;
   /** Publishes the live outbox; told when a message was written to it. */
   relay: Pick<LiveRelay, 'kick'>;
+  /** The media jobs (media/queue.ts): an uploaded file is processed by one before anything of it is served. */
+  media: JobQueue;
 }
 
 /** Where a live message is written: the repositories of the caller's transaction, if it has one. */

@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import { dropAbandonedUploads, settleUploads } from './files/uploads.js';
 import { IDEMPOTENCY_KEEP_MS } from './http/idempotency.js';
+import { resendStalled } from './media/jobs.js';
 import { endSessionAndLiveAccess, type Services } from './services.js';
 
 /** Rows one step of the sweep handles at a time: a pass never holds a long transaction or a large result. */
 export const SWEEP_BATCH = 500;
+/** A target processing this long may have lost its job (sent again, once per key). */
+const STALLED_MEDIA_MS = 2 * 60_000;
 /** How long a sent live message stays in the outbox (what was published, and when, for a day). */
 export const OUTBOX_KEEP_MS = 24 * 3600_000;
 
@@ -49,7 +52,8 @@ export interface Sweeper {
  * The periodic work: sessions past their end go, and their pages' broker connections with them;
  * connections of sessions that ended while the broker could not be told are closed; beacons, failed logins, rate windows, idempotency keys and sent live messages past their
  * keeping time go;
- * uploads sent straight to an object store are settled, and abandoned ones removed.
+ * uploads sent straight to an object store are settled, and abandoned ones removed; media jobs
+ * lost before they were queued are queued again.
  *
  * One instance sweeps at a time: the pass runs under a lease in the database (leases table), held
  * for `intervalMs` and renewed between batches by its holder, so the instance that has it keeps
@@ -99,6 +103,9 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
           });
         await settleUploads(services, undefined, SWEEP_BATCH);
         await inBatches(() => dropAbandonedUploads(services, SWEEP_BATCH));
+        // A media job lost between an upload's commit and its queueing (the process died) is
+        // queued again; one still waiting or running is not doubled (media/queue.ts).
+        await resendStalled(services.media, services, before(STALLED_MEDIA_MS), SWEEP_BATCH);
         return { ran: true, sessions, beacons, failures, windows, keys, outbox, liveClosed };
       } finally {
         running = false;

@@ -268,3 +268,19 @@ export class TestClient {
     return { status: res.status, body, headers: res.headers };
   }
 }
+
+/**
+ * An order's target once its media job has ended (ready or failed), read as `client` reads the
+ * order: the job runs in the API's own process in the tests.
+ */
+export async function processed(client: TestClient, orderId: string, targetIdentifier: string, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { body } = await client.call('getEventOrderDetails', { orderId });
+    const target = body.targets?.find((candidate) => candidate.targetIdentifier === targetIdentifier);
+    if (target && target.state !== 'processing') return target;
+    if (Date.now() > deadline)
+      throw new Error(`${targetIdentifier} still ${target?.state ?? 'not listed'} after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

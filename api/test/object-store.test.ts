@@ -10,6 +10,7 @@ import {
   FOREIGN_ORIGIN,
   freePort,
   present,
+  processed,
   SHELL_ORIGIN,
   startTestApi,
   type TestApi,
@@ -74,11 +75,20 @@ const addTarget = async (fileName: string, contentType = 'image/png', orderId = 
   expect(added.status).toBe(200);
   return added.body;
 };
-/** What a browser does with the upload URL: a PUT of the bytes with their type, no cookies. */
-const put = (url: string, body: Uint8Array, contentType = 'image/png') =>
-  fetch(url, { method: 'PUT', body: new Blob([new Uint8Array(body)]), headers: { 'content-type': contentType } });
-const targetsOf = async (orderId = 'ord-1005') =>
-  (await clara.call('getEventOrderDetails', { orderId })).body.targets as { targetId: number; targetURLs: string[] }[];
+/** What a browser does with the upload the API handed out (shared sendUpload): the presigned POST's fields, then the file. */
+const send = (
+  upload: { uploadUrl: string; uploadFields?: Record<string, string> },
+  body: Uint8Array,
+  contentType = 'image/png',
+  fields: Record<string, string> = {},
+) => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ ...upload.uploadFields, ...fields })) form.append(name, value);
+  form.append('file', new Blob([new Uint8Array(body)], { type: contentType }));
+  return fetch(upload.uploadUrl, { method: 'POST', body: form });
+};
+const targetsOf = async (orderId = 'ord-1005') => (await clara.call('getEventOrderDetails', { orderId })).body.targets;
+const idsOf = async (orderId = 'ord-1005') => (await targetsOf(orderId)).map((x) => x.targetId);
 
 describe('media in the object store', () => {
   it('seeds the demo media into the bucket, none onto the disk, and streams them at /media', async () => {
@@ -127,40 +137,47 @@ describe('media in the object store', () => {
 });
 
 describe('uploads to the object store', () => {
-  it('hands out a presigned PUT that a browser on the shell origin may use, counts the file once it is there, and tells the other party', async () => {
+  it('hands out a presigned POST whose signed policy fixes the key, the type and the size, counts the file once, and tells the other party once it is ready', async () => {
     const png = gradientPng(64, 48, 11);
     const added = await addTarget('stage plan.png');
-    const url = new URL(added.uploadUrl);
-    expect(url.origin).toBe(store.env.FILES_S3_PUBLIC_ENDPOINT);
-    expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
+    expect(added.uploadUrl).toBe(`${store.env.FILES_S3_PUBLIC_ENDPOINT}/${BUCKET}`);
+    const fields = present(added.uploadFields, 'the presigned fields');
+    const policy = JSON.parse(Buffer.from(fields.policy ?? '', 'base64').toString()) as { conditions: unknown[] };
+    expect(policy.conditions).toEqual(
+      expect.arrayContaining([
+        ['eq', '$key', `quarantine/ord-1005/${added.targetIdentifier}`],
+        ['eq', '$Content-Type', 'image/png'],
+        ['content-length-range', 1, 200_000],
+      ]),
+    );
+    expect(fields).toMatchObject({ key: `quarantine/ord-1005/${added.targetIdentifier}`, 'Content-Type': 'image/png' });
+    expect(fields['x-amz-signature']).toMatch(/^[0-9a-f]{64}$/);
 
     // The browser's preflight: the bucket's CORS rules (set by the API) allow the shell's origin only.
     const preflight = (origin: string) =>
-      fetch(url, {
+      fetch(added.uploadUrl, {
         method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+        headers: { origin, 'access-control-request-method': 'POST' },
       });
     const allowed = await preflight(SHELL_ORIGIN);
     expect(allowed.status).toBe(200);
-    expect(allowed.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
     expect((await preflight(FOREIGN_ORIGIN)).status).toBe(403);
 
     const before = (await mia.call('getNotifications')).body.notifications.length;
-    expect((await put(added.uploadUrl, png)).status).toBe(200);
-    // Two readers at once (two instances, say): the target is completed and announced once.
-    const [a, b] = await Promise.all([targetsOf(), targetsOf()]);
-    expect(a.map((x) => x.targetId)).toContain(added.targetId);
-    expect(b.map((x) => x.targetId)).toContain(added.targetId);
+    expect((await send(added, png)).status).toBe(204);
+    // Two readers at once (two instances, say): the target is counted once, and processed.
+    const [a, b] = await Promise.all([idsOf(), idsOf()]);
+    expect(a).toContain(added.targetId);
+    expect(b).toContain(added.targetId);
+    const target = await processed(clara, 'ord-1005', added.targetIdentifier);
+    expect(target.state).toBe('ready');
     const notifications = (await mia.call('getNotifications')).body.notifications;
     expect(notifications.length).toBe(before + 1);
     expect(present(notifications[0], 'a notification').content).toMatch(/stage plan\.png/);
 
-    const target = present(
-      (await targetsOf()).find((x) => x.targetId === added.targetId),
-      'the uploaded target',
-    );
     const [viewUrl = '', downloadUrl = ''] = target.targetURLs;
-    expect(Buffer.from(await (await fetch(local(viewUrl))).arrayBuffer()).equals(png)).toBe(true);
+    expect((await fetch(local(viewUrl))).headers.get('content-type')).toBe('image/jpeg');
     // An order's file is private: streamed by the API under its signed link, not redirected to the store.
     const download = await fetch(local(downloadUrl), { redirect: 'manual' });
     expect([download.status, download.headers.get('cache-control')]).toEqual([200, 'private, max-age=300']);
@@ -168,31 +185,32 @@ describe('uploads to the object store', () => {
     expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
   });
 
-  it('does not count what the store took but the target cannot be (wrong bytes, too large, empty), and lets the URL be used again', async () => {
+  it('does not count what the store took but the target cannot be (wrong bytes, too large, empty), and lets the upload be sent again', async () => {
     const added = await addTarget('fake.png');
-    // s3rver, unlike AWS, does not enforce the signed type: the API checks the bytes itself.
-    expect((await put(added.uploadUrl, Buffer.from('<script>alert(1)</script>'), 'image/png')).status).toBe(200);
-    expect((await targetsOf()).map((x) => x.targetId)).not.toContain(added.targetId);
+    // s3rver, unlike AWS, enforces no policy: the API checks what it reads itself.
+    expect((await send(added, Buffer.from('<script>alert(1)</script>'))).status).toBe(204);
+    expect(await idsOf()).not.toContain(added.targetId);
 
-    expect((await put(added.uploadUrl, new Uint8Array(300_000).fill(0x89))).status).toBe(200);
-    expect((await targetsOf()).map((x) => x.targetId)).not.toContain(added.targetId);
+    expect((await send(added, new Uint8Array(300_000).fill(0x89))).status).toBe(204);
+    expect(await idsOf()).not.toContain(added.targetId);
 
-    expect((await put(added.uploadUrl, new Uint8Array(0))).status).toBe(200);
-    expect((await targetsOf()).map((x) => x.targetId)).not.toContain(added.targetId);
+    expect((await send(added, new Uint8Array(0))).status).toBe(204);
+    expect(await idsOf()).not.toContain(added.targetId);
 
-    // The same URL, now with a real image, is taken.
-    expect((await put(added.uploadUrl, gradientPng(8, 8, 3))).status).toBe(200);
-    expect((await targetsOf()).map((x) => x.targetId)).toContain(added.targetId);
+    // The same upload, now with a real image, is taken.
+    expect((await send(added, gradientPng(8, 8, 3))).status).toBe(204);
+    expect(await idsOf()).toContain(added.targetId);
+    expect((await processed(clara, 'ord-1005', added.targetIdentifier)).state).toBe('ready');
   });
 
   it('removes a refused file and its target in the sweep once the upload URL has expired, and keeps a good re-upload', async () => {
     const refused = await addTarget('refused.png');
-    await put(refused.uploadUrl, Buffer.from('not an image'), 'image/png');
+    await send(refused, Buffer.from('not an image'));
     const good = await addTarget('good-later.png');
-    await put(good.uploadUrl, Buffer.from('not an image either'), 'image/png');
+    await send(good, Buffer.from('not an image either'));
     await targetsOf();
     // The second one's uploader sent a real image before the URL expired: it is settled and kept.
-    await put(good.uploadUrl, gradientPng(8, 8, 9));
+    await send(good, gradientPng(8, 8, 9));
     await targetsOf();
     await t.rows`UPDATE order_targets SET created_at = '2000-01-01T00:00:00.000Z'
       WHERE identifier IN (${refused.targetIdentifier}, ${good.targetIdentifier})`;
@@ -203,59 +221,67 @@ describe('uploads to the object store', () => {
       SELECT COUNT(*) AS n FROM order_targets WHERE identifier = ${refused.targetIdentifier}`;
     expect(rows?.n).toBe(0);
     expect(keys.some((k) => k?.includes(good.targetIdentifier))).toBe(true);
-    expect((await targetsOf()).map((x) => x.targetId)).toContain(good.targetId);
+    expect(await idsOf()).toContain(good.targetId);
   });
 
-  it('serves the checked copy with its checked type: the upload URL used again after acceptance changes nothing served', async () => {
-    // A real GIF named .svg: accepted as the image/gif it was declared and checked to be.
-    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
-    const added = await addTarget('x.svg', 'image/gif');
-    expect((await put(added.uploadUrl, gif, 'image/gif')).status).toBe(200);
-    const target = present(
-      (await targetsOf()).find((x) => x.targetId === added.targetId),
-      'the accepted target',
+  it('serves only what the media job made: the upload sent again after acceptance changes nothing served', async () => {
+    // A real GIF named .svg: decoded as the image/gif it was declared, remade as pictures.
+    const gif = Buffer.from(
+      'GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\x00\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;',
+      'latin1',
     );
+    const added = await addTarget('x.svg', 'image/gif');
+    expect((await send(added, gif, 'image/gif')).status).toBe(204);
+    await targetsOf();
+    const target = await processed(clara, 'ord-1005', added.targetIdentifier);
+    expect([target.state, target.failureReason]).toEqual(['ready', null]);
     const view = () => fetch(local(target.targetURLs[0] ?? ''));
     const first = await view();
-    expect(first.headers.get('content-type')).toBe('image/gif');
-    expect(Buffer.from(await first.arrayBuffer()).equals(gif)).toBe(true);
-    // The attack: an SVG with a script through the same presigned URL, then the order read again.
+    expect(first.headers.get('content-type')).toBe('image/jpeg');
+    const served = Buffer.from(await first.arrayBuffer());
+    // The attack: an SVG with a script through the same presigned POST, then the order read again.
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
-    expect((await put(added.uploadUrl, Buffer.from(svg), 'image/gif')).status).toBe(200);
+    expect((await send(added, Buffer.from(svg), 'image/gif')).status).toBe(204);
     await targetsOf();
+    await t.api.sweep();
     const after = await view();
-    expect(after.headers.get('content-type')).toBe('image/gif');
-    expect(after.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(Buffer.from(await after.arrayBuffer()).equals(gif)).toBe(true);
+    expect([after.headers.get('content-type'), after.headers.get('x-content-type-options')]).toEqual([
+      'image/jpeg',
+      'nosniff',
+    ]);
+    expect(Buffer.from(await after.arrayBuffer()).equals(served)).toBe(true);
   });
 
   it("counts only the file at the target's own key: one sent to another key is not its file", async () => {
     const added = await addTarget('other.png');
-    // s3rver checks a presigned URL's expiry but not its SigV4 signature (README): AWS and MinIO
-    // refuse this PUT outright. Whatever a store lets through, the target takes only its own key.
-    const elsewhere = new URL(added.uploadUrl);
-    elsewhere.pathname = `${elsewhere.pathname}-elsewhere`;
-    await put(elsewhere.toString(), gradientPng(8, 8, 4));
-    expect((await targetsOf()).map((x) => x.targetId)).not.toContain(added.targetId);
+    // A store enforcing the policy (AWS, MinIO) refuses another key outright; s3rver takes it.
+    // Whatever a store lets through, the target takes only its own key.
+    expect(
+      (await send(added, gradientPng(8, 8, 4), 'image/png', { key: `${added.uploadFields?.key ?? ''}-elsewhere` }))
+        .status,
+    ).toBe(204);
+    expect(await idsOf()).not.toContain(added.targetId);
   });
 
   it('completes an upload nobody reads the order after, in the periodic sweep', async () => {
     const added = await addTarget('swept.png');
     const before = (await mia.call('getNotifications')).body.notifications.length;
-    expect((await put(added.uploadUrl, gradientPng(16, 16, 5))).status).toBe(200);
+    expect((await send(added, gradientPng(16, 16, 5))).status).toBe(204);
     await t.api.sweep();
+    expect((await processed(clara, 'ord-1005', added.targetIdentifier)).state).toBe('ready');
     expect((await mia.call('getNotifications')).body.notifications.length).toBe(before + 1);
-    expect((await targetsOf()).map((x) => x.targetId)).toContain(added.targetId);
   });
 
-  it('removes the object with its target, also one that was sent but not yet counted', async () => {
+  it('removes every file of a target with it: the original, what was made of it, and one sent but not yet counted', async () => {
     const counted = await addTarget('gone.png');
-    await put(counted.uploadUrl, gradientPng(8, 8, 6));
+    await send(counted, gradientPng(8, 8, 6));
     await targetsOf();
+    await processed(clara, 'ord-1005', counted.targetIdentifier);
     const pending = await addTarget('gone-too.png');
-    await put(pending.uploadUrl, gradientPng(8, 8, 7));
+    await send(pending, gradientPng(8, 8, 7));
     const keys = await uploadsOf('ord-1005');
-    expect(keys.some((k) => k?.includes(counted.targetIdentifier))).toBe(true);
+    // The original and its three formats at 8 px.
+    expect(keys.filter((k) => k?.includes(counted.targetIdentifier))).toHaveLength(4);
     expect(keys.some((k) => k?.includes(pending.targetIdentifier))).toBe(true);
 
     for (const target of [counted, pending])

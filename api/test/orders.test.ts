@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradientPng } from '../src/db/png.js';
 import { orderFileLinks } from '../src/files/orderFileLinks.js';
-import { ADMIN_TOKEN, present, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { ADMIN_TOKEN, present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
 
 let t: TestApi;
 let clara: TestClient;
@@ -166,22 +166,51 @@ describe('upload targets', () => {
 
     const uploaded = await put(t.client(), added.body.uploadUrl, png);
     expect(uploaded.status).toBe(200);
-    const target = present(
-      (await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets[0],
-      'the uploaded target',
-    );
+    // Listed at once as processing: nothing of it is served until the media job has remade it.
+    const listed = (await clara.call('getEventOrderDetails', { orderId: 'ord-1005' })).body.targets;
+    expect(listed).toMatchObject([{ targetIdentifier: added.body.targetIdentifier }]);
+    expect(['processing', 'ready']).toContain(listed[0]?.state);
+    const target = await processed(clara, 'ord-1005', added.body.targetIdentifier);
     expect(target).toMatchObject({
       targetId: added.body.targetId,
       targetIdentifier: added.body.targetIdentifier,
       target: 'venue.png',
       description: 'Venue map',
+      state: 'ready',
+      failureReason: null,
     });
+    // A 64 px picture is made at its own width only, in each format, with a placeholder.
+    const image = present(target.image, 'the processed picture');
+    expect(image).toMatchObject({
+      width: 64,
+      height: 48,
+      placeholder: expect.stringMatching(/^data:image\/webp;base64,/),
+    });
+    expect(image.sources.map((s) => [s.type, s.srcset.replace(/ .*? /g, ' ').split(' ').at(-1)])).toEqual([
+      ['image/avif', '64w'],
+      ['image/webp', '64w'],
+      ['image/jpeg', '64w'],
+    ]);
+    for (const source of image.sources) {
+      const made = await fetch((source.srcset.split(' ')[0] ?? '').replace(t.config.filesOrigin, t.url));
+      expect([made.status, made.headers.get('content-type'), made.headers.get('x-content-type-options')]).toEqual([
+        200,
+        source.type,
+        'nosniff',
+      ]);
+    }
     const [viewUrl = '', downloadUrl = ''] = target.targetURLs;
-    const file = await fetch(viewUrl.replace(t.config.filesOrigin, t.url));
-    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    expect(viewUrl).toBe(image.src);
+    const view = await fetch(viewUrl.replace(t.config.filesOrigin, t.url));
+    expect([view.headers.get('content-type'), view.headers.get('content-disposition')]).toEqual([
+      'image/jpeg',
+      'inline',
+    ]);
+    // The original, as it was sent, to download only.
     const download = await fetch(downloadUrl.replace(t.config.filesOrigin, t.url));
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="venue.png"/);
-    // The photographer hears about it.
+    expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
+    // The photographer hears about it once it is ready.
     expect(present((await mia.call('getNotifications')).body.notifications[0], 'a notification').content).toMatch(
       /venue\.png/,
     );
@@ -375,7 +404,10 @@ describe("an order's files", () => {
     bare.search = '';
     expect((await fetch(bare)).status).toBe(403);
     // A link issued long ago has expired, though it was signed right.
-    const old = orderFileLinks(ADMIN_TOKEN).grant(target.targetIdentifier, false, Date.now() - 3 * 3600_000);
+    const old = orderFileLinks(ADMIN_TOKEN).grant(
+      { targetIdentifier: target.targetIdentifier, file: url.searchParams.get('f'), download: false },
+      Date.now() - 3 * 3600_000,
+    );
     const expired = await fetch(`${t.url}${url.pathname}?${old.toString()}`);
     expect([expired.status, ((await expired.json()) as { error: string }).error]).toEqual([
       403,

@@ -32,6 +32,47 @@ test('account -> event order: upload two images one at a time and see them liste
   await expect(uploads).toContainText('stage.png');
   await expect(uploads).toContainText('doors.png');
   expect(scripts.filter((u) => /browser-image-compression/.test(u))).toHaveLength(1);
+  // Each is shown as the server remade it once its media job is done, without a reload: the
+  // browser picks a format it can show and the width the 64 px thumbnail needs.
+  const pictures = uploads.locator('picture img');
+  await expect(pictures).toHaveCount(2, { timeout: 30_000 });
+  await expect(uploads.getByRole('status')).toHaveCount(0);
+  for (const picture of await pictures.all()) {
+    await expect(picture).toHaveJSProperty('complete', true);
+    expect(
+      await picture.evaluate((img: HTMLImageElement) => [
+        img.naturalWidth > 0,
+        new URL(img.currentSrc).searchParams.get('f'),
+      ]),
+    ).toEqual([true, expect.stringMatching(/^320\.(avif|webp)$/)]);
+  }
+});
+
+test('event order: a file that is not the picture it claims to be is refused with its reason, and nothing of it is shown', async ({
+  page,
+}) => {
+  await logIn(page, 'clara');
+  // Sent as a script would, past the page's compression (which could not read it either): PNG's
+  // first bytes, then nothing a decoder can read.
+  const added = await page.context().request.post(`${API}/v2/eventorder/target/add`, {
+    multipart: { orderId: 'ord-1002', description: '', fileName: 'broken.png', contentType: 'image/png' },
+  });
+  const { uploadUrl } = (await added.json()) as { uploadUrl: string };
+  const broken = Buffer.concat([gradientPng(4, 4, 1).subarray(0, 16), Buffer.alloc(2000, 0x41)]);
+  expect(
+    (await page.context().request.put(uploadUrl, { data: broken, headers: { 'content-type': 'image/png' } })).status(),
+  ).toBe(200);
+  await openFromOrders(page, 'Product launch');
+  const row = page
+    .getByRole('list', { name: 'Uploaded files' })
+    .getByRole('listitem')
+    .filter({ hasText: 'broken.png' });
+  await expect(row.getByRole('alert')).toHaveText(
+    /^Not accepted: This (file is not a PNG image|PNG image could not be read)/,
+    { timeout: 30_000 },
+  );
+  await expect(row.locator('img')).toHaveCount(0);
+  await expect(row.getByRole('link', { name: 'Download' })).toHaveCount(0);
 });
 
 test('account -> event order: the client cancels, and the page shows the refetched status', async ({ page }) => {

@@ -6,7 +6,7 @@ export * from './contract/index.js';
 export * from './constants.js';
 export * from './config/runtime.js';
 export * from './platform/index.js';
-export { ApiError, apiCall, apiCallWith, endsSession, putUpload, statusOf, type CallOptions } from './api/client.js';
+export { ApiError, apiCall, apiCallWith, endsSession, sendUpload, statusOf, type CallOptions } from './api/client.js';
 export { downloadUrl } from './api/files.js';
 export { callKey, callQuery, pageCall, prefetchPageCalls, sendPageCall, type PageCall } from './api/queries.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
@@ -24,6 +24,7 @@ export {
 export { theme, type Theme } from './ui/theme.js';
 export { Badge, formatBadgeCount } from './ui/Badge.js';
 export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';
+export { Picture, type PictureProps } from './ui/Picture.js';
 export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
 export {

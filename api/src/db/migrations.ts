@@ -409,6 +409,44 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.dropTable('live_clients').execute();
     },
   ],
+  // The media pipeline (issue 37; media/): an order target's file is kept as it came (private,
+  // downloadable by the order's parties) and served only as what the media job made of it. A
+  // target is 'waiting' for its file, 'processing' once it came, then 'ready' or 'failed' with the
+  // reason the uploader sees. Targets uploaded before were checked by their leading bytes and are
+  // served as they are ('ready' without derivatives). media_jobs is the job queue of the SQLite
+  // backend (media/queue.ts; PostgreSQL's is pg-boss, in its own schema).
+  [
+    '0010_media_pipeline',
+    async (db, t) => {
+      await db.schema
+        .alterTable('order_targets')
+        // A default, since SQLite adds no NOT NULL column without one; every insert names its state.
+        .addColumn('state', 'text', (col) =>
+          col
+            .notNull()
+            .defaultTo('waiting')
+            .check(sql`state IN ('waiting', 'processing', 'ready', 'failed')`),
+        )
+        .execute();
+      await db.schema.alterTable('order_targets').addColumn('failure_reason', 'text').execute();
+      await db.schema.alterTable('order_targets').addColumn('media', 'text').execute();
+      await sql`update order_targets set state = 'ready' where uploaded_at is not null`.execute(db);
+      await db.schema
+        .createTable('media_jobs')
+        .addColumn('id', 'integer', t.autoId)
+        .addColumn('queue', 'text', notNull)
+        .addColumn('singleton_key', 'text', (col) => col.notNull().unique())
+        .addColumn('payload', 'text', notNull)
+        .addColumn('state', 'text', oneOf('state', ['created', 'active', 'failed']))
+        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('start_after', 'text', notNull)
+        .addColumn('locked_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', notNull)
+        .execute();
+      await db.schema.createIndex('media_jobs_due').on('media_jobs').columns(['state', 'start_after']).execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

@@ -5,7 +5,13 @@
  * same everywhere; flags are 0/1 integers, as SQLite has no booleans.
  */
 import type { Generated } from 'kysely';
-import type { EventOrderStatus, NotificationStatus, OrderInfoStatus, Role } from '@marketplace/shared/contract';
+import type {
+  EventOrderStatus,
+  NotificationStatus,
+  OrderInfoStatus,
+  Role,
+  TargetState,
+} from '@marketplace/shared/contract';
 
 export interface Schema {
   users: {
@@ -98,6 +104,12 @@ export interface Schema {
     size_bytes: number | null;
     created_at: string;
     uploaded_at: string | null;
+    /** Where its file is in the media pipeline (0010). */
+    state: Generated<TargetState>;
+    /** Why the file was refused or could not be processed, for the uploader (state 'failed'). */
+    failure_reason: string | null;
+    /** What the media job made of it, as JSON (media/derivatives.ts TargetMedia); null before, and for targets uploaded before 0010. */
+    media: string | null;
   };
   media_packages: {
     id: Generated<number>;
@@ -165,6 +177,22 @@ export interface Schema {
   rate_windows: { rate_key: string; window_start: string; hits: number };
   leases: { name: string; holder: string; until: string };
   /** Live messages waiting for the relay, and those it sent, until the sweep prunes them (0008). */
+  /** The SQLite backend's media jobs (media/queue.ts, 0010): due, leased, or dead-lettered; a finished job's row goes. */
+  media_jobs: {
+    id: Generated<number>;
+    queue: string;
+    /** One job per key at a time: sending it again while it waits or runs changes nothing. */
+    singleton_key: string;
+    payload: string;
+    state: 'created' | 'active' | 'failed';
+    attempts: Generated<number>;
+    /** Not taken before this (a retry's backoff). */
+    start_after: string;
+    /** While active: the worker's lease; past it another worker takes the job again. */
+    locked_until: string | null;
+    last_error: string | null;
+    created_at: string;
+  };
   live_outbox: {
     id: Generated<number>;
     kind: 'notifications' | 'chatNotifications';

@@ -553,6 +553,7 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
         size_bytes: 0,
         created_at: at(48),
         uploaded_at: at(48),
+        state: 'ready',
       })
       .execute();
 }

@@ -86,20 +86,24 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
   });
 
   // An order's file, by the signed link the API gave a party of the order when it read the order
-  // (repositories/urls.ts orderFile): typed by the type its bytes were checked to be, never by the
-  // uploader's file name; kept by the browser only.
+  // (repositories/urls.ts orderFile): one the media job made, typed by what the job made it; or
+  // the original, as an attachment only (it is what the uploader sent, metadata and all), typed by
+  // the type its bytes were decoded as, never by the uploader's file name. Kept by the browser only.
   app.get(`${FILES_PATHS.orderFile}/:targetIdentifier`, async (c) => {
     const targetIdentifier = c.req.param('targetIdentifier');
-    const refusal = links.refusal(targetIdentifier, c.req.query());
+    const query = c.req.query();
+    const refusal = links.refusal(targetIdentifier, query);
     if (refusal) throw new HttpError(403, refusal);
-    const file = await repos.orders.fileOf(targetIdentifier);
-    if (!file) throw notFound('File');
-    const download = c.req.query('download') === '1';
-    const disposition = download ? contentDisposition(file.fileName) : 'inline';
+    const stored = await repos.orders.filesOf(targetIdentifier);
+    if (!stored) throw notFound('File');
+    const made = query.f ? stored.media?.derivatives.find((d) => d.name === query.f) : undefined;
+    if (query.f && !made) throw notFound('File');
+    // A file uploaded before the pipeline was checked by its leading bytes only, and is shown as it is.
+    const attachment = query.download === '1' || (!made && stored.media !== null);
     // Streamed by the API from either store, not redirected to a presigned GET: a store's answer
     // cannot carry nosniff or the sandbox, and the link's expiry is the API's to enforce.
-    return fileResponse(files, file.key, file.contentType, {
-      'Content-Disposition': disposition,
+    return fileResponse(files, made?.key ?? stored.key, made?.contentType ?? stored.contentType, {
+      'Content-Disposition': attachment ? contentDisposition(stored.fileName) : 'inline',
       'Cache-Control': 'private, max-age=300',
     });
   });
@@ -122,7 +126,8 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const order = await repos.orders.byRowId(slot.orderRowId);
     if (!order || isClosed(order)) throw orderClosed();
 
-    // Checked in hand, so stored straight under a key only the server knows (no quarantine).
+    // Stored under a key only the server knows, for the media job (media/jobs.ts) to decode and
+    // remake; nothing of it is served before that.
     const key = orderFileKey(slot.orderId, slot.targetIdentifier, slot.contentType);
     await files.put(key, bytes, slot.contentType);
     const completion = await completeUpload(services, slot, key, bytes.length);

@@ -9,6 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createHmac } from 'node:crypto';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -31,6 +32,12 @@ import { checkKey, resolveMediaPath } from './paths.js';
 export const UPLOAD_URL_SECONDS = 15 * 60;
 /** How long a presigned download URL may be used: the browser follows the redirect at once. */
 const DOWNLOAD_URL_SECONDS = 5 * 60;
+
+/** A browser upload straight to the store: a multipart POST to `url` of `fields`, then the file as `file`. */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
 
 export interface OpenedFile {
   body: ReadableStream<Uint8Array>;
@@ -55,8 +62,12 @@ export interface FileStore {
   leading(key: string, length: number): Promise<Uint8Array>;
   /** The file as a stream, or undefined when there is none. */
   open(key: string): Promise<OpenedFile | undefined>;
-  /** A URL the browser PUTs a new file to directly, or null when the file is sent to the API. */
-  presignUpload(key: string, contentType: string): Promise<string | null>;
+  /**
+   * Where the browser sends a new file directly, usable for this key, this type and 1 to
+   * `maxBytes` bytes only (a presigned POST: url and form fields), or null when the file is sent
+   * to the API.
+   */
+  presignUpload(key: string, contentType: string, maxBytes: number): Promise<PresignedPost | null>;
   /** A short-lived URL the browser downloads from directly, or null when the API streams the file. */
   presignDownload(key: string, contentType: string, contentDisposition: string): Promise<string | null>;
   /** Copies a file to another key (the store's own copy: the bytes do not pass through the API). */
@@ -121,6 +132,54 @@ export function localFileStore(mediaDir: string): FileStore {
   };
 }
 
+const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
+
+/**
+ * A presigned POST (S3's browser upload, signed with Signature Version 4): a policy that fixes the
+ * key, the exact Content-Type and a size of 1 byte to `maxBytes`, valid for UPLOAD_URL_SECONDS,
+ * signed with the store's secret. The store refuses a POST the policy does not allow, so the URL
+ * cannot write another key or type, nor an empty or oversized file. (A store that does not check
+ * policies, like s3rver in the tests, takes anything: what the API reads is checked again.)
+ */
+export function presignedPost(
+  config: Pick<FilesS3Config, 'publicEndpoint' | 'bucket' | 'region' | 'accessKeyId' | 'secretAccessKey' | 'pathStyle'>,
+  key: string,
+  contentType: string,
+  maxBytes: number,
+  now = new Date(),
+): PresignedPost {
+  const amzDate = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
+  const day = amzDate.slice(0, 8);
+  const credential = `${config.accessKeyId}/${day}/${config.region}/s3/aws4_request`;
+  const signed = {
+    key,
+    'Content-Type': contentType,
+    'x-amz-algorithm': 'AWS4-HMAC-SHA256',
+    'x-amz-credential': credential,
+    'x-amz-date': amzDate,
+  };
+  const policy = Buffer.from(
+    JSON.stringify({
+      expiration: new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString(),
+      conditions: [
+        { bucket: config.bucket },
+        ['eq', '$key', key],
+        ['eq', '$Content-Type', contentType],
+        ['content-length-range', 1, maxBytes],
+        { 'x-amz-algorithm': signed['x-amz-algorithm'] },
+        { 'x-amz-credential': credential },
+        { 'x-amz-date': amzDate },
+      ],
+    }),
+  ).toString('base64');
+  const signingKey = hmac(hmac(hmac(hmac(`AWS4${config.secretAccessKey}`, day), config.region), 's3'), 'aws4_request');
+  const endpoint = new URL(config.publicEndpoint);
+  const url = config.pathStyle
+    ? `${endpoint.origin}/${config.bucket}`
+    : `${endpoint.protocol}//${config.bucket}.${endpoint.host}`;
+  return { url, fields: { ...signed, policy, 'x-amz-signature': hmac(signingKey, policy).toString('hex') } };
+}
+
 const statusOf = (error: unknown): number | undefined =>
   error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 
@@ -156,7 +215,7 @@ export function s3FileStore(config: FilesS3Config): FileStore {
         if (!(error instanceof S3ServiceException) || !/^BucketAlready(OwnedByYou|Exists)$/.test(error.name))
           throw error;
       }
-      // Browsers PUT uploads and follow download redirects from the shell's origin.
+      // Browsers POST uploads and follow download redirects from the shell's origin.
       try {
         await client.send(
           new PutBucketCorsCommand({
@@ -165,7 +224,7 @@ export function s3FileStore(config: FilesS3Config): FileStore {
               CORSRules: [
                 {
                   AllowedOrigins: [...allowedOrigins],
-                  AllowedMethods: ['PUT', 'GET', 'HEAD'],
+                  AllowedMethods: ['POST', 'GET', 'HEAD'],
                   AllowedHeaders: ['content-type'],
                   ExposeHeaders: ['ETag'],
                   MaxAgeSeconds: 600,
@@ -212,12 +271,7 @@ export function s3FileStore(config: FilesS3Config): FileStore {
         throw error;
       }
     },
-    presignUpload: (key, contentType) =>
-      // The type is signed: a store that checks signatures fully (AWS) refuses a PUT of another type.
-      getSignedUrl(signer, new PutObjectCommand({ Bucket, Key: key, ContentType: contentType }), {
-        expiresIn: UPLOAD_URL_SECONDS,
-        signableHeaders: new Set(['content-type']),
-      }),
+    presignUpload: async (key, contentType, maxBytes) => presignedPost(config, key, contentType, maxBytes),
     presignDownload: (key, contentType, contentDisposition) =>
       getSignedUrl(
         signer,

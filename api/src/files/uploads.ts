@@ -1,7 +1,5 @@
-import { PAGES } from '@marketplace/shared/platform';
-import { otherParty } from '../domain/orders.js';
 import type { UploadSlot } from '../repositories/orders.js';
-import { notifyUser, type Services } from '../services.js';
+import type { Services } from '../services.js';
 import { matchesImageType, orderFileKey } from './paths.js';
 import { UPLOAD_URL_SECONDS } from './store.js';
 
@@ -21,13 +19,15 @@ export function uploadProblem(
   return null;
 }
 
-/** What became of a completed upload: recorded, the target already had its file, or the order closed meanwhile. */
+/** What became of a completed upload: recorded (its media job queued), the target already had its file, or the order closed meanwhile. */
 export type Completion = 'recorded' | 'taken' | 'closed';
 
 /**
- * Records a target's stored file and tells the order's other party, while the order is open (its
- * row held, so a cancel racing the upload comes before or after it). Of two instances (or
- * requests) completing the same target at once, one records it and notifies.
+ * Records a target's stored file, while the order is open (its row held, so a cancel racing the
+ * upload comes before or after it), and queues its media job (media/jobs.ts), which tells the
+ * order's other party once the file is ready. Of two instances (or requests) completing the same
+ * target at once, one records it. A job lost between the commit and the queue (the process
+ * died) is queued again by the sweep.
  */
 export async function completeUpload(
   services: Services,
@@ -39,17 +39,14 @@ export async function completeUpload(
   if (!order) return 'closed';
   const completion = await services.repos.transaction(async (tx): Promise<Completion> => {
     if (!(await tx.orders.holdIfOpen(order.rowId))) return 'closed';
-    if (!(await tx.orders.markUploaded(slot.targetId, key, sizeBytes))) return 'taken';
-    await notifyUser(
-      { repos: tx, relay: services.relay },
-      otherParty(order, slot.uploaderId),
-      `New upload "${slot.fileName}" on order ${order.orderId}.`,
-      PAGES.eventOrder.href({ orderId: order.orderId }),
-    );
-    return 'recorded';
+    return (await tx.orders.markUploaded(slot.targetId, key, sizeBytes)) ? 'recorded' : 'taken';
   });
-  // Committed now: the relay's pass told at the write may have run before the commit.
-  if (completion === 'recorded') services.relay.kick();
+  if (completion === 'recorded')
+    await services.media.send({ targetIdentifier: slot.targetIdentifier }).catch((error: unknown) => {
+      console.error(
+        `[media] could not queue ${slot.targetIdentifier} (the sweep will): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   return completion;
 }
 

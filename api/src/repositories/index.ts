@@ -10,6 +10,7 @@ import { contentRepository } from './content.js';
 import { idempotencyRepository } from './idempotency.js';
 import { leasesRepository } from './leases.js';
 import { liveOutboxRepository } from './liveOutbox.js';
+import { mediaJobsRepository } from './mediaJobs.js';
 import { loginFailuresRepository } from './loginFailures.js';
 import { notificationsRepository } from './notifications.js';
 import { offersRepository } from './offers.js';
@@ -58,6 +59,7 @@ function repositorySet(db: Db, urls: FileUrls) {
     idempotency: idempotencyRepository(db),
     leases: leasesRepository(db),
     liveOutbox: liveOutboxRepository(db),
+    mediaJobs: mediaJobsRepository(db),
     /** Throws unless the database answers: the readiness check (/health). */
     async ping(): Promise<void> {
       await sql`SELECT 1`.execute(db);

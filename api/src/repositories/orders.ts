@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { RequirementInfo, Target } from '@marketplace/shared/contract';
+import type { RequirementInfo, Target, TargetState } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import { type ExpressionBuilder } from 'kysely';
 import { OPEN, ORDER_TRANSITIONS, type Order, type OrderGuard, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
 import { quarantineKey } from '../files/paths.js';
+import { type ImageMedia, parseMedia, pictureOf } from '../media/derivatives.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
@@ -53,6 +54,9 @@ const TARGET_COLUMNS = [
   'description',
   'file_path',
   'uploaded_at',
+  'state',
+  'failure_reason',
+  'media',
 ] as const;
 
 interface TargetRow {
@@ -63,6 +67,9 @@ interface TargetRow {
   description: string;
   file_path: string | null;
   uploaded_at: string | null;
+  state: TargetState;
+  failure_reason: string | null;
+  media: string | null;
 }
 
 /** An upload target waiting for (or holding) its file, as the files host checks a PUT against it. */
@@ -99,17 +106,34 @@ const inState = (eb: ExpressionBuilder<Schema, 'event_orders'>, guard: OrderGuar
 
 /** Event orders and their targets (reference pictures and deliverables, uploaded to the files host). */
 export function ordersRepository(db: Db, urls: FileUrls) {
-  // Only uploaded targets are shown, so their file and upload time are there.
-  const toTarget = (row: TargetRow): Target => ({
-    targetId: row.id,
-    targetIdentifier: row.identifier,
-    target: row.file_name,
-    // Private to whoever may read the order: short-lived signed links, never the file's key.
-    targetURLs: [urls.orderFile(row.identifier, false), urls.orderFile(row.identifier, true)],
-    description: row.description,
-    contentType: row.content_type,
-    uploadedAt: row.uploaded_at ?? '',
-  });
+  // Targets are shown once their file came (never 'waiting'). Their files are private to whoever
+  // may read the order: short-lived signed links, never a key; none until the file is ready.
+  const toTarget = (row: TargetRow): Target => {
+    const media = parseMedia(row.media);
+    const ready = row.state === 'ready';
+    return {
+      targetId: row.id,
+      targetIdentifier: row.identifier,
+      target: row.file_name,
+      // The view (the largest processed JPEG; the file itself for one uploaded before the pipeline) and the original to download.
+      targetURLs: ready
+        ? [
+            urls.orderFile(
+              row.identifier,
+              media?.derivatives.findLast((d) => d.contentType === 'image/jpeg')?.name ?? null,
+              false,
+            ),
+            urls.orderFile(row.identifier, null, true),
+          ]
+        : [],
+      description: row.description,
+      contentType: row.content_type,
+      uploadedAt: row.uploaded_at ?? '',
+      state: row.state === 'waiting' ? 'processing' : row.state,
+      failureReason: row.state === 'failed' ? row.failure_reason : null,
+      image: ready && media ? pictureOf(media, (d) => urls.orderFile(row.identifier, d.name, false)) : null,
+    };
+  };
 
   const byRowId = async (rowId: number): Promise<Order | undefined> => {
     const row = await orderQuery(db).where('o.id', '=', rowId).executeTakeFirst();
@@ -191,13 +215,13 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return result.numUpdatedRows > 0n;
     },
 
-    /** The order's targets whose file has arrived, in the order they were added. */
+    /** The order's targets whose file has arrived (processing, ready or refused), in the order they were added. */
     async targets(order: Order): Promise<Target[]> {
       const rows = await db
         .selectFrom('order_targets')
         .select(TARGET_COLUMNS)
         .where('order_id', '=', order.rowId)
-        .where('uploaded_at', 'is not', null)
+        .where('state', '!=', 'waiting')
         .orderBy('id')
         .execute();
       return rows.map(toTarget);
@@ -222,6 +246,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
           description: file.description,
           upload_token: token,
           created_at: nowIso(),
+          state: 'waiting',
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -235,36 +260,88 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .set({ description })
         .where('id', '=', targetId)
         .where('order_id', '=', order.rowId)
-        .where('uploaded_at', 'is not', null)
+        .where('state', '!=', 'waiting')
         .returning(TARGET_COLUMNS)
         .executeTakeFirst();
       return row && toTarget(row);
     },
 
-    /** A target's order, for deciding who may remove it, and where its files are (or would be) stored. */
+    /** A target's order, for deciding who may remove it, and where its files are (or would be) stored: quarantine, original, and what the media job made. */
     async targetById(targetId: number): Promise<{ order: Order | undefined; keys: string[] } | undefined> {
-      const row = await slotQuery.select('t.file_path').where('t.id', '=', targetId).executeTakeFirst();
+      const row = await slotQuery.select(['t.file_path', 't.media']).where('t.id', '=', targetId).executeTakeFirst();
       return (
         row && {
           order: await byRowId(row.order_id),
-          keys: [toSlot(row).key, ...(row.file_path ? [row.file_path] : [])],
+          keys: [
+            toSlot(row).key,
+            ...(row.file_path ? [row.file_path] : []),
+            ...(parseMedia(row.media)?.derivatives.map((d) => d.key) ?? []),
+          ],
         }
       );
     },
 
-    /** An uploaded target's stored file, as the files host serves it: its key, checked type and name. */
-    async fileOf(
+    /**
+     * A ready target's stored files, as the files host serves them: the original's key, type and
+     * name, and what the media job made of it (null for a target uploaded before the pipeline).
+     */
+    async filesOf(
       targetIdentifier: string,
-    ): Promise<{ key: string; contentType: string; fileName: string } | undefined> {
+    ): Promise<{ key: string; contentType: string; fileName: string; media: ImageMedia | null } | undefined> {
       const row = await db
         .selectFrom('order_targets')
-        .select(['file_path', 'content_type', 'file_name'])
+        .select(['file_path', 'content_type', 'file_name', 'media'])
         .where('identifier', '=', targetIdentifier)
-        .where('uploaded_at', 'is not', null)
+        .where('state', '=', 'ready')
         .executeTakeFirst();
       return row?.file_path
-        ? { key: row.file_path, contentType: row.content_type, fileName: row.file_name }
+        ? { key: row.file_path, contentType: row.content_type, fileName: row.file_name, media: parseMedia(row.media) }
         : undefined;
+    },
+
+    /** A target whose file waits for its media job, with what the job needs; undefined once it is done (or gone). */
+    async processingTarget(targetIdentifier: string) {
+      const row = await slotQuery
+        .select('t.file_path')
+        .where('t.identifier', '=', targetIdentifier)
+        .where('t.state', '=', 'processing')
+        .executeTakeFirst();
+      return row?.file_path ? { ...toSlot(row), sourceKey: row.file_path } : undefined;
+    },
+
+    /**
+     * Ends a target's processing: ready with what was made of it, or failed with the reason. One
+     * conditional update: of two workers finishing the same target, one does; false for the other
+     * (and when the target was removed meanwhile).
+     */
+    async finishProcessing(
+      targetId: number,
+      outcome: { state: 'ready'; media: ImageMedia } | { state: 'failed'; reason: string },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('order_targets')
+        .set(
+          outcome.state === 'ready'
+            ? { state: 'ready', media: JSON.stringify(outcome.media) }
+            : { state: 'failed', failure_reason: outcome.reason },
+        )
+        .where('id', '=', targetId)
+        .where('state', '=', 'processing')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Targets processing since before `before`: their job may have been lost before it was queued (the sweep sends it again). */
+    async processingSince(before: string, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('order_targets')
+        .select('identifier')
+        .where('state', '=', 'processing')
+        .where('uploaded_at', '<', before)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.identifier);
     },
 
     async removeTarget(targetId: number): Promise<void> {
@@ -292,11 +369,14 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return (await query.orderBy('t.id').limit(limit).execute()).map(toSlot);
     },
 
-    /** Records the target's file; false when it already had one (another instance or request was first). */
+    /**
+     * Records the target's file, which then waits for its media job; false when it already had one
+     * (another instance or request was first).
+     */
     async markUploaded(targetId: number, key: string, sizeBytes: number): Promise<boolean> {
       const result = await db
         .updateTable('order_targets')
-        .set({ file_path: key, size_bytes: sizeBytes, uploaded_at: nowIso() })
+        .set({ file_path: key, size_bytes: sizeBytes, uploaded_at: nowIso(), state: 'processing' })
         .where('id', '=', targetId)
         .where('uploaded_at', 'is', null)
         .executeTakeFirst();

@@ -9,8 +9,11 @@ export interface FileUrls {
   download(relativePath: string, fileName: string): string;
   /** An upload target's URL on the API (local store); like a presigned URL, the token in it is the permission. */
   upload(targetIdentifier: string, token: string): string;
-  /** A short-lived signed link to an order target's file (files/orderFileLinks.ts), inline or as an attachment. */
-  orderFile(targetIdentifier: string, download: boolean): string;
+  /**
+   * A short-lived signed link to an order target's file (files/orderFileLinks.ts): one the media
+   * job made (`file`, e.g. '640.webp'), or the original (null), inline or as an attachment.
+   */
+  orderFile(targetIdentifier: string, file: string | null, download: boolean): string;
 }
 
 export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
@@ -21,8 +24,8 @@ export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
         : null,
     download: (filePath, fileName) =>
       `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
-    orderFile: (targetIdentifier, download) =>
-      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.grant(targetIdentifier, download).toString()}`,
+    orderFile: (targetIdentifier, file, download) =>
+      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.grant({ targetIdentifier, file, download }).toString()}`,
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };

@@ -69,10 +69,11 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       );
       if (!added) throw orderClosed();
       const { key, token, ...target } = added;
-      // The object store's presigned PUT, or the API's own upload target with its token.
-      const uploadUrl =
-        (await files.presignUpload(key, file.contentType)) ?? repos.urls.upload(target.targetIdentifier, token);
-      return { ...target, uploadUrl };
+      // The object store's presigned POST, or the API's own upload target with its token.
+      const post = await files.presignUpload(key, file.contentType, services.config.uploadMaxBytes);
+      return post
+        ? { ...target, uploadUrl: post.url, uploadFields: post.fields }
+        : { ...target, uploadUrl: repos.urls.upload(target.targetIdentifier, token) };
     },
   );
 

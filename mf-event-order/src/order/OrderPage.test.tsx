@@ -176,7 +176,7 @@ describe('views', () => {
     expect(screen.getByRole('button', { name: 'Cancel order' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute(
       'href',
-      expect.stringContaining('/download?'),
+      expect.stringContaining('download=1'),
     );
     expect(screen.getByLabelText('Add images')).toBeInTheDocument();
     expect(screen.getByText('Awaiting Approval', { selector: 'strong' })).toBeInTheDocument();
@@ -267,5 +267,50 @@ describe('targets', () => {
     await waitFor(() => expect(sent).toHaveLength(2));
     expect(sent).toEqual([{ orderId: 'ord-1', targetId: '7', description: 'Floor plan' }, { targetId: '7' }]);
     await waitFor(() => expect(calls()).toBe(3));
+  });
+
+  it('shows a processed upload as a picture of its sizes, a processing one as such until it is ready, and a refused one with its reason', async () => {
+    const ready = orderDetails().targets[0];
+    if (!ready) throw new Error('the factory has a target');
+    const processing = {
+      ...ready,
+      targetId: 8,
+      target: 'later.jpg',
+      state: 'processing' as const,
+      targetURLs: [],
+      image: null,
+    };
+    const refused = {
+      ...ready,
+      targetId: 9,
+      target: 'bomb.png',
+      state: 'failed' as const,
+      failureReason: 'This image has 50000 x 50000 pixels; at most 100 million are accepted',
+      targetURLs: [],
+      image: null,
+    };
+    const calls = serve(
+      orderDetails({ targets: [ready, processing, refused] }),
+      orderDetails({ targets: [ready, { ...ready, targetId: 8, target: 'later.jpg' }, refused] }),
+    );
+    renderAt('/eventorder/ord-1');
+    const list = await screen.findByRole('list', { name: 'Uploaded files' });
+    const picture = within(list).getByAltText('venue.png');
+    expect(picture.closest('picture')?.querySelectorAll('source')).toHaveLength(3);
+    expect(picture.closest('picture')?.querySelector('source')?.getAttribute('type')).toBe('image/avif');
+    expect(picture).not.toHaveAttribute('sizes');
+    expect(picture.closest('picture')?.querySelector('source')).toHaveAttribute('sizes', '64px');
+    expect(picture).toHaveAttribute('width', '64');
+    expect(picture.style.backgroundImage).toContain('data:image/webp;base64');
+    expect(within(list).getByRole('status')).toHaveTextContent('Processing…');
+    expect(within(list).getByRole('alert')).toHaveTextContent(
+      'Not accepted: This image has 50000 x 50000 pixels; at most 100 million are accepted',
+    );
+    // Read again while a file is processing, until none is: then the picture is there.
+    await waitFor(() => expect(within(list).getAllByAltText('later.jpg')).toHaveLength(1), { timeout: 5000 });
+    expect(within(list).queryByRole('status')).toBeNull();
+    const settled = calls();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(calls()).toBe(settled);
   });
 });

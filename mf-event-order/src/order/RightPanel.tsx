@@ -5,6 +5,7 @@ import {
   FileField,
   formatMoney,
   PhotoIcon,
+  Picture,
   safeHref,
   TextField,
   type EventOrderDetails,
@@ -30,11 +31,21 @@ function TargetRow({
   const [viewUrl, downloadUrl] = target.targetURLs.map((u) => safeHref(u));
   return (
     <li style={{ display: 'flex', gap: 12, alignItems: 'center', marginBottom: 8 }}>
-      {viewUrl && (
-        <img src={viewUrl} alt={target.target} width={64} height={48} loading="lazy" style={{ objectFit: 'cover' }} />
+      {target.image ? (
+        <Picture image={target.image} alt={target.target} sizes="64px" width={64} height={48} />
+      ) : (
+        viewUrl && (
+          <img src={viewUrl} alt={target.target} width={64} height={48} loading="lazy" style={{ objectFit: 'cover' }} />
+        )
       )}
       <div style={{ flex: 1 }}>
         <div>{target.target}</div>
+        {target.state === 'processing' && <small role="status">Processing…</small>}
+        {target.state === 'failed' && (
+          <small role="alert" style={{ color: '#b3261e', display: 'block' }}>
+            Not accepted: {target.failureReason ?? 'this file could not be processed'}
+          </small>
+        )}
         {editing ? (
           <form
             style={{ display: 'flex', gap: 8, alignItems: 'flex-end' }}

@@ -1,4 +1,4 @@
-import { apiCall, IMAGE_COMPRESSION_LIMIT_MB, putUpload } from '@marketplace/shared';
+import { apiCall, IMAGE_COMPRESSION_LIMIT_MB, sendUpload } from '@marketplace/shared';
 
 export type Compress = (file: File, options: { maxSizeMB: number }) => Promise<Blob>;
 
@@ -14,7 +14,7 @@ const compressInBrowser: Compress = async (file, options) => {
 
 /**
  * Uploads images one at a time (SPEC.md section 7): each is compressed to at most 1 MB, then
- * `target/add` returns an upload URL and the file is PUT there. A file that is not an image is
+ * `target/add` returns where to send it (a PUT, or an object store's presigned POST) and it is sent. A file that is not an image is
  * not uploaded. The first failure stops the loop silently (SPEC.md section 8); files already
  * uploaded stay. Returns how many were uploaded.
  */
@@ -31,8 +31,8 @@ export async function uploadImages(
     try {
       const compressed = await compress(file, { maxSizeMB: IMAGE_COMPRESSION_LIMIT_MB });
       const contentType = compressed.type || file.type;
-      const { uploadUrl } = await apiCall('addTarget', { orderId, description: '', fileName: file.name, contentType });
-      await putUpload(uploadUrl, compressed, contentType);
+      const upload = await apiCall('addTarget', { orderId, description: '', fileName: file.name, contentType });
+      await sendUpload(upload, compressed, contentType);
     } catch (error) {
       // Silent for the user (SPEC.md section 8); the console says why for whoever looks.
       console.warn(`[uploads] stopped at ${file.name}:`, error);

@@ -121,18 +121,29 @@ export function endsSession(error: unknown): boolean {
 }
 
 /**
- * Sends a file to an upload URL the API handed out (`addTarget`): a PUT of the bytes with their
- * type, no cookies (the URL carries its own permission). Fails like apiCall does.
+ * Sends a file where the API said (`addTarget`): with `uploadFields`, a multipart POST of those
+ * fields then the file (an object store's presigned POST, whose policy fixes key, type and size);
+ * without, a PUT of the bytes with their type. No cookies either way (the URL or the signed policy
+ * carries its own permission). Fails like apiCall does.
  */
-export async function putUpload(uploadUrl: string, file: Blob, contentType: string): Promise<void> {
+export async function sendUpload(
+  upload: { uploadUrl: string; uploadFields?: Record<string, string> },
+  file: Blob,
+  contentType: string,
+): Promise<void> {
+  let init: RequestInit;
+  if (upload.uploadFields) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(upload.uploadFields)) form.append(name, value);
+    // The store reads the fields before the file: it must come last.
+    form.append('file', file);
+    init = { method: 'POST', body: form, credentials: 'omit' };
+  } else {
+    init = { method: 'PUT', body: file, headers: { 'Content-Type': contentType }, credentials: 'omit' };
+  }
   let response: Response;
   try {
-    response = await fetch(uploadUrl, {
-      method: 'PUT',
-      body: file,
-      headers: { 'Content-Type': contentType },
-      credentials: 'omit',
-    });
+    response = await fetch(upload.uploadUrl, init);
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
   }

@@ -142,7 +142,12 @@ export interface ApiContract {
   getEventOrderDetails: { request: { orderId: string; sharingId?: string }; response: EventOrderDetails };
   addTarget: {
     request: { orderId: string; description: string; fileName: string; contentType: string };
-    response: { uploadUrl: string; targetId: number; targetIdentifier: string };
+    /**
+     * Where the file goes, once: with `uploadFields`, a multipart POST of those fields and then the
+     * file as `file` (an object store's presigned POST); without, a PUT of the bytes (the API's own
+     * upload target). Either is for this target's file only, of the declared type and size limit.
+     */
+    response: { uploadUrl: string; uploadFields?: Record<string, string>; targetId: number; targetIdentifier: string };
   };
   changeTargetDescription: {
     request: { orderId: string; targetId: number; description: string };

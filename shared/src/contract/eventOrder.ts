@@ -57,17 +57,41 @@ export interface MediaPayoutInfo {
   paidOutAt: string | null;
 }
 
+/**
+ * Where an upload is in the media pipeline: 'waiting' for its file (never shown), 'processing'
+ * once it came, until the server made what it serves of it ('ready'), or 'failed' with a reason.
+ */
+export type TargetState = 'waiting' | 'processing' | 'ready' | 'failed';
+
+/** A picture as the server made it, for `<picture>`: one `srcset` per format, best first, and the fallback `src`. */
+export interface ResponsiveImage {
+  width: number;
+  height: number;
+  /** A tiny blurred image (a data: URL) shown until the picture arrives. */
+  placeholder: string;
+  sources: { type: string; srcset: string }[];
+  src: string;
+}
+
 /** An upload attached to an order (SPEC.md section 3 "Target (upload)"). */
 export interface Target {
   targetId: number;
   targetIdentifier: string;
   /** The uploaded file's name. */
   target: string;
-  /** Where the uploaded file can be viewed and downloaded. */
+  /**
+   * Where the file can be viewed and downloaded (the original, as an attachment): short-lived
+   * links for the order's parties. Empty until the file is ready.
+   */
   targetURLs: string[];
   description: string;
   contentType: string;
   uploadedAt: string;
+  state: Exclude<TargetState, 'waiting'>;
+  /** Why the file was refused (state 'failed'), in words for the uploader; null otherwise. */
+  failureReason: string | null;
+  /** The processed picture at each width; null while processing, when failed, and for files uploaded before the pipeline. */
+  image: ResponsiveImage | null;
 }
 
 export interface EventOrderInfo {

@@ -128,12 +128,37 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
         targetIdentifier: 'tgt-7',
         target: 'venue.png',
         targetURLs: [
-          'http://files.test/media/uploads/venue.png',
-          'http://files.test/download?filePath=uploads%2Fvenue.png&fileName=venue.png',
+          'http://files.test/files/order/tgt-7?f=640.jpg&exp=1&sig=v',
+          'http://files.test/files/order/tgt-7?exp=1&sig=d&download=1',
         ],
         description: 'Venue map',
         contentType: 'image/png',
         uploadedAt: '2026-11-02T10:00:00Z',
+        state: 'ready',
+        failureReason: null,
+        image: {
+          width: 640,
+          height: 480,
+          placeholder: 'data:image/webp;base64,UklGRg==',
+          sources: [
+            {
+              type: 'image/avif',
+              srcset:
+                'http://files.test/files/order/tgt-7?f=320.avif 320w, http://files.test/files/order/tgt-7?f=640.avif 640w',
+            },
+            {
+              type: 'image/webp',
+              srcset:
+                'http://files.test/files/order/tgt-7?f=320.webp 320w, http://files.test/files/order/tgt-7?f=640.webp 640w',
+            },
+            {
+              type: 'image/jpeg',
+              srcset:
+                'http://files.test/files/order/tgt-7?f=320.jpg 320w, http://files.test/files/order/tgt-7?f=640.jpg 640w',
+            },
+          ],
+          src: 'http://files.test/files/order/tgt-7?f=640.jpg&exp=1&sig=v',
+        },
       },
     ],
     sharingId: 'share-1',

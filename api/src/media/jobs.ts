@@ -1,0 +1,116 @@
+import { PAGES } from '@marketplace/shared/platform';
+import { otherParty } from '../domain/orders.js';
+import type { FileStore } from '../files/store.js';
+import { notifyUser, type Services } from '../services.js';
+import { type Derivative, derivativeFolder, type ImageMedia } from './derivatives.js';
+import { processImage } from './images.js';
+import type { DeadLetterHandler, JobHandler, JobQueue, MediaJob } from './queue.js';
+
+/** What a media worker uses: the API's storage, the file store and the live outbox, wherever it runs. */
+export type WorkerServices = Pick<Services, 'repos' | 'files' | 'config' | 'relay'>;
+
+/** What the uploader reads when every attempt failed for a reason of ours, not of the file. */
+export const PROCESSING_FAILED = 'This file could not be processed: please upload it again';
+
+/** A stored file's bytes, or undefined when it is gone; one larger than `maxBytes` is not read whole. */
+async function readStored(
+  files: FileStore,
+  key: string,
+  maxBytes: number,
+): Promise<Uint8Array | 'too large' | undefined> {
+  const file = await files.open(key);
+  if (!file) return undefined;
+  if (file.size > maxBytes) {
+    await file.body.cancel();
+    return 'too large';
+  }
+  return new Uint8Array(await new Response(file.body).arrayBuffer());
+}
+
+/**
+ * The media job of an order target: decode the file it came with as its declared type and remake
+ * it (media/images.ts), store what was made in a folder of this run's own, then end the target's
+ * processing in one conditional update, with the notice to the order's other party in the same
+ * transaction. A second worker running the same job finds it finished and removes what it made;
+ * a refused file ends the target as failed with the reason, told to the uploader, and its bytes
+ * go. Storage failing throws: the queue retries.
+ */
+export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadLetter: DeadLetterHandler } {
+  const { repos, files, config, relay } = services;
+
+  const fail = async (job: MediaJob, reason: string) => {
+    const target = await repos.orders.processingTarget(job.targetIdentifier);
+    if (!target) return;
+    const failed = await repos.transaction(async (tx) => {
+      if (!(await tx.orders.finishProcessing(target.targetId, { state: 'failed', reason }))) return false;
+      await notifyUser(
+        { repos: tx, relay },
+        target.uploaderId,
+        `Your upload "${target.fileName}" on order ${target.orderId} was refused: ${reason}.`,
+        PAGES.eventOrder.href({ orderId: target.orderId }),
+      );
+      return true;
+    });
+    if (!failed) return;
+    relay.kick();
+    // Nothing of a refused file is kept: it was never served, and is nobody's to download.
+    await files.remove(target.sourceKey);
+  };
+
+  const handle: JobHandler = async (job) => {
+    const target = await repos.orders.processingTarget(job.targetIdentifier);
+    // Finished by another worker, or removed: nothing to do.
+    if (!target) return;
+    const bytes = await readStored(files, target.sourceKey, config.uploadMaxBytes);
+    if (bytes === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
+    if (bytes === 'too large') return fail(job, `The file is larger than ${config.uploadMaxBytes} bytes`);
+    const result = await processImage(bytes, target.contentType);
+    if (!result.ok) return fail(job, result.reason);
+
+    const folder = derivativeFolder(target.orderId, target.targetIdentifier);
+    const derivatives: Derivative[] = [];
+    try {
+      for (const output of result.outputs) {
+        const key = `${folder}/${output.name}`;
+        await files.put(key, output.bytes, output.contentType);
+        derivatives.push({ name: output.name, key, contentType: output.contentType, width: output.width });
+      }
+      const media: ImageMedia = {
+        width: result.width,
+        height: result.height,
+        placeholder: result.placeholder,
+        derivatives,
+      };
+      const finished = await repos.transaction(async (tx) => {
+        if (!(await tx.orders.finishProcessing(target.targetId, { state: 'ready', media }))) return false;
+        const order = await tx.orders.byRowId(target.orderRowId);
+        if (order)
+          await notifyUser(
+            { repos: tx, relay },
+            otherParty(order, target.uploaderId),
+            `New upload "${target.fileName}" on order ${order.orderId}.`,
+            PAGES.eventOrder.href({ orderId: order.orderId }),
+          );
+        return true;
+      });
+      if (finished) {
+        relay.kick();
+        return;
+      }
+    } catch (error) {
+      await Promise.all(derivatives.map((d) => files.remove(d.key).catch(() => undefined)));
+      throw error;
+    }
+    // Another worker finished it first (or it was removed): what this run made is nobody's.
+    await Promise.all(derivatives.map((d) => files.remove(d.key)));
+  };
+
+  return { handle, deadLetter: (job) => fail(job, PROCESSING_FAILED) };
+}
+
+/** Queues the media job of each target whose file came but whose job may have been lost (sent by the sweep). */
+export async function resendStalled(queue: JobQueue, services: WorkerServices, before: string, limit: number) {
+  const stalled = await services.repos.orders.processingSince(before, limit);
+  for (const targetIdentifier of stalled) await queue.send({ targetIdentifier });
+  return stalled.length;
+}

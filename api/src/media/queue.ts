@@ -1,0 +1,228 @@
+import type { ApiConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { type ClaimedJob, type MediaJobsRepository, mediaJobsRepository } from '../repositories/mediaJobs.js';
+
+/** What a media job is about: an order target's file (its identifier is the job's key). */
+export interface MediaJob {
+  targetIdentifier: string;
+}
+
+/**
+ * Does the job. Returning is done (also for a file refused: that is an answer, not a failure);
+ * throwing is a failed attempt, retried with backoff, and dead-lettered after the last.
+ */
+export type JobHandler = (job: MediaJob) => Promise<void>;
+/** Told once of a job that failed its last attempt, with the last error. */
+export type DeadLetterHandler = (job: MediaJob, error: string) => Promise<void>;
+
+/**
+ * The media job queue, one interface with two backends: a table on the API's own database for
+ * one process (tableQueue, SQLite), pg-boss for PostgreSQL deployments (pgBossQueue). A job may be
+ * seen by two workers (a lease that ran out while its worker was only slow): the handler's effect
+ * must be made once whoever runs it (media/jobs.ts finishes a target with one conditional update).
+ */
+export interface JobQueue {
+  readonly backend: 'table' | 'pg-boss';
+  /** Queues the job unless one with its key is waiting (or, for the table, running). */
+  send(job: MediaJob): Promise<void>;
+  /** Starts taking jobs, `concurrency` at a time, until stop. */
+  work(handler: JobHandler, deadLetter: DeadLetterHandler, concurrency?: number): Promise<void>;
+  /** Stops taking jobs and waits for the ones under way. */
+  stop(): Promise<void>;
+}
+
+export interface QueueOptions {
+  /** Attempts after the first. */
+  retryLimit: number;
+  /** The first retry's delay; each later one doubles it. */
+  retryDelayMs: number;
+  /**
+   * How long a worker holds a job without renewing; past it (the worker died) another takes it.
+   * The table renews it while the job runs; pg-boss 10 cannot, so there it is also the longest a
+   * job may run before it counts as failed (set it above the longest video's transcoding).
+   */
+  leaseMs: number;
+  /** How often an idle worker looks for jobs (a job sent in this process wakes it at once). */
+  pollMs: number;
+}
+
+export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
+  retryLimit: 4,
+  retryDelayMs: 5_000,
+  leaseMs: 60_000,
+  pollMs: 1_000,
+};
+
+const QUEUE = 'media';
+const DEAD_LETTER_QUEUE = 'media-dead';
+const keyOf = (job: MediaJob) => `target:${job.targetIdentifier}`;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+
+/**
+ * Jobs in the API's database (media_jobs, repositories/mediaJobs.ts): taken by one conditional
+ * update with a lease the worker renews while it works, so a worker killed midway leaves a job
+ * another takes once the lease has run out; retried with exponential backoff; kept as 'failed'
+ * (the dead letter) after the last attempt. For `npm start`'s one process, and any single instance.
+ */
+export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DEFAULT_QUEUE_OPTIONS): JobQueue {
+  let running = false;
+  const loops: Promise<void>[] = [];
+  const sleepers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of sleepers) wake();
+  };
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+
+  const runOne = async (claimed: ClaimedJob, handler: JobHandler, deadLetter: DeadLetterHandler) => {
+    const job = JSON.parse(claimed.payload) as MediaJob;
+    const heartbeat = setInterval(() => {
+      jobs
+        .renew(claimed, new Date(Date.now() + options.leaseMs))
+        .catch((error: unknown) => console.error(`[media] could not renew a job's lease: ${messageOf(error)}`));
+    }, options.leaseMs / 3);
+    try {
+      await handler(job);
+      clearInterval(heartbeat);
+      await jobs.complete(claimed);
+    } catch (error) {
+      clearInterval(heartbeat);
+      const last = claimed.attempt > options.retryLimit;
+      const retryAt = last ? null : new Date(Date.now() + options.retryDelayMs * 2 ** (claimed.attempt - 1));
+      console.error(
+        `[media] job ${keyOf(job)} attempt ${claimed.attempt} failed${last ? ' for the last time' : ''}: ${messageOf(error)}`,
+      );
+      await jobs.fail(claimed, messageOf(error), retryAt);
+      if (last) await deadLetter(job, messageOf(error));
+    }
+  };
+
+  const loop = async (handler: JobHandler, deadLetter: DeadLetterHandler) => {
+    while (running) {
+      let claimed: ClaimedJob | undefined;
+      try {
+        claimed = await jobs.claim(QUEUE, new Date(), new Date(Date.now() + options.leaseMs));
+      } catch (error) {
+        console.error(`[media] could not look for jobs: ${messageOf(error)}`);
+      }
+      if (!claimed) {
+        await idle(options.pollMs);
+        continue;
+      }
+      try {
+        await runOne(claimed, handler, deadLetter);
+      } catch (error) {
+        // Recording the outcome failed (the database went away): the lease runs out and the job is taken again.
+        console.error(`[media] could not record a job's outcome: ${messageOf(error)}`);
+      }
+    }
+  };
+
+  return {
+    backend: 'table',
+    async send(job) {
+      await jobs.add(QUEUE, keyOf(job), JSON.stringify(job));
+      wakeAll();
+    },
+    async work(handler, deadLetter, concurrency = 1) {
+      running = true;
+      for (let i = 0; i < concurrency; i++) loops.push(loop(handler, deadLetter));
+    },
+    async stop() {
+      running = false;
+      wakeAll();
+      await Promise.all(loops.splice(0));
+    },
+  };
+}
+
+/**
+ * pg-boss on the API's PostgreSQL, in its own schema (it makes and migrates its tables at start).
+ * Pinned to 10.4.x: pg-boss 11 and later need Node 22, and the API runs on Node 20. The 'stately'
+ * policy keeps one job per key waiting and one running; a job whose worker died is failed by
+ * pg-boss's supervisor once it has run `leaseMs` (it has no heartbeat: a job running longer is
+ * failed too) and retried like any failure; after the last retry it goes to the dead-letter
+ * queue, whose worker tells `deadLetter`.
+ */
+export async function pgBossQueue(
+  connectionString: string,
+  options: QueueOptions = DEFAULT_QUEUE_OPTIONS,
+): Promise<JobQueue> {
+  // Loaded here: a SQLite deployment never needs it.
+  const { default: PgBoss } = await import('pg-boss');
+  const leaseSeconds = Math.max(1, Math.ceil(options.leaseMs / 1000));
+  const boss = new PgBoss({
+    connectionString,
+    schema: 'pgboss',
+    max: 3,
+    // The supervisor fails expired jobs: look often enough that a dead worker's job waits about a lease.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(120, leaseSeconds)),
+    monitorStateIntervalSeconds: 60,
+  });
+  boss.on('error', (error: unknown) => console.error(`[media] pg-boss: ${messageOf(error)}`));
+  await boss.start();
+  const queueOptions = {
+    name: QUEUE,
+    policy: 'stately',
+    retryLimit: options.retryLimit,
+    retryDelay: Math.max(1, Math.round(options.retryDelayMs / 1000)),
+    retryBackoff: true,
+    expireInSeconds: leaseSeconds,
+    deadLetter: DEAD_LETTER_QUEUE,
+  } as const;
+  // Instances starting together make the queues at once, and PostgreSQL may end one's
+  // transaction as a deadlock's victim: that one tries again (the queue is there by then).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(DEAD_LETTER_QUEUE);
+      await boss.createQueue(QUEUE, queueOptions);
+      // A queue keeps the options it was made with: this start's configuration applies from now on.
+      await boss.updateQueue(QUEUE, queueOptions);
+      break;
+    } catch (error) {
+      const deadlock = error instanceof Error && 'code' in error && error.code === '40P01';
+      if (!deadlock || attempt === 5) {
+        await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
+  const pollingIntervalSeconds = Math.max(0.5, options.pollMs / 1000);
+  return {
+    backend: 'pg-boss',
+    async send(job) {
+      await boss.send(QUEUE, job, { singletonKey: keyOf(job) });
+    },
+    async work(handler, deadLetter, concurrency = 1) {
+      for (let i = 0; i < concurrency; i++) {
+        await boss.work<MediaJob>(QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+          if (job) await handler(job.data);
+        });
+      }
+      await boss.work<MediaJob>(DEAD_LETTER_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        if (job) await deadLetter(job.data, 'it failed every attempt');
+      });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    },
+  };
+}
+
+/** The queue of this deployment's database: pg-boss on PostgreSQL (reached directly, since it migrates its schema), the table on SQLite. */
+export async function openMediaQueue(
+  database: Database,
+  config: Pick<ApiConfig, 'databaseUrl' | 'databaseMigrationUrl' | 'mediaQueue'>,
+): Promise<JobQueue> {
+  if (config.databaseUrl) return pgBossQueue(config.databaseMigrationUrl ?? config.databaseUrl, config.mediaQueue);
+  return tableQueue(mediaJobsRepository(database.db), config.mediaQueue);
+}

@@ -1,0 +1,344 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Target } from '@marketplace/shared/contract';
+import { gradientPng } from '../src/db/png.js';
+import { mediaJobs, PROCESSING_FAILED } from '../src/media/jobs.js';
+import { startWorker } from '../src/media/worker.js';
+import {
+  ENGINE,
+  present,
+  processed,
+  RUM_TOKEN_KEY,
+  ADMIN_TOKEN,
+  startTestApi,
+  type TestApi,
+  type TestClient,
+} from './harness.js';
+
+// The media pipeline through the API as deployed: an upload goes to quarantine, a media job (in
+// the API's process, or a worker of its own) decodes and remakes it, and only what it made is
+// served. On SQLite the jobs are in the API's table queue; on PostgreSQL in pg-boss.
+
+const ORDER = 'ord-1005';
+let t: TestApi;
+let clara: TestClient;
+
+beforeAll(async () => {
+  t = await startTestApi({ UPLOAD_MAX_BYTES: String(30_000_000) });
+  clara = await t.as('clara');
+});
+afterAll(() => t.close());
+
+/** What the order page does: add a target, then PUT the bytes to its upload URL. */
+async function upload(api: TestApi, client: TestClient, fileName: string, contentType: string, bytes: Uint8Array) {
+  const added = await client.call('addTarget', { orderId: ORDER, description: '', fileName, contentType });
+  expect(added.status).toBe(200);
+  const sent = await fetch(added.body.uploadUrl.replace(api.config.filesOrigin, api.url), {
+    method: 'PUT',
+    body: new Blob([new Uint8Array(bytes)]),
+    headers: { 'content-type': contentType },
+  });
+  return { ...added.body, status: sent.status, error: ((await sent.json()) as { error?: string }).error };
+}
+
+/** Every stored file of a target, original and derivatives (the local store: a folder). */
+const storedFiles = (api: TestApi, targetIdentifier: string): string[] => {
+  const folder = join(api.config.mediaDir, 'orders', ORDER, targetIdentifier);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+};
+const local = (api: TestApi, url: string) => url.replace(api.config.filesOrigin, api.url);
+const notificationsOf = async (client: TestClient) => (await client.call('getNotifications')).body.notifications;
+
+/** A PNG whose header declares `width` x `height` (valid CRCs), with a few bytes of pixels: a decompression bomb's header. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = (table[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(4096))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A photo as a camera writes it: JPEG, turned by its EXIF orientation (6: 90 degrees), with the place it was taken. */
+const cameraJpeg = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 40, g: 90, b: 140 } } })
+    .composite([
+      {
+        input: Buffer.from(
+          `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${height / 3}" fill="#e0a030"/></svg>`,
+        ),
+      },
+    ])
+    .jpeg({ quality: 92 })
+    .toBuffer()
+    .then((plain) =>
+      sharp(plain)
+        .withMetadata({ orientation: 6 })
+        .withExif({
+          IFD0: { Make: 'TestCam', Model: 'Field 24' },
+          IFD3: {
+            GPSLatitudeRef: 'N',
+            GPSLatitude: '48/1 51/1 2964/100',
+            GPSLongitudeRef: 'E',
+            GPSLongitude: '2/1 17/1 4020/100',
+          },
+        })
+        .jpeg({ quality: 92 })
+        .toBuffer(),
+    );
+
+describe('hostile files', () => {
+  it('refuses at once what is not the declared type by its first bytes, empty, or over the limit: nothing is listed or kept', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>',
+    );
+    const cases: [string, string, Uint8Array, number, RegExp][] = [
+      ['x.svg', 'image/png', svg, 400, /not a image\/png image/],
+      ['x.gif', 'image/gif', svg, 400, /not a image\/gif image/],
+      ['x.png', 'image/png', svg, 400, /not a image\/png image/],
+      ['page.png', 'image/png', Buffer.from('<!doctype html><script>alert(1)</script>'), 400, /not a image\/png/],
+      ['empty.png', 'image/png', new Uint8Array(0), 400, /empty/],
+      ['huge.png', 'image/png', Buffer.concat([gradientPng(8, 8, 1), Buffer.alloc(30_000_001)]), 413, /larger than/],
+    ];
+    for (const [name, type, bytes, status, reason] of cases) {
+      const sent = await upload(t, clara, name, type, bytes);
+      expect([sent.status, sent.error], name).toEqual([status, expect.stringMatching(reason)]);
+      expect(storedFiles(t, sent.targetIdentifier), name).toEqual([]);
+    }
+    const listed = (await clara.call('getEventOrderDetails', { orderId: ORDER })).body.targets.map((x) => x.target);
+    expect(listed.filter((name) => cases.some(([file]) => file === name))).toEqual([]);
+  });
+
+  it("refuses what passes the first bytes but does not decode as its type, with the reason on the order page; nothing of it is served; the order's other files stay", async () => {
+    const good = await upload(t, clara, 'good.png', 'image/png', gradientPng(200, 100, 3));
+    const goodTarget = await processed(clara, ORDER, good.targetIdentifier);
+    const truncated = (await cameraJpeg(800, 600)).subarray(0, 4000);
+    const randomPng = Buffer.concat([
+      gradientPng(4, 4, 1).subarray(0, 16),
+      Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256)),
+    ]);
+    const cases: [string, string, Buffer, RegExp][] = [
+      // A GIF/JS polyglot: 'GIF89a' opens it, and it runs as a script where one would load it.
+      [
+        'polyglot.gif',
+        'image/gif',
+        Buffer.from('GIF89a/*\x01\x00\x01\x00\x00\x00\x00*/=1;alert(document.domain);//;', 'latin1'),
+        /not a GIF image|could not be read/,
+      ],
+      ['bomb.png', 'image/png', pngDeclaring(50_000, 50_000), /50000 x 50000 pixels; at most 100 million/],
+      ['cut.jpg', 'image/jpeg', truncated, /could not be read/],
+      ['noise.png', 'image/png', randomPng, /not a PNG image|could not be read/],
+    ];
+    for (const [name, type, bytes, reason] of cases) {
+      const sent = await upload(t, clara, name, type, bytes);
+      expect(sent.status, name).toBe(200);
+      const target: Target = await processed(clara, ORDER, sent.targetIdentifier);
+      expect([target.state, target.failureReason, target.targetURLs, target.image], name).toEqual([
+        'failed',
+        expect.stringMatching(reason),
+        [],
+        null,
+      ]);
+      // Neither the file nor anything made of it is kept.
+      expect(storedFiles(t, sent.targetIdentifier), name).toEqual([]);
+    }
+    // The uploader is told of each, with its reason.
+    const told = (await notificationsOf(clara)).slice(0, cases.length).map((n) => n.content);
+    expect(told).toHaveLength(cases.length);
+    for (const [name] of cases)
+      expect(told.some((content) => content.includes(`"${name}"`) && content.includes('was refused'))).toBe(true);
+    // The good file is untouched, and still served.
+    const still = await processed(clara, ORDER, good.targetIdentifier);
+    expect(still.state).toBe('ready');
+    expect((await fetch(local(t, still.targetURLs[0] ?? ''))).status).toBe(200);
+    expect(goodTarget.image?.sources).toEqual(still.image?.sources.map((s) => ({ ...s, srcset: expect.any(String) })));
+  });
+});
+
+describe('what is made of a photo', () => {
+  it("turns it upright, drops its metadata (the GPS position) from every picture made, and keeps the original for the order's parties only", async () => {
+    const photo = await cameraJpeg(1600, 1000);
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const sent = await upload(t, clara, 'camera.jpg', 'image/jpeg', photo);
+    const target = await processed(clara, ORDER, sent.targetIdentifier);
+    const image = present(target.image, 'the picture');
+    // Orientation 6: the 1600 x 1000 frame is a 1000 x 1600 picture, made at 320, 640 and its own 1000 px.
+    expect([image.width, image.height]).toEqual([1000, 1600]);
+    expect(image.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp', 'image/jpeg']);
+    for (const source of image.sources) {
+      const entries = source.srcset.split(', ').map((entry) => entry.split(' '));
+      expect(entries.map(([, w]) => w)).toEqual(['320w', '640w', '1000w']);
+      for (const [url = '', w = ''] of entries) {
+        const made = await fetch(local(t, url));
+        expect([made.status, made.headers.get('content-type'), made.headers.get('cache-control')]).toEqual([
+          200,
+          source.type,
+          'private, max-age=300',
+        ]);
+        expect(made.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+        const meta = await sharp(Buffer.from(await made.arrayBuffer())).metadata();
+        // No EXIF block at all (so no GPS, no camera), and no orientation left to apply.
+        expect([meta.width, meta.exif, meta.orientation]).toEqual([Number.parseInt(w, 10), undefined, undefined]);
+      }
+    }
+    // The original is what the uploader sent, GPS and all: an attachment, for the parties only.
+    const original = await fetch(local(t, target.targetURLs[1] ?? ''));
+    expect(original.headers.get('content-disposition')).toMatch(/^attachment/);
+    expect((await sharp(Buffer.from(await original.arrayBuffer())).metadata()).exif).toBeDefined();
+    // Another user cannot read the order, so gets no links; a link for another file of the target is refused.
+    const nora = await t.as('nora');
+    expect((await nora.call('getEventOrderDetails', { orderId: ORDER })).status).toBe(403);
+    const forged = new URL(local(t, image.src));
+    forged.searchParams.set('f', '320.avif');
+    expect((await fetch(forged)).status).toBe(403);
+  });
+});
+
+describe('the media job queue', () => {
+  // The table's lease is renewed while a job runs; pg-boss's is the longest a job may run (media/queue.ts).
+  const LEASE_MS = ENGINE === 'postgres' ? '15000' : '2000';
+  /** An API that only serves (MEDIA_WORKER=off): its uploads wait for a worker started by the test. */
+  let serving: TestApi;
+  let servingClara: TestClient;
+  let servingMia: TestClient;
+  beforeAll(async () => {
+    serving = await startTestApi({
+      MEDIA_WORKER: 'off',
+      UPLOAD_MAX_BYTES: String(30_000_000),
+      MEDIA_LEASE_MS: LEASE_MS,
+      MEDIA_RETRY_DELAY_MS: '200',
+      MEDIA_RETRY_LIMIT: '1',
+      MEDIA_POLL_MS: '100',
+    });
+    servingClara = await serving.as('clara');
+    servingMia = await serving.as('mia');
+  });
+  afterAll(() => serving.close());
+
+  /** The job's state in the queue's own storage: the table's row, or pg-boss's. */
+  const jobState = async (targetIdentifier: string): Promise<string | undefined> => {
+    const key = `target:${targetIdentifier}`;
+    const rows =
+      ENGINE === 'postgres'
+        ? await serving.rows<{
+            state: string;
+          }>`SELECT state FROM pgboss.job WHERE name = 'media' AND singleton_key = ${key} ORDER BY created_on DESC LIMIT 1`
+        : await serving.rows<{ state: string }>`SELECT state FROM media_jobs WHERE singleton_key = ${key}`;
+    return rows[0]?.state;
+  };
+
+  it('does a job once when two workers run it at once: one set of pictures served, one notice', async () => {
+    const sent = await upload(serving, servingClara, 'twice.png', 'image/png', gradientPng(700, 400, 5));
+    expect((await servingClara.call('getEventOrderDetails', { orderId: ORDER })).body.targets.at(-1)?.state).toBe(
+      'processing',
+    );
+    const before = (await notificationsOf(servingMia)).length;
+    // The same job run by two workers (one whose lease ran out while it was only slow, say).
+    const jobs = mediaJobs(serving.api.services);
+    await Promise.all([
+      jobs.handle({ targetIdentifier: sent.targetIdentifier }),
+      jobs.handle({ targetIdentifier: sent.targetIdentifier }),
+    ]);
+    const target = await processed(servingClara, ORDER, sent.targetIdentifier);
+    expect(target.state).toBe('ready');
+    // The original and one run's 3 widths x 3 formats: the other run removed what it made.
+    expect(storedFiles(serving, sent.targetIdentifier)).toHaveLength(1 + 9);
+    expect((await notificationsOf(servingMia)).length).toBe(before + 1);
+  });
+
+  it('takes a job again after its worker was killed (SIGKILL) midway, and finishes it once', async () => {
+    const photo = await cameraJpeg(6000, 4000);
+    const sent = await upload(serving, servingClara, 'big.jpg', 'image/jpeg', photo);
+    const before = (await notificationsOf(servingMia)).length;
+    const env: Record<string, string> = {
+      ...(serving.config.databaseUrl ? { DATABASE_URL: serving.config.databaseUrl } : {}),
+      DATABASE_PATH: serving.config.databasePath,
+      MEDIA_DIR: serving.config.mediaDir,
+      ADMIN_TOKEN,
+      RUM_TOKEN_KEY,
+      UPLOAD_MAX_BYTES: String(30_000_000),
+      MEDIA_LEASE_MS: LEASE_MS,
+      MEDIA_POLL_MS: '100',
+    };
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'worker.ts')],
+      {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...process.env, ...env },
+        stdio: 'ignore',
+      },
+    );
+    const exited = new Promise((done) => child.once('exit', done));
+    try {
+      const deadline = Date.now() + 30_000;
+      while ((await jobState(sent.targetIdentifier)) !== 'active') {
+        if (Date.now() > deadline) throw new Error('the worker never took the job');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      child.kill('SIGKILL');
+      await exited;
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(
+      (await servingClara.call('getEventOrderDetails', { orderId: ORDER })).body.targets.find(
+        (x) => x.targetIdentifier === sent.targetIdentifier,
+      )?.state,
+    ).toBe('processing');
+    // Another worker takes it once the dead one's lease has run out.
+    const worker = await startWorker({ ...serving.config, mediaWorker: 'off' });
+    try {
+      const target = await processed(servingClara, ORDER, sent.targetIdentifier, 60_000);
+      expect(target.state).toBe('ready');
+      expect(present(target.image, 'the picture').sources[0]?.srcset).toMatch(/1920w$/);
+    } finally {
+      await worker.stop();
+    }
+    expect((await notificationsOf(servingMia)).length).toBe(before + 1);
+  }, 120_000);
+
+  it('retries a job that fails, then dead-letters it: the target is failed with a reason, never processing for ever', async () => {
+    const sent = await upload(serving, servingClara, 'lost.png', 'image/png', gradientPng(64, 64, 8));
+    // The stored file is lost before any worker reads it: every attempt fails.
+    for (const file of storedFiles(serving, sent.targetIdentifier)) rmSync(file);
+    const worker = await startWorker({ ...serving.config, mediaWorker: 'off' });
+    try {
+      const target = await processed(servingClara, ORDER, sent.targetIdentifier, 60_000);
+      expect([target.state, target.failureReason]).toEqual(['failed', PROCESSING_FAILED]);
+    } finally {
+      await worker.stop();
+    }
+    if (ENGINE === 'sqlite') expect(await jobState(sent.targetIdentifier)).toBe('failed');
+  });
+});
