@@ -1,6 +1,6 @@
-// How Lighthouse is driven here, by the accessibility suite (tests/lighthouse.spec.ts) and the
-// bench's mobile runs (bench/lighthouse.mjs): Debian's Chromium with its debugging port on
-// loopback, in a throw-away profile that keeps a login between audits.
+// How the accessibility suite (tests/lighthouse.spec.ts) drives Lighthouse: Debian's Chromium
+// with its debugging port on loopback, in a throw-away profile that keeps a login between audits.
+// (The bench's mobile runs launch a new browser per audit, as the CLI does: bench/lighthouse.mjs.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -79,6 +79,12 @@ export const PRODUCTION_PACKAGES = {
   'postgresql-15': '/usr/lib/postgresql/15/bin/initdb',
 };
 
+/**
+ * What the media pipeline runs (api/src/media/videos.ts): Debian's ffmpeg and ffprobe, for every
+ * start (the API processes videos itself by default) and the tests.
+ */
+export const MEDIA_PACKAGES = { ffmpeg: '/usr/bin/ffmpeg' };
+
 /** Production builds of the shell and every remote, two at a time (the machine has 2 cores). */
 export function buildApps() {
   execSync('pnpm -r --workspace-concurrency=2 --filter shell --filter "mf-*" build', { cwd: root, stdio: 'inherit' });

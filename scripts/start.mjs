@@ -15,7 +15,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
-import { buildApps, buildSingle, ensureDebianPackages, ensureDeps, PRODUCTION_PACKAGES, root } from './ensure-deps.mjs';
+import {
+  buildApps,
+  buildSingle,
+  ensureDebianPackages,
+  ensureDeps,
+  MEDIA_PACKAGES,
+  PRODUCTION_PACKAGES,
+  root,
+} from './ensure-deps.mjs';
 
 // The platform table as data (shared/src/platform): readable before anything is installed.
 const PLATFORM = JSON.parse(readFileSync(join(root, 'shared', 'platform.json'), 'utf8'));
@@ -29,6 +37,9 @@ if (prod && !ensureDebianPackages(PRODUCTION_PACKAGES)) {
   );
   process.exit(1);
 }
+// Videos are transcoded by Debian's ffmpeg; without it a video upload is refused as unreadable.
+if (!ensureDebianPackages(MEDIA_PACKAGES))
+  console.error("[setup] Debian's ffmpeg could not be installed: video uploads will fail");
 if (single) buildSingle();
 else buildApps();
 

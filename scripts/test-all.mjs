@@ -12,6 +12,7 @@ import {
   ensureDebianPackage,
   ensureDebianPackages,
   ensureDeps,
+  MEDIA_PACKAGES,
   PRODUCTION_PACKAGES,
   root,
 } from './ensure-deps.mjs';
@@ -20,8 +21,8 @@ import { ensureNode24 } from './node24.mjs';
 ensureDeps();
 // The API's broker, gateway and PostgreSQL tests and the page server's nginx test run the
 // production servers themselves (the API suite runs a second time on PostgreSQL).
-if (!ensureDebianPackages(PRODUCTION_PACKAGES))
-  console.error('nginx, RabbitMQ, envsubst or PostgreSQL is missing: their tests will fail');
+if (!ensureDebianPackages({ ...PRODUCTION_PACKAGES, ...MEDIA_PACKAGES }))
+  console.error('nginx, RabbitMQ, envsubst, PostgreSQL or ffmpeg is missing: their tests will fail');
 
 const run = (cmd, args, cwd = root, env = process.env) =>
   spawnSync(cmd, args, { cwd, stdio: 'inherit', env }).status === 0;

@@ -98,6 +98,8 @@ export interface ApiConfig {
   /** How often the live relay looks for outbox messages it was not told of (live/relay.ts). */
   liveRelayPollMs: number;
   uploadMaxBytes: number;
+  /** The largest video upload (VIDEO_UPLOAD_MAX_BYTES, default 500 MB): videos are not compressed in the browser. */
+  videoUploadMaxBytes: number;
   /**
    * Where media jobs run (media/queue.ts): 'inline' (default), in this process beside serving;
    * 'off', in media-worker processes only (`src/worker.ts`, a production deployment).
@@ -222,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       'LOGIN_FAILURE_DELAY_MS',
     ),
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
+    videoUploadMaxBytes: positiveInt(env.VIDEO_UPLOAD_MAX_BYTES, 500 * 1024 * 1024, 'VIDEO_UPLOAD_MAX_BYTES'),
     mediaWorker: mediaWorkerOf(env.MEDIA_WORKER),
     mediaConcurrency: Math.max(1, positiveInt(env.MEDIA_WORKER_CONCURRENCY, 1, 'MEDIA_WORKER_CONCURRENCY')),
     mediaQueue: {
@@ -240,6 +243,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
   };
 }
+
+/** The size limit of an upload of `contentType`: images (compressed in the browser) and videos have their own. */
+export const uploadLimit = (config: Pick<ApiConfig, 'uploadMaxBytes' | 'videoUploadMaxBytes'>, contentType: string) =>
+  contentType.startsWith('video/') ? config.videoUploadMaxBytes : config.uploadMaxBytes;
 
 function mediaWorkerOf(value: string | undefined): ApiConfig['mediaWorker'] {
   if (value === undefined || value === '' || value === 'inline') return 'inline';

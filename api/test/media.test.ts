@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
+import { syntheticClip } from '../src/media/clips.js';
 import { mediaJobs, PROCESSING_FAILED } from '../src/media/jobs.js';
 import { startWorker } from '../src/media/worker.js';
 import {
@@ -224,9 +225,82 @@ describe('what is made of a photo', () => {
   });
 });
 
+describe('what is made of a video', () => {
+  it('makes a poster and an HLS ladder of 2 s fMP4 segments, 360p and 720p, none above the source, served by signed links only', async () => {
+    const sent = await upload(
+      t,
+      clara,
+      'clip.mp4',
+      'video/mp4',
+      syntheticClip({ width: 1280, height: 720, seconds: 5 }),
+    );
+    expect(sent.status).toBe(200);
+    const target = await processed(clara, ORDER, sent.targetIdentifier, 120_000);
+    expect([target.state, target.failureReason]).toEqual(['ready', null]);
+    expect(present(target.image, 'the poster')).toMatchObject({ width: 1280, height: 720 });
+    const video = present(target.video, 'the video');
+    expect(video.durationSeconds).toBeCloseTo(5, 0);
+    const master = await fetch(local(t, video.hls));
+    expect([master.status, master.headers.get('content-type'), master.headers.get('x-content-type-options')]).toEqual([
+      200,
+      'application/vnd.apple.mpegurl',
+      'nosniff',
+    ]);
+    const masterText = await master.text();
+    expect(masterText).toMatch(/RESOLUTION=640x360/);
+    expect(masterText).toMatch(/RESOLUTION=1280x720/);
+    // Every URI in it is a signed link of its own (a relative one would lose the signature).
+    const renditions = masterText.split('\n').filter((line) => line && !line.startsWith('#'));
+    expect(renditions).toHaveLength(2);
+    for (const rendition of renditions) {
+      expect(new URL(rendition).searchParams.get('sig')).toBeTruthy();
+      const playlist = await (await fetch(local(t, rendition))).text();
+      expect(playlist).toMatch(/#EXT-X-TARGETDURATION:2/);
+      const init = /#EXT-X-MAP:URI="([^"]+)"/.exec(playlist)?.[1] ?? '';
+      const segments = playlist.split('\n').filter((line) => line && !line.startsWith('#'));
+      expect(segments.length).toBeGreaterThanOrEqual(3);
+      for (const uri of [init, ...segments]) {
+        const file = await fetch(local(t, uri));
+        expect([file.status, file.headers.get('content-type')]).toEqual([200, 'video/mp4']);
+      }
+      // The link names its file: another file of the ladder under the same signature is refused.
+      const forged = new URL(local(t, segments[0] ?? ''));
+      forged.searchParams.set('f', '720p/seg000.m4s');
+      if (!rendition.includes('720p')) expect((await fetch(forged)).status).toBe(403);
+    }
+  }, 180_000);
+
+  it('makes a small video at its own height only, and refuses random bytes behind an MP4 box or another container', async () => {
+    const small = await upload(
+      t,
+      clara,
+      'small.mp4',
+      'video/mp4',
+      syntheticClip({ width: 320, height: 240, seconds: 3 }),
+    );
+    const ready = await processed(clara, ORDER, small.targetIdentifier, 120_000);
+    const master = await (await fetch(local(t, present(ready.video, 'the video').hls))).text();
+    expect(master.match(/RESOLUTION=\d+x\d+/g)).toEqual(['RESOLUTION=320x240']);
+
+    const noise = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(20_000, 0x5a)]);
+    const refused = await upload(t, clara, 'noise.mp4', 'video/mp4', noise);
+    expect(refused.status).toBe(200);
+    const failed = await processed(clara, ORDER, refused.targetIdentifier, 60_000);
+    expect([failed.state, failed.failureReason, failed.video]).toEqual([
+      'failed',
+      'This file is not a MP4 video',
+      null,
+    ]);
+    expect(storedFiles(t, refused.targetIdentifier)).toEqual([]);
+    // A WebM declared as MP4 is refused at once by its first bytes.
+    const webm = await upload(t, clara, 'x.mp4', 'video/mp4', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]));
+    expect([webm.status, webm.error]).toEqual([400, 'The file is not a video/mp4 video']);
+  }, 180_000);
+});
+
 describe('the media job queue', () => {
   // The table's lease is renewed while a job runs; pg-boss's is the longest a job may run (media/queue.ts).
-  const LEASE_MS = ENGINE === 'postgres' ? '15000' : '2000';
+  const LEASE_MS = ENGINE === 'postgres' ? '20000' : '2000';
   /** An API that only serves (MEDIA_WORKER=off): its uploads wait for a worker started by the test. */
   let serving: TestApi;
   let servingClara: TestClient;
@@ -276,9 +350,14 @@ describe('the media job queue', () => {
     expect((await notificationsOf(servingMia)).length).toBe(before + 1);
   });
 
-  it('takes a job again after its worker was killed (SIGKILL) midway, and finishes it once', async () => {
-    const photo = await cameraJpeg(6000, 4000);
-    const sent = await upload(serving, servingClara, 'big.jpg', 'image/jpeg', photo);
+  it('takes a video job again after its worker was killed (SIGKILL) midway, and finishes it once', async () => {
+    const sent = await upload(
+      serving,
+      servingClara,
+      'long.mp4',
+      'video/mp4',
+      syntheticClip({ width: 1280, height: 720, seconds: 8 }),
+    );
     const before = (await notificationsOf(servingMia)).length;
     const env: Record<string, string> = {
       ...(serving.config.databaseUrl ? { DATABASE_URL: serving.config.databaseUrl } : {}),
@@ -321,7 +400,7 @@ describe('the media job queue', () => {
     try {
       const target = await processed(servingClara, ORDER, sent.targetIdentifier, 60_000);
       expect(target.state).toBe('ready');
-      expect(present(target.image, 'the picture').sources[0]?.srcset).toMatch(/1920w$/);
+      expect((await fetch(local(serving, present(target.video, 'the video').hls))).status).toBe(200);
     } finally {
       await worker.stop();
     }

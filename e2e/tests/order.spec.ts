@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { syntheticClip } from 'api/clips';
 import { gradientPng } from 'api/png';
 import { API } from '../env.js';
 import { logIn } from './helpers.js';
@@ -73,6 +74,32 @@ test('event order: a file that is not the picture it claims to be is refused wit
   );
   await expect(row.locator('img')).toHaveCount(0);
   await expect(row.getByRole('link', { name: 'Download' })).toHaveCount(0);
+});
+
+test('event order: a video is sent as it is, then shown with its poster, and its HLS ladder plays from signed links', async ({
+  page,
+}) => {
+  await logIn(page, 'clara');
+  await openFromOrders(page, 'Product launch');
+  await page
+    .getByLabel('Add images or videos')
+    .setInputFiles([
+      { name: 'clip.mp4', mimeType: 'video/mp4', buffer: syntheticClip({ width: 640, height: 360, seconds: 3 }) },
+    ]);
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/1', {
+    timeout: 30_000,
+  });
+  const row = page.getByRole('list', { name: 'Uploaded files' }).getByRole('listitem').filter({ hasText: 'clip.mp4' });
+  await expect(row.locator('picture img')).toHaveJSProperty('complete', true, { timeout: 60_000 });
+  expect(await row.locator('picture img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // The order's answer names the ladder's master playlist; the browser's session reaches it, and
+  // its renditions, by the links in it.
+  const details = await (await page.context().request.get(`${API}/v2/eventorder/ord-1002/details`)).json();
+  const video = details.targets.find((t: { target: string }) => t.target === 'clip.mp4')?.video;
+  const master = await page.context().request.get(video.hls);
+  expect(master.headers()['content-type']).toBe('application/vnd.apple.mpegurl');
+  const rendition = (await master.text()).split('\n').find((line) => line.startsWith('http')) ?? '';
+  expect(await (await page.context().request.get(rendition)).text()).toMatch(/#EXT-X-MAP:URI="http/);
 });
 
 test('account -> event order: the client cancels, and the page shows the refetched status', async ({ page }) => {

@@ -57,8 +57,8 @@ export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';
 }
 
-/** Leading bytes of each uploadable image type: the declared type must match the file. */
-export function matchesImageType(bytes: Uint8Array, contentType: string): boolean {
+/** Leading bytes of each uploadable type: the declared type must match the file's first bytes. */
+export function matchesDeclaredType(bytes: Uint8Array, contentType: string): boolean {
   const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
   switch (contentType) {
     case 'image/png':
@@ -69,6 +69,14 @@ export function matchesImageType(bytes: Uint8Array, contentType: string): boolea
       return ascii(0, 4) === 'GIF8';
     case 'image/webp':
       return ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP';
+    // ISO base media (MP4, QuickTime): a box's size, then its type; the first is 'ftyp' (QuickTime may open with another).
+    case 'video/mp4':
+      return ascii(4, 8) === 'ftyp';
+    case 'video/quicktime':
+      return ['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip'].includes(ascii(4, 8));
+    // Matroska's EBML header.
+    case 'video/webm':
+      return bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3;
     default:
       return false;
   }
@@ -80,6 +88,9 @@ const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/gif': 'gif',
   'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { FILES_PATHS } from '@marketplace/shared/contract';
+import { uploadLimit } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound, orderClosed } from '../http/errors.js';
@@ -9,6 +10,7 @@ import { orderFileLinks } from './orderFileLinks.js';
 import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
 import type { FileStore } from './store.js';
 import { completeUpload, uploadProblem } from './uploads.js';
+import { servedPlaylist } from '../media/derivatives.js';
 import { isClosed } from '../domain/orders.js';
 
 /**
@@ -96,8 +98,20 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (refusal) throw new HttpError(403, refusal);
     const stored = await repos.orders.filesOf(targetIdentifier);
     if (!stored) throw notFound('File');
-    const made = query.f ? stored.media?.derivatives.find((d) => d.name === query.f) : undefined;
+    const madeFiles = [...(stored.media?.derivatives ?? []), ...(stored.media?.video?.files ?? [])];
+    const made = query.f ? madeFiles.find((d) => d.name === query.f) : undefined;
     if (query.f && !made) throw notFound('File');
+    // A playlist names its files relatively: served with each made into its own signed link.
+    if (made?.contentType === 'application/vnd.apple.mpegurl') {
+      const playlist = await files.open(made.key);
+      if (!playlist) throw notFound('File');
+      const linkTo = (name: string) =>
+        madeFiles.some((d) => d.name === name) ? repos.urls.orderFile(targetIdentifier, name, false) : null;
+      const text = servedPlaylist(await new Response(playlist.body).text(), made.name, linkTo);
+      return new Response(text, {
+        headers: { ...FILE_HEADERS, 'Content-Type': made.contentType, 'Cache-Control': 'private, max-age=300' },
+      });
+    }
     // A file uploaded before the pipeline was checked by its leading bytes only, and is shown as it is.
     const attachment = query.download === '1' || (!made && stored.media !== null);
     // Streamed by the API from either store, not redirected to a presigned GET: a store's answer
@@ -109,7 +123,9 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
   });
 
   // The local store's upload target (an object store's presigned URL replaces it).
-  app.put(`${FILES_PATHS.upload}/:targetIdentifier`, limitBody(config.uploadMaxBytes, 'The file'), async (c) => {
+  // Bounded by the larger limit here; each type's own limit is checked once the target is known.
+  const bodyLimit = Math.max(config.uploadMaxBytes, config.videoUploadMaxBytes);
+  app.put(`${FILES_PATHS.upload}/:targetIdentifier`, limitBody(bodyLimit, 'The file'), async (c) => {
     const slot = await repos.orders.uploadSlot(c.req.param('targetIdentifier'));
     if (!slot) throw notFound('Upload target');
     const token = Buffer.from(c.req.query('token') ?? '');
@@ -120,7 +136,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (declared !== slot.contentType) throw new HttpError(415, `Expected Content-Type ${slot.contentType}`);
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    const problem = uploadProblem(slot, { size: bytes.length, leading: bytes }, config.uploadMaxBytes);
+    const problem = uploadProblem(slot, { size: bytes.length, leading: bytes }, uploadLimit(config, slot.contentType));
     if (problem) throw new HttpError(problem.status, problem.reason);
 
     const order = await repos.orders.byRowId(slot.orderRowId);

@@ -1,9 +1,10 @@
 import type { UploadSlot } from '../repositories/orders.js';
+import { uploadLimit } from '../config.js';
 import type { Services } from '../services.js';
-import { matchesImageType, orderFileKey } from './paths.js';
+import { matchesDeclaredType, orderFileKey } from './paths.js';
 import { UPLOAD_URL_SECONDS } from './store.js';
 
-/** Enough leading bytes to recognise every uploadable image type (matchesImageType). */
+/** Enough leading bytes to recognise every uploadable type (matchesDeclaredType). */
 export const SIGNATURE_BYTES = 12;
 
 /** Why a file cannot be its target's, with the answer's status, or null when it can. */
@@ -14,8 +15,11 @@ export function uploadProblem(
 ): { status: 400 | 413; reason: string } | null {
   if (file.size === 0) return { status: 400, reason: 'The file is empty' };
   if (file.size > maxBytes) return { status: 413, reason: `The file is larger than ${maxBytes} bytes` };
-  if (!matchesImageType(file.leading, slot.contentType))
-    return { status: 400, reason: `The file is not a ${slot.contentType} image` };
+  if (!matchesDeclaredType(file.leading, slot.contentType))
+    return {
+      status: 400,
+      reason: `The file is not a ${slot.contentType} ${slot.contentType.startsWith('video/') ? 'video' : 'image'}`,
+    };
   return null;
 }
 
@@ -78,7 +82,7 @@ export async function settleUploads(services: Services, orderRowId?: number, lim
     }
     const size = (await files.size(copy)) ?? 0;
     const leading = size > 0 ? await files.leading(copy, SIGNATURE_BYTES) : new Uint8Array();
-    const problem = uploadProblem(slot, { size, leading }, config.uploadMaxBytes);
+    const problem = uploadProblem(slot, { size, leading }, uploadLimit(config, slot.contentType));
     if (problem) console.warn(`[files] the upload for ${slot.targetIdentifier} is not counted: ${problem.reason}`);
     if (problem || (await completeUpload(services, slot, copy, size)) !== 'recorded') {
       // Refused, or another instance (or request) recorded its own copy first.

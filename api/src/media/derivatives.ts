@@ -9,12 +9,39 @@ export interface Derivative {
   width: number;
 }
 
-/** What the media job made of an image, as stored with its target (order_targets.media). */
-export interface ImageMedia {
+/**
+ * What the media job made of a file, as stored with its target (order_targets.media): the
+ * pictures (of a photo, or a video's poster frame) and, for a video, its HLS ladder.
+ */
+export interface TargetMedia {
   width: number;
   height: number;
   placeholder: string;
   derivatives: Derivative[];
+  /** A video's files: each rendition's playlist, init segment and segments, and the master playlist (`master.m3u8`). */
+  video?: { durationSeconds: number; files: Derivative[] };
+}
+
+/** The master playlist of a video's ladder (media/videos.ts writes it last). */
+export const MASTER_PLAYLIST = 'master.m3u8';
+
+/**
+ * A playlist of the ladder as served: each URI in it (a rendition's playlist, the init segment
+ * in EXT-X-MAP, a segment), relative to the playlist's own folder, made into the URL `urlOf`
+ * gives for that file (an order's files are reached by signed links only, which a relative URI
+ * would lose). A URI naming no file of the ladder is left out with its line.
+ */
+export function servedPlaylist(text: string, playlistName: string, urlOf: (name: string) => string | null): string {
+  const folder = playlistName.includes('/') ? playlistName.slice(0, playlistName.lastIndexOf('/') + 1) : '';
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('#EXT-X-MAP:'))
+        return line.replace(/URI="([^"]+)"/, (_, uri: string) => `URI="${urlOf(folder + uri) ?? ''}"`);
+      if (!line || line.startsWith('#')) return line;
+      return urlOf(folder + line.trim()) ?? '';
+    })
+    .join('\n');
 }
 
 /** The formats of a `<picture>`, best first; the last is every browser's (the `<img>`'s own). */
@@ -32,7 +59,7 @@ export const derivativeFolder = (orderId: string, targetIdentifier: string): str
  * an order's file, a public URL for public media): one srcset per format, and the largest JPEG
  * as the `<img>`'s src.
  */
-export function pictureOf(media: ImageMedia, urlOf: (derivative: Derivative) => string): ResponsiveImage {
+export function pictureOf(media: TargetMedia, urlOf: (derivative: Derivative) => string): ResponsiveImage {
   const ofType = (type: string) =>
     media.derivatives.filter((d) => d.contentType === type).sort((a, b) => a.width - b.width);
   const sources = PICTURE_TYPES.map((type) => ({
@@ -52,4 +79,5 @@ export function pictureOf(media: ImageMedia, urlOf: (derivative: Derivative) => 
 }
 
 /** The stored JSON read back; null when there is none (a target uploaded before the pipeline). */
-export const parseMedia = (json: string | null): ImageMedia | null => (json ? (JSON.parse(json) as ImageMedia) : null);
+export const parseMedia = (json: string | null): TargetMedia | null =>
+  json ? (JSON.parse(json) as TargetMedia) : null;

@@ -2,8 +2,10 @@ import { PAGES } from '@marketplace/shared/platform';
 import { otherParty } from '../domain/orders.js';
 import type { FileStore } from '../files/store.js';
 import { notifyUser, type Services } from '../services.js';
-import { type Derivative, derivativeFolder, type ImageMedia } from './derivatives.js';
+import { type Derivative, derivativeFolder, type TargetMedia } from './derivatives.js';
 import { processImage } from './images.js';
+import { processVideo } from './videos.js';
+import { uploadLimit } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue, MediaJob } from './queue.js';
 
 /** What a media worker uses: the API's storage, the file store and the live outbox, wherever it runs. */
@@ -29,7 +31,7 @@ async function readStored(
 
 /**
  * The media job of an order target: decode the file it came with as its declared type and remake
- * it (media/images.ts), store what was made in a folder of this run's own, then end the target's
+ * it (a picture: media/images.ts; a video: its poster and HLS ladder, media/videos.ts), store what was made in a folder of this run's own, then end the target's
  * processing in one conditional update, with the notice to the order's other party in the same
  * transaction. A second worker running the same job finds it finished and removes what it made;
  * a refused file ends the target as failed with the reason, told to the uploader, and its bytes
@@ -61,25 +63,39 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     const target = await repos.orders.processingTarget(job.targetIdentifier);
     // Finished by another worker, or removed: nothing to do.
     if (!target) return;
-    const bytes = await readStored(files, target.sourceKey, config.uploadMaxBytes);
+    const limit = uploadLimit(config, target.contentType);
+    const bytes = await readStored(files, target.sourceKey, limit);
     if (bytes === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
-    if (bytes === 'too large') return fail(job, `The file is larger than ${config.uploadMaxBytes} bytes`);
-    const result = await processImage(bytes, target.contentType);
+    if (bytes === 'too large') return fail(job, `The file is larger than ${limit} bytes`);
+    const isVideo = target.contentType.startsWith('video/');
+    const result = isVideo
+      ? await processVideo(bytes, target.contentType)
+      : await processImage(bytes, target.contentType);
     if (!result.ok) return fail(job, result.reason);
 
     const folder = derivativeFolder(target.orderId, target.targetIdentifier);
     const derivatives: Derivative[] = [];
+    const videoFiles: Derivative[] = [];
+    const store = async (
+      list: Derivative[],
+      made: { name: string; contentType: string; bytes: Buffer },
+      width: number,
+    ) => {
+      const key = `${folder}/${made.name}`;
+      await files.put(key, made.bytes, made.contentType);
+      list.push({ name: made.name, key, contentType: made.contentType, width });
+    };
     try {
-      for (const output of result.outputs) {
-        const key = `${folder}/${output.name}`;
-        await files.put(key, output.bytes, output.contentType);
-        derivatives.push({ name: output.name, key, contentType: output.contentType, width: output.width });
-      }
-      const media: ImageMedia = {
-        width: result.width,
-        height: result.height,
-        placeholder: result.placeholder,
+      const pictures = 'poster' in result ? result.poster : result;
+      for (const output of pictures.outputs) await store(derivatives, output, output.width);
+      // The ladder's files in the order they were made: the master playlist, last, is stored last.
+      if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width);
+      const media: TargetMedia = {
+        width: pictures.width,
+        height: pictures.height,
+        placeholder: pictures.placeholder,
         derivatives,
+        ...('files' in result && { video: { durationSeconds: result.durationSeconds, files: videoFiles } }),
       };
       const finished = await repos.transaction(async (tx) => {
         if (!(await tx.orders.finishProcessing(target.targetId, { state: 'ready', media }))) return false;
@@ -98,11 +114,11 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
         return;
       }
     } catch (error) {
-      await Promise.all(derivatives.map((d) => files.remove(d.key).catch(() => undefined)));
+      await Promise.all([...derivatives, ...videoFiles].map((d) => files.remove(d.key).catch(() => undefined)));
       throw error;
     }
     // Another worker finished it first (or it was removed): what this run made is nobody's.
-    await Promise.all(derivatives.map((d) => files.remove(d.key)));
+    await Promise.all([...derivatives, ...videoFiles].map((d) => files.remove(d.key)));
   };
 
   return { handle, deadLetter: (job) => fail(job, PROCESSING_FAILED) };

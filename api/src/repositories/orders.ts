@@ -5,7 +5,7 @@ import { type ExpressionBuilder } from 'kysely';
 import { OPEN, ORDER_TRANSITIONS, type Order, type OrderGuard, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
 import { quarantineKey } from '../files/paths.js';
-import { type ImageMedia, parseMedia, pictureOf } from '../media/derivatives.js';
+import { MASTER_PLAYLIST, type TargetMedia, parseMedia, pictureOf } from '../media/derivatives.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
@@ -132,6 +132,13 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       state: row.state === 'waiting' ? 'processing' : row.state,
       failureReason: row.state === 'failed' ? row.failure_reason : null,
       image: ready && media ? pictureOf(media, (d) => urls.orderFile(row.identifier, d.name, false)) : null,
+      video:
+        ready && media?.video
+          ? {
+              hls: urls.orderFile(row.identifier, MASTER_PLAYLIST, false),
+              durationSeconds: media.video.durationSeconds,
+            }
+          : null,
     };
   };
 
@@ -276,6 +283,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
             toSlot(row).key,
             ...(row.file_path ? [row.file_path] : []),
             ...(parseMedia(row.media)?.derivatives.map((d) => d.key) ?? []),
+            ...(parseMedia(row.media)?.video?.files.map((d) => d.key) ?? []),
           ],
         }
       );
@@ -287,7 +295,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
      */
     async filesOf(
       targetIdentifier: string,
-    ): Promise<{ key: string; contentType: string; fileName: string; media: ImageMedia | null } | undefined> {
+    ): Promise<{ key: string; contentType: string; fileName: string; media: TargetMedia | null } | undefined> {
       const row = await db
         .selectFrom('order_targets')
         .select(['file_path', 'content_type', 'file_name', 'media'])
@@ -316,7 +324,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
      */
     async finishProcessing(
       targetId: number,
-      outcome: { state: 'ready'; media: ImageMedia } | { state: 'failed'; reason: string },
+      outcome: { state: 'ready'; media: TargetMedia } | { state: 'failed'; reason: string },
     ): Promise<boolean> {
       const result = await db
         .updateTable('order_targets')

@@ -3,13 +3,22 @@ import type { EventOrderView } from '@marketplace/shared/contract';
 import { PAGES } from '@marketplace/shared/platform';
 import { canCancel, detailsFor, isClosed, isParty, summaryFor, viewOf, type Order } from '../domain/orders.js';
 import { settleUploads } from '../files/uploads.js';
+import { uploadLimit } from '../config.js';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, forbidden, notFound, notLoggedIn, orderClosed } from '../http/errors.js';
 import { fields, noFields, noNul, type Router } from '../http/route.js';
 import { notifyUser, type Services } from '../services.js';
 
-/** Images only: order targets are reference pictures and deliverables. */
-const UPLOAD_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+/** Order targets are reference pictures and deliverables: photos, and videos (processed into HLS). */
+const UPLOAD_CONTENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/gif',
+  'video/mp4',
+  'video/quicktime',
+  'video/webm',
+] as const;
 
 const description = () => noNul(z.string().trim().max(500, 'must be at most 500 characters'));
 
@@ -56,7 +65,9 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       orderId: fields.text(40),
       description: description(),
       fileName: fields.text(200).refine((name) => !/[/\\\0]/.test(name), 'must be a plain file name'),
-      contentType: z.enum(UPLOAD_CONTENT_TYPES, { message: 'Only images (PNG, JPEG, WebP, GIF) can be uploaded' }),
+      contentType: z.enum(UPLOAD_CONTENT_TYPES, {
+        message: 'Only images (PNG, JPEG, WebP, GIF) and videos (MP4, MOV, WebM) can be uploaded',
+      }),
     }),
     async ({ orderId, ...file }, { user }) => {
       const order = await orderOf(orderId);
@@ -70,7 +81,7 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       if (!added) throw orderClosed();
       const { key, token, ...target } = added;
       // The object store's presigned POST, or the API's own upload target with its token.
-      const post = await files.presignUpload(key, file.contentType, services.config.uploadMaxBytes);
+      const post = await files.presignUpload(key, file.contentType, uploadLimit(services.config, file.contentType));
       return post
         ? { ...target, uploadUrl: post.url, uploadFields: post.fields }
         : { ...target, uploadUrl: repos.urls.upload(target.targetIdentifier, token) };

@@ -178,7 +178,7 @@ describe('views', () => {
       'href',
       expect.stringContaining('download=1'),
     );
-    expect(screen.getByLabelText('Add images')).toBeInTheDocument();
+    expect(screen.getByLabelText('Add images or videos')).toBeInTheDocument();
     expect(screen.getByText('Awaiting Approval', { selector: 'strong' })).toBeInTheDocument();
   });
 
@@ -191,7 +191,7 @@ describe('views', () => {
     await view('sharedUser', { canCancel: true });
     expect(screen.getByRole('link', { name: 'Download' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
-    expect(screen.queryByLabelText('Add images')).toBeNull();
+    expect(screen.queryByLabelText('Add images or videos')).toBeNull();
     expect(screen.queryByRole('button', { name: /Remove/ })).toBeNull();
   });
 

@@ -13,6 +13,7 @@ import {
 } from '@marketplace/shared';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
+import { UPLOAD_ACCEPT } from '../uploads/uploadFiles.js';
 import { Panel } from './ui.js';
 
 function TargetRow({
@@ -40,7 +41,11 @@ function TargetRow({
       )}
       <div style={{ flex: 1 }}>
         <div>{target.target}</div>
-        {target.state === 'processing' && <small role="status">Processing…</small>}
+        {target.state === 'processing' && (
+          <small role="status">
+            {target.contentType.startsWith('video/') ? 'Video preview is processing' : 'Processing…'}
+          </small>
+        )}
         {target.state === 'failed' && (
           <small role="alert" style={{ color: '#b3261e', display: 'block' }}>
             Not accepted: {target.failureReason ?? 'this file could not be processed'}
@@ -127,7 +132,12 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
           </ul>
         )}
         {canEdit && (
-          <FileField label="Add images" accept="image/*" multiple onFiles={(files) => void actions.upload(files)} />
+          <FileField
+            label="Add images or videos"
+            accept={UPLOAD_ACCEPT}
+            multiple
+            onFiles={(files) => void actions.upload(files)}
+          />
         )}
         {actions.progress && (
           <p role="status" aria-live="polite">

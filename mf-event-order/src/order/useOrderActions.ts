@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall, callKey } from '@marketplace/shared';
-import { uploadImages } from '../uploads/uploadImages.js';
+import { uploadFiles } from '../uploads/uploadFiles.js';
 
 /** The order's changes: each goes through the API, then the details are fetched again. */
 export function useOrderActions(orderId: string) {
@@ -18,7 +18,7 @@ export function useOrderActions(orderId: string) {
       await refetch();
     },
     async upload(files: readonly File[]) {
-      await uploadImages(orderId, files, (uploaded, total) => setProgress({ uploaded, total }));
+      await uploadFiles(orderId, files, (uploaded, total) => setProgress({ uploaded, total }));
       await refetch();
     },
     async changeDescription(targetId: number, description: string) {

@@ -90,8 +90,13 @@ export interface Target {
   state: Exclude<TargetState, 'waiting'>;
   /** Why the file was refused (state 'failed'), in words for the uploader; null otherwise. */
   failureReason: string | null;
-  /** The processed picture at each width; null while processing, when failed, and for files uploaded before the pipeline. */
+  /**
+   * The processed picture at each width (a video's poster frame); null while processing, when
+   * failed, and for files uploaded before the pipeline.
+   */
   image: ResponsiveImage | null;
+  /** A processed video: its HLS master playlist (360p and 720p, none above the source) and length; null otherwise. */
+  video: { hls: string; durationSeconds: number } | null;
 }
 
 export interface EventOrderInfo {

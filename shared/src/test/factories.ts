@@ -159,6 +159,7 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
           ],
           src: 'http://files.test/files/order/tgt-7?f=640.jpg&exp=1&sig=v',
         },
+        video: null,
       },
     ],
     sharingId: 'share-1',

@@ -2,7 +2,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { useMswServer } from '@marketplace/shared/test-utils';
-import { uploadImages, type Compress } from './uploadImages.js';
+import { uploadFiles, type Compress } from './uploadFiles.js';
 
 const server = useMswServer();
 
@@ -37,12 +37,12 @@ function api(failOnPut?: string) {
 // where a browser has only one kind.
 const shrink: Compress = async (file) => new NodeBlob([new Uint8Array(2)], { type: file.type }) as unknown as Blob;
 
-describe('uploadImages', () => {
+describe('uploadFiles', () => {
   it('compresses each image to at most 1 MB, then adds a target and PUTs the file, one at a time, in order', async () => {
     const log = api();
     const compress = vi.fn(shrink);
     const progress: string[] = [];
-    const n = await uploadImages(
+    const n = await uploadFiles(
       'ord-1',
       [image('a.png'), image('b.png')],
       (i, total) => progress.push(`Uploaded ${i}/${total}`),
@@ -65,7 +65,7 @@ describe('uploadImages', () => {
   it('stops silently at the first failure; what was uploaded stays uploaded', async () => {
     const log = api('b.png');
     const progress: string[] = [];
-    const n = await uploadImages(
+    const n = await uploadFiles(
       'ord-1',
       [image('a.png'), image('b.png'), image('c.png')],
       (i, total) => progress.push(`${i}/${total}`),
@@ -81,13 +81,27 @@ describe('uploadImages', () => {
     expect(progress).toEqual(['0/3', '1/3']);
   });
 
-  it('does not upload a file that is not an image', async () => {
+  it('sends a video as it is (not compressed), with its type', async () => {
+    const log = api();
+    const compress = vi.fn(shrink);
+    const clip = new File([new Uint8Array(5)], 'clip.mp4', { type: 'video/mp4' });
+    expect(await uploadFiles('ord-1', [clip], () => {}, compress)).toBe(1);
+    expect(compress).not.toHaveBeenCalled();
+    // (jsdom's File is not a body Node's fetch sends as bytes, so its size here says nothing.)
+    expect(log.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'add clip.mp4 video/mp4',
+      'put clip.mp4 video/mp4',
+    ]);
+  });
+
+  it('does not upload a file that is neither an image nor a video it takes', async () => {
     const log = api();
     const compress = vi.fn(shrink);
     const pdf = new File(['%PDF'], 'contract.pdf', { type: 'application/pdf' });
-    const n = await uploadImages('ord-1', [pdf, image('a.png')], () => {}, compress);
+    const avi = new File(['RIFF'], 'old.avi', { type: 'video/x-msvideo' });
+    const n = await uploadFiles('ord-1', [pdf, avi, image('a.png')], () => {}, compress);
     expect(n).toBe(1);
     expect(compress).toHaveBeenCalledTimes(1);
-    expect(log.filter((l) => l.includes('contract'))).toEqual([]);
+    expect(log.filter((l) => l.includes('contract') || l.includes('old.avi'))).toEqual([]);
   });
 });

@@ -12,34 +12,42 @@ const compressInBrowser: Compress = async (file, options) => {
   return imageCompression(file, { ...options, useWebWorker: false });
 };
 
+/** The videos an order takes (the API's list): sent as they are, not compressed. */
+export const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'] as const;
+/** What the file picker offers. */
+export const UPLOAD_ACCEPT = ['image/*', ...VIDEO_TYPES].join(',');
+
+const isVideo = (file: File) => (VIDEO_TYPES as readonly string[]).includes(file.type);
+
 /**
- * Uploads images one at a time (SPEC.md section 7): each is compressed to at most 1 MB, then
- * `target/add` returns where to send it (a PUT, or an object store's presigned POST) and it is sent. A file that is not an image is
+ * Uploads images and videos one at a time (SPEC.md section 7): each image is compressed to at
+ * most 1 MB (a video is sent as it is: the server transcodes it), then `target/add` returns
+ * where to send it (a PUT, or an object store's presigned POST) and it is sent. Another file is
  * not uploaded. The first failure stops the loop silently (SPEC.md section 8); files already
  * uploaded stay. Returns how many were uploaded.
  */
-export async function uploadImages(
+export async function uploadFiles(
   orderId: string,
   files: readonly File[],
   onProgress: (uploaded: number, total: number) => void,
   compress: Compress = compressInBrowser,
 ): Promise<number> {
-  const images = files.filter((f) => f.type.startsWith('image/'));
+  const accepted = files.filter((f) => f.type.startsWith('image/') || isVideo(f));
   let uploaded = 0;
-  onProgress(uploaded, images.length);
-  for (const file of images) {
+  onProgress(uploaded, accepted.length);
+  for (const file of accepted) {
     try {
-      const compressed = await compress(file, { maxSizeMB: IMAGE_COMPRESSION_LIMIT_MB });
-      const contentType = compressed.type || file.type;
+      const sent = isVideo(file) ? file : await compress(file, { maxSizeMB: IMAGE_COMPRESSION_LIMIT_MB });
+      const contentType = sent.type || file.type;
       const upload = await apiCall('addTarget', { orderId, description: '', fileName: file.name, contentType });
-      await sendUpload(upload, compressed, contentType);
+      await sendUpload(upload, sent, contentType);
     } catch (error) {
       // Silent for the user (SPEC.md section 8); the console says why for whoever looks.
       console.warn(`[uploads] stopped at ${file.name}:`, error);
       break;
     }
     uploaded++;
-    onProgress(uploaded, images.length);
+    onProgress(uploaded, accepted.length);
   }
   return uploaded;
 }
