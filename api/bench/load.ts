@@ -12,37 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway } from 'api/gateway';
 import { ensureDatabase, startPostgres } from 'api/postgres';
-import { encodeCall, type ApiRequest, type CallName } from '@marketplace/shared/contract';
 import { freePort } from '@marketplace/shared/node/ports';
 import { DEMO_PASSWORD } from '../src/db/seed.js';
 import { type ApiProcess, startApiProcess } from '../test/processes.js';
+import { Browser } from './browser.js';
 
 const USERS = ['clara', 'mia', 'dave', 'olga', 'max', 'leo', 'ivy', 'sam', 'zoe', 'ben', 'ana', 'tom'];
 const VIRTUAL_USERS = 24;
 const ROUNDS = 10;
 const LOGIN_EVERY_ROUNDS = 5;
 const EVENTS = ['summer-jazz-night-2026', 'city-marathon-2026', 'tech-meetup-november'];
-
-/** A browser's cookie jar over fetch, enough for the mix. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
-  async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}) {
-    const { method, path, body } = encodeCall(name, request);
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      body,
-      headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const [key = '', ...rest] = pair.split('=');
-      if (key) this.cookies.set(key.trim(), rest.join('='));
-    }
-    const json: unknown = res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text();
-    return { status: res.status, body: json as Record<string, unknown> };
-  }
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
