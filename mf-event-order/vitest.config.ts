@@ -1,3 +1,3 @@
 import { uiTestConfig } from 'build-preset/vitest';
 
-export default uiTestConfig();
+export default uiTestConfig({ setupFiles: ['@marketplace/shared/testing/fake-live'] });

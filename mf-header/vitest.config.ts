@@ -1,3 +1,3 @@
 import { uiTestConfig } from 'build-preset/vitest';
 
-export default uiTestConfig({ setupFiles: ['./src/test/setup.ts'] });
+export default uiTestConfig({ setupFiles: ['@marketplace/shared/testing/fake-live'] });

@@ -107,7 +107,7 @@ export interface ApiConfig {
   mediaWorker: 'inline' | 'off';
   /** Jobs one worker process runs at once (MEDIA_WORKER_CONCURRENCY, default 1: a job uses a core). */
   mediaConcurrency: number;
-  /** The media queue's retries and lease (MEDIA_RETRY_LIMIT, MEDIA_RETRY_DELAY_MS, MEDIA_LEASE_MS). */
+  /** The media queue's retries, lease and timeout (MEDIA_RETRY_LIMIT, MEDIA_RETRY_DELAY_MS, MEDIA_LEASE_MS, MEDIA_JOB_TIMEOUT_MS). */
   mediaQueue: QueueOptions;
   bodyMaxBytes: number;
   adminToken: string;
@@ -231,6 +231,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       retryLimit: positiveInt(env.MEDIA_RETRY_LIMIT, DEFAULT_QUEUE_OPTIONS.retryLimit, 'MEDIA_RETRY_LIMIT'),
       retryDelayMs: positiveInt(env.MEDIA_RETRY_DELAY_MS, DEFAULT_QUEUE_OPTIONS.retryDelayMs, 'MEDIA_RETRY_DELAY_MS'),
       leaseMs: Math.max(1000, positiveInt(env.MEDIA_LEASE_MS, DEFAULT_QUEUE_OPTIONS.leaseMs, 'MEDIA_LEASE_MS')),
+      jobTimeoutMs: Math.max(
+        1000,
+        positiveInt(env.MEDIA_JOB_TIMEOUT_MS, DEFAULT_QUEUE_OPTIONS.jobTimeoutMs, 'MEDIA_JOB_TIMEOUT_MS'),
+      ),
       pollMs: Math.max(50, positiveInt(env.MEDIA_POLL_MS, DEFAULT_QUEUE_OPTIONS.pollMs, 'MEDIA_POLL_MS')),
     },
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),

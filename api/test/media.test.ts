@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
 import { syntheticClip } from '../src/media/clips.js';
-import { mediaJobs, PROCESSING_FAILED } from '../src/media/jobs.js';
+import { mediaJobs, PROCESSING_FAILED, resendStalled } from '../src/media/jobs.js';
 import { startWorker } from '../src/media/worker.js';
 import {
   ENGINE,
@@ -299,8 +299,9 @@ describe('what is made of a video', () => {
 });
 
 describe('the media job queue', () => {
-  // The table's lease is renewed while a job runs; pg-boss's is the longest a job may run (media/queue.ts).
-  const LEASE_MS = ENGINE === 'postgres' ? '20000' : '2000';
+  // The table's lease is renewed while a job runs; on pg-boss a dead worker's job is failed once
+  // it has run the job timeout (media/queue.ts), kept short here.
+  const TIMING = { MEDIA_LEASE_MS: '2000', MEDIA_JOB_TIMEOUT_MS: ENGINE === 'postgres' ? '20000' : '3600000' };
   /** An API that only serves (MEDIA_WORKER=off): its uploads wait for a worker started by the test. */
   let serving: TestApi;
   let servingClara: TestClient;
@@ -309,7 +310,7 @@ describe('the media job queue', () => {
     serving = await startTestApi({
       MEDIA_WORKER: 'off',
       UPLOAD_MAX_BYTES: String(30_000_000),
-      MEDIA_LEASE_MS: LEASE_MS,
+      ...TIMING,
       MEDIA_RETRY_DELAY_MS: '200',
       MEDIA_RETRY_LIMIT: '1',
       MEDIA_POLL_MS: '100',
@@ -366,7 +367,7 @@ describe('the media job queue', () => {
       ADMIN_TOKEN,
       RUM_TOKEN_KEY,
       UPLOAD_MAX_BYTES: String(30_000_000),
-      MEDIA_LEASE_MS: LEASE_MS,
+      ...TIMING,
       MEDIA_POLL_MS: '100',
     };
     const child: ChildProcess = spawn(
@@ -420,4 +421,42 @@ describe('the media job queue', () => {
     }
     if (ENGINE === 'sqlite') expect(await jobState(sent.targetIdentifier)).toBe('failed');
   });
+
+  it('does not queue a job again while one for the target waits (the sweep), and queues one lost before it was', async () => {
+    const sent = await upload(serving, servingClara, 'waiting.png', 'image/png', gradientPng(32, 32, 9));
+    const { services } = serving.api;
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(await services.media.pending({ targetIdentifier: sent.targetIdentifier })).toBe(true);
+    expect(await resendStalled(services.media, services, future, 100)).toBe(0);
+    // The job is lost (the process died between the upload's commit and the queue): queued again.
+    if (ENGINE === 'postgres')
+      await serving.rows`DELETE FROM pgboss.job WHERE singleton_key = ${`target:${sent.targetIdentifier}`}`;
+    else await serving.rows`DELETE FROM media_jobs WHERE singleton_key = ${`target:${sent.targetIdentifier}`}`;
+    expect(await services.media.pending({ targetIdentifier: sent.targetIdentifier })).toBe(false);
+    expect(await resendStalled(services.media, services, future, 100)).toBeGreaterThanOrEqual(1);
+    expect(await services.media.pending({ targetIdentifier: sent.targetIdentifier })).toBe(true);
+    const worker = await startWorker({ ...serving.config, mediaWorker: 'off' });
+    try {
+      expect((await processed(servingClara, ORDER, sent.targetIdentifier, 60_000)).state).toBe('ready');
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  // The table's own rule (pg-boss counts a dead worker's attempt as a failure itself).
+  if (ENGINE === 'sqlite')
+    it('dead-letters a job whose workers die at every attempt, instead of taking it for ever: the target fails with a reason', async () => {
+      const sent = await upload(serving, servingClara, 'deadly.png', 'image/png', gradientPng(32, 32, 10));
+      const { repos } = serving.api.services;
+      // Two workers (the first attempt and its one retry) took it and died: their leases ran out.
+      for (let i = 0; i < 2; i++) expect(await repos.mediaJobs.claim('media', new Date(), new Date(0))).toBeDefined();
+      const worker = await startWorker({ ...serving.config, mediaWorker: 'off' });
+      try {
+        const target = await processed(servingClara, ORDER, sent.targetIdentifier, 30_000);
+        expect([target.state, target.failureReason]).toEqual(['failed', PROCESSING_FAILED]);
+      } finally {
+        await worker.stop();
+      }
+      expect(await jobState(sent.targetIdentifier)).toBe('failed');
+    });
 });

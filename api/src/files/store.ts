@@ -28,8 +28,14 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FilesS3Config } from '../config.js';
 import { checkKey, resolveMediaPath } from './paths.js';
 
-/** How long a presigned upload URL may be used: one image upload, with room for a slow line. */
+/**
+ * How long a presigned upload may be used: an image (at most 1 MB once compressed) with room for
+ * a slow line; a video (up to 500 MB) for 2 hours, about 0.6 Mbit/s for the largest.
+ */
 export const UPLOAD_URL_SECONDS = 15 * 60;
+export const VIDEO_UPLOAD_URL_SECONDS = 2 * 3600;
+export const uploadSecondsFor = (contentType: string) =>
+  contentType.startsWith('video/') ? VIDEO_UPLOAD_URL_SECONDS : UPLOAD_URL_SECONDS;
 /** How long a presigned download URL may be used: the browser follows the redirect at once. */
 const DOWNLOAD_URL_SECONDS = 5 * 60;
 
@@ -136,7 +142,7 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 
 /**
  * A presigned POST (S3's browser upload, signed with Signature Version 4): a policy that fixes the
- * key, the exact Content-Type and a size of 1 byte to `maxBytes`, valid for UPLOAD_URL_SECONDS,
+ * key, the exact Content-Type and a size of 1 byte to `maxBytes`, valid for uploadSecondsFor(type),
  * signed with the store's secret. The store refuses a POST the policy does not allow, so the URL
  * cannot write another key or type, nor an empty or oversized file. (A store that does not check
  * policies, like s3rver in the tests, takes anything: what the API reads is checked again.)
@@ -160,7 +166,7 @@ export function presignedPost(
   };
   const policy = Buffer.from(
     JSON.stringify({
-      expiration: new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString(),
+      expiration: new Date(now.getTime() + uploadSecondsFor(contentType) * 1000).toISOString(),
       conditions: [
         { bucket: config.bucket },
         ['eq', '$key', key],

@@ -2,7 +2,7 @@ import type { UploadSlot } from '../repositories/orders.js';
 import { uploadLimit } from '../config.js';
 import type { Services } from '../services.js';
 import { matchesDeclaredType, orderFileKey } from './paths.js';
-import { UPLOAD_URL_SECONDS } from './store.js';
+import { VIDEO_UPLOAD_URL_SECONDS } from './store.js';
 
 /** Enough leading bytes to recognise every uploadable type (matchesDeclaredType). */
 export const SIGNATURE_BYTES = 12;
@@ -93,8 +93,11 @@ export async function settleUploads(services: Services, orderRowId?: number, lim
   }
 }
 
-/** Targets added before this (ISO) were abandoned: their upload URL has expired, with a minute for a PUT begun just before. */
-const uploadHorizon = () => new Date(Date.now() - (UPLOAD_URL_SECONDS + 60) * 1000).toISOString();
+/**
+ * Targets added before this (ISO) were abandoned: their upload has expired (the longest, a
+ * video's, whatever the target's type), with a minute for an upload begun just before.
+ */
+const uploadHorizon = () => new Date(Date.now() - (VIDEO_UPLOAD_URL_SECONDS + 60) * 1000).toISOString();
 
 /**
  * Removes up to `limit` targets whose upload URL expired without a file being counted, with any

@@ -127,6 +127,11 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
 /** Queues the media job of each target whose file came but whose job may have been lost (sent by the sweep). */
 export async function resendStalled(queue: JobQueue, services: WorkerServices, before: string, limit: number) {
   const stalled = await services.repos.orders.processingSince(before, limit);
-  for (const targetIdentifier of stalled) await queue.send({ targetIdentifier });
-  return stalled.length;
+  let sent = 0;
+  for (const targetIdentifier of stalled) {
+    if (await queue.pending({ targetIdentifier })) continue;
+    await queue.send({ targetIdentifier });
+    sent++;
+  }
+  return sent;
 }

@@ -25,6 +25,8 @@ export interface JobQueue {
   readonly backend: 'table' | 'pg-boss';
   /** Queues the job unless one with its key is waiting (or, for the table, running). */
   send(job: MediaJob): Promise<void>;
+  /** Whether a job with its key is waiting, retrying or running (the sweep sends again only one that is not). */
+  pending(job: MediaJob): Promise<boolean>;
   /** Starts taking jobs, `concurrency` at a time, until stop. */
   work(handler: JobHandler, deadLetter: DeadLetterHandler, concurrency?: number): Promise<void>;
   /** Stops taking jobs and waits for the ones under way. */
@@ -37,11 +39,16 @@ export interface QueueOptions {
   /** The first retry's delay; each later one doubles it. */
   retryDelayMs: number;
   /**
-   * How long a worker holds a job without renewing; past it (the worker died) another takes it.
-   * The table renews it while the job runs; pg-boss 10 cannot, so there it is also the longest a
-   * job may run before it counts as failed (set it above the longest video's transcoding).
+   * The table's lease: how long a worker holds a job without renewing it (it renews while the job
+   * runs); past it (the worker died) another takes it.
    */
   leaseMs: number;
+  /**
+   * pg-boss's: the longest a job may run (pg-boss 10 has no heartbeat, so its worker fails a job
+   * running longer, and its supervisor fails the job of a worker that died once this has passed).
+   * Above the longest video's transcoding.
+   */
+  jobTimeoutMs: number;
   /** How often an idle worker looks for jobs (a job sent in this process wakes it at once). */
   pollMs: number;
 }
@@ -50,8 +57,12 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   retryLimit: 4,
   retryDelayMs: 5_000,
   leaseMs: 60_000,
+  jobTimeoutMs: 3_600_000,
   pollMs: 1_000,
 };
+
+/** How long stop() waits for a job under way; past it the job is left to another worker after its lease. */
+const STOP_WAIT_MS = 10_000;
 
 const QUEUE = 'media';
 const DEAD_LETTER_QUEUE = 'media-dead';
@@ -100,9 +111,21 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
       console.error(
         `[media] job ${keyOf(job)} attempt ${claimed.attempt} failed${last ? ' for the last time' : ''}: ${messageOf(error)}`,
       );
-      await jobs.fail(claimed, messageOf(error), retryAt);
-      if (last) await deadLetter(job, messageOf(error));
+      if (last) await deadLetterOnce(claimed, job, messageOf(error), deadLetter);
+      else await jobs.fail(claimed, messageOf(error), retryAt);
     }
+  };
+
+  /**
+   * The last attempt failed: the handler told first, then the job kept as 'failed'. In this
+   * order, so a process dying between the two leaves the job to be taken again and dead-lettered
+   * again (the handler's effect is made once); and only while this worker still holds the job
+   * (a worker whose lease was taken over does not end the job another is running).
+   */
+  const deadLetterOnce = async (claimed: ClaimedJob, job: MediaJob, error: string, deadLetter: DeadLetterHandler) => {
+    if (!(await jobs.renew(claimed, new Date(Date.now() + options.leaseMs)))) return;
+    await deadLetter(job, error);
+    await jobs.fail(claimed, error, null);
   };
 
   const loop = async (handler: JobHandler, deadLetter: DeadLetterHandler) => {
@@ -118,6 +141,17 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
         continue;
       }
       try {
+        // Taken again after its lease ran out once too often: its workers die on it (a file that
+        // kills the process, say). Dead-lettered rather than run once more.
+        if (claimed.attempt > options.retryLimit + 1) {
+          await deadLetterOnce(
+            claimed,
+            JSON.parse(claimed.payload) as MediaJob,
+            'its worker stopped at every attempt',
+            deadLetter,
+          );
+          continue;
+        }
         await runOne(claimed, handler, deadLetter);
       } catch (error) {
         // Recording the outcome failed (the database went away): the lease runs out and the job is taken again.
@@ -132,6 +166,10 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
       await jobs.add(QUEUE, keyOf(job), JSON.stringify(job));
       wakeAll();
     },
+    async pending(job) {
+      const row = await jobs.byKey(keyOf(job));
+      return row !== undefined && row.state !== 'failed';
+    },
     async work(handler, deadLetter, concurrency = 1) {
       running = true;
       for (let i = 0; i < concurrency; i++) loops.push(loop(handler, deadLetter));
@@ -139,7 +177,15 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
     async stop() {
       running = false;
       wakeAll();
-      await Promise.all(loops.splice(0));
+      // A long transcode is not waited for: its lease runs out and another worker takes it.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all(loops.splice(0)),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, STOP_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
@@ -148,8 +194,8 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
  * pg-boss on the API's PostgreSQL, in its own schema (it makes and migrates its tables at start).
  * Pinned to 10.4.x: pg-boss 11 and later need Node 22, and the API runs on Node 20. The 'stately'
  * policy keeps one job per key waiting and one running; a job whose worker died is failed by
- * pg-boss's supervisor once it has run `leaseMs` (it has no heartbeat: a job running longer is
- * failed too) and retried like any failure; after the last retry it goes to the dead-letter
+ * pg-boss's supervisor once it has run `jobTimeoutMs` (it has no heartbeat: a job running longer
+ * is failed too) and retried like any failure; after the last retry it goes to the dead-letter
  * queue, whose worker tells `deadLetter`.
  */
 export async function pgBossQueue(
@@ -158,13 +204,13 @@ export async function pgBossQueue(
 ): Promise<JobQueue> {
   // Loaded here: a SQLite deployment never needs it.
   const { default: PgBoss } = await import('pg-boss');
-  const leaseSeconds = Math.max(1, Math.ceil(options.leaseMs / 1000));
+  const timeoutSeconds = Math.max(1, Math.ceil(options.jobTimeoutMs / 1000));
   const boss = new PgBoss({
     connectionString,
     schema: 'pgboss',
     max: 3,
     // The supervisor fails expired jobs: look often enough that a dead worker's job waits about a lease.
-    maintenanceIntervalSeconds: Math.max(1, Math.min(120, leaseSeconds)),
+    maintenanceIntervalSeconds: Math.max(1, Math.min(120, timeoutSeconds)),
     monitorStateIntervalSeconds: 60,
   });
   boss.on('error', (error: unknown) => console.error(`[media] pg-boss: ${messageOf(error)}`));
@@ -175,7 +221,7 @@ export async function pgBossQueue(
     retryLimit: options.retryLimit,
     retryDelay: Math.max(1, Math.round(options.retryDelayMs / 1000)),
     retryBackoff: true,
-    expireInSeconds: leaseSeconds,
+    expireInSeconds: timeoutSeconds,
     deadLetter: DEAD_LETTER_QUEUE,
   } as const;
   // Instances starting together make the queues at once, and PostgreSQL may end one's
@@ -201,6 +247,18 @@ export async function pgBossQueue(
     backend: 'pg-boss',
     async send(job) {
       await boss.send(QUEUE, job, { singletonKey: keyOf(job) });
+    },
+    async pending(job) {
+      // 'stately' refuses a second job only in the same state: a job sent while one runs would
+      // wait, and block the queue's fetch when it comes to run (pg-boss's unique index), so the
+      // sweep asks first. pg-boss 10 has no call for this; its job table is pinned with it.
+      const { rows } = await boss
+        .getDb()
+        .executeSql(
+          `SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1`,
+          [QUEUE, keyOf(job)],
+        );
+      return rows.length > 0;
     },
     async work(handler, deadLetter, concurrency = 1) {
       for (let i = 0; i < concurrency; i++) {

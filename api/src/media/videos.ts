@@ -15,11 +15,18 @@ export const SEGMENT_SECONDS = 2;
 export const MAX_VIDEO_SECONDS = 15 * 60;
 
 /** What ffprobe reports of each declared type's container (its `format_name`). */
-const CONTAINERS: Record<string, { formats: RegExp; label: string }> = {
-  'video/mp4': { formats: /(^|,)mp4(,|$)/, label: 'MP4' },
-  'video/quicktime': { formats: /(^|,)mov(,|$)/, label: 'MOV' },
-  'video/webm': { formats: /(^|,)webm(,|$)/, label: 'WebM' },
+const CONTAINERS: Record<string, { formats: RegExp; label: string; demuxer: string }> = {
+  'video/mp4': { formats: /(^|,)mp4(,|$)/, label: 'MP4', demuxer: 'mov' },
+  'video/quicktime': { formats: /(^|,)mov(,|$)/, label: 'MOV', demuxer: 'mov' },
+  'video/webm': { formats: /(^|,)webm(,|$)/, label: 'WebM', demuxer: 'matroska' },
 };
+
+/**
+ * How ffmpeg and ffprobe open the upload: with the declared container's demuxer only (never one
+ * they would guess from the bytes, such as a playlist naming other files) and the local file
+ * protocol only.
+ */
+const inputOf = (demuxer: string, source: string) => ['-protocol_whitelist', 'file', '-f', demuxer, '-i', source];
 
 export interface VideoFile {
   /** Its path within the video's folder, e.g. '360p/seg001.m4s' or 'master.m3u8'. */
@@ -91,7 +98,19 @@ export async function processVideo(bytes: Uint8Array, declaredType: string): Pro
     try {
       const json = await run(
         'ffprobe',
-        ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', source],
+        [
+          '-v',
+          'error',
+          '-print_format',
+          'json',
+          '-show_format',
+          '-show_streams',
+          '-protocol_whitelist',
+          'file',
+          '-f',
+          container.demuxer,
+          source,
+        ],
         60_000,
       );
       probe = JSON.parse(json.toString()) as Probe;
@@ -121,8 +140,7 @@ export async function processVideo(bytes: Uint8Array, declaredType: string): Pro
           'error',
           '-ss',
           String(Math.min(1, duration / 2)),
-          '-i',
-          source,
+          ...inputOf(container.demuxer, source),
           '-frames:v',
           '1',
           '-f',
@@ -154,8 +172,7 @@ export async function processVideo(bytes: Uint8Array, declaredType: string): Pro
       const args = [
         '-v',
         'error',
-        '-i',
-        source,
+        ...inputOf(container.demuxer, source),
         '-map',
         '0:v:0',
         ...(hasAudio ? ['-map', '0:a:0'] : []),

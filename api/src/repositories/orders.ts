@@ -352,8 +352,24 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return rows.map((row) => row.identifier);
     },
 
-    async removeTarget(targetId: number): Promise<void> {
-      await db.deleteFrom('order_targets').where('id', '=', targetId).execute();
+    /**
+     * Removes the target and answers where its files are, as the row said when it went (one
+     * statement: a media job finishing at the same moment either finished before, and its files
+     * are answered, or finds the target gone and removes what it made).
+     */
+    async removeTarget(targetId: number): Promise<string[]> {
+      const row = await db
+        .deleteFrom('order_targets')
+        .where('id', '=', targetId)
+        .returning(['file_path', 'media'])
+        .executeTakeFirst();
+      if (!row) return [];
+      const media = parseMedia(row.media);
+      return [
+        ...(row.file_path ? [row.file_path] : []),
+        ...(media?.derivatives.map((d) => d.key) ?? []),
+        ...(media?.video?.files.map((d) => d.key) ?? []),
+      ];
     },
 
     async uploadSlot(targetIdentifier: string): Promise<UploadSlot | undefined> {

@@ -109,12 +109,13 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     if (!found.order) throw notFound('Order');
     requireParty(found.order, user);
     const { rowId } = found.order;
-    await repos.transaction(async (tx) => {
+    const removed = await repos.transaction(async (tx) => {
       if (!(await tx.orders.holdIfOpen(rowId))) throw orderClosed();
-      await tx.orders.removeTarget(targetId);
+      return tx.orders.removeTarget(targetId);
     });
-    // Its checked copy, and what waits in quarantine (sent to an object store, not yet settled).
-    for (const key of found.keys) if (!files.check(key)) await files.remove(key);
+    // Its files as the row held them when it went (the original and what the media job made), and
+    // what waits in quarantine (sent to an object store, not yet settled).
+    for (const key of new Set([...found.keys, ...removed])) if (!files.check(key)) await files.remove(key);
     return { removed: targetId };
   });
 

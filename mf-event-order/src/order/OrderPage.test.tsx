@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { MemoryRouter, Route, Routes } from '@marketplace/shared';
+import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
 import { describe, expect, it } from 'vitest';
-import { orderDetails, renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
+import { notification, orderDetails, publish, renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
 import { OrderPage, stepLabel } from './OrderPage.js';
 
@@ -312,5 +312,29 @@ describe('targets', () => {
     const settled = calls();
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(calls()).toBe(settled);
+  });
+
+  it("reads the order again when a notification about it arrives live, not for another order's", async () => {
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { roles: [], profileName: 'clara', username: 'Clara', profilePicture: null },
+    });
+    try {
+      const calls = serve(orderDetails());
+      renderAt('/eventorder/ord-1');
+      await screen.findByRole('list', { name: 'Uploaded files' });
+      expect(calls()).toBe(1);
+      publish('notifications', 'clara', notification({ content: 'About another order', link: '/eventorder/ord-2' }));
+      publish(
+        'notifications',
+        'clara',
+        notification({ content: 'New upload "x.png" on order ord-1.', link: '/eventorder/ord-1' }),
+      );
+      await waitFor(() => expect(calls()).toBe(2));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(calls()).toBe(2);
+    } finally {
+      sessionStore.setState({ isLoggedIn: false, user: null });
+    }
   });
 });

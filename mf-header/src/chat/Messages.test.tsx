@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { message } from '@marketplace/shared/test-utils';
 import { sessionStore } from '@marketplace/shared';
 import type * as shared from '@marketplace/shared';
-import { publish } from '../test/fakeLive.js';
+import { publish } from '@marketplace/shared/test-utils';
 import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 

@@ -4,7 +4,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notification } from '@marketplace/shared/test-utils';
 import type * as shared from '@marketplace/shared';
-import { confirmSubscription, publish } from '../test/fakeLive.js';
+import { confirmSubscription, publish } from '@marketplace/shared/test-utils';
 import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { leaveApp } from '../useFollow.js';
 import { reachedLoadPoint } from './FeedList.js';

@@ -1,9 +1,0 @@
-import { vi } from 'vitest';
-import type * as shared from '@marketplace/shared';
-
-// The live channel is the network edge: component tests have no broker. Every test file gets the
-// fake (src/test/fakeLive.ts), which lets a test publish and confirm subscriptions.
-vi.mock('@marketplace/shared', async (original) => ({
-  ...(await original<typeof shared>()),
-  live: (await import('./fakeLive.js')).fakeLive,
-}));
