@@ -1,4 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { FILES_PATHS } from '@marketplace/shared/contract';
 import { uploadLimit } from '../config.js';
@@ -9,7 +12,7 @@ import type { Services } from '../services.js';
 import { orderFileLinks } from './orderFileLinks.js';
 import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
 import type { FileStore } from './store.js';
-import { completeUpload, uploadProblem } from './uploads.js';
+import { completeUpload, receiveUpload, uploadProblem } from './uploads.js';
 import { servedPlaylist } from '../media/derivatives.js';
 import { isClosed } from '../domain/orders.js';
 
@@ -135,22 +138,30 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (slot.uploaded) throw new HttpError(409, 'This target already has its file');
     const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (declared !== slot.contentType) throw new HttpError(415, `Expected Content-Type ${slot.contentType}`);
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    const problem = uploadProblem(slot, { size: bytes.length, leading: bytes }, uploadLimit(config, slot.contentType));
-    if (problem) throw new HttpError(problem.status, problem.reason);
+    const work = await mkdtemp(join(tmpdir(), 'upload-'));
+    try {
+      const received = join(work, 'file');
+      const limit = uploadLimit(config, slot.contentType);
+      const file = await receiveUpload(c.req.raw.body, limit, received);
+      const problem = uploadProblem(slot, file, limit);
+      if (problem) throw new HttpError(problem.status, problem.reason);
 
-    const order = await repos.orders.byRowId(slot.orderRowId);
-    if (!order || isClosed(order)) throw orderClosed();
+      const order = await repos.orders.byRowId(slot.orderRowId);
+      if (!order || isClosed(order)) throw orderClosed();
 
-    // Stored under a key only the server knows, for the media job (media/jobs.ts) to decode and
-    // remake; nothing of it is served before that.
-    const key = orderFileKey(slot.orderId, slot.targetIdentifier, slot.contentType);
-    await files.put(key, bytes, slot.contentType);
-    const completion = await completeUpload(services, slot, key, bytes.length);
-    if (completion !== 'recorded') await files.remove(key);
-    if (completion === 'taken') throw new HttpError(409, 'This target already has its file');
-    // Cancelled between the check and the write: the file is nobody's.
-    if (completion === 'closed') throw orderClosed();
-    return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: bytes.length });
+      // Stored under a key only the server knows, for the media job (media/jobs.ts) to decode and
+      // remake; nothing of it is served before that.
+      const key = orderFileKey(slot.orderId, slot.targetIdentifier, slot.contentType);
+      await files.putFile(key, received, slot.contentType);
+      const completion = await completeUpload(services, slot, key, file.size);
+      if (completion !== 'recorded') await files.remove(key);
+      if (completion === 'taken') throw new HttpError(409, 'This target already has its file');
+      // Cancelled between the check and the write: the file is nobody's.
+      if (completion === 'closed') throw orderClosed();
+      return c.json({ targetId: slot.targetId, targetIdentifier: slot.targetIdentifier, sizeBytes: file.size });
+    } finally {
+      // The received copy: the store has its own now, or it was refused.
+      await rm(work, { recursive: true, force: true });
+    }
   });
 }

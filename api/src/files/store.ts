@@ -62,6 +62,8 @@ export interface FileStore {
   /** Makes the store ready (the bucket and its CORS rules); safe when several instances start at once. */
   prepare(allowedOrigins: readonly string[]): Promise<void>;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Stores the file at `path` on this machine under `key` (streamed: an upload may be hundreds of MB). */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
   /** The file's size, or undefined when there is no file under the key. */
   size(key: string): Promise<number | undefined>;
   /** The file's first `length` bytes (all of it when shorter): enough to tell its type. */
@@ -110,6 +112,11 @@ export function localFileStore(mediaDir: string): FileStore {
       const path = pathOf(key);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, bytes);
+    },
+    putFile: async (key, from) => {
+      const path = pathOf(key);
+      mkdirSync(dirname(path), { recursive: true });
+      copyFileSync(from, path);
     },
     size: async (key) => sizeOf(pathOf(key)),
     leading: async (key, length) => {
@@ -247,6 +254,17 @@ export function s3FileStore(config: FilesS3Config): FileStore {
     },
     async put(key, bytes, contentType) {
       await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType }));
+    },
+    async putFile(key, from, contentType) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: createReadStream(from),
+          ContentLength: statSync(from).size,
+          ContentType: contentType,
+        }),
+      );
     },
     async size(key) {
       try {

@@ -1,3 +1,6 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { UploadSlot } from '../repositories/orders.js';
 import { uploadLimit } from '../config.js';
 import type { Services } from '../services.js';
@@ -6,6 +9,33 @@ import { VIDEO_UPLOAD_URL_SECONDS } from './store.js';
 
 /** Enough leading bytes to recognise every uploadable type (matchesDeclaredType). */
 export const SIGNATURE_BYTES = 12;
+
+/**
+ * Receives an upload's body into the file at `path`, streamed (a video may be hundreds of MB):
+ * its size and first bytes, for uploadProblem. Past `maxBytes` nothing more is written, but the
+ * rest is read to its end, so the client gets the 413 and its reason rather than a reset.
+ */
+export async function receiveUpload(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  path: string,
+): Promise<{ size: number; leading: Uint8Array }> {
+  const out = createWriteStream(path);
+  let size = 0;
+  const leading: number[] = [];
+  try {
+    if (body)
+      for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (leading.length < SIGNATURE_BYTES) leading.push(...chunk.subarray(0, SIGNATURE_BYTES - leading.length));
+        if (size <= maxBytes && !out.write(chunk)) await once(out, 'drain');
+      }
+  } finally {
+    out.end();
+    await finished(out);
+  }
+  return { size, leading: Uint8Array.from(leading) };
+}
 
 /** Why a file cannot be its target's, with the answer's status, or null when it can. */
 export function uploadProblem(

@@ -3,8 +3,15 @@ import { otherParty } from '../domain/orders.js';
 import type { FileStore } from '../files/store.js';
 import { notifyUser, type Services } from '../services.js';
 import { type Derivative, derivativeFolder, type TargetMedia } from './derivatives.js';
-import { processImage } from './images.js';
-import { processVideo } from './videos.js';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { type ImageResult, processImage } from './images.js';
+import { processVideo, type VideoResult } from './videos.js';
 import { uploadLimit } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue, MediaJob } from './queue.js';
 
@@ -27,6 +34,23 @@ async function readStored(
     return 'too large';
   }
   return new Uint8Array(await new Response(file.body).arrayBuffer());
+}
+
+/** A stored file copied to `path` (a video, up to hundreds of MB, is streamed, never held in memory). */
+async function copyStored(
+  files: FileStore,
+  key: string,
+  maxBytes: number,
+  path: string,
+): Promise<'copied' | 'too large' | undefined> {
+  const file = await files.open(key);
+  if (!file) return undefined;
+  if (file.size > maxBytes) {
+    await file.body.cancel();
+    return 'too large';
+  }
+  await pipeline(Readable.fromWeb(file.body as NodeReadableStream<Uint8Array>), createWriteStream(path));
+  return 'copied';
 }
 
 /**
@@ -64,13 +88,25 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     // Finished by another worker, or removed: nothing to do.
     if (!target) return;
     const limit = uploadLimit(config, target.contentType);
-    const bytes = await readStored(files, target.sourceKey, limit);
-    if (bytes === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
-    if (bytes === 'too large') return fail(job, `The file is larger than ${limit} bytes`);
     const isVideo = target.contentType.startsWith('video/');
-    const result = isVideo
-      ? await processVideo(bytes, target.contentType)
-      : await processImage(bytes, target.contentType);
+    let result: ImageResult | VideoResult;
+    if (isVideo) {
+      const work = await mkdtemp(join(tmpdir(), 'media-source-'));
+      try {
+        const source = join(work, 'source');
+        const copied = await copyStored(files, target.sourceKey, limit, source);
+        if (copied === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
+        if (copied === 'too large') return fail(job, `The file is larger than ${limit} bytes`);
+        result = await processVideo(source, target.contentType);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    } else {
+      const bytes = await readStored(files, target.sourceKey, limit);
+      if (bytes === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
+      if (bytes === 'too large') return fail(job, `The file is larger than ${limit} bytes`);
+      result = await processImage(bytes, target.contentType);
+    }
     if (!result.ok) return fail(job, result.reason);
 
     const folder = derivativeFolder(target.orderId, target.targetIdentifier);

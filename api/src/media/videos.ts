@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ImageOutput, processImage } from './images.js';
@@ -80,20 +80,18 @@ interface Probe {
 }
 
 /**
- * Probes, then remakes a video with Debian's ffmpeg (driven with argument arrays, never a shell):
+ * Probes, then remakes the video in the file `source` with Debian's ffmpeg (driven with argument arrays, never a shell):
  * a poster frame through the picture path, and an HLS ladder in fMP4 segments of
  * SEGMENT_SECONDS with a keyframe at each (360p first, then 720p; none above the source), the
  * master playlist last. A file ffprobe does not read as the declared container, without a video
  * stream, or longer than MAX_VIDEO_SECONDS is refused with the reason; nothing of it is made.
  */
-export async function processVideo(bytes: Uint8Array, declaredType: string): Promise<VideoResult> {
+export async function processVideo(source: string, declaredType: string): Promise<VideoResult> {
   const container = CONTAINERS[declaredType];
   if (!container) return { ok: false, reason: `Files of type ${declaredType} are not accepted` };
   const notIt = { ok: false as const, reason: `This file is not a ${container.label} video` };
   const work = await mkdtemp(join(tmpdir(), 'media-video-'));
   try {
-    const source = join(work, 'source');
-    await writeFile(source, bytes);
     let probe: Probe;
     try {
       const json = await run(
