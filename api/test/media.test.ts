@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
+import { orderFileLinks } from '../src/files/orderFileLinks.js';
 import { syntheticClip } from '../src/media/clips.js';
 import { mediaJobs, PROCESSING_FAILED, resendStalled } from '../src/media/jobs.js';
 import { startWorker } from '../src/media/worker.js';
@@ -268,6 +269,19 @@ describe('what is made of a video', () => {
       forged.searchParams.set('f', '720p/seg000.m4s');
       if (!rendition.includes('720p')) expect((await fetch(forged)).status).toBe(403);
     }
+    // A playlist's links last no longer than its own: a master link about to expire (signed as
+    // the API signs, 60 s from now) hands out renditions and segments that expire with it.
+    const soon = Math.floor(Date.now() / 1000) + 60;
+    const query = orderFileLinks(ADMIN_TOKEN).grant(
+      { targetIdentifier: sent.targetIdentifier, file: 'master.m3u8', download: false },
+      Date.now(),
+      soon,
+    );
+    const shortMaster = await fetch(`${t.url}/files/order/${sent.targetIdentifier}?${query.toString()}`);
+    expect(shortMaster.status).toBe(200);
+    const nested = (await shortMaster.text()).split('\n').filter((line) => line.startsWith('http'));
+    expect(nested).toHaveLength(2);
+    for (const link of nested) expect(Number(new URL(link).searchParams.get('exp'))).toBe(soon);
   }, 180_000);
 
   it('makes a small video at its own height only, and refuses random bytes behind an MP4 box or another container', async () => {

@@ -29,9 +29,15 @@ export function orderFileLinks(secret: string) {
       .update(`${grant.targetIdentifier}\n${grant.file ?? ''}\n${grant.download ? 'download' : 'view'}\n${grant.exp}`)
       .digest('base64url');
   return {
-    /** The query that grants the file from now for about ORDER_FILE_LINK_SECONDS. */
-    grant(file: Omit<OrderFileGrant, 'exp'>, nowMs = Date.now()): URLSearchParams {
-      const exp = Math.ceil((nowMs / 1000 + ORDER_FILE_LINK_SECONDS) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
+    /**
+     * The query that grants the file from now for about ORDER_FILE_LINK_SECONDS, and not past
+     * `notAfter` (epoch s: a link made under another, a playlist's, lasts no longer than it).
+     */
+    grant(file: Omit<OrderFileGrant, 'exp'>, nowMs = Date.now(), notAfter = Infinity): URLSearchParams {
+      const exp = Math.min(
+        notAfter,
+        Math.ceil((nowMs / 1000 + ORDER_FILE_LINK_SECONDS) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS,
+      );
       const params = new URLSearchParams({ exp: String(exp), sig: mac({ ...file, exp }) });
       if (file.file) params.set('f', file.file);
       if (file.download) params.set('download', '1');

@@ -108,8 +108,11 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (made?.contentType === 'application/vnd.apple.mpegurl') {
       const playlist = await files.open(made.key);
       if (!playlist) throw notFound('File');
+      // Each link lasts no longer than the playlist's own: following a playlist never extends access.
       const linkTo = (name: string) =>
-        madeFiles.some((d) => d.name === name) ? repos.urls.orderFile(targetIdentifier, name, false) : null;
+        madeFiles.some((d) => d.name === name)
+          ? repos.urls.orderFile(targetIdentifier, name, false, Number(query.exp))
+          : null;
       const text = servedPlaylist(await new Response(playlist.body).text(), made.name, linkTo);
       return new Response(text, {
         headers: { ...FILE_HEADERS, 'Content-Type': made.contentType, 'Cache-Control': 'private, max-age=300' },

@@ -13,7 +13,7 @@ export interface FileUrls {
    * A short-lived signed link to an order target's file (files/orderFileLinks.ts): one the media
    * job made (`file`, e.g. '640.webp'), or the original (null), inline or as an attachment.
    */
-  orderFile(targetIdentifier: string, file: string | null, download: boolean): string;
+  orderFile(targetIdentifier: string, file: string | null, download: boolean, notAfter?: number): string;
 }
 
 export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
@@ -24,8 +24,8 @@ export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
         : null,
     download: (filePath, fileName) =>
       `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
-    orderFile: (targetIdentifier, file, download) =>
-      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.grant({ targetIdentifier, file, download }).toString()}`,
+    orderFile: (targetIdentifier, file, download, notAfter) =>
+      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.grant({ targetIdentifier, file, download }, Date.now(), notAfter).toString()}`,
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };
