@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { checkRumTokenKey, readOrCreateRumTokenKey } from '@marketplace/shared/node/rum-token';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import { trustedProxies } from './http/client.js';
-import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './media/queue.js';
+import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './media/queueOptions.js';
 
 export interface ApiConfig {
   host: string;

@@ -1,6 +1,7 @@
 import type { ApiConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { type ClaimedJob, type MediaJobsRepository, mediaJobsRepository } from '../repositories/mediaJobs.js';
+import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 
 /** What a media job is about: an order target's file (its identifier is the job's key). */
 export interface MediaJob {
@@ -32,34 +33,6 @@ export interface JobQueue {
   /** Stops taking jobs and waits for the ones under way. */
   stop(): Promise<void>;
 }
-
-export interface QueueOptions {
-  /** Attempts after the first. */
-  retryLimit: number;
-  /** The first retry's delay; each later one doubles it. */
-  retryDelayMs: number;
-  /**
-   * The table's lease: how long a worker holds a job without renewing it (it renews while the job
-   * runs); past it (the worker died) another takes it.
-   */
-  leaseMs: number;
-  /**
-   * pg-boss's: the longest a job may run (pg-boss 10 has no heartbeat, so its worker fails a job
-   * running longer, and its supervisor fails the job of a worker that died once this has passed).
-   * Above the longest video's transcoding.
-   */
-  jobTimeoutMs: number;
-  /** How often an idle worker looks for jobs (a job sent in this process wakes it at once). */
-  pollMs: number;
-}
-
-export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
-  retryLimit: 4,
-  retryDelayMs: 5_000,
-  leaseMs: 60_000,
-  jobTimeoutMs: 3_600_000,
-  pollMs: 1_000,
-};
 
 /** How long stop() waits for a job under way; past it the job is left to another worker after its lease. */
 const STOP_WAIT_MS = 10_000;
