@@ -113,6 +113,11 @@ export interface ApiConfig {
   adminToken: string;
   /** SEED_DEMO=1: an empty database gets the demo accounts and data (`npm start`, tests); never in a deployment. */
   seedDemo: boolean;
+  /**
+   * With the demo data: its photos and covers are queued for the media pipeline at start
+   * (SEED_DEMO_MEDIA=0 leaves them as seeded: the API's own tests, which do not need the pictures).
+   */
+  seedDemoMedia: boolean;
   /** Real-user beacons are stored (RUM_COLLECT=off switches collection off; pages then send none). */
   rumCollect: boolean;
   /** Beacons one client may send per minute before 429 (a page load sends one each time it is hidden). */
@@ -240,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
     seedDemo: env.SEED_DEMO === '1',
+    seedDemoMedia: env.SEED_DEMO === '1' && env.SEED_DEMO_MEDIA !== '0',
     rumCollect: env.RUM_COLLECT !== 'off',
     rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
     rumTokenKey: checkRumTokenKey(env.RUM_TOKEN_KEY || readOrCreateRumTokenKey(dataDir)),

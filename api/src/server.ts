@@ -11,7 +11,7 @@ import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
 import { liveLogins } from './live/logins.js';
 import { createRelay, type LiveRelay } from './live/relay.js';
-import { mediaJobs } from './media/jobs.js';
+import { mediaJobs, queuePublicMedia } from './media/jobs.js';
 import { openMediaQueue } from './media/queue.js';
 import { createRepositories } from './repositories/index.js';
 import type { Services } from './services.js';
@@ -60,7 +60,7 @@ async function serve(
   const files = createFileStore(config);
   await files.prepare(config.allowedOrigins);
   // Demo data only when asked: never in a deployment, where its accounts' password is public.
-  if (config.seedDemo) await seedDemo(database, files);
+  if (config.seedDemo) await seedDemo(database, files, { cameraSources: config.seedDemoMedia });
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
   const repos = createRepositories(db, config.filesOrigin, orderFileLinks(config.adminToken));
@@ -91,6 +91,9 @@ async function serve(
     const jobs = mediaJobs(services);
     await media.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);
   }
+  // The demo's photos and covers go through the pipeline like any upload; the pages show them as
+  // seeded until their pictures are made (a few seconds after start).
+  if (config.seedDemoMedia) await queuePublicMedia(media, services);
   const app = createApp(services);
   // With an internal port, the public one has no operator routes at all (404), whatever the path's spelling.
   const publicApp = config.internalPort === null ? app : createApp(services, { internalRoutes: false });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
@@ -310,6 +310,98 @@ describe('what is made of a video', () => {
     const webm = await upload(t, clara, 'x.mp4', 'video/mp4', Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4]));
     expect([webm.status, webm.error]).toEqual([400, 'The file is not a video/mp4 video']);
   }, 180_000);
+});
+
+/** Whether a picture's EXIF (as sharp reads it: "Exif\0\0" and a TIFF header) has a GPS position (IFD0's tag 0x8825). */
+function hasGps(exif: Buffer | undefined): boolean {
+  if (!exif || exif.length < 16) return false;
+  const tiff = exif.subarray(6);
+  const little = tiff.toString('latin1', 0, 2) === 'II';
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const ifd0 = little ? tiff.readUInt32LE(4) : tiff.readUInt32BE(4);
+  for (let i = 0; i < u16(ifd0); i++) if (u16(ifd0 + 2 + i * 12) === 0x8825) return true;
+  return false;
+}
+
+describe('public media', () => {
+  it("puts the demo's camera files through the pipeline at start: pages get pictures of every width and format without the GPS position, and videos their HLS ladder, at immutable URLs; the sources are never served", async () => {
+    const api = await startTestApi({ SEED_DEMO_MEDIA: '1' });
+    try {
+      const visitor = api.client();
+      const event = () => visitor.call('getEvent', { eventIdentifier: 'summer-jazz-night-2026' });
+      // Right after start the items wait for the pipeline: nothing of a source is served meanwhile.
+      const early = (await event()).body.contentItems.find((item) => item.processing);
+      if (early)
+        expect([early.contentUrl, early.thumbnailUrl, early.image, early.filePath]).toEqual(['', null, null, '']);
+
+      const deadline = Date.now() + 200_000;
+      let body = (await event()).body;
+      while (body.contentItems.some((item) => item.processing) || !body.event.cover) {
+        if (Date.now() > deadline) throw new Error('the demo media were not made in 200 s');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        body = (await event()).body;
+      }
+      const photo = present(
+        body.contentItems.find((item) => item.name === 'Crowd at dusk'),
+        'the 16:9 photo',
+      );
+      const image = present(photo.image, 'its picture');
+      // The source is a camera's 4000 x 2250 frame: the widths pages use, none above 1920.
+      expect([image.width, image.height, photo.width, photo.height]).toEqual([4000, 2250, 4000, 2250]);
+      expect(image.sources.map((s) => s.srcset.split(', ').map((e) => e.split(' ')[1]))).toEqual([
+        ['320w', '640w', '1280w', '1920w'],
+        ['320w', '640w', '1280w', '1920w'],
+        ['320w', '640w', '1280w', '1920w'],
+      ]);
+      const made = await fetch(local(api, image.src));
+      expect([made.status, made.headers.get('content-type'), made.headers.get('cache-control')]).toEqual([
+        200,
+        'image/jpeg',
+        'public, max-age=31536000, immutable',
+      ]);
+      expect(made.headers.get('x-content-type-options')).toBe('nosniff');
+      // The camera wrote where it was; what is served says nothing of it.
+      const source = readFileSync(join(api.config.mediaDir, 'sources/events/summer-jazz-night-2026/photo-003.jpg'));
+      expect(hasGps((await sharp(source).metadata()).exif)).toBe(true);
+      expect((await sharp(Buffer.from(await made.arrayBuffer())).metadata()).exif).toBeUndefined();
+      expect([photo.contentUrl, photo.filePath.endsWith('/1920.jpg')]).toEqual([image.src, true]);
+      const avif = await fetch(local(api, (image.sources[0]?.srcset ?? '').split(' ')[0] ?? ''));
+      expect(avif.headers.get('content-type')).toBe('image/avif');
+      // The sources are the uploads' own files: neither /media nor /download serves them.
+      for (const path of [
+        '/media/sources/events/summer-jazz-night-2026/photo-003.jpg',
+        `/download?filePath=${encodeURIComponent('sources/events/summer-jazz-night-2026/photo-003.jpg')}`,
+      ])
+        expect((await fetch(`${api.url}${path}`)).status, path).toBe(404);
+
+      // The video: its poster as pictures, its HLS ladder at immutable URLs, the master playlist naming both renditions.
+      const video = present(
+        body.contentItems.find((item) => item.contentType === 'video/mp4'),
+        'the video',
+      );
+      expect([video.width, video.height, video.image?.width, video.filePath]).toEqual([1280, 720, 1280, '']);
+      expect(video.contentUrl).toMatch(/\/media\/media\/content\/ci-video-\d+\/[^/]+\/master\.m3u8$/);
+      const master = await fetch(local(api, video.contentUrl));
+      expect([master.status, master.headers.get('content-type'), master.headers.get('cache-control')]).toEqual([
+        200,
+        'application/vnd.apple.mpegurl',
+        'public, max-age=31536000, immutable',
+      ]);
+      const renditions = (await master.text()).split('\n').filter((line) => line && !line.startsWith('#'));
+      expect(renditions).toHaveLength(2);
+      for (const rendition of renditions)
+        expect((await fetch(new URL(rendition, local(api, video.contentUrl)))).status, rendition).toBe(200);
+      expect(present(video.thumbnailUrl, 'the poster')).toMatch(/\/640\.jpg$/);
+
+      expect(present(body.event.cover, 'the cover').sources).toHaveLength(3);
+      // The events list carries the covers too (its coverUrl the largest JPEG made), never the source.
+      const events = (await visitor.call('getEvents', { limit: 20 })).body.events;
+      const listed = events.find((e) => e.eventIdentifier === 'summer-jazz-night-2026');
+      expect([listed?.cover?.src, listed?.coverUrl]).toEqual([body.event.cover?.src, body.event.cover?.src]);
+    } finally {
+      await api.close();
+    }
+  }, 240_000);
 });
 
 describe('the media job queue', () => {

@@ -27,7 +27,14 @@ export async function startApiProcess(env: Record<string, string>, port: number)
     // One process (node with tsx's loader), so a signal reaches the server itself.
     const running = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src', 'main.ts')], {
       cwd: API_ROOT,
-      env: { ...process.env, SEED_DEMO: '1', ...env, API_PORT: String(port), API_HOST: '127.0.0.1' },
+      env: {
+        ...process.env,
+        SEED_DEMO: '1',
+        SEED_DEMO_MEDIA: '0',
+        ...env,
+        API_PORT: String(port),
+        API_HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = running;

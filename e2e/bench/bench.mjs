@@ -12,7 +12,7 @@ import { chromium } from '@playwright/test';
 import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
 import { serveApp, stopServer } from 'page-server/serve';
 import { lighthouseMobile, renderLighthouse } from './lighthouse.mjs';
-import { BENCH_RUM_TOKEN_KEY, startApi, waitFor } from './servers.mjs';
+import { BENCH_RUM_TOKEN_KEY, startApi, waitFor, waitForDemoMedia } from './servers.mjs';
 import {
   criticalPathDepth,
   cumulativeLayoutShift,
@@ -135,7 +135,7 @@ async function measure(browser, variant, scenario, path) {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', NETWORK);
     const types = new Map();
-    const net = { requests: 0, federation: 0, jsBytes: 0, bytes: 0 };
+    const net = { requests: 0, federation: 0, jsBytes: 0, imageBytes: 0, bytes: 0 };
     /** Each request's start and end (CDP seconds), for the critical path. */
     const timings = new Map();
     cdp.on('Network.requestWillBeSent', (e) => {
@@ -158,6 +158,7 @@ async function measure(browser, variant, scenario, path) {
     cdp.on('Network.loadingFinished', (e) => {
       finished(e);
       net.bytes += e.encodedDataLength;
+      if (types.get(e.requestId) === 'Image') net.imageBytes += e.encodedDataLength;
       if (types.get(e.requestId) !== 'Script') return;
       net.jsBytes += e.encodedDataLength;
       if (process.env.BENCH_DEBUG)
@@ -261,6 +262,7 @@ async function main() {
   });
   try {
     await waitFor(`${API}/health`);
+    await waitForDemoMedia(API);
     const paths = { order: await orderPath() };
     /** @type {Record<string, Record<string, object[]>>} */
     const samples = {};

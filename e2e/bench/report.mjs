@@ -7,6 +7,7 @@ export const VARIANTS = ['federated', 'client', 'single'];
 /** The figures recorded per load, with how to show them. */
 export const METRICS = [
   { key: 'jsBytes', label: 'JS (KB, compressed)', format: (v) => (v / 1024).toFixed(1) },
+  { key: 'imageBytes', label: 'images (KB)', format: (v) => (v / 1024).toFixed(1) },
   { key: 'requests', label: 'requests', format: (v) => String(Math.round(v)) },
   { key: 'federation', label: 'federation requests', format: (v) => String(Math.round(v)) },
   { key: 'fcp', label: 'FCP (ms)', format: (v) => String(Math.round(v)) },

@@ -14,3 +14,6 @@ export function delayingApi(
   apiOrigin: string,
   ms: number,
 ): Promise<{ state: { ms: number }; calls: DelayedCall[]; server: Server; origin: string }>;
+
+/** Resolves once the demo's photos and covers have their pictures; fails after `ms`. */
+export function waitForDemoMedia(api: string, ms?: number): Promise<void>;

@@ -32,6 +32,29 @@ export function startApi({ port, dataDir, allowedOrigins }) {
   });
 }
 
+/**
+ * Resolves once the demo's photos, videos and covers are made (the media pipeline makes them
+ * after the API starts): what is measured is what a visitor gets once it has. Fails after `ms`.
+ * @param {string} api the API's origin
+ */
+export async function waitForDemoMedia(api, ms = 240_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const events = await (await fetch(`${api}/v2/events?limit=20`)).json();
+    const galleries = await Promise.all(
+      events.events.map(async (e) => (await fetch(`${api}/v2/events/${e.eventIdentifier}`)).json()),
+    );
+    // The seed's items (ci-photo-NNN, ci-video-NNN), not those a test adds in a state of its own.
+    const seeded = (i) => /^ci-(photo|video)-\d+$/.test(i.contentIdentifier);
+    const done =
+      events.events.every((e) => e.cover !== null) &&
+      galleries.every((g) => g.contentItems.every((i) => !seeded(i) || !i.processing));
+    if (done) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the demo media were not made in ${ms} ms`);
+}
+
 /** Resolves once `url` answers 2xx; fails after `ms`. @param {string} url */
 export async function waitFor(url, ms = 60_000) {
   const until = Date.now() + ms;

@@ -18,14 +18,16 @@ test("errors: a video whose stream fails says 'Video failed to load'; one withou
   page,
 }) => {
   withDatabase((db) => {
-    db.prepare('UPDATE content_items SET stream_path = ? WHERE name = ?').run(
+    // Its ladder replaced by a stream that is not there.
+    db.prepare('UPDATE content_items SET media = NULL, file_path = ?, stream_path = ? WHERE name = ?').run(
+      'videos/gone/clip.mp4',
       'videos/gone/playlist.m3u8',
       'Finish line sprint',
     );
     db.prepare(
       `INSERT INTO content_items (identifier, event_id, owner_id, name, content_type, width, height, file_path, filename, stream_path, thumbnail_path, for_sale, price_cents, created_at)
        VALUES ('ci-processing', (SELECT id FROM events WHERE identifier = 'winter-gala-2026'), (SELECT id FROM users WHERE profile_name = 'ana'),
-               'Rehearsal', 'video/mp4', 320, 180, '', 'rehearsal.mp4', NULL, NULL, 1, 4500, ?)`,
+               'Rehearsal', 'video/mp4', 320, 180, 'sources/videos/rehearsal.mp4', 'rehearsal.mp4', NULL, NULL, 1, 4500, ?)`,
     ).run(new Date().toISOString());
   });
   await page.goto('/event/city-marathon-2026');

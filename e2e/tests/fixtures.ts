@@ -1,4 +1,6 @@
 import { expect, test as base } from '@playwright/test';
+import { waitForDemoMedia } from '../bench/servers.mjs';
+import { API } from '../env.js';
 
 /**
  * The suite's `test`: every test fails on a hydration error, and on a Content-Security-Policy violation in its page (the
@@ -6,7 +8,18 @@ import { expect, test as base } from '@playwright/test';
  * violation on the console as "Refused to … because it violates the following Content Security
  * Policy directive".
  */
-export const test = base.extend<{ cspViolations: string[]; hydrationErrors: string[] }>({
+export const test = base.extend<{ cspViolations: string[]; hydrationErrors: string[] }, { demoMedia: void }>({
+  // The API makes the demo's pictures and videos after it starts (the media pipeline), using both
+  // cores for a minute or so: each worker starts its tests once they are made, so no test runs beside that
+  // (a page then misses its data deadline) and every test sees the pages as a visitor later does.
+  demoMedia: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads which fixtures a fixture needs from this pattern: none
+    async ({}, use) => {
+      await waitForDemoMedia(API);
+      await use();
+    },
+    { scope: 'worker', auto: true, timeout: 270_000 },
+  ],
   cspViolations: [
     async ({ context }, use) => {
       const violations: string[] = [];

@@ -63,7 +63,7 @@ test("media: hovering a video preview plays the API's HLS stream, and hls.js loa
   const streamed: string[] = [];
   page.on(
     'response',
-    (r) => /\.(m3u8|ts)$/.test(new URL(r.url()).pathname) && r.ok() && streamed.push(new URL(r.url()).pathname),
+    (r) => /\.(m3u8|m4s)$/.test(new URL(r.url()).pathname) && r.ok() && streamed.push(new URL(r.url()).pathname),
   );
 
   await page.goto('/events');
@@ -87,11 +87,32 @@ test("media: hovering a video preview plays the API's HLS stream, and hls.js loa
   expect(await video.evaluate((v: HTMLVideoElement) => [v.paused, v.muted])).toEqual([false, true]);
   await expect(card.locator('img')).toHaveCount(0);
   expect(hlsScripts.length).toBeGreaterThan(0);
-  expect(streamed.some((p) => p.endsWith('/playlist.m3u8'))).toBe(true);
-  expect(streamed.some((p) => p.endsWith('/segment0.ts'))).toBe(true);
+  // The ladder the media pipeline made of the demo's clip: its master playlist, then a rendition's fMP4 segments.
+  expect(streamed.some((p) => p.endsWith('/master.m3u8'))).toBe(true);
+  expect(streamed.some((p) => /\/(360p|720p)\/seg\d+\.m4s$/.test(p))).toBe(true);
 
   // Leaving pauses, rewinds and brings the thumbnail back.
   await page.mouse.move(0, 0);
   await expect(card.locator('img.thumb')).toBeVisible();
   expect(await video.evaluate((v: HTMLVideoElement) => [v.paused, v.currentTime])).toEqual([true, 0]);
+});
+
+test('media: the gallery and the viewer show the pictures the media pipeline made, in a modern format at the width they need', async ({
+  page,
+}) => {
+  // The demo's media are made before the tests start (fixtures.ts).
+  await page.goto('/event/summer-jazz-night-2026');
+  const first = page.getByRole('list', { name: 'Gallery' }).getByRole('listitem').first().locator('picture img');
+  await expect(first).toHaveJSProperty('complete', true);
+  // A card about 300 px wide on this screen: the 320 or 640 px picture, AVIF or WebP.
+  expect(await first.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(
+    /\/(320|640)\.(avif|webp)$/,
+  );
+  await page.getByRole('button', { name: 'Open Stage lights' }).click();
+  const shown = page.getByRole('dialog', { name: 'Stage lights' }).getByRole('img', { name: 'Stage lights' });
+  await expect(shown).toHaveJSProperty('complete', true);
+  // The viewer asks for the width its screen needs (up to 1100 px here), not the camera's 4000 px.
+  expect(await shown.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(
+    /\/1280\.(avif|webp)$/,
+  );
 });

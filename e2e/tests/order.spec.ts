@@ -90,8 +90,13 @@ test('event order: a video is sent as it is, then shown with its poster, and its
     timeout: 30_000,
   });
   const row = page.getByRole('list', { name: 'Uploaded files' }).getByRole('listitem').filter({ hasText: 'clip.mp4' });
-  await expect(row.locator('picture img')).toHaveJSProperty('complete', true, { timeout: 60_000 });
-  expect(await row.locator('picture img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // Its poster until it plays: then the ladder plays in the row, through the order's signed links.
+  await expect(row.locator('img.thumb')).toHaveJSProperty('complete', true, { timeout: 60_000 });
+  expect(await row.locator('img.thumb').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await row.locator('img.thumb').hover();
+  await expect
+    .poll(() => row.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0);
   // The order's answer names the ladder's master playlist; the browser's session reaches it, and
   // its renditions, by the links in it.
   const details = await (await page.context().request.get(`${API}/v2/eventorder/ord-1002/details`)).json();

@@ -24,7 +24,7 @@ export {
 export { theme, type Theme } from './ui/theme.js';
 export { Badge, formatBadgeCount } from './ui/Badge.js';
 export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';
-export { Picture, type PictureProps } from './ui/Picture.js';
+export { Picture, type PictureProps, pictureUrl } from './ui/Picture.js';
 export { Modal, type ModalProps } from './ui/Modal.js';
 export { Dropdown, type DropdownProps } from './ui/Dropdown.js';
 export {

@@ -61,6 +61,26 @@ describe("the page's server", () => {
     expect(unknown.failures).toEqual([]);
     expect(unknown.state.failures).toBeUndefined();
   });
+
+  it("keeps a large remote's HTML in place: no part is left to an inline script, which the page's CSP refuses", async () => {
+    // Over React's 12.8 KB default: a gallery with its pictures' srcsets is this large.
+    const gallery = remoteBuild(
+      'gallery',
+      'const { createElement } = require("react");' +
+        'module.exports = { default: function Gallery() { return createElement("ul", null, ' +
+        'Array.from({ length: 400 }, (_, i) => createElement("li", { key: i }, "picture " + i + " ".repeat(60)))); } };',
+    );
+    const page = await renderPage({
+      url: '/user/login',
+      cookie: '',
+      composition: { config: TEST_CONFIG, discovery: null, manifests: {} },
+      load: async () => gallery,
+      budgets: { dataMs: 50 },
+    });
+    expect(page.html).toContain('picture 399');
+    expect(page.html.length).toBeGreaterThan(20_000);
+    expect(page.html).not.toMatch(/<template|\$RC|<script/);
+  });
 });
 
 /** A stand-in API on a free loopback port: its origin, and a close that drops kept-alive connections. */

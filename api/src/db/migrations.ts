@@ -447,6 +447,15 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.createIndex('media_jobs_due').on('media_jobs').columns(['state', 'start_after']).execute();
     },
   ],
+  // Public media through the same pipeline (issue 37, item 4): what the media job made of an
+  // event's photos and of its cover (media/derivatives.ts TargetMedia, as JSON); null until then.
+  [
+    '0011_public_media',
+    async (db) => {
+      await db.schema.alterTable('content_items').addColumn('media', 'text').execute();
+      await db.schema.alterTable('events').addColumn('cover_media', 'text').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

@@ -35,6 +35,8 @@ export interface Schema {
     starts_at: string;
     cover_path: string | null;
     organizer_id: number;
+    /** What the media job made of the cover, as JSON (0011); null before. */
+    cover_media: string | null;
   };
   content_items: {
     id: Generated<number>;
@@ -52,6 +54,8 @@ export interface Schema {
     for_sale: Generated<number>;
     price_cents: number;
     created_at: string;
+    /** What the media job made of a photo, as JSON (0011); null before, and for videos. */
+    media: string | null;
   };
   posts: { id: Generated<number>; author_id: number; text: string; content_item_id: number | null; created_at: string };
   cart_items: { owner_key: string; identifier: string; item_type: string; added_at: string };

@@ -10,6 +10,7 @@ import { type Database, type Db, inLockedTransaction, SEED_LOCK } from './databa
 import type { Schema } from './schema.js';
 import { contentTypeOf } from '../files/paths.js';
 import type { FileStore } from '../files/store.js';
+import { cameraPhoto, syntheticClip } from '../media/clips.js';
 import { gradientPng } from './png.js';
 
 /** Every demo account shares this password (README "Demo accounts"). */
@@ -137,7 +138,7 @@ const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'f
 /** A file the demo rows name, and how to make it. */
 interface DemoFile {
   key: string;
-  data: () => Buffer;
+  data: () => Buffer | Promise<Buffer>;
   /** Generated files already in the store are kept (generating them is what takes the time). */
   keep: boolean;
 }
@@ -149,16 +150,30 @@ interface DemoItem {
   owner: string;
   name: string;
   file: string;
-  thumb: string;
+  thumb: string | null;
 }
+
+/** A demo photo's size as a camera takes it: its long side 4000 pixels (a 1200 x 800 shape becomes 4000 x 2667). */
+const cameraSize = (width: number, height: number) => {
+  const scale = 4000 / Math.max(width, height);
+  return { width: Math.round(width * scale), height: Math.round(height * scale) };
+};
+
+/** The demo's video sources: one clip, made once by ffmpeg and copied to each (6 s of 720p). */
+let demoClip: Buffer | undefined;
+const clip = () => (demoClip ??= syntheticClip({ width: 1280, height: 720, seconds: 6 }));
 
 /**
  * The demo's media files, and the keys the rows name them by: known before any row exists, so
- * they are written before the rows (see seedDemo).
+ * they are written before the rows (see seedDemo). With `cameraSources`, the photos, covers and
+ * videos are what a photographer uploads (camera-size JPEGs with GPS, an MP4 made by ffmpeg),
+ * kept under `sources/` (never served) for the media pipeline to make what pages show; without,
+ * small pictures and a fixture HLS stream served as they are (the API's own tests, which need no
+ * pipeline).
  */
-function demoMedia() {
+function demoMedia(cameraSources: boolean) {
   const files: DemoFile[] = [];
-  const generated = (key: string, data: () => Buffer) => {
+  const generated = (key: string, data: DemoFile['data']) => {
     files.push({ key, data, keep: true });
     return key;
   };
@@ -177,11 +192,23 @@ function demoMedia() {
   let itemNo = 0;
   const events = EVENTS.map((e) => {
     const coverSeed = imageSeed++;
-    const cover = generated(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, coverSeed));
-    const photos = e.photos.map(([owner, name, width, height]) => {
+    const cover = cameraSources
+      ? generated(`sources/events/${e.identifier}/cover.jpg`, () =>
+          cameraPhoto({ width: 4000, height: 2000, seed: coverSeed }),
+        )
+      : generated(`events/${e.identifier}/cover.png`, () => gradientPng(800, 400, coverSeed));
+    const photos = e.photos.map(([owner, name, shapeWidth, shapeHeight]) => {
       itemNo++;
       const slug = `photo-${String(itemNo).padStart(3, '0')}`;
       const s = imageSeed++;
+      if (cameraSources) {
+        const { width, height } = cameraSize(shapeWidth, shapeHeight);
+        const file = generated(`sources/events/${e.identifier}/${slug}.jpg`, () =>
+          cameraPhoto({ width, height, seed: s }),
+        );
+        return { itemNo, slug, owner, name, file, thumb: null, width, height, contentType: 'image/jpeg' };
+      }
+      const [width, height] = [shapeWidth, shapeHeight];
       const item: DemoItem = {
         itemNo,
         slug,
@@ -192,11 +219,15 @@ function demoMedia() {
           gradientPng(320, Math.round((320 * height) / width), s),
         ),
       };
-      return { ...item, width, height };
+      return { ...item, width, height, contentType: 'image/png' };
     });
     const videos = e.videos.map(([owner, name]) => {
       itemNo++;
       const slug = `video-${String(itemNo).padStart(3, '0')}`;
+      if (cameraSources) {
+        const file = generated(`sources/videos/${slug}.mp4`, clip);
+        return { itemNo, slug, owner, name, file, thumb: null, stream: null, width: 1280, height: 720 };
+      }
       const dir = `videos/${slug}`;
       const stream = copied('hls/playlist.m3u8', `${dir}/playlist.m3u8`);
       copied('hls/segment0.ts', `${dir}/segment0.ts`);
@@ -210,7 +241,7 @@ function demoMedia() {
         file: copied('video.mp4', `${dir}/${slug}.mp4`),
         thumb: generated(`${dir}/thumb.png`, () => gradientPng(320, 180, s)),
       };
-      return { ...item, stream };
+      return { ...item, stream, width: 320, height: 180 };
     });
     return { event: e, cover, photos, videos };
   });
@@ -240,13 +271,13 @@ async function needsSeed(db: Db): Promise<boolean> {
 export async function seedDemo(
   database: Pick<Database, 'db' | 'engine'>,
   files: FileStore,
-  now = new Date(),
+  { cameraSources = false, now = new Date() }: { cameraSources?: boolean; now?: Date } = {},
 ): Promise<boolean> {
   if (!(await needsSeed(database.db))) return false;
-  const media = demoMedia();
+  const media = demoMedia(cameraSources);
   for (const file of media.files)
     if (!file.keep || (await files.size(file.key)) === undefined)
-      await files.put(file.key, file.data(), contentTypeOf(file.key));
+      await files.put(file.key, await file.data(), contentTypeOf(file.key));
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return inLockedTransaction(database, SEED_LOCK, async (trx) => {
     if (!(await needsSeed(trx))) return false;
@@ -311,11 +342,11 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
           event_id: eventId,
           owner_id: id(photo.owner),
           name: photo.name,
-          content_type: 'image/png',
+          content_type: photo.contentType,
           width: photo.width,
           height: photo.height,
           file_path: photo.file,
-          filename: `${photo.slug}.png`,
+          filename: `${photo.slug}.${photo.contentType === 'image/jpeg' ? 'jpg' : 'png'}`,
           stream_path: null,
           thumbnail_path: photo.thumb,
           // Every fifth photo is not for sale, so the viewer's "no Add to cart" case has data.
@@ -332,8 +363,8 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
           owner_id: id(video.owner),
           name: video.name,
           content_type: 'video/mp4',
-          width: 320,
-          height: 180,
+          width: video.width,
+          height: video.height,
           file_path: video.file,
           filename: `${video.slug}.mp4`,
           stream_path: video.stream,

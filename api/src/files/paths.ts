@@ -47,8 +47,11 @@ const CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
   gif: 'image/gif',
   svg: 'image/svg+xml',
+  avif: 'image/avif',
   mp4: 'video/mp4',
   m3u8: 'application/vnd.apple.mpegurl',
+  // An fMP4 segment of a ladder the media job made (media/videos.ts): typed as the job types it.
+  m4s: 'video/mp4',
   ts: 'video/mp2t',
 };
 
@@ -108,6 +111,10 @@ export const quarantineKey = (orderId: string, targetIdentifier: string): string
 export const orderFileKey = (orderId: string, targetIdentifier: string, contentType: string): string =>
   `orders/${orderId}/${targetIdentifier}/${randomBytes(9).toString('base64url')}.${EXTENSIONS[contentType] ?? 'bin'}`;
 
-/** Keys of files private to an order's parties (and the seed's older `uploads/`): never served by /media or /download. */
-const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/'];
+/**
+ * Keys never served by /media or /download: files private to an order's parties (and the seed's
+ * older `uploads/`), and the sources of public media (`sources/`: a camera's file keeps its GPS
+ * position; what is served is what the media job made of it).
+ */
+const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/', 'sources/'];
 export const isPrivateKey = (key: string): boolean => PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix));

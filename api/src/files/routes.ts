@@ -86,8 +86,12 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
       throw new HttpError(400, 'Malformed media path');
     }
     const key = checked(relative);
-    // Public media are the server's own files (the seed's, named by the server): typed by their key.
-    return fileResponse(files, key, contentTypeOf(key), { 'Cache-Control': 'public, max-age=3600' });
+    // Public media are the server's own files (the seed's, named by the server): typed by their
+    // key. What the media pipeline made is under a folder new to each run (media/...): immutable.
+    const made = key.startsWith('media/');
+    return fileResponse(files, key, contentTypeOf(key), {
+      'Cache-Control': made ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+    });
   });
 
   // An order's file, by the signed link the API gave a party of the order when it read the order

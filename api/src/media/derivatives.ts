@@ -81,3 +81,17 @@ export function pictureOf(media: TargetMedia, urlOf: (derivative: Derivative) =>
 /** The stored JSON read back; null when there is none (a target uploaded before the pipeline). */
 export const parseMedia = (json: string | null): TargetMedia | null =>
   json ? (JSON.parse(json) as TargetMedia) : null;
+
+/** The width of the picture a page takes where it shows no `<picture>` (a video's poster): a card's at twice the pixels. */
+const THUMBNAIL_WIDTH = 640;
+
+/** The JPEGs made, narrowest first. */
+const jpegsOf = (media: TargetMedia) =>
+  media.derivatives.filter((d) => d.contentType === 'image/jpeg').sort((a, b) => a.width - b.width);
+
+/** The largest JPEG made: what a creator downloads of their photo (the source keeps its metadata). */
+export const largestJpeg = (media: TargetMedia): Derivative | undefined => jpegsOf(media).at(-1);
+
+/** The JPEG for a thumbnail: the first at least THUMBNAIL_WIDTH wide, or the largest (a smaller source). */
+export const thumbnailJpeg = (media: TargetMedia): Derivative | undefined =>
+  jpegsOf(media).find((d) => d.width >= THUMBNAIL_WIDTH) ?? largestJpeg(media);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PAGES } from '@marketplace/shared/platform';
 import { otherParty } from '../domain/orders.js';
 import type { FileStore } from '../files/store.js';
@@ -13,10 +14,13 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { type ImageResult, processImage } from './images.js';
 import { processVideo, type VideoResult } from './videos.js';
 import { uploadLimit } from '../config.js';
-import type { DeadLetterHandler, JobHandler, JobQueue, MediaJob } from './queue.js';
+import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
 
 /** What a media worker uses: the API's storage, the file store and the live outbox, wherever it runs. */
 export type WorkerServices = Pick<Services, 'repos' | 'files' | 'config' | 'relay'>;
+
+/** The largest public source a job reads (a camera's frame is 10 to 30 MB). */
+const PUBLIC_SOURCE_MAX_BYTES = 100 * 1024 * 1024;
 
 /** What the uploader reads when every attempt failed for a reason of ours, not of the file. */
 export const PROCESSING_FAILED = 'This file could not be processed: please upload it again';
@@ -53,18 +57,89 @@ async function copyStored(
   return 'copied';
 }
 
+/** What one run of a job made of a source and stored (`media`), or why the source was refused. */
+type Made = { ok: true; media: TargetMedia; stored: Derivative[] } | { ok: false; reason: string };
+
 /**
- * The media job of an order target: decode the file it came with as its declared type and remake
- * it (a picture: media/images.ts; a video: its poster and HLS ladder, media/videos.ts), store what was made in a folder of this run's own, then end the target's
- * processing in one conditional update, with the notice to the order's other party in the same
- * transaction. A second worker running the same job finds it finished and removes what it made;
- * a refused file ends the target as failed with the reason, told to the uploader, and its bytes
- * go. Storage failing throws: the queue retries.
+ * Decodes a stored source as its declared type and remakes it (a picture: media/images.ts; a
+ * video: its poster and HLS ladder, media/videos.ts), storing what was made under `folder` (new to
+ * each run). A refused source is an answer; storage failing throws, and what this run stored goes.
+ */
+async function makeMedia(
+  files: FileStore,
+  source: { key: string; contentType: string },
+  limit: number,
+  folder: string,
+): Promise<Made> {
+  let result: ImageResult | VideoResult;
+  if (source.contentType.startsWith('video/')) {
+    const work = await mkdtemp(join(tmpdir(), 'media-source-'));
+    try {
+      const path = join(work, 'source');
+      const copied = await copyStored(files, source.key, limit, path);
+      if (copied === undefined) throw new Error(`${source.key} is not in the store`);
+      if (copied === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
+      result = await processVideo(path, source.contentType);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  } else {
+    const bytes = await readStored(files, source.key, limit);
+    if (bytes === undefined) throw new Error(`${source.key} is not in the store`);
+    if (bytes === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
+    result = await processImage(bytes, source.contentType);
+  }
+  if (!result.ok) return result;
+
+  const stored: Derivative[] = [];
+  const derivatives: Derivative[] = [];
+  const videoFiles: Derivative[] = [];
+  const store = async (
+    list: Derivative[],
+    made: { name: string; contentType: string; bytes: Buffer },
+    width: number,
+  ) => {
+    const key = `${folder}/${made.name}`;
+    await files.put(key, made.bytes, made.contentType);
+    const derivative = { name: made.name, key, contentType: made.contentType, width };
+    stored.push(derivative);
+    list.push(derivative);
+  };
+  try {
+    const pictures = 'poster' in result ? result.poster : result;
+    for (const output of pictures.outputs) await store(derivatives, output, output.width);
+    // The ladder's files in the order they were made: the master playlist, last, is stored last.
+    if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width);
+    const media: TargetMedia = {
+      width: pictures.width,
+      height: pictures.height,
+      placeholder: pictures.placeholder,
+      derivatives,
+      ...('files' in result && { video: { durationSeconds: result.durationSeconds, files: videoFiles } }),
+    };
+    return { ok: true, media, stored };
+  } catch (error) {
+    await removeAll(files, stored);
+    throw error;
+  }
+}
+
+/** Removes what a run stored, as far as the store lets it (a failure here must not hide the first one). */
+const removeAll = (files: FileStore, stored: Derivative[]) =>
+  Promise.all(stored.map((d) => files.remove(d.key).catch(() => undefined)));
+
+/**
+ * The media jobs: an order target's file, an event's photo or video, an event's cover. Each
+ * makes its media (makeMedia) in a folder of its run's own, then records it in one conditional
+ * update: a second worker running the same job finds it recorded and removes what it made.
+ * An order target's job ends its processing with the notice to the order's other party in the
+ * same transaction; a refused file ends the target as failed with the reason, told to the
+ * uploader, and its bytes go. Storage failing throws: the queue retries.
  */
 export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadLetter: DeadLetterHandler } {
   const { repos, files, config, relay } = services;
 
-  const fail = async (job: MediaJob, reason: string) => {
+  const fail = async (job: { targetIdentifier: string }, reason: string) => {
     const target = await repos.orders.processingTarget(job.targetIdentifier);
     if (!target) return;
     const failed = await repos.transaction(async (tx) => {
@@ -83,58 +158,40 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     await files.remove(target.sourceKey);
   };
 
+  /**
+   * An event's photo, video or cover (public media), stored under
+   * `media/<kind>/<identifier>/<random>/` (a new folder each run: immutable URLs). A source that
+   * does not decode is the seed's or an operator's mistake: logged, and the item stays processing.
+   */
+  const publicJob = async (kind: 'content' | 'cover', identifier: string) => {
+    const source =
+      kind === 'content' ? await repos.content.contentSource(identifier) : await repos.content.coverSource(identifier);
+    if (!source) return;
+    const limit = source.contentType.startsWith('video/') ? config.videoUploadMaxBytes : PUBLIC_SOURCE_MAX_BYTES;
+    const folder = `media/${kind}/${identifier}/${randomBytes(9).toString('base64url')}`;
+    const made = await makeMedia(files, source, limit, folder);
+    if (!made.ok) return console.error(`[media] the ${kind} source of ${identifier} was refused: ${made.reason}`);
+    if (await repos.content.setPublicMedia(kind, identifier, made.media)) return;
+    // Another worker recorded its own first.
+    await removeAll(files, made.stored);
+  };
+
   const handle: JobHandler = async (job) => {
+    if ('contentIdentifier' in job) return publicJob('content', job.contentIdentifier);
+    if ('coverOf' in job) return publicJob('cover', job.coverOf);
     const target = await repos.orders.processingTarget(job.targetIdentifier);
     // Finished by another worker, or removed: nothing to do.
     if (!target) return;
-    const limit = uploadLimit(config, target.contentType);
-    const isVideo = target.contentType.startsWith('video/');
-    let result: ImageResult | VideoResult;
-    if (isVideo) {
-      const work = await mkdtemp(join(tmpdir(), 'media-source-'));
-      try {
-        const source = join(work, 'source');
-        const copied = await copyStored(files, target.sourceKey, limit, source);
-        if (copied === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
-        if (copied === 'too large') return fail(job, `The file is larger than ${limit} bytes`);
-        result = await processVideo(source, target.contentType);
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
-    } else {
-      const bytes = await readStored(files, target.sourceKey, limit);
-      if (bytes === undefined) throw new Error(`the file of ${job.targetIdentifier} is not in the store`);
-      if (bytes === 'too large') return fail(job, `The file is larger than ${limit} bytes`);
-      result = await processImage(bytes, target.contentType);
-    }
-    if (!result.ok) return fail(job, result.reason);
-
-    const folder = derivativeFolder(target.orderId, target.targetIdentifier);
-    const derivatives: Derivative[] = [];
-    const videoFiles: Derivative[] = [];
-    const store = async (
-      list: Derivative[],
-      made: { name: string; contentType: string; bytes: Buffer },
-      width: number,
-    ) => {
-      const key = `${folder}/${made.name}`;
-      await files.put(key, made.bytes, made.contentType);
-      list.push({ name: made.name, key, contentType: made.contentType, width });
-    };
+    const made = await makeMedia(
+      files,
+      { key: target.sourceKey, contentType: target.contentType },
+      uploadLimit(config, target.contentType),
+      derivativeFolder(target.orderId, target.targetIdentifier),
+    );
+    if (!made.ok) return fail(job, made.reason);
     try {
-      const pictures = 'poster' in result ? result.poster : result;
-      for (const output of pictures.outputs) await store(derivatives, output, output.width);
-      // The ladder's files in the order they were made: the master playlist, last, is stored last.
-      if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width);
-      const media: TargetMedia = {
-        width: pictures.width,
-        height: pictures.height,
-        placeholder: pictures.placeholder,
-        derivatives,
-        ...('files' in result && { video: { durationSeconds: result.durationSeconds, files: videoFiles } }),
-      };
       const finished = await repos.transaction(async (tx) => {
-        if (!(await tx.orders.finishProcessing(target.targetId, { state: 'ready', media }))) return false;
+        if (!(await tx.orders.finishProcessing(target.targetId, { state: 'ready', media: made.media }))) return false;
         const order = await tx.orders.byRowId(target.orderRowId);
         if (order)
           await notifyUser(
@@ -150,14 +207,29 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
         return;
       }
     } catch (error) {
-      await Promise.all([...derivatives, ...videoFiles].map((d) => files.remove(d.key).catch(() => undefined)));
+      await removeAll(files, made.stored);
       throw error;
     }
     // Another worker finished it first (or it was removed): what this run made is nobody's.
-    await Promise.all([...derivatives, ...videoFiles].map((d) => files.remove(d.key)));
+    await removeAll(files, made.stored);
   };
 
-  return { handle, deadLetter: (job) => fail(job, PROCESSING_FAILED) };
+  return {
+    handle,
+    deadLetter: async (job, error) => {
+      if ('targetIdentifier' in job) return fail(job, PROCESSING_FAILED);
+      // Public media keep their source, shown as it is, until a later start queues them again.
+      console.error(`[media] ${JSON.stringify(job)} failed every attempt: ${error}`);
+    },
+  };
+}
+
+/** Queues the media job of every event photo and cover whose pictures are not made yet (at start, with the demo data). */
+export async function queuePublicMedia(queue: JobQueue, services: WorkerServices): Promise<number> {
+  const { content, covers } = await services.repos.content.unprocessed();
+  for (const contentIdentifier of content) await queue.send({ contentIdentifier });
+  for (const coverOf of covers) await queue.send({ coverOf });
+  return content.length + covers.length;
 }
 
 /** Queues the media job of each target whose file came but whose job may have been lost (sent by the sweep). */

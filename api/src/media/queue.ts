@@ -3,10 +3,11 @@ import type { Database } from '../db/database.js';
 import { type ClaimedJob, type MediaJobsRepository, mediaJobsRepository } from '../repositories/mediaJobs.js';
 import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 
-/** What a media job is about: an order target's file (its identifier is the job's key). */
-export interface MediaJob {
-  targetIdentifier: string;
-}
+/**
+ * What a media job is about (its identifier is the job's key): an order target's file, an
+ * event's photo, or an event's cover.
+ */
+export type MediaJob = { targetIdentifier: string } | { contentIdentifier: string } | { coverOf: string };
 
 /**
  * Does the job. Returning is done (also for a file refused: that is an answer, not a failure);
@@ -39,7 +40,12 @@ const STOP_WAIT_MS = 10_000;
 
 const QUEUE = 'media';
 const DEAD_LETTER_QUEUE = 'media-dead';
-const keyOf = (job: MediaJob) => `target:${job.targetIdentifier}`;
+const keyOf = (job: MediaJob) =>
+  'targetIdentifier' in job
+    ? `target:${job.targetIdentifier}`
+    : 'contentIdentifier' in job
+      ? `content:${job.contentIdentifier}`
+      : `cover:${job.coverOf}`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
 /**

@@ -2,6 +2,7 @@ import type { CartItem, CartItemType } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import { inTransaction, nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
+import { parseMedia, pictureOf, thumbnailJpeg } from '../media/derivatives.js';
 
 /** A cart is keyed by its owner: `u:<user id>`, or `g:<token>` for a visitor's guest cart. */
 export const userCartKey = (userId: number) => `u:${userId}`;
@@ -23,6 +24,7 @@ export function cartRepository(db: Db, urls: FileUrls) {
           'c.item_type',
           'ci.name',
           'ci.thumbnail_path',
+          'ci.media',
           'ci.price_cents',
           'e.name as event_name',
         ])
@@ -30,14 +32,19 @@ export function cartRepository(db: Db, urls: FileUrls) {
         .orderBy('c.added_at')
         .orderBy('c.identifier')
         .execute();
-      return rows.map((row) => ({
-        identifier: row.identifier,
-        itemType: row.item_type as CartItemType,
-        name: row.name,
-        thumbnailUrl: urls.media(row.thumbnail_path),
-        eventName: row.event_name,
-        priceCents: row.price_cents,
-      }));
+      return rows.map((row) => {
+        const media = parseMedia(row.media);
+        return {
+          identifier: row.identifier,
+          itemType: row.item_type as CartItemType,
+          name: row.name,
+          // What the media job made, once it has; a seeded thumbnail before (none while a source waits).
+          thumbnailUrl: urls.media(media ? (thumbnailJpeg(media)?.key ?? null) : row.thumbnail_path),
+          image: media && pictureOf(media, (d) => urls.media(d.key) ?? ''),
+          eventName: row.event_name,
+          priceCents: row.price_cents,
+        };
+      });
     },
 
     /**

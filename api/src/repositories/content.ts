@@ -3,6 +3,16 @@ import type { Db } from '../db/database.js';
 import type { SessionUser } from '../http/env.js';
 import { type Page, pageOf, pageWindow, likeIgnoringCase } from './sql.js';
 import type { FileUrls } from './urls.js';
+import {
+  type Derivative,
+  largestJpeg,
+  MASTER_PLAYLIST,
+  parseMedia,
+  pictureOf,
+  type TargetMedia,
+  thumbnailJpeg,
+} from '../media/derivatives.js';
+import { contentTypeOf, isPrivateKey } from '../files/paths.js';
 import type { UsersRepository } from './users.js';
 
 /** An event as a search hit. */
@@ -36,6 +46,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
         'ci.for_sale',
         'ci.price_cents',
         'ci.owner_id',
+        'ci.media',
         'e.name as event_name',
         'e.identifier as event_identifier',
         'u.username as owner_username',
@@ -55,6 +66,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
         'e.location',
         'e.starts_at',
         'e.cover_path',
+        'e.cover_media',
         'u.username as organizer',
         'u.profile_name as organizer_profile_name',
         eb
@@ -65,16 +77,57 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       ]);
   type EventRow = Awaited<ReturnType<ReturnType<typeof eventQuery>['executeTakeFirstOrThrow']>>;
 
+  /** Public media's files are served at their immutable /media URLs. */
+  const publicUrl = (d: Derivative) => urls.media(d.key) ?? '';
+
+  /**
+   * What a page shows of an item: the files the media job made, once it made them; before that,
+   * a seeded file served as it is (the API's tests), or nothing while the source waits where it is
+   * never served (`sources/`): the item is processing.
+   */
+  const shownFiles = (row: ItemRow) => {
+    const media = parseMedia(row.media);
+    if (media) {
+      const largest = largestJpeg(media);
+      const master = media.video?.files.find((f) => f.name === MASTER_PLAYLIST);
+      return {
+        contentUrl: urls.media(master?.key ?? largest?.key ?? null) ?? '',
+        thumbnailUrl: urls.media(thumbnailJpeg(media)?.key ?? null),
+        width: media.width,
+        height: media.height,
+        filePath: media.video ? '' : (largest?.key ?? ''),
+        image: pictureOf(media, publicUrl),
+        processing: false,
+      };
+    }
+    const waiting = isPrivateKey(row.file_path);
+    return {
+      contentUrl: waiting ? '' : (urls.media(row.stream_path ?? row.file_path) ?? ''),
+      thumbnailUrl: waiting ? null : urls.media(row.thumbnail_path),
+      width: row.width,
+      height: row.height,
+      filePath: waiting ? '' : row.file_path,
+      image: null,
+      processing: waiting,
+    };
+  };
+
+  /** An event's cover: the pictures made of it; before that, a seeded one, or none while its source waits in `sources/`. */
+  const shownCover = (row: EventRow) => {
+    const media = parseMedia(row.cover_media);
+    if (media) return { coverUrl: urls.media(largestJpeg(media)?.key ?? null), cover: pictureOf(media, publicUrl) };
+    return {
+      coverUrl: row.cover_path && !isPrivateKey(row.cover_path) ? urls.media(row.cover_path) : null,
+      cover: null,
+    };
+  };
+
   const toItem = (row: ItemRow, viewer: SessionUser | null): ContentItem => ({
     name: row.name,
     contentIdentifier: row.identifier,
-    contentUrl: urls.media(row.stream_path ?? row.file_path) ?? '',
     contentType: row.content_type,
     metadata: { 'Content-Type': row.content_type },
-    width: row.width,
-    height: row.height,
-    thumbnailUrl: urls.media(row.thumbnail_path),
-    filePath: row.file_path,
+    ...shownFiles(row),
     filename: row.filename,
     eventName: row.event_name,
     eventIdentifier: row.event_identifier,
@@ -92,13 +145,68 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     description: row.description,
     location: row.location,
     startsAt: row.starts_at,
-    coverUrl: urls.media(row.cover_path),
+    ...shownCover(row),
     organizer: row.organizer,
     organizerProfileName: row.organizer_profile_name,
     itemCount: Number(row.item_count ?? 0),
   });
 
   return {
+    /** A photo or video whose media are not made yet, with where its source is; undefined once they are. */
+    async contentSource(contentIdentifier: string): Promise<{ key: string; contentType: string } | undefined> {
+      const row = await db
+        .selectFrom('content_items')
+        .select(['file_path', 'content_type'])
+        .where('identifier', '=', contentIdentifier)
+        .where('media', 'is', null)
+        .executeTakeFirst();
+      return row && { key: row.file_path, contentType: row.content_type };
+    },
+
+    /** An event's cover whose pictures are not made yet; undefined once they are (or without a cover). */
+    async coverSource(eventIdentifier: string): Promise<{ key: string; contentType: string } | undefined> {
+      const row = await db
+        .selectFrom('events')
+        .select('cover_path')
+        .where('identifier', '=', eventIdentifier)
+        .where('cover_media', 'is', null)
+        .executeTakeFirst();
+      // The server named the cover's key (the seed): its extension is the type it wrote.
+      return row?.cover_path ? { key: row.cover_path, contentType: contentTypeOf(row.cover_path) } : undefined;
+    },
+
+    /** Records what was made of a photo or a cover, once: false when another worker did first. */
+    async setPublicMedia(kind: 'content' | 'cover', identifier: string, media: TargetMedia): Promise<boolean> {
+      const json = JSON.stringify(media);
+      const result =
+        kind === 'content'
+          ? await db
+              .updateTable('content_items')
+              .set({ media: json })
+              .where('identifier', '=', identifier)
+              .where('media', 'is', null)
+              .executeTakeFirst()
+          : await db
+              .updateTable('events')
+              .set({ cover_media: json })
+              .where('identifier', '=', identifier)
+              .where('cover_media', 'is', null)
+              .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** What is waiting for its media: photos, videos and covers without. */
+    async unprocessed(): Promise<{ content: string[]; covers: string[] }> {
+      const items = await db.selectFrom('content_items').select('identifier').where('media', 'is', null).execute();
+      const events = await db
+        .selectFrom('events')
+        .select('identifier')
+        .where('cover_media', 'is', null)
+        .where('cover_path', 'is not', null)
+        .execute();
+      return { content: items.map((r) => r.identifier), covers: events.map((r) => r.identifier) };
+    },
+
     /** Newest first. */
     async events(pageNo: number, limit: number): Promise<Page<EventSummary>> {
       const { limit: rows, offset } = pageWindow(pageNo, limit);

@@ -182,6 +182,25 @@ describe('views', () => {
     expect(screen.getByText('Awaiting Approval', { selector: 'strong' })).toBeInTheDocument();
   });
 
+  it("plays a processed video's HLS ladder in its row, its poster at the row's width until then", async () => {
+    const base = orderDetails();
+    const [picture] = base.targets;
+    const video = {
+      ...picture!,
+      targetIdentifier: 'tgt-8',
+      target: 'clip.mp4',
+      contentType: 'video/mp4',
+      video: { hls: 'http://files.test/files/order/tgt-8?f=master.m3u8&exp=1&sig=m', durationSeconds: 3 },
+    };
+    serve(orderDetails({ targets: [video] }));
+    renderAt('/eventorder/ord-1');
+    const row = (await screen.findByRole('list', { name: 'Uploaded files' })).querySelector('li');
+    // 160 px at twice the pixels: the 320 px JPEG of the poster, under the play icon.
+    expect(row?.querySelector('img.thumb')?.getAttribute('src')).toBe('http://files.test/files/order/tgt-7?f=320.jpg');
+    expect(row?.querySelector('img.icon')).not.toBeNull();
+    expect(row?.querySelector('picture')).toBeNull();
+  });
+
   it('client: no cancel action when the server does not offer it', async () => {
     await view('client', { canCancel: false });
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();

@@ -6,15 +6,21 @@ import {
   formatMoney,
   PhotoIcon,
   Picture,
+  pictureUrl,
   safeHref,
   TextField,
   type EventOrderDetails,
   type Target,
 } from '@marketplace/shared';
+// Not in the shared singleton: only the pages that play video bundle the player (and fetch hls.js).
+import { VideoPreview } from '@marketplace/shared/video';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
 import { UPLOAD_ACCEPT } from '../uploads/uploadFiles.js';
 import { Panel } from './ui.js';
+
+/** A video's row plays its preview at this width (16:9), large enough for its play icon. */
+const VIDEO_ROW_WIDTH = 160;
 
 function TargetRow({
   target,
@@ -32,7 +38,15 @@ function TargetRow({
   const [viewUrl, downloadUrl] = target.targetURLs.map((u) => safeHref(u));
   return (
     <li style={{ display: 'flex', gap: 12, alignItems: 'center', marginBottom: 8 }}>
-      {target.image ? (
+      {target.video ? (
+        // The ladder the media job made, through the order's signed links; its poster until it plays.
+        <VideoPreview
+          url={target.video.hls}
+          thumbnailUrl={target.image && pictureUrl(target.image, VIDEO_ROW_WIDTH * 2)}
+          width={VIDEO_ROW_WIDTH}
+          height={(VIDEO_ROW_WIDTH * 9) / 16}
+        />
+      ) : target.image ? (
         <Picture image={target.image} alt={target.target} sizes="64px" width={64} height={48} />
       ) : (
         viewUrl && (

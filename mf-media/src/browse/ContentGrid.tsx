@@ -1,11 +1,22 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Card, type ContentItem, Link, PAGES, PlainButton, safeHref, sessionStore, theme } from '@marketplace/shared';
+import {
+  Card,
+  type ContentItem,
+  Link,
+  PAGES,
+  Picture,
+  PlainButton,
+  safeHref,
+  sessionStore,
+  theme,
+} from '@marketplace/shared';
+// Not in the shared singleton: only the pages that play video bundle the player (and fetch hls.js).
+import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
-import { VideoPreview } from '../video/VideoPreview.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
-import { Grid, pictureLoading } from './ui.js';
+import { CARD_SIZES, Grid, pictureLoading, picturePriority, Processing } from './ui.js';
 
 /** The card grid, whose cards open the viewer from their picture. */
 const Cards = styled(Grid)`
@@ -20,7 +31,11 @@ const Cards = styled(Grid)`
   .open:focus-visible {
     outline-offset: -2px;
   }
+  .open > picture {
+    display: contents;
+  }
   .open > img,
+  .open > picture > img,
   .open > div {
     width: 100%;
     height: 100%;
@@ -83,6 +98,8 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
 /** A card's picture: the thumbnail of a photo, or a video preview that plays on hover. */
 export function Preview({ item, index }: { item: ContentItem; index: number }) {
   if (isVideo(item)) return <VideoPreview url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} />;
+  if (item.processing) return <Processing>Processing…</Processing>;
+  if (item.image) return <Picture image={item.image} alt="" sizes={CARD_SIZES} priority={picturePriority(index)} />;
   const src = safeHref(item.thumbnailUrl ?? item.contentUrl);
   return src ? <img src={src} alt="" width={item.width} height={item.height} {...pictureLoading(index)} /> : null;
 }

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Card, Link, PageLayout, PAGES, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
+import { Card, Link, PageLayout, PAGES, Picture, QueryState, safeHref, type EventSummary } from '@marketplace/shared';
 import { usePrefetchWhenNear } from './prefetch.js';
 import { prefetchEvent, useEvents } from './queries.js';
-import { CardsSkeleton, Grid, pictureLoading } from './ui.js';
+import { CARD_SIZES, CardsSkeleton, Grid, pictureLoading, picturePriority } from './ui.js';
 
 export function EventsPage() {
   const { data, isLoading, error } = useEvents();
@@ -35,7 +35,11 @@ function EventCard({ event: e, index }: { event: EventSummary; index: number }) 
   return (
     <Card as="li">
       <Link ref={link} to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>
-        {cover && <img src={cover} alt="" {...pictureLoading(index)} />}
+        {e.cover ? (
+          <Picture image={e.cover} alt="" sizes={CARD_SIZES} priority={picturePriority(index)} />
+        ) : (
+          cover && <img src={cover} alt="" {...pictureLoading(index)} />
+        )}
         <h2>{e.name}</h2>
       </Link>
       <p>

@@ -24,6 +24,7 @@ const event = (over: Partial<EventSummary> = {}): EventSummary => ({
   location: 'Harbour',
   startsAt: '2026-07-01T18:00:00.000Z',
   coverUrl: 'http://files.test/media/cover.png',
+  cover: null,
   organizer: 'Olga Events',
   organizerProfileName: 'olga',
   itemCount: 3,
@@ -74,6 +75,71 @@ describe('event page', () => {
     expect(within(viewer).getByRole('button', { name: 'Add to cart' })).toBeInTheDocument();
     // Anyone's gallery sells; it does not hand out downloads.
     expect(within(viewer).queryByRole('link', { name: 'Download' })).toBeNull();
+  });
+
+  it("shows photos the media pipeline made as pictures of their widths and formats, the first row first, and the viewer at the screen's width", async () => {
+    const picture = (name: string) => ({
+      width: 1200,
+      height: 800,
+      placeholder: 'data:image/webp;base64,UklGRg==',
+      sources: ['avif', 'webp', 'jpeg'].map((format) => ({
+        type: `image/${format}`,
+        srcset: [320, 640, 1280]
+          .map((w) => `http://files.test/media/media/content/${name}/r/${w}.${format} ${w}w`)
+          .join(', '),
+      })),
+      src: `http://files.test/media/media/content/${name}/r/1280.jpg`,
+    });
+    const items = [
+      contentItem({ name: 'Stage', image: picture('stage') }),
+      contentItem({ name: 'Crowd', contentIdentifier: 'ci-2', image: picture('crowd') }),
+    ];
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: items })));
+    renderAt('/event/summer-jazz-night-2026');
+    const gallery = await screen.findByRole('list', { name: 'Gallery' });
+    const first = gallery.querySelector('li:first-child picture');
+    expect(
+      [...(first?.querySelectorAll('source') ?? [])].map((s) => [s.getAttribute('type'), s.getAttribute('sizes')]),
+    ).toEqual([
+      ['image/avif', '(max-width: 480px) 100vw, (max-width: 960px) 50vw, 320px'],
+      ['image/webp', '(max-width: 480px) 100vw, (max-width: 960px) 50vw, 320px'],
+      ['image/jpeg', '(max-width: 480px) 100vw, (max-width: 960px) 50vw, 320px'],
+    ]);
+    const img = first?.querySelector('img');
+    expect([img?.getAttribute('loading'), img?.getAttribute('fetchpriority'), img?.getAttribute('width')]).toEqual([
+      'eager',
+      'high',
+      '1200',
+    ]);
+    expect(gallery.querySelector('li:nth-child(2) picture img')?.getAttribute('fetchpriority')).toBeNull();
+
+    await userEvent.click(within(gallery).getByRole('button', { name: 'Open Crowd' }));
+    const shown = within(screen.getByRole('dialog', { name: 'Crowd' })).getByAltText('Crowd');
+    expect(shown.closest('picture')?.querySelector('source')?.getAttribute('sizes')).toBe('min(1100px, 100vw)');
+  });
+
+  it('shows a photo the media pipeline is still making as processing, in the grid and the viewer, and a video as the spec says', async () => {
+    const items = [
+      contentItem({ name: 'Stage', contentUrl: '', thumbnailUrl: null, processing: true }),
+      contentItem({
+        name: 'Clip',
+        contentIdentifier: 'ci-2',
+        contentType: 'video/mp4',
+        contentUrl: '',
+        thumbnailUrl: null,
+        processing: true,
+      }),
+    ];
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: items })));
+    renderAt('/event/summer-jazz-night-2026');
+    const gallery = await screen.findByRole('list', { name: 'Gallery' });
+    const [photo, video] = within(gallery).getAllByRole('listitem');
+    expect(within(photo!).getByRole('status').textContent).toBe('Processing…');
+    expect(within(video!).getByText('Video preview is processing')).toBeTruthy();
+    expect(gallery.querySelectorAll('img, picture')).toHaveLength(0);
+
+    await userEvent.click(within(gallery).getByRole('button', { name: 'Open Stage' }));
+    expect(within(screen.getByRole('dialog', { name: 'Stage' })).getByRole('status').textContent).toBe('Processing…');
   });
 
   it('opens the viewer from the keyboard', async () => {
@@ -266,6 +332,24 @@ describe('cart page', () => {
     expect(within(screen.getByRole('list', { name: 'Cart items' })).getAllByRole('listitem')).toHaveLength(2);
     await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
+  });
+
+  it("shows an item's picture as the media pipeline made it, at the row's small size", async () => {
+    const image = {
+      width: 1200,
+      height: 800,
+      placeholder: 'data:image/webp;base64,UklGRg==',
+      sources: [{ type: 'image/webp', srcset: 'http://files.test/media/media/content/a/r/320.webp 320w' }],
+      src: 'http://files.test/media/media/content/a/r/320.jpg',
+    };
+    sessionStore.setState({ cart: [{ ...cartItem('a'), image }], loaded: true });
+    renderAt('/cart');
+    const row = within(screen.getByRole('list', { name: 'Cart items' })).getByRole('listitem');
+    expect(row.querySelector('source')?.getAttribute('sizes')).toBe('64px');
+    expect([row.querySelector('img')?.getAttribute('src'), row.querySelector('img')?.getAttribute('width')]).toEqual([
+      image.src,
+      '64',
+    ]);
   });
 
   it('swallows a failed removal and keeps the item', async () => {

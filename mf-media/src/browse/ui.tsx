@@ -14,6 +14,16 @@ export const pictureLoading = (index: number) =>
     ? ({ loading: 'eager', fetchPriority: index === 0 ? 'high' : 'auto' } as const)
     : ({ loading: 'lazy' } as const);
 
+/** The same for a processed picture (shared Picture): the first ones at once, the first of all first. */
+export const picturePriority = (index: number) =>
+  index < EAGER_PICTURES ? (index === 0 ? 'first' : 'eager') : ('lazy' as const);
+
+/**
+ * How wide a card's picture is laid out, for the browser's choice among the widths made: the
+ * grid's columns are at least 220 px, so one or two across a phone, about 300 px on a wide screen.
+ */
+export const CARD_SIZES = '(max-width: 480px) 100vw, (max-width: 960px) 50vw, 320px';
+
 /** The grid of cards every gallery and the events list use. */
 export const Grid = styled.ul`
   list-style: none;
@@ -26,8 +36,9 @@ export const Grid = styled.ul`
     padding: 0 0 ${theme.space.sm};
     overflow: hidden;
   }
-  /* An event's cover. */
-  > li > a > img {
+  /* An event's cover, as seeded or as the media pipeline made it. */
+  > li > a > img,
+  > li > a > picture > img {
     width: 100%;
     /* width/height attributes reserve the space; the card crops to 3:2. */
     height: auto;
@@ -65,3 +76,18 @@ export function CardsSkeleton({ count = 8, lines = 2 }: { count?: number; lines?
     </Grid>
   );
 }
+
+/**
+ * "Processing…" in place of a photo the media pipeline is still making (issue 37; the spec has
+ * this state for videos only, which VideoPreview shows as "Video preview is processing").
+ */
+export const Processing = styled.div.attrs({ role: 'status' })`
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  min-height: 120px;
+  padding: ${theme.space.sm};
+  text-align: center;
+  color: ${theme.colors.muted};
+  background: ${theme.colors.surface};
+`;

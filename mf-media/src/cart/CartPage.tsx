@@ -6,6 +6,7 @@ import {
   Link,
   PageLayout,
   PAGES,
+  Picture,
   QueryState,
   safeHref,
   Skeleton,
@@ -70,8 +71,12 @@ export function CartPage() {
         <Items aria-label="Cart items">
           {cart.map((item) => (
             <li key={item.identifier}>
-              {safeHref(item.thumbnailUrl) && (
-                <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} height={48} loading="lazy" />
+              {item.image ? (
+                <Picture image={item.image} alt="" sizes="64px" width={64} height={48} />
+              ) : (
+                safeHref(item.thumbnailUrl) && (
+                  <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} height={48} loading="lazy" />
+                )
               )}
               <span className="what">
                 {item.name}

@@ -4,15 +4,18 @@ import {
   type ContentItem,
   IconButton,
   Link,
+  Picture,
   PAGES,
   safeHref,
   theme,
   useDialogFocus,
   useScrollLock,
 } from '@marketplace/shared';
+// Not in the shared singleton: only the pages that play video bundle the player (and fetch hls.js).
+import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
-import { VideoPreview } from '../video/VideoPreview.js';
 import { isVideo, wrap } from './media.js';
+import { Processing } from '../browse/ui.js';
 
 const Overlay = styled.div`
   position: fixed;
@@ -170,6 +173,18 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
               muted={false}
               autoplay
             />
+          ) : item.image ? (
+            // The width the screen needs, from the sizes made (1920 on a large screen), shown whole.
+            <Picture
+              key={item.contentIdentifier}
+              image={item.image}
+              alt={item.name}
+              sizes="min(1100px, 100vw)"
+              priority="eager"
+              style={{ objectFit: 'contain', width: 'auto', height: 'auto' }}
+            />
+          ) : item.processing ? (
+            <Processing key={item.contentIdentifier}>Processing…</Processing>
           ) : (
             src && <img key={item.contentIdentifier} src={src} alt={item.name} />
           )}

@@ -33,8 +33,20 @@ export interface CartItem {
   itemType: CartItemType;
   name: string;
   thumbnailUrl: string | null;
+  /** The item's picture (a photo, a video's poster) as the media pipeline made it; null until then. */
+  image: ResponsiveImage | null;
   eventName: string | null;
   priceCents: number;
+}
+
+/** A picture as the server made it, for `<picture>`: one `srcset` per format, best first, and the fallback `src`. */
+export interface ResponsiveImage {
+  width: number;
+  height: number;
+  /** A tiny blurred image (a data: URL) shown until the picture arrives. */
+  placeholder: string;
+  sources: { type: string; srcset: string }[];
+  src: string;
 }
 
 export interface ContentItem {
@@ -57,6 +69,13 @@ export interface ContentItem {
   iconUrl: string | null;
   canAddToCart: boolean;
   priceCents: number;
+  /** A photo, or a video's poster, as the media pipeline made it (widths and formats); null until then. */
+  image: ResponsiveImage | null;
+  /**
+   * The media pipeline is making its files from the upload: contentUrl is empty and thumbnailUrl
+   * null until it has (a photo shows its processing state, a video "Video preview is processing").
+   */
+  processing: boolean;
 }
 
 export interface Notification {
@@ -108,6 +127,8 @@ export interface EventSummary {
   location: string;
   startsAt: string;
   coverUrl: string | null;
+  /** The cover as the media pipeline made it; null until then. */
+  cover: ResponsiveImage | null;
   organizer: string;
   organizerProfileName: string;
   itemCount: number;

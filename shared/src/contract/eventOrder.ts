@@ -1,3 +1,5 @@
+import type { ResponsiveImage } from './entities.js';
+
 /** Event orders: SPEC.md section 3 "Event order details response", section 4 "Event order status". */
 
 /** Steps of the progress bar, in order. APPROVED and DECLINED are states with no step of their own. */
@@ -62,16 +64,6 @@ export interface MediaPayoutInfo {
  * once it came, until the server made what it serves of it ('ready'), or 'failed' with a reason.
  */
 export type TargetState = 'waiting' | 'processing' | 'ready' | 'failed';
-
-/** A picture as the server made it, for `<picture>`: one `srcset` per format, best first, and the fallback `src`. */
-export interface ResponsiveImage {
-  width: number;
-  height: number;
-  /** A tiny blurred image (a data: URL) shown until the picture arrives. */
-  placeholder: string;
-  sources: { type: string; srcset: string }[];
-  src: string;
-}
 
 /** An upload attached to an order (SPEC.md section 3 "Target (upload)"). */
 export interface Target {

@@ -43,6 +43,8 @@ export function contentItem(over: Partial<ContentItem> = {}): ContentItem {
     iconUrl: null,
     canAddToCart: true,
     priceCents: 1500,
+    image: null,
+    processing: false,
     ...over,
   };
 }
@@ -61,6 +63,7 @@ export const cartItem = (identifier: string): CartItem => ({
   itemType: 'CONTENT',
   name: identifier,
   thumbnailUrl: null,
+  image: null,
   eventName: null,
   priceCents: 100,
 });

@@ -58,3 +58,16 @@ export function Picture({ image, alt, sizes, width, height, priority = 'lazy', s
     </picture>
   );
 }
+
+/**
+ * One URL of a picture for a place that takes a single image (a video's thumbnail): the first
+ * JPEG at least `minWidth` wide (the box's width at the screen's pixel ratio), else the largest.
+ */
+export function pictureUrl(image: ResponsiveImage, minWidth: number): string {
+  const jpeg = image.sources.find((source) => source.type === 'image/jpeg');
+  const entries = (jpeg?.srcset.split(', ') ?? []).map((entry) => {
+    const [url = '', descriptor = ''] = entry.split(' ');
+    return { url, width: Number.parseInt(descriptor, 10) };
+  });
+  return entries.find((entry) => entry.width >= minWidth)?.url ?? image.src;
+}

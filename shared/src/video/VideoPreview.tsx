@@ -1,12 +1,8 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import styled from 'styled-components';
-import {
-  PLAY_ICON_WIDTH_PX,
-  PLAYER_MAX_BUFFER_SECONDS,
-  safeHref,
-  theme,
-  VIDEO_HOVER_DELAY_MS,
-} from '@marketplace/shared';
+import { PLAY_ICON_WIDTH_PX, PLAYER_MAX_BUFFER_SECONDS, VIDEO_HOVER_DELAY_MS } from '../constants.js';
+import { safeHref } from '../safeHref.js';
+import { theme } from '../ui/theme.js';
 import { isHlsUrl, loadHls } from './loadHls.js';
 
 /** MediaError.MEDIA_ERR_NETWORK: the plain-source counterpart of hls.js's network errors. */

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PLAYER_MAX_BUFFER_SECONDS } from '@marketplace/shared';
+import { PLAYER_MAX_BUFFER_SECONDS } from '../constants.js';
 import { PLAY_ICON_URL, VideoPreview } from './VideoPreview.js';
 
 // hls.js needs Media Source Extensions, which jsdom lacks: a stand-in records what the preview asks
