@@ -16,12 +16,14 @@ import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
 import { CardsSkeleton } from './ui.js';
 
-const download = (item: ContentItem) => downloadUrl({ filePath: item.filePath, fileName: item.filename });
+// Nothing to download while an item is processing, nor of a video (its ladder is no file to keep).
+const download = (item: ContentItem) =>
+  item.filePath ? downloadUrl({ filePath: item.filePath, fileName: item.filename }) : '';
 
 export function CreatorPage() {
   const { profileName = '' } = useParams();
   const { data, isLoading, error } = useCreator(profileName);
-  // Creators download their own originals from their page; buyers get content through the cart.
+  // Creators download their own photos (the largest picture made) from their page; buyers get content through the cart.
   const isOwnPage = useSession((s) => s.user?.profileName === profileName);
   usePageHead(
     data

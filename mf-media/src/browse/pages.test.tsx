@@ -284,7 +284,9 @@ describe('community page', () => {
 });
 
 describe('creator page', () => {
-  const serveProfile = () =>
+  const serveProfile = (
+    items = [contentItem({ name: 'Solo', filePath: 'events/jazz/solo.png', filename: 'solo.png' })],
+  ) =>
     server.use(
       http.get(`${API}/profiles/:profileName`, ({ params }) =>
         HttpResponse.json({
@@ -296,7 +298,7 @@ describe('creator page', () => {
             roles: ['MEDIA'],
             memberSince: '2025-01-01T00:00:00.000Z',
           },
-          contentItems: [contentItem({ name: 'Solo', filePath: 'events/jazz/solo.png', filename: 'solo.png' })],
+          contentItems: items,
         }),
       ),
     );
@@ -313,6 +315,17 @@ describe('creator page', () => {
       'href',
       'http://files.test/download?filePath=events%2Fjazz%2Fsolo.png&fileName=solo.png',
     );
+  });
+
+  it('offers no Download of an item with no file to keep (still processing, or a video)', async () => {
+    serveProfile([contentItem({ name: 'Solo', filePath: '', processing: true, contentUrl: '', thumbnailUrl: null })]);
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },
+    });
+    renderAt('/user/mia');
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Solo' }));
+    expect(within(screen.getByRole('dialog')).queryByRole('link', { name: 'Download' })).toBeNull();
   });
 
   it("does not offer Download on someone else's page", async () => {
