@@ -2,3 +2,4 @@
 export function bootScript(): string;
 /** The policy's source for it: `'sha256-…'`. */
 export function bootScriptSource(): string;
+export const START_AT_LATEST_MS: number;

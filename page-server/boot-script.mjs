@@ -1,12 +1,28 @@
 // The one inline script of the shell's page: while the page is still being parsed, it reads the
 // composition its server wrote into it (page-composition.mjs) and adds preload hints for the
 // header's entry and chunks and for the route's remote, so they download next to main.js rather
-// than after it. It is fixed text, allowed by its hash in the page's policy (csp.mjs): no
-// 'unsafe-inline'. It only hints: main.js loads the remotes (shell/src/remotes/federation.ts),
-// and a hint that turns out unused costs one download, never a wrong page.
+// than after it. A page that arrived with its content (renderDocument in shell/src/server.tsx)
+// carries main.js unstarted: the script starts it, with the hints, once the page has painted, so
+// that on a slow line the page's pictures do not share the bytes and the main thread with code
+// that changes nothing on the screen; until the app has taken the page over, it holds a press on a
+// button or a form sent, and does it again then. It is fixed text, allowed by its hash in the
+// page's policy (csp.mjs): no 'unsafe-inline'. It only hints, starts and holds: main.js loads the
+// remotes (shell/src/remotes/federation.ts), and a hint that turns out unused costs one download,
+// never a wrong page.
 import { createHash } from 'node:crypto';
 import { chosenPointer, cohortIn, cohortValue, cookieIn, PLATFORM_COOKIES } from '@marketplace/shared/node/choice';
-import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
+import {
+  AFTER_PAINT_SCRIPT_TYPE,
+  COMPOSITION_ID,
+  PAGE_STARTED_EVENT,
+  PLATFORM,
+} from '@marketplace/shared/node/platform';
+
+/**
+ * When a rendered page's script starts at the latest (ms from navigation) if its pictures have not
+ * all painted by then: 2.5 s, the bound of a largest paint that counts as good.
+ */
+export const START_AT_LATEST_MS = 2500;
 
 /** The table's pages as [segments, remote, module], most specific first (as the router ranks them). */
 function rankedPages() {
@@ -27,32 +43,22 @@ export function bootScript() {
   const body = `(function () {
   var PLATFORM_COOKIES = ${JSON.stringify({ cohort: PLATFORM_COOKIES.cohort })};
   ${[cookieIn, cohortValue, cohortIn, chosenPointer].map(String).join('\n  ')}
+  var later = Array.prototype.slice.call(document.querySelectorAll('script[type="${AFTER_PAINT_SCRIPT_TYPE}"]'));
+  var hrefs = [];
   try {
     var c = JSON.parse(document.getElementById('${COMPOSITION_ID}').textContent);
     var pages = ${JSON.stringify(rankedPages())};
     var kept = cohortIn(document.cookie);
     if (kept === null) kept = cohortValue(localStorage.getItem(PLATFORM_COOKIES.cohort));
-    // A page that arrived with its content has main.js lowered (renderDocument in shell/src/server.tsx): the hints follow it.
-    var low = document.querySelector('script[src][fetchpriority="low"]') !== null;
-    var hint = function (href) {
-      var link = document.createElement('link');
-      link.setAttribute('rel', 'preload');
-      link.setAttribute('as', 'script');
-      link.setAttribute('href', href);
-      // In the mode main.js loads it in (CORS from another origin, so its errors carry their stack), or the browser fetches it twice.
-      if (new URL(href, location.href).origin !== location.origin) link.setAttribute('crossorigin', 'anonymous');
-      if (low) link.setAttribute('fetchpriority', 'low');
-      document.head.appendChild(link);
-    };
     var preload = function (remote, module) {
       var entry = c.discovery && c.discovery.remotes && c.discovery.remotes[remote];
       var pointer = chosenPointer(entry, kept);
       var url = pointer && c.config.discoveryUrl ? new URL(pointer.manifest, c.config.discoveryUrl).href : c.config.remotes[remote];
       var manifest = pointer && c.config.discoveryUrl ? c.discovery.manifests && c.discovery.manifests[pointer.manifest] : c.manifests[remote];
       if (!manifest) return;
-      hint(new URL(manifest.metaData.remoteEntry.path + manifest.metaData.remoteEntry.name, url).href);
+      hrefs.push(new URL(manifest.metaData.remoteEntry.path + manifest.metaData.remoteEntry.name, url).href);
       manifest.exposes.filter(function (e) { return e.name === module; }).forEach(function (e) {
-        e.assets.js.sync.forEach(function (file) { hint(new URL(file, url).href); });
+        e.assets.js.sync.forEach(function (file) { hrefs.push(new URL(file, url).href); });
       });
     };
     preload('header', 'Header');
@@ -64,6 +70,75 @@ export function bootScript() {
   } catch (e) {
     // Not composed (the development server), or no storage: main.js does without hints.
   }
+  var started = false;
+  var start = function () {
+    if (started) return;
+    started = true;
+    hrefs.forEach(function (href) {
+      var link = document.createElement('link');
+      link.setAttribute('rel', 'preload');
+      link.setAttribute('as', 'script');
+      link.setAttribute('href', href);
+      // In the mode main.js loads it in (CORS from another origin, so its errors carry their stack), or the browser fetches it twice.
+      if (new URL(href, location.href).origin !== location.origin) link.setAttribute('crossorigin', 'anonymous');
+      document.head.appendChild(link);
+    });
+    later.forEach(function (placeholder) {
+      var script = document.createElement('script');
+      script.src = placeholder.getAttribute('data-src');
+      // Run in the page's order, as the deferred scripts they stand for would.
+      script.async = false;
+      document.head.appendChild(script);
+    });
+  };
+  if (later.length === 0) return start();
+  // Until the app has taken the page over (it says so: shell/src/remotes/pageStart.ts), a
+  // press on one of its buttons and a form sent are held, and done again then: neither is lost,
+  // and a form never goes out by the browser's own means (a log-in's password in an address). A
+  // link is left to the browser: without script it leads to its page, which its server renders.
+  var held = [];
+  var hold = function (event) {
+    var target = event.type === 'submit' ? event.target : event.target.closest && event.target.closest('button, [role="button"]');
+    if (!target || (event.type === 'click' && target.closest('a[href]'))) return;
+    event.preventDefault();
+    held.push([target, event.type === 'submit' ? event.submitter : null]);
+  };
+  document.addEventListener('click', hold, true);
+  document.addEventListener('submit', hold, true);
+  document.addEventListener('${PAGE_STARTED_EVENT}', function () {
+    document.removeEventListener('click', hold, true);
+    document.removeEventListener('submit', hold, true);
+    held.forEach(function (h) {
+      // One the app's first render replaced is gone with what it was pressed on.
+      if (!h[0].isConnected) return;
+      if (h[0].tagName !== 'FORM') h[0].click();
+      else h[0].requestSubmit(h[1] && h[1].isConnected ? h[1] : null);
+    });
+  }, { once: true });
+  // Painted: the load event (the page's eager pictures are in), the pictures decoded (one decoded
+  // off the main thread paints a frame or more after its load), the first paint with content
+  // reported, then three frames begun: a frame is on the screen a frame or two after it began.
+  var frames = function (n) {
+    if (n === 0) setTimeout(start, 0);
+    else requestAnimationFrame(function () { frames(n - 1); });
+  };
+  var painted = function () {
+    if (performance.getEntriesByName('first-contentful-paint').length > 0) return frames(3);
+    new PerformanceObserver(function (list, observer) {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      frames(3);
+    }).observe({ type: 'paint' });
+  };
+  var afterPaint = function () {
+    var shown = Array.prototype.filter.call(document.images, function (img) { return img.loading !== 'lazy' && img.decode; });
+    Promise.all(shown.map(function (img) { return img.decode().catch(function () {}); })).then(painted);
+  };
+  if (document.readyState === 'complete') afterPaint();
+  else addEventListener('load', afterPaint);
+  // A picture that never arrives, or a tab in the background (it draws no frames), does not keep
+  // the page from working: the script starts at the latest when a largest paint stops counting as good.
+  setTimeout(start, Math.max(0, ${START_AT_LATEST_MS} - performance.now()));
 })();`;
   return body;
 }

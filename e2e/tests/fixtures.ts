@@ -1,6 +1,56 @@
-import { expect, test as base } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 import { waitForDemoMedia } from '../bench/servers.mjs';
 import { API } from '../env.js';
+
+/**
+ * A page its server rendered paints before its script starts (page-server/boot-script.mjs), and
+ * its links work as plain links until then: a test that goes on to do things in the page (type in
+ * the search, follow a link in the open page) does them once the app has taken the page over, as
+ * a person does once the page answers. Waits only on such a page, and at most 15 s: a test whose
+ * app never starts (its faults) goes on and asserts what it expects.
+ */
+async function appStarted(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelector('script[type="text/x-after-paint"]') === null ||
+        (window as unknown as { appStarted?: boolean }).appStarted === true,
+      undefined,
+      { timeout: 15_000 },
+    )
+    .catch(() => undefined);
+}
+
+const waiting = new WeakSet<Page>();
+
+/** Each navigation of `page` that waits for the page's load (the default) also waits for its app (appStarted). */
+function navigationsWaitForApp(page: Page): void {
+  if (waiting.has(page)) return;
+  waiting.add(page);
+  const after =
+    <A extends unknown[], R>(navigate: (...args: A) => Promise<R>, waitsFor: (args: A) => string | undefined) =>
+    async (...args: A): Promise<R> => {
+      const result = await navigate(...args);
+      const until = waitsFor(args);
+      if (until === undefined || until === 'load' || until === 'networkidle') await appStarted(page);
+      return result;
+    };
+  page.goto = after(page.goto.bind(page), ([, options]) => options?.waitUntil);
+  page.reload = after(page.reload.bind(page), ([options]) => options?.waitUntil);
+  page.goBack = after(page.goBack.bind(page), ([options]) => options?.waitUntil);
+}
+
+/** Every page of `context`, the ones opened later too (navigationsWaitForApp). */
+async function contextWaitsForApp(context: BrowserContext): Promise<void> {
+  // The app says so with an event on the document (shell/src/remotes/handover.ts, PAGE_STARTED).
+  await context.addInitScript(() =>
+    document.addEventListener('platform-started', () => {
+      (window as unknown as { appStarted: boolean }).appStarted = true;
+    }),
+  );
+  for (const page of context.pages()) navigationsWaitForApp(page);
+  context.on('page', navigationsWaitForApp);
+}
 
 /**
  * The suite's `test`: every test fails on a hydration error, and on a Content-Security-Policy violation in its page (the
@@ -19,6 +69,23 @@ export const test = base.extend<{ cspViolations: string[]; hydrationErrors: stri
       await use();
     },
     { scope: 'worker', auto: true, timeout: 270_000 },
+  ],
+  // Every context a test gets, and every one it makes itself (browser.newContext).
+  context: async ({ context }, use) => {
+    await contextWaitsForApp(context);
+    await use(context);
+  },
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => {
+        const context = await newContext(...args);
+        await contextWaitsForApp(context);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: 'worker' },
   ],
   cspViolations: [
     async ({ context }, use) => {

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
-import { API, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
+import { START_AT_LATEST_MS } from 'page-server/boot-script';
+import { API, DEMO_PASSWORD, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
 import { delayingApi } from '../bench/servers.mjs';
 import { logIn, serverStateText } from './helpers.js';
 import { test } from './fixtures.js';
@@ -85,7 +86,7 @@ test('server rendering: the browser hydrates the HTML it was sent, keeping its e
   const apiCalls: string[] = [];
   page.on('request', (r) => r.url().startsWith(`${API}/v2/`) && apiCalls.push(new URL(r.url()).pathname));
   const release = await holdScripts(page);
-  // Parsed, while its deferred scripts wait (so no DOMContentLoaded yet).
+  // Parsed, while its script waits.
   await page.goto('/event/summer-jazz-night-2026', { waitUntil: 'commit' });
   await page.locator('#platform-server-state').waitFor({ state: 'attached' });
   // The server's elements, marked before any script runs.
@@ -106,6 +107,76 @@ test('server rendering: the browser hydrates the HTML it was sent, keeping its e
   await expect(page.locator('header[data-from-server]')).toHaveCount(1);
   // The event's data came with the page; the cart is the session's, read by the browser.
   expect(apiCalls.filter((p) => p.includes('summer-jazz-night-2026'))).toEqual([]);
+});
+
+/** Types in the header's search until it suggests the event: the app answers once it has taken the page over. */
+async function searchAnswers(page: Page): Promise<void> {
+  const search = page.getByRole('combobox', { name: 'Search' });
+  let attempt = 0;
+  await expect(async () => {
+    // Another text each time: a text typed before the app started is the field's value already, and the same again changes nothing.
+    await search.fill(attempt++ % 2 ? 'jazz' : 'Jazz');
+    await expect(page.getByRole('option', { name: /Summer Jazz Night/ })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+test('server rendering: a page paints its content and its largest picture before any of its script is asked for, then the app takes it over', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await searchAnswers(page);
+  const seen = await page.evaluate(async () => {
+    const largest = await new Promise<LargestContentfulPaint>((resolve) =>
+      new PerformanceObserver((list) => resolve(list.getEntries().at(-1) as LargestContentfulPaint)).observe({
+        type: 'largest-contentful-paint',
+        buffered: true,
+      }),
+    );
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.endsWith('.js'))
+      .map((e) => e.startTime);
+    return { largest: largest.startTime, element: largest.element?.tagName, scripts };
+  });
+  // The largest paint is an event's cover (server-rendered, eager), and every script came after it.
+  expect(seen.element).toBe('IMG');
+  expect(seen.scripts.length).toBeGreaterThan(5);
+  for (const start of seen.scripts) expect(start).toBeGreaterThan(seen.largest);
+});
+
+test('server rendering: a page whose pictures never arrive still starts its script, START_AT_LATEST_MS after it was asked for, and answers', async ({
+  page,
+}) => {
+  // The API's files are held forever: the page's load event never comes.
+  await page.route(`${API}/media/**`, () => undefined);
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await searchAnswers(page);
+  const main = await page.evaluate(
+    (url) => performance.getEntriesByName(url)[0]?.startTime ?? null,
+    `${SHELL}/main.js`,
+  );
+  expect(main).not.toBeNull();
+  expect(main).toBeGreaterThanOrEqual(START_AT_LATEST_MS);
+  expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+});
+
+test('server rendering: a form sent before the app has taken the page over is held, then sent by the app: the password never goes into an address', async ({
+  page,
+}) => {
+  const addresses: string[] = [];
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && addresses.push(frame.url()));
+  const release = await holdScripts(page);
+  await page.goto('/user/login', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Email or profile name').fill('olga');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  // Held: the browser did not send the form itself.
+  await page.waitForTimeout(300);
+  expect(addresses).toEqual([`${SHELL}/user/login`]);
+  release();
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  expect(addresses.join(' ')).not.toContain('password');
+  expect(addresses.join(' ')).not.toContain(DEMO_PASSWORD);
 });
 
 test('server rendering: the server element of the page heading is the one the browser keeps', async ({ page }) => {
@@ -157,8 +228,9 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       expect(state).not.toMatch(/getUserInfo|getCart/);
       // The same for every visitor: a shared cache may keep it (nginx does, briefly).
       expect(cache).toBe('no-cache');
-      // It paints without its scripts, so they yield to its pictures.
-      expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="low">/);
+      // It paints without its scripts: its boot script starts them once it has (boot-script.mjs).
+      expect(html).toMatch(/<script type="text\/x-after-paint" data-src="\/main\.js"><\/script>/);
+      expect(html).not.toMatch(/<script defer src=/);
       expect(html).not.toMatch(/<link rel="preload" as="script" href=/);
     } else {
       // A logged-in visitor's page (issue 38, item 7): their header and session, and the page's data.
@@ -174,7 +246,8 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       // The member's own: no cache keeps it.
       expect(cache).toBe('private, no-store');
       // It paints without its scripts too.
-      expect(html).toMatch(/<script defer src="\/main\.js" fetchpriority="low">/);
+      expect(html).toMatch(/<script type="text\/x-after-paint" data-src="\/main\.js"><\/script>/);
+      expect(html).not.toMatch(/<script defer src=/);
     }
   }
   await member.close();

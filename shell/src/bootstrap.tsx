@@ -2,6 +2,7 @@ import { BrowserRouter, mountApp, type ServerState } from '@marketplace/shared';
 import { App } from './app/App.js';
 // The single-bundle build swaps this module for ./remotes/single.ts (build-preset/single.mjs).
 import { registeredEntries, startFederation } from './remotes/federation.js';
+import { awaitSlots } from './remotes/pageStart.js';
 import { PreloadedSlots, type PreloadedSlot } from './remotes/preloaded.js';
 import { loadWithin, REMOTE_LOAD_TIMEOUT_MS } from './remotes/registry.js';
 import { startTelemetry } from './telemetry/telemetry.js';
@@ -32,7 +33,9 @@ async function loadServerSlots(server: ServerState): Promise<boolean> {
       }
     }),
   );
-  return [...preloaded.values()].every((slot) => slot.status === 'ready');
+  const hydrating = [...preloaded.values()].every((slot) => slot.status === 'ready');
+  if (hydrating) awaitSlots(preloaded.keys());
+  return hydrating;
 }
 
 void mountApp(

@@ -9,5 +9,7 @@ import { startFederation } from './remotes/federation.js';
 const composed = composedRuntimeConfig();
 if (composed) startFederation(composed, window.location.pathname);
 
-// Async boundary: shared singletons are negotiated before any app code imports them.
-import('./bootstrap');
+// Async boundary: shared singletons are negotiated before any app code imports them. In a task
+// of its own: on a rendered page this runs after its first paint, where the main thread is the
+// visitor's, and the remotes' start and the shell's chunks each in one task would hold it long.
+setTimeout(() => void import('./bootstrap'), 0);

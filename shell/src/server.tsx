@@ -48,6 +48,7 @@ import {
   type ServerState,
 } from '@marketplace/shared';
 import { App } from './app/App.js';
+import { AFTER_PAINT_SCRIPT_TYPE } from './remotes/handover.js';
 import { versionsForRequest } from './remotes/discovery.js';
 import { PreloadedSlots, type PreloadedSlot, type SlotComponent } from './remotes/preloaded.js';
 import { messageOf, ownerOfError, type RemoteBases } from './telemetry/attribution.js';
@@ -446,13 +447,17 @@ export interface DocumentRequest extends RenderRequest {
 
 /**
  * The template asks for main.js and the boot chunks first (build-preset/boot-hints.mjs): an
- * empty page paints nothing until they run. A page that arrives with its content paints without
- * them, so they yield to what it shows (its pictures, the largest of which the page is judged by);
- * they still start at once, only lower in the queue.
+ * empty page paints nothing until they run. A page that arrived with its content paints without
+ * them, and on a slow line they would take the bytes and the main thread its pictures need: its
+ * main.js is left for the page's boot script to start once the page has painted
+ * (page-server/boot-script.mjs), and the boot chunks' hints yield to what it shows.
  */
 const scriptsAfterContent = (template: string) =>
   template
-    .replace(/(<script\b[^>]*?) fetchpriority="high"/g, '$1 fetchpriority="low"')
+    .replace(
+      /<script defer src="([^"]+)"[^>]*><\/script>/g,
+      `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-src="$1"></script>`,
+    )
     .replace(/<link rel="preload" as="script"/g, '<link rel="preload" as="script" fetchpriority="low"');
 
 /**

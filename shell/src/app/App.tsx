@@ -6,6 +6,7 @@ import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
 import { PageHeadAndAnnouncer } from '../layout/PageHead.js';
 import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
+import { useRootCommitted } from '../remotes/pageStart.js';
 import { checkForRollbacks } from '../remotes/rollbacks.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
@@ -66,6 +67,7 @@ function useRollbackCheck(): void {
 export function App() {
   useSessionCheck();
   useRollbackCheck();
+  useRootCommitted();
   const [contactOpen, setContactOpen] = useState(false);
   // SPEC.md section 5: the role modal shows only to a logged-in user with zero roles.
   const needsRole = useSession((s) => s.isLoggedIn && s.user !== null && s.user.roles.length === 0);

@@ -17,6 +17,7 @@ import { reportRemoteUse, reportSlotFailure } from '../telemetry/telemetry.js';
 import { SLOT_ATTRIBUTE } from '../telemetry/attribution.js';
 import { remoteGenerations } from './generations.js';
 import { checkForRollbacks } from './rollbacks.js';
+import { SlotSettled } from './pageStart.js';
 import { PreloadedSlots, type SlotComponent } from './preloaded.js';
 import { SlotBoundary } from './SlotBoundary.js';
 import { failureKind, loadExposed, loadWithin, REMOTE_LOAD_TIMEOUT_MS, type Loader } from './registry.js';
@@ -204,6 +205,8 @@ export function RemoteSlot<R extends RemoteName, M extends ExposedName<R>>({
       >
         <Suspense fallback={loading}>
           <Loaded {...(props as object)} />
+          {/* Its content is hydrated after the root's: the page waits for it (pageStart.ts). */}
+          <SlotSettled id={`${remote}/${module}`} />
         </Suspense>
       </SlotBoundary>
     </SlotRoot>

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { bootScript } from 'page-server/boot-script';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bootScript, START_AT_LATEST_MS } from 'page-server/boot-script';
 import { COMPOSITION_ELEMENT_ID, pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
 import type { RuntimeConfig } from '@marketplace/shared';
 import { COHORT_COOKIE, resolveRemotes } from './discovery.js';
+import { AFTER_PAINT_SCRIPT_TYPE, PAGE_STARTED } from './handover.js';
 
 // The page's inline script hints the files main.js will load: the same version of each remote
 // (discovery.ts) and the same page (pageAt). It is run here as the browser runs it.
@@ -142,13 +143,146 @@ describe("the page's boot script", () => {
     expect(hinted).toEqual(await expected('header', 'Header'));
   });
 
-  it("hints at the page's own scripts' priority: lowered on a page that arrived with its content, the browser's default otherwise", () => {
-    const emptyPage = hintElementsOn('/events', 80, '<script defer src="/main.js" fetchpriority="high"></script>');
-    expect(emptyPage.length).toBeGreaterThan(0);
-    for (const link of emptyPage) expect(link.getAttribute('fetchpriority')).toBeNull();
-    const renderedPage = hintElementsOn('/events', 80, '<script defer src="/main.js" fetchpriority="low"></script>');
-    expect(renderedPage.map((link) => link.href)).toEqual(emptyPage.map((link) => link.href));
-    for (const link of renderedPage) expect(link.getAttribute('fetchpriority')).toBe('low');
+  describe('on a page that arrived with its content', () => {
+    const rendered = `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-src="/main.js"></script>`;
+    /** The scripts the boot script started (the placeholder is not one: it has no src). */
+    const started = () => [...document.head.querySelectorAll<HTMLScriptElement>('script[src]')];
+    let frames: FrameRequestCallback[] = [];
+    /** Begins `n` frames, each running the callbacks asked for before it. */
+    const drawFrames = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const waiting = frames;
+        frames = [];
+        for (const callback of waiting) callback(performance.now());
+      }
+    };
+    /** The paints the browser has reported, and its observers of paints. */
+    let paints: string[] = [];
+    let paintObservers: PerformanceObserverCallback[] = [];
+    const reportPaint = (name: string) => {
+      paints.push(name);
+      const list = {
+        getEntriesByName: (n: string) => (n === name ? [{ name }] : []),
+      } as unknown as PerformanceObserverEntryList;
+      for (const callback of paintObservers) callback(list, { disconnect: () => undefined } as PerformanceObserver);
+    };
+
+    beforeEach(() => {
+      frames = [];
+      paints = [];
+      paintObservers = [];
+      vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+      vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+      vi.spyOn(performance, 'getEntriesByName').mockImplementation((name: string) =>
+        paints.filter((p) => p === name).map(() => ({ name }) as PerformanceEntry),
+      );
+      vi.stubGlobal(
+        'PerformanceObserver',
+        class {
+          constructor(private readonly callback: PerformanceObserverCallback) {}
+          observe() {
+            paintObservers.push(this.callback);
+          }
+        },
+      );
+      // Still being parsed: the boot script runs before the page's load event.
+      vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    });
+    afterEach(() => {
+      // The app takes each page over: the scripts run here stop holding presses for the next test.
+      document.dispatchEvent(new Event(PAGE_STARTED));
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+      vi.restoreAllMocks();
+    });
+
+    it('starts main.js and its hints only once the page has painted: after its load event, its first paint with content reported, three frames begun, then a task', async () => {
+      const emptyPageHints = hintElementsOn('/events', 80, '<script defer src="/main.js"></script>').map((l) => l.href);
+      expect(emptyPageHints.length).toBeGreaterThan(0);
+
+      expect(hintElementsOn('/events', 80, rendered)).toEqual([]);
+      expect(started()).toEqual([]);
+      window.dispatchEvent(new Event('load'));
+      await vi.advanceTimersByTimeAsync(10);
+      drawFrames(3);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(started(), 'no paint reported yet').toEqual([]);
+      reportPaint('first-paint');
+      drawFrames(3);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(started(), 'a paint without content').toEqual([]);
+      reportPaint('first-contentful-paint');
+      drawFrames(2);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(started(), 'two frames begun: the painted one may not be on the screen yet').toEqual([]);
+      drawFrames(1);
+      expect(started(), 'in the frame itself').toEqual([]);
+      await vi.advanceTimersByTimeAsync(0);
+
+      const hints = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
+      expect(hints.map((l) => l.href)).toEqual(emptyPageHints);
+      const [main, ...others] = started();
+      expect(others).toEqual([]);
+      expect(main?.getAttribute('src')).toBe('/main.js');
+      // In order, as the deferred script it stands for.
+      expect(main?.async).toBe(false);
+      // Once: the latest start does not start it again.
+      vi.advanceTimersByTime(START_AT_LATEST_MS);
+      expect(started()).toHaveLength(1);
+    });
+
+    it('starts at once after the frames when the page had painted its content before its load event', async () => {
+      paints.push('first-contentful-paint');
+      hintElementsOn('/events', 80, rendered);
+      window.dispatchEvent(new Event('load'));
+      await vi.advanceTimersByTimeAsync(0);
+      drawFrames(3);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(started().map((s) => s.getAttribute('src'))).toEqual(['/main.js']);
+    });
+
+    it('holds a press on a button and a form sent until the app has taken the page over, then does them again; a link is left to the browser', () => {
+      hintElementsOn('/user/login', null, rendered);
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        `<form id="login"><input name="login" value="olga"><button id="send">Log in</button></form>
+         <button id="contact" type="button"><span>Contact Us</span></button><a id="faq" href="/faq">FAQ</a>`,
+      );
+      const form = document.getElementById('login') as HTMLFormElement;
+      const pressed: string[] = [];
+      document.addEventListener('click', (e) => pressed.push(`click ${(e.target as Element).id || 'inner'}`));
+      form.addEventListener('submit', (e) => {
+        pressed.push(`submit ${(e.submitter as Element | null)?.id ?? 'none'} ${e.defaultPrevented ? 'held' : 'sent'}`);
+        e.preventDefault();
+      });
+      const faq = new MouseEvent('click', { bubbles: true, cancelable: true });
+      document.getElementById('faq')?.dispatchEvent(faq);
+      expect(faq.defaultPrevented, 'a link goes to its page').toBe(false);
+
+      const contact = new MouseEvent('click', { bubbles: true, cancelable: true });
+      document.querySelector('#contact span')?.dispatchEvent(contact);
+      expect(contact.defaultPrevented).toBe(true);
+      form.requestSubmit(document.getElementById('send') as HTMLButtonElement);
+      expect(pressed).toEqual(['click faq', 'click inner', 'submit send held']);
+
+      pressed.length = 0;
+      document.dispatchEvent(new Event(PAGE_STARTED));
+      expect(pressed).toEqual(['click contact', 'submit send sent']);
+      // Held once: after the start the page's own handlers have them.
+      pressed.length = 0;
+      document.dispatchEvent(new Event(PAGE_STARTED));
+      document.getElementById('contact')?.click();
+      expect(pressed).toEqual(['click contact']);
+    });
+
+    it("starts them at the latest START_AT_LATEST_MS after navigation when the page's pictures never finish, or no frame is drawn", () => {
+      hintElementsOn('/events', 80, rendered);
+      vi.advanceTimersByTime(START_AT_LATEST_MS - 1 - performance.now());
+      expect(started()).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(started().map((s) => s.getAttribute('src'))).toEqual(['/main.js']);
+      expect(document.head.querySelectorAll('link[rel="preload"]').length).toBeGreaterThan(0);
+    });
   });
 
   it("hints another origin's scripts in the mode main.js loads them (CORS: their errors carry their stack), the page's own origin's as they are", () => {
