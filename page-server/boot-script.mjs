@@ -70,51 +70,84 @@ export function bootScript() {
   } catch (e) {
     // Not composed (the development server), or no storage: main.js does without hints.
   }
-  var started = false;
-  var start = function () {
-    if (started) return;
-    started = true;
-    hrefs.forEach(function (href) {
-      var link = document.createElement('link');
-      link.setAttribute('rel', 'preload');
-      link.setAttribute('as', 'script');
-      link.setAttribute('href', href);
-      // In the mode main.js loads it in (CORS from another origin, so its errors carry their stack), or the browser fetches it twice.
-      if (new URL(href, location.href).origin !== location.origin) link.setAttribute('crossorigin', 'anonymous');
-      document.head.appendChild(link);
-    });
-    later.forEach(function (placeholder) {
-      var script = document.createElement('script');
-      script.src = placeholder.getAttribute('data-src');
-      // Run in the page's order, as the deferred scripts they stand for would.
-      script.async = false;
-      document.head.appendChild(script);
-    });
+  var hint = function (href, low) {
+    var link = document.createElement('link');
+    link.setAttribute('rel', 'preload');
+    link.setAttribute('as', 'script');
+    link.setAttribute('href', href);
+    // In the mode main.js loads it in (CORS from another origin, so its errors carry their stack), or the browser fetches it twice.
+    if (new URL(href, location.href).origin !== location.origin) link.setAttribute('crossorigin', 'anonymous');
+    if (low) link.setAttribute('fetchpriority', 'low');
+    document.head.appendChild(link);
   };
-  if (later.length === 0) return start();
-  // Until the app has taken the page over (it says so: shell/src/remotes/pageStart.ts), a
-  // press on one of its buttons and a form sent are held, and done again then: neither is lost,
-  // and a form never goes out by the browser's own means (a log-in's password in an address). A
-  // link is left to the browser: without script it leads to its page, which its server renders.
+  // The first paint with content reported (a paint is on the screen when it is reported).
+  var whenPainted = function (then) {
+    if (performance.getEntriesByName('first-contentful-paint').length > 0) return then();
+    new PerformanceObserver(function (list, observer) {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      then();
+    }).observe({ type: 'paint' });
+  };
+  // A page waiting for its script: each hint at once. A page that arrived with its content: its
+  // scripts, main.js with the hints, download at low priority once its first content is on the
+  // screen (its pictures first on a slow line), and run once its pictures are too (below).
+  if (later.length === 0) return hrefs.forEach(function (href) { hint(href, false); });
+  whenPainted(function () {
+    later
+      .map(function (placeholder) { return placeholder.getAttribute('data-src'); })
+      .concat(hrefs)
+      .forEach(function (href) { hint(href, true); });
+  });
+  // Until the app has taken the page over (it says so: shell/src/remotes/pageStart.ts), a press
+  // on one of its buttons and a form sent are held, and done again then, once each however often
+  // pressed: neither is lost, and a form never goes out by the browser's own means (a log-in's
+  // password in an address). Held, a press reaches nothing else of the page (React's listeners on
+  // a part it has hydrated meanwhile would handle it a second time). A link is left to the
+  // browser: without script it leads to its page, which its server renders.
   var held = [];
   var hold = function (event) {
     var target = event.type === 'submit' ? event.target : event.target.closest && event.target.closest('button, [role="button"]');
     if (!target || (event.type === 'click' && target.closest('a[href]'))) return;
     event.preventDefault();
-    held.push([target, event.type === 'submit' ? event.submitter : null]);
+    event.stopImmediatePropagation();
+    if (!held.some(function (h) { return h[0] === target; })) held.push([target, event.submitter || null]);
+  };
+  var release = function () {
+    document.removeEventListener('click', hold, true);
+    document.removeEventListener('submit', hold, true);
+    var presses = held;
+    held = [];
+    return presses;
   };
   document.addEventListener('click', hold, true);
   document.addEventListener('submit', hold, true);
   document.addEventListener('${PAGE_STARTED_EVENT}', function () {
-    document.removeEventListener('click', hold, true);
-    document.removeEventListener('submit', hold, true);
-    held.forEach(function (h) {
+    release().forEach(function (h) {
       // One the app's first render replaced is gone with what it was pressed on.
       if (!h[0].isConnected) return;
-      if (h[0].tagName !== 'FORM') h[0].click();
-      else h[0].requestSubmit(h[1] && h[1].isConnected ? h[1] : null);
+      try {
+        if (h[0].tagName !== 'FORM') h[0].dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+        else h[0].requestSubmit(h[1] && h[1].form === h[0] ? h[1] : null);
+      } catch (e) {
+        // One that cannot be done again does not keep the others from it.
+      }
     });
   }, { once: true });
+  var started = false;
+  var start = function () {
+    if (started) return;
+    started = true;
+    later.forEach(function (placeholder) {
+      var script = document.createElement('script');
+      script.src = placeholder.getAttribute('data-src');
+      // Run in the page's order, as the deferred scripts they stand for would.
+      script.async = false;
+      // No app is coming: presses are the browser's again, and the held ones are dropped.
+      script.onerror = release;
+      document.head.appendChild(script);
+    });
+  };
   // Painted: the load event (the page's eager pictures are in), the pictures decoded (one decoded
   // off the main thread paints a frame or more after its load), the first paint with content
   // reported, then three frames begun: a frame is on the screen a frame or two after it began.
@@ -122,17 +155,11 @@ export function bootScript() {
     if (n === 0) setTimeout(start, 0);
     else requestAnimationFrame(function () { frames(n - 1); });
   };
-  var painted = function () {
-    if (performance.getEntriesByName('first-contentful-paint').length > 0) return frames(3);
-    new PerformanceObserver(function (list, observer) {
-      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
-      observer.disconnect();
-      frames(3);
-    }).observe({ type: 'paint' });
-  };
   var afterPaint = function () {
     var shown = Array.prototype.filter.call(document.images, function (img) { return img.loading !== 'lazy' && img.decode; });
-    Promise.all(shown.map(function (img) { return img.decode().catch(function () {}); })).then(painted);
+    Promise.all(shown.map(function (img) { return img.decode().catch(function () {}); })).then(function () {
+      whenPainted(function () { frames(3); });
+    });
   };
   if (document.readyState === 'complete') afterPaint();
   else addEventListener('load', afterPaint);

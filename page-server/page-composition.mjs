@@ -36,7 +36,7 @@ export const INCLUDES = {
 
 /**
  * The block index.html carries, with the includes its page server fills: the host's page (the shell)
- * gets everything, and the inline script that hints its remotes' files from it; a page without remotes (the single bundle, a remote running alone) only its
+ * gets everything, and the inline script that hints its remotes' files from it (and starts a rendered page's script once it has painted); a page without remotes (the single bundle, a remote running alone) only its
  * runtime config.
  * @param {boolean} host
  */

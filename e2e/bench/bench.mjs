@@ -171,7 +171,8 @@ async function measure(browser, variant, scenario, path) {
     // The probe times what matters; the load event may wait on late media.
     await page.goto(`${BASE[variant]}${path}`, { waitUntil: 'domcontentloaded' });
     if (scenario.video) {
-      // A click before the page is hydrated opens nothing (as for a person): clicked again until the viewer opens.
+      // A click before the app has the page is held and done once it has (the rendered page,
+      // page-server/boot-script.mjs) or finds nothing to press yet (the others): clicked until the viewer opens.
       const viewer = page.getByRole('dialog');
       for (let attempt = 0; attempt < 20 && !(await viewer.isVisible()); attempt++) {
         await page.getByRole('button', { name: 'Open Opening set clip' }).click({ timeout: 30_000 });

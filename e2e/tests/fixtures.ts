@@ -1,4 +1,5 @@
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
+import { AFTER_PAINT_SCRIPT_TYPE, PAGE_STARTED_EVENT } from '@marketplace/shared/node/platform';
 import { waitForDemoMedia } from '../bench/servers.mjs';
 import { API } from '../env.js';
 
@@ -12,10 +13,10 @@ import { API } from '../env.js';
 async function appStarted(page: Page): Promise<void> {
   await page
     .waitForFunction(
-      () =>
-        document.querySelector('script[type="text/x-after-paint"]') === null ||
+      (type) =>
+        document.querySelector(`script[type="${type}"]`) === null ||
         (window as unknown as { appStarted?: boolean }).appStarted === true,
-      undefined,
+      AFTER_PAINT_SCRIPT_TYPE,
       { timeout: 15_000 },
     )
     .catch(() => undefined);
@@ -42,11 +43,13 @@ function navigationsWaitForApp(page: Page): void {
 
 /** Every page of `context`, the ones opened later too (navigationsWaitForApp). */
 async function contextWaitsForApp(context: BrowserContext): Promise<void> {
-  // The app says so with an event on the document (shell/src/remotes/handover.ts, PAGE_STARTED).
-  await context.addInitScript(() =>
-    document.addEventListener('platform-started', () => {
-      (window as unknown as { appStarted: boolean }).appStarted = true;
-    }),
+  // The app says so with an event on the document (shell/src/remotes/pageStart.ts).
+  await context.addInitScript(
+    (event) =>
+      document.addEventListener(event, () => {
+        (window as unknown as { appStarted: boolean }).appStarted = true;
+      }),
+    PAGE_STARTED_EVENT,
   );
   for (const page of context.pages()) navigationsWaitForApp(page);
   context.on('page', navigationsWaitForApp);

@@ -102,7 +102,7 @@ export const COMPOSITION_ID = 'platform-composition';
  */
 export const AFTER_PAINT_SCRIPT_TYPE = 'text/x-after-paint';
 
-/** The event by which the app says it has taken the page over: `PAGE_STARTED.event` in shell/src/remotes/handover.ts. */
+/** The event by which the app says it has taken the page over: `PAGE_STARTED` in shell/src/remotes/handover.ts. */
 export const PAGE_STARTED_EVENT = 'platform-started';
 
 /** The single-bundle build (the shell and every remote in one application) is served here. */

@@ -449,16 +449,17 @@ export interface DocumentRequest extends RenderRequest {
  * The template asks for main.js and the boot chunks first (build-preset/boot-hints.mjs): an
  * empty page paints nothing until they run. A page that arrived with its content paints without
  * them, and on a slow line they would take the bytes and the main thread its pictures need: its
- * main.js is left for the page's boot script to start once the page has painted
- * (page-server/boot-script.mjs), and the boot chunks' hints yield to what it shows.
+ * main.js is left for the page's boot script, which has it downloaded once the page's first
+ * content is on the screen and run once its pictures are too (page-server/boot-script.mjs); the
+ * boot chunks' hints yield to what it shows.
  */
 const scriptsAfterContent = (template: string) =>
   template
+    .replace(/<link rel="preload" as="script" href=/g, '<link rel="preload" as="script" fetchpriority="low" href=')
     .replace(
       /<script defer src="([^"]+)"[^>]*><\/script>/g,
       `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-src="$1"></script>`,
-    )
-    .replace(/<link rel="preload" as="script"/g, '<link rel="preload" as="script" fetchpriority="low"');
+    );
 
 /**
  * The whole page: the template with the rendered HTML in its root, the state the browser

@@ -38,7 +38,8 @@ export function LoginPage() {
   return (
     <PageLayout width="narrow">
       <h1>Log in</h1>
-      <Form onSubmit={(e) => void submit(e)} noValidate>
+      {/* POST: sent by the browser itself (no script yet), the password never goes into an address. */}
+      <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Email or profile name" name="login" autoComplete="username" required />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
         {error && <p role="alert">{error}</p>}

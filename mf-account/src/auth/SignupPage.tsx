@@ -50,7 +50,8 @@ export function SignupPage() {
   return (
     <PageLayout width="narrow">
       <h1>Sign up</h1>
-      <Form onSubmit={(e) => void submit(e)} noValidate>
+      {/* POST: sent by the browser itself (no script yet), the password never goes into an address. */}
+      <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Name" name="username" autoComplete="name" required />
         <TextField label="Profile name" name="profileName" autoComplete="off" required />
         <TextField label="Email" name="email" type="email" autoComplete="email" required />

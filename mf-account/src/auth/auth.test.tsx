@@ -28,6 +28,17 @@ const renderAt = (path: string) =>
     </MemoryRouter>,
   );
 
+it('sends the log-in and sign-up forms by POST if the browser sends them itself (no script yet): a password never goes into an address', () => {
+  for (const [path, button] of [
+    ['/user/login', 'Log in'],
+    ['/user/signup', 'Sign up'],
+  ] as const) {
+    const { unmount } = renderAt(path);
+    expect(screen.getByRole('button', { name: button }).closest('form')?.method).toBe('post');
+    unmount();
+  }
+});
+
 describe('LoginPage', () => {
   it('asks for both fields before calling the API, and announces it', async () => {
     renderAt('/user/login');

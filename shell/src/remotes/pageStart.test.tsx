@@ -64,9 +64,10 @@ describe('the page start', () => {
         { once: true },
       ),
     );
-    hydrateRoot(container, <Root />);
+    const root = hydrateRoot(container, <Root />);
     expect(await atStart).toEqual(['by the app']);
     expect(told()).toBe(true);
+    act(() => root.unmount());
   });
 
   it('waits for every slot, and at most SETTLE_LIMIT_MS after the root for one that never settles', () => {
@@ -86,17 +87,21 @@ describe('the page start', () => {
     expect(told()).toBe(true);
     // Once: the slot settling later tells nothing more.
     act(() => root.render(<Root settled={['header/Header', 'media/EventsPage']} />));
+    act(() => vi.advanceTimersByTime(0));
     expect(tells).toBe(1);
     act(() => root.unmount());
   });
 
-  it('is told at the root’s commit on a page with no slot to wait for (rendered in the browser)', () => {
+  it('is told after the root’s commit, in a task of its own, on a page with no slot to wait for (rendered in the browser)', () => {
+    vi.useFakeTimers();
     function Root() {
       useRootCommitted();
       return null;
     }
     const root = createRoot(document.createElement('div'));
     act(() => root.render(<Root />));
+    expect(told(), 'not inside the commit').toBe(false);
+    act(() => vi.advanceTimersByTime(0));
     expect(told()).toBe(true);
     act(() => root.unmount());
   });

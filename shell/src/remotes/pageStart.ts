@@ -16,15 +16,18 @@ export const SETTLE_LIMIT_MS = 3_000;
 const waitingFor = new Set<string>();
 let rootCommitted = false;
 let told = false;
+let limit: ReturnType<typeof setTimeout> | undefined;
 
 function tell(): void {
   if (told) return;
   told = true;
+  clearTimeout(limit);
   document.dispatchEvent(new Event(PAGE_STARTED));
 }
 
+// In a task of its own: the presses done again run outside React's commit.
 const tellIfSettled = () => {
-  if (rootCommitted && waitingFor.size === 0) tell();
+  if (rootCommitted && waitingFor.size === 0) setTimeout(tell, 0);
 };
 
 /** The slots (`remote/Module`) the page's server rendered, which the page hydrates. */
@@ -37,7 +40,7 @@ export function useRootCommitted(): void {
   useEffect(() => {
     if (rootCommitted) return;
     rootCommitted = true;
-    setTimeout(tell, SETTLE_LIMIT_MS);
+    limit = setTimeout(tell, SETTLE_LIMIT_MS);
     tellIfSettled();
   }, []);
 }
@@ -53,6 +56,7 @@ export function SlotSettled({ id }: { id: string }): null {
 
 /** For tests: a page not started. */
 export function resetPageStart(): void {
+  clearTimeout(limit);
   waitingFor.clear();
   rootCommitted = false;
   told = false;
