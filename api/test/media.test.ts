@@ -334,9 +334,15 @@ describe('public media', () => {
       if (early)
         expect([early.contentUrl, early.thumbnailUrl, early.image, early.filePath]).toEqual(['', null, null, '']);
 
+      // A picture waiting for the pipeline is no picture (the generic one shows), never its source.
+      const picture = async () =>
+        (await visitor.call('getProfile', { profileName: 'mia' })).body.profile.profilePicture;
+      const earlyPicture = await picture();
+      if (earlyPicture) expect(earlyPicture).toMatch(/\/media\/media\/avatar\/mia\/[^/]+\/192\.jpg$/);
+
       const deadline = Date.now() + 200_000;
       let body = (await event()).body;
-      while (body.contentItems.some((item) => item.processing) || !body.event.cover) {
+      while (body.contentItems.some((item) => item.processing) || !body.event.cover || !(await picture())) {
         if (Date.now() > deadline) throw new Error('the demo media were not made in 200 s');
         await new Promise((resolve) => setTimeout(resolve, 500));
         body = (await event()).body;
@@ -398,6 +404,31 @@ describe('public media', () => {
       const events = (await visitor.call('getEvents', { limit: 20 })).body.events;
       const listed = events.find((e) => e.eventIdentifier === 'summer-jazz-night-2026');
       expect([listed?.cover?.src, listed?.coverUrl]).toEqual([body.event.cover?.src, body.event.cover?.src]);
+
+      // A profile picture: a square JPEG cut from the phone's 4:5 photo, at an immutable URL, without the GPS position.
+      const avatarUrl = present(await picture(), "mia's picture");
+      expect(avatarUrl).toMatch(/\/media\/media\/avatar\/mia\/[^/]+\/192\.jpg$/);
+      const avatar = await fetch(local(api, avatarUrl));
+      expect([avatar.status, avatar.headers.get('content-type'), avatar.headers.get('cache-control')]).toEqual([
+        200,
+        'image/jpeg',
+        'public, max-age=31536000, immutable',
+      ]);
+      expect([avatar.headers.get('x-content-type-options'), avatar.headers.get('content-security-policy')]).toEqual([
+        'nosniff',
+        "default-src 'none'; sandbox",
+      ]);
+      const avatarSource = readFileSync(join(api.config.mediaDir, 'sources/avatars/mia.jpg'));
+      expect(hasGps((await sharp(avatarSource).metadata()).exif)).toBe(true);
+      const avatarMeta = await sharp(Buffer.from(await avatar.arrayBuffer())).metadata();
+      expect([avatarMeta.width, avatarMeta.height, avatarMeta.exif]).toEqual([192, 192, undefined]);
+      expect((await fetch(`${api.url}/media/sources/avatars/mia.jpg`)).status).toBe(404);
+      // Every place a user is shown names the same file: a post's author, a search hit.
+      const posts = (await visitor.call('getPosts', { limit: 20 })).body.posts;
+      const byMia = posts.find((p) => p.author.profileName === 'mia');
+      expect(byMia?.author.profilePicture).toBe(avatarUrl);
+      // nora never had a picture: still none.
+      expect((await visitor.call('getProfile', { profileName: 'nora' })).body.profile.profilePicture).toBeNull();
     } finally {
       await api.close();
     }

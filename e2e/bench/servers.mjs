@@ -46,7 +46,10 @@ export async function waitForDemoMedia(api, ms = 240_000) {
     );
     // The seed's items (ci-photo-NNN, ci-video-NNN), not those a test adds in a state of its own.
     const seeded = (i) => /^ci-(photo|video)-\d+$/.test(i.contentIdentifier);
+    // The users' pictures are queued first, all alike: one made says they are.
+    const mia = await (await fetch(`${api}/v2/profiles/mia`)).json();
     const done =
+      mia.profile.profilePicture !== null &&
       events.events.every((e) => e.cover !== null) &&
       galleries.every((g) => g.contentItems.every((i) => !seeded(i) || !i.processing));
     if (done) return;

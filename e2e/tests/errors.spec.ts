@@ -6,8 +6,11 @@ import { test } from './fixtures.js';
 // video whose stream fails, a video still processing.
 
 test('errors: a broken profile picture falls back to the generic image', async ({ page }) => {
+  // Its source cleared too: the media job, if it had not made the picture yet, would otherwise name its own.
   withDatabase((db) =>
-    db.prepare('UPDATE users SET profile_picture = ? WHERE profile_name = ?').run('profiles/gone.png', 'zoe'),
+    db
+      .prepare('UPDATE users SET profile_picture = ?, profile_picture_source = NULL WHERE profile_name = ?')
+      .run('profiles/gone.png', 'zoe'),
   );
   await logIn(page, 'zoe');
   const picture = page.getByRole('button', { name: 'Profile menu' }).getByRole('img');

@@ -116,3 +116,19 @@ test('media: the gallery and the viewer show the pictures the media pipeline mad
     /\/1280\.(avif|webp)$/,
   );
 });
+
+test("media: a user's picture is the square JPEG the pipeline made of their photo, at an address cached for good", async ({
+  page,
+}) => {
+  await page.goto('/community');
+  const picture = page.locator('main img[src*="/media/avatar/"]').first();
+  await expect(picture).toHaveJSProperty('complete', true);
+  const { src, width, height } = await picture.evaluate((img: HTMLImageElement) => ({
+    src: img.currentSrc,
+    width: img.naturalWidth,
+    height: img.naturalHeight,
+  }));
+  expect(src).toMatch(/\/media\/media\/avatar\/[a-z]+\/[^/]+\/192\.jpg$/);
+  expect([width, height]).toEqual([192, 192]);
+  expect((await page.request.get(src)).headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+});

@@ -456,6 +456,15 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.alterTable('events').addColumn('cover_media', 'text').execute();
     },
   ],
+  // Profile pictures through the same pipeline (issue 37, item 3): the source a user's picture is
+  // made from, waiting for its media job (never served); profile_picture names what is served,
+  // null until the job made it.
+  [
+    '0012_avatar_sources',
+    async (db) => {
+      await db.schema.alterTable('users').addColumn('profile_picture_source', 'text').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

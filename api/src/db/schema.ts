@@ -20,7 +20,10 @@ export interface Schema {
     username: string;
     email: string;
     password_hash: string;
+    /** What is served as the user's picture: a file the media job made (or a seeded one); null for none. */
     profile_picture: string | null;
+    /** The picture's source while its media job has not made it, never served (0012); null after. */
+    profile_picture_source: string | null;
     bio: Generated<string>;
     created_at: string;
   };

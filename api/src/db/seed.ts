@@ -181,12 +181,26 @@ function demoMedia(cameraSources: boolean) {
     files.push({ key, data: () => readFileSync(join(fixtures, fixture)), keep: false });
     return key;
   };
-  // nora has no picture so the generic fallback shows.
+  // nora has no picture so the generic fallback shows. With camera sources, a picture is a phone's
+  // 4:5 photo, waiting under `sources/` for the pipeline (the user shows no picture until then).
   const avatars = new Map(
-    DEMO_USERS.map((u, i) => [
-      u.profileName,
-      u.profileName === 'nora' ? null : generated(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, 100 + i)),
-    ]),
+    DEMO_USERS.flatMap((u, i) => {
+      if (u.profileName === 'nora') return [];
+      const seed = 100 + i;
+      return [
+        [
+          u.profileName,
+          cameraSources
+            ? {
+                shown: null,
+                source: generated(`sources/avatars/${u.profileName}.jpg`, () =>
+                  cameraPhoto({ width: 1080, height: 1350, seed }),
+                ),
+              }
+            : { shown: generated(`avatars/${u.profileName}.png`, () => gradientPng(128, 128, seed)), source: null },
+        ] as const,
+      ];
+    }),
   );
   let imageSeed = 1;
   let itemNo = 0;
@@ -298,7 +312,8 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
         username: u.username,
         email: `${u.profileName}@example.com`,
         password_hash: passwordHash,
-        profile_picture: media.avatars.get(u.profileName) ?? null,
+        profile_picture: media.avatars.get(u.profileName)?.shown ?? null,
+        profile_picture_source: media.avatars.get(u.profileName)?.source ?? null,
         bio: u.bio,
         created_at: at(24 * 400 - i),
       })

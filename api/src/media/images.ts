@@ -17,6 +17,23 @@ const OUTPUTS = [
   { format: 'jpeg', contentType: 'image/jpeg', extension: 'jpg' },
 ] as const;
 
+/** What is made of a source: at which widths, in which formats, and whether cut to a square. */
+export interface PictureSet {
+  widths: readonly number[];
+  formats: readonly (typeof OUTPUTS)[number]['format'][];
+  square: boolean;
+}
+
+/** A page's picture (grids, the viewer, covers): every width in every format, for a `<picture>`. */
+export const PAGE_PICTURES: PictureSet = { widths: IMAGE_WIDTHS, formats: ['avif', 'webp', 'jpeg'], square: false };
+
+/**
+ * A profile picture: a square (pages show it in a circle), one JPEG, since the contract names one
+ * URL (`profilePicture`) and every browser shows JPEG. 192 px: the largest shown is 72 CSS px
+ * (the account page), sharp up to a 2.5x screen.
+ */
+export const AVATAR_PICTURES: PictureSet = { widths: [192], formats: ['jpeg'], square: true };
+
 /** What each uploadable type is called by sharp, and in words for a refusal. */
 const DECLARED: Record<string, { format: string; label: string }> = {
   'image/jpeg': { format: 'jpeg', label: 'JPEG' },
@@ -37,10 +54,10 @@ export type ImageResult =
   | { ok: true; width: number; height: number; placeholder: string; outputs: ImageOutput[] }
   | { ok: false; reason: string };
 
-/** The widths made of a source `width` wide: the page widths below it, and the source's own when it is narrower than the largest. */
-export function widthsFor(width: number): number[] {
-  const largest = IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1] ?? width;
-  return width >= largest ? [...IMAGE_WIDTHS] : [...IMAGE_WIDTHS.filter((w) => w < width), width];
+/** The widths made of a source `width` wide: the set's widths below it, and the source's own when it is narrower than the largest. */
+export function widthsFor(width: number, widths: readonly number[] = IMAGE_WIDTHS): number[] {
+  const largest = widths[widths.length - 1] ?? width;
+  return width >= largest ? [...widths] : [...widths.filter((w) => w < width), width];
 }
 
 /**
@@ -51,7 +68,11 @@ export function widthsFor(width: number): number[] {
  * polyglot, random bytes), is truncated, or has too many pixels is refused with the reason, and
  * nothing is made of it.
  */
-export async function processImage(bytes: Uint8Array, declaredType: string): Promise<ImageResult> {
+export async function processImage(
+  bytes: Uint8Array,
+  declaredType: string,
+  set: PictureSet = PAGE_PICTURES,
+): Promise<ImageResult> {
   const declared = DECLARED[declaredType];
   if (!declared) return { ok: false, reason: `Files of type ${declaredType} are not accepted` };
   const notIt = { ok: false as const, reason: `This file is not a ${declared.label} image` };
@@ -80,13 +101,17 @@ export async function processImage(bytes: Uint8Array, declaredType: string): Pro
     const detail = error instanceof Error ? error.message.split('\n')[0] : '';
     return { ok: false, reason: `This ${declared.label} image could not be read${detail ? ` (${detail})` : ''}` };
   }
-  const { width, height, channels } = decoded.info;
-  const raw = () => sharp(decoded.data, { raw: { width, height, channels } });
+  const { height, channels } = decoded.info;
+  const decodedWidth = decoded.info.width;
+  const raw = () => sharp(decoded.data, { raw: { width: decodedWidth, height, channels } });
+  // A square is cut from the middle; its side is what the widths are made of.
+  const width = set.square ? Math.min(decodedWidth, height) : decodedWidth;
+  const shaped = (w: number) => raw().resize(set.square ? { width: w, height: w, fit: 'cover' } : { width: w });
 
   const outputs: ImageOutput[] = [];
-  for (const w of widthsFor(width)) {
-    for (const output of OUTPUTS) {
-      let image = raw().resize({ width: w });
+  for (const w of widthsFor(width, set.widths)) {
+    for (const output of OUTPUTS.filter((o) => set.formats.includes(o.format))) {
+      let image = shaped(w);
       image =
         output.format === 'avif'
           ? image.avif({ quality: 50, effort: 2 })
@@ -102,6 +127,12 @@ export async function processImage(bytes: Uint8Array, declaredType: string): Pro
       });
     }
   }
-  const tiny = await raw().resize({ width: 16 }).flatten({ background: '#ffffff' }).webp({ quality: 40 }).toBuffer();
-  return { ok: true, width, height, placeholder: `data:image/webp;base64,${tiny.toString('base64')}`, outputs };
+  const tiny = await shaped(16).flatten({ background: '#ffffff' }).webp({ quality: 40 }).toBuffer();
+  return {
+    ok: true,
+    width,
+    height: set.square ? width : height,
+    placeholder: `data:image/webp;base64,${tiny.toString('base64')}`,
+    outputs,
+  };
 }

@@ -3,7 +3,7 @@ import { PAGES } from '@marketplace/shared/platform';
 import { otherParty } from '../domain/orders.js';
 import type { FileStore } from '../files/store.js';
 import { notifyUser, type Services } from '../services.js';
-import { type Derivative, derivativeFolder, type TargetMedia } from './derivatives.js';
+import { type Derivative, derivativeFolder, largestJpeg, type TargetMedia } from './derivatives.js';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type ImageResult, processImage } from './images.js';
+import { AVATAR_PICTURES, type ImageResult, PAGE_PICTURES, type PictureSet, processImage } from './images.js';
 import { processVideo, type VideoResult } from './videos.js';
 import { uploadLimit } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
@@ -70,6 +70,7 @@ async function makeMedia(
   source: { key: string; contentType: string },
   limit: number,
   folder: string,
+  pictures: PictureSet = PAGE_PICTURES,
 ): Promise<Made> {
   let result: ImageResult | VideoResult;
   if (source.contentType.startsWith('video/')) {
@@ -87,7 +88,7 @@ async function makeMedia(
     const bytes = await readStored(files, source.key, limit);
     if (bytes === undefined) throw new Error(`${source.key} is not in the store`);
     if (bytes === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
-    result = await processImage(bytes, source.contentType);
+    result = await processImage(bytes, source.contentType, pictures);
   }
   if (!result.ok) return result;
 
@@ -106,14 +107,14 @@ async function makeMedia(
     list.push(derivative);
   };
   try {
-    const pictures = 'poster' in result ? result.poster : result;
-    for (const output of pictures.outputs) await store(derivatives, output, output.width);
+    const made = 'poster' in result ? result.poster : result;
+    for (const output of made.outputs) await store(derivatives, output, output.width);
     // The ladder's files in the order they were made: the master playlist, last, is stored last.
     if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width);
     const media: TargetMedia = {
-      width: pictures.width,
-      height: pictures.height,
-      placeholder: pictures.placeholder,
+      width: made.width,
+      height: made.height,
+      placeholder: made.placeholder,
       derivatives,
       ...('files' in result && { video: { durationSeconds: result.durationSeconds, files: videoFiles } }),
     };
@@ -129,7 +130,7 @@ const removeAll = (files: FileStore, stored: Derivative[]) =>
   Promise.all(stored.map((d) => files.remove(d.key).catch(() => undefined)));
 
 /**
- * The media jobs: an order target's file, an event's photo or video, an event's cover. Each
+ * The media jobs: an order target's file, an event's photo or video, an event's cover, a profile picture. Each
  * makes its media (makeMedia) in a folder of its run's own, then records it in one conditional
  * update: a second worker running the same job finds it recorded and removes what it made.
  * An order target's job ends its processing with the notice to the order's other party in the
@@ -176,9 +177,25 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     await removeAll(files, made.stored);
   };
 
+  /**
+   * A user's profile picture (public media): a square JPEG under `media/avatar/<profile
+   * name>/<random>/`, then served as the user's picture in place of the source, once.
+   */
+  const avatarJob = async (profileName: string) => {
+    const source = await repos.users.avatarSource(profileName);
+    if (!source) return;
+    const folder = `media/avatar/${profileName}/${randomBytes(9).toString('base64url')}`;
+    const made = await makeMedia(files, source, PUBLIC_SOURCE_MAX_BYTES, folder, AVATAR_PICTURES);
+    if (!made.ok) return console.error(`[media] the picture of ${profileName} was refused: ${made.reason}`);
+    const shown = largestJpeg(made.media);
+    if (shown && (await repos.users.setAvatar(profileName, source.key, shown.key))) return;
+    await removeAll(files, made.stored);
+  };
+
   const handle: JobHandler = async (job) => {
     if ('contentIdentifier' in job) return publicJob('content', job.contentIdentifier);
     if ('coverOf' in job) return publicJob('cover', job.coverOf);
+    if ('avatarOf' in job) return avatarJob(job.avatarOf);
     const target = await repos.orders.processingTarget(job.targetIdentifier);
     // Finished by another worker, or removed: nothing to do.
     if (!target) return;
@@ -224,12 +241,17 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
   };
 }
 
-/** Queues the media job of every event photo and cover whose pictures are not made yet (at start, with the demo data). */
+/**
+ * Queues the media job of every event photo, cover and profile picture whose pictures are not
+ * made yet (at start, with the demo data). The profile pictures first: every page's header shows one.
+ */
 export async function queuePublicMedia(queue: JobQueue, services: WorkerServices): Promise<number> {
+  const avatars = await services.repos.users.avatarsWaiting();
   const { content, covers } = await services.repos.content.unprocessed();
+  for (const avatarOf of avatars) await queue.send({ avatarOf });
   for (const contentIdentifier of content) await queue.send({ contentIdentifier });
   for (const coverOf of covers) await queue.send({ coverOf });
-  return content.length + covers.length;
+  return avatars.length + content.length + covers.length;
 }
 
 /** Queues the media job of each target whose file came but whose job may have been lost (sent by the sweep). */

@@ -5,9 +5,10 @@ import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 
 /**
  * What a media job is about (its identifier is the job's key): an order target's file, an
- * event's photo, or an event's cover.
+ * event's photo, an event's cover, or a user's profile picture (by profile name).
  */
-export type MediaJob = { targetIdentifier: string } | { contentIdentifier: string } | { coverOf: string };
+export type MediaJob =
+  { targetIdentifier: string } | { contentIdentifier: string } | { coverOf: string } | { avatarOf: string };
 
 /**
  * Does the job. Returning is done (also for a file refused: that is an answer, not a failure);
@@ -45,7 +46,9 @@ const keyOf = (job: MediaJob) =>
     ? `target:${job.targetIdentifier}`
     : 'contentIdentifier' in job
       ? `content:${job.contentIdentifier}`
-      : `cover:${job.coverOf}`;
+      : 'coverOf' in job
+        ? `cover:${job.coverOf}`
+        : `avatar:${job.avatarOf}`;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
 /**
