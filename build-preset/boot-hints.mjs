@@ -19,8 +19,15 @@ const shareKeyOf = (module) =>
 export function bootFiles(compilation) {
   const { chunkGraph, moduleGraph } = compilation;
   const entry = compilation.entrypoints.get('main');
+  // An entry module concatenated with what it imports (production's ModuleConcatenationPlugin,
+  // as the shell's index.ts is) stands for its root module, which is the origin of the chunk
+  // groups it opens.
   const entryModules = new Set(
-    [...(compilation.entries.get('main')?.dependencies ?? [])].map((dep) => moduleGraph.getModule(dep)),
+    [...(compilation.entries.get('main')?.dependencies ?? [])].flatMap((dep) => {
+      const module = moduleGraph.getModule(dep);
+      const root = /** @type {{ rootModule?: Module }} */ (module ?? {}).rootModule;
+      return root ? [module, root] : [module];
+    }),
   );
   if (!entry) return [];
 

@@ -5,18 +5,14 @@
 // carries main.js unstarted: the script starts it, with the hints, once the page has painted, so
 // that on a slow line the page's pictures do not share the bytes and the main thread with code
 // that changes nothing on the screen; until the app has taken the page over, it holds a press on a
-// button or a form sent, and does it again then. It is fixed text, allowed by its hash in the
+// button or a form sent, and does it again then, after telling the app what was typed meanwhile. It is fixed text, allowed by its hash in the
 // page's policy (csp.mjs): no 'unsafe-inline'. It only hints, starts and holds: main.js loads the
 // remotes (shell/src/remotes/federation.ts), and a hint that turns out unused costs one download,
 // never a wrong page.
 import { createHash } from 'node:crypto';
 import { chosenPointer, cohortIn, cohortValue, cookieIn, PLATFORM_COOKIES } from '@marketplace/shared/node/choice';
-import {
-  AFTER_PAINT_SCRIPT_TYPE,
-  COMPOSITION_ID,
-  PAGE_STARTED_EVENT,
-  PLATFORM,
-} from '@marketplace/shared/node/platform';
+import { AFTER_PAINT_SCRIPT_TYPE, PAGE_STARTED_EVENT } from '@marketplace/shared/node/handover';
+import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 
 /**
  * When a rendered page's script starts at the latest (ms from navigation) if its pictures have not
@@ -43,7 +39,14 @@ export function bootScript() {
   const body = `(function () {
   var PLATFORM_COOKIES = ${JSON.stringify({ cohort: PLATFORM_COOKIES.cohort })};
   ${[cookieIn, cohortValue, cohortIn, chosenPointer].map(String).join('\n  ')}
-  var later = Array.prototype.slice.call(document.querySelectorAll('script[type="${AFTER_PAINT_SCRIPT_TYPE}"]'));
+  var placeholders = function (attribute) {
+    return Array.prototype.map.call(document.querySelectorAll('script[type="${AFTER_PAINT_SCRIPT_TYPE}"][' + attribute + ']'), function (placeholder) {
+      return placeholder.getAttribute(attribute);
+    });
+  };
+  // A rendered page's scripts to start after its paint, and the shell's chunks they load at once.
+  var later = placeholders('data-src');
+  var laterHints = placeholders('data-hint');
   var hrefs = [];
   try {
     var c = JSON.parse(document.getElementById('${COMPOSITION_ID}').textContent);
@@ -89,15 +92,13 @@ export function bootScript() {
       then();
     }).observe({ type: 'paint' });
   };
-  // A page waiting for its script: each hint at once. A page that arrived with its content: its
-  // scripts, main.js with the hints, download at low priority once its first content is on the
-  // screen (its pictures first on a slow line), and run once its pictures are too (below).
+  // A page waiting for its script: each hint at once (the shell's chunks are hinted by the page
+  // itself). A page that arrived with its content: main.js, the shell's chunks and the remotes'
+  // download at low priority once its first content is on the screen (its pictures first on a
+  // slow line), and main.js runs once its pictures are too (below).
   if (later.length === 0) return hrefs.forEach(function (href) { hint(href, false); });
   whenPainted(function () {
-    later
-      .map(function (placeholder) { return placeholder.getAttribute('data-src'); })
-      .concat(hrefs)
-      .forEach(function (href) { hint(href, true); });
+    later.concat(laterHints, hrefs).forEach(function (href) { hint(href, true); });
   });
   // Until the app has taken the page over (it says so: shell/src/remotes/pageStart.ts), a press
   // on one of its buttons and a form sent are held, and done again then, once each however often
@@ -122,7 +123,27 @@ export function bootScript() {
   };
   document.addEventListener('click', hold, true);
   document.addEventListener('submit', hold, true);
+  // Text typed into a field before then is on the screen, but the app's state, hydrated from the
+  // server's empty field, does not have it: each such field tells the app as if typed now. Its
+  // value goes to the page's one first, through the property the app (React) watches, so it sees
+  // the typed text as a change.
+  var handTyped = function () {
+    var fields = document.querySelectorAll('input:not([type="checkbox"]):not([type="radio"]):not([type="file"]), textarea');
+    Array.prototype.forEach.call(fields, function (field) {
+      if (field.value === field.defaultValue) return;
+      var typed = field.value;
+      var proto = field.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+      field.value = field.defaultValue;
+      Object.getOwnPropertyDescriptor(proto, 'value').set.call(field, typed);
+      field.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+  };
   document.addEventListener('${PAGE_STARTED_EVENT}', function () {
+    try {
+      handTyped();
+    } catch (e) {
+      // The presses held are still done.
+    }
     release().forEach(function (h) {
       // One the app's first render replaced is gone with what it was pressed on.
       if (!h[0].isConnected) return;
@@ -138,9 +159,9 @@ export function bootScript() {
   var start = function () {
     if (started) return;
     started = true;
-    later.forEach(function (placeholder) {
+    later.forEach(function (src) {
       var script = document.createElement('script');
-      script.src = placeholder.getAttribute('data-src');
+      script.src = src;
       // Run in the page's order, as the deferred scripts they stand for would.
       script.async = false;
       // No app is coming: presses are the browser's again, and the held ones are dropped.

@@ -1,5 +1,5 @@
 import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
-import { AFTER_PAINT_SCRIPT_TYPE, PAGE_STARTED_EVENT } from '@marketplace/shared/node/platform';
+import { AFTER_PAINT_SCRIPT_TYPE, PAGE_STARTED_EVENT } from '@marketplace/shared/node/handover';
 import { waitForDemoMedia } from '../bench/servers.mjs';
 import { API } from '../env.js';
 

@@ -20,5 +20,3 @@ export function runtimeConfigFromEnv(env?: NodeJS.ProcessEnv): {
 };
 export const SINGLE_BUNDLE_PORT: number;
 export const COMPOSITION_ID: string;
-export const AFTER_PAINT_SCRIPT_TYPE: string;
-export const PAGE_STARTED_EVENT: string;

@@ -95,15 +95,5 @@ export function runtimeConfigFromEnv(env = process.env) {
  */
 export const COMPOSITION_ID = 'platform-composition';
 
-/**
- * The type the shell's server gives a rendered page's scripts until the page has painted
- * (`AFTER_PAINT_SCRIPT_TYPE` in shell/src/remotes/handover.ts, which boot-script.test.ts runs the
- * boot script against).
- */
-export const AFTER_PAINT_SCRIPT_TYPE = 'text/x-after-paint';
-
-/** The event by which the app says it has taken the page over: `PAGE_STARTED` in shell/src/remotes/handover.ts. */
-export const PAGE_STARTED_EVENT = 'platform-started';
-
 /** The single-bundle build (the shell and every remote in one application) is served here. */
 export const SINGLE_BUNDLE_PORT = PLATFORM.singleBundlePort;

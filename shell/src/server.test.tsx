@@ -8,11 +8,18 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { useQuery } from '@tanstack/react-query';
 import { callQuery, useSession } from '@marketplace/shared';
 import { TEST_CONFIG } from '@marketplace/shared/testing';
-import type { LoadServerModule, renderPage as RenderPage } from './server.js';
+import type {
+  LoadServerModule,
+  renderPage as RenderPage,
+  scriptsAfterContent as ScriptsAfterContent,
+} from './server.js';
 
 // The build defines it (build-preset/server.mjs); the singletons' versions do not matter here.
 vi.stubGlobal('SINGLETON_VERSIONS', {});
-const { renderPage } = (await import('./server.js')) as { renderPage: typeof RenderPage };
+const { renderPage, scriptsAfterContent } = (await import('./server.js')) as {
+  renderPage: typeof RenderPage;
+  scriptsAfterContent: typeof ScriptsAfterContent;
+};
 
 // A remote's server build as the page server runs it: code in a file of its own folder, so its
 // frames name that folder (page-server/render-page.mjs hands it over as `sourceOf`).
@@ -92,6 +99,25 @@ async function listening(server: Server) {
   };
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
 }
+
+describe('a page that arrived with its content', () => {
+  it("asks for no script while it is parsed: main.js and the shell's chunk hints are left to the boot script", () => {
+    // As the build writes them (build-preset/index.mjs, boot-hints.mjs).
+    const template = [
+      '<head>',
+      '<script defer src="/main.js" fetchpriority="high"></script><link rel="preload" as="script" href="/src_bootstrap_tsx.0000aaaa.js">',
+      '<link rel="preload" as="script" href="/react.1111bbbb.js">',
+      '</head>',
+    ].join('\n');
+    const page = scriptsAfterContent(template);
+    expect(page).not.toMatch(/<link rel="preload"|<script defer|<script src/);
+    expect(page.match(/<script type="text\/x-after-paint" data-(src|hint)="[^"]+"><\/script>/g)).toEqual([
+      '<script type="text/x-after-paint" data-src="/main.js"></script>',
+      '<script type="text/x-after-paint" data-hint="/src_bootstrap_tsx.0000aaaa.js"></script>',
+      '<script type="text/x-after-paint" data-hint="/react.1111bbbb.js"></script>',
+    ]);
+  });
+});
 
 describe("the page's data", () => {
   /** An API on a real port that answers getEvent after `delayMs`, counting the requests it was sent and the ones abandoned. */

@@ -16,6 +16,7 @@ import * as reactQuery from '@tanstack/react-query';
 import { hashKey, QueryClientProvider, type Query, type QueryClient } from '@tanstack/react-query';
 import * as shared from '@marketplace/shared';
 import {
+  AFTER_PAINT_SCRIPT_TYPE,
   createQueryClient,
   createSessionStore,
   dehydrateForPage,
@@ -48,7 +49,6 @@ import {
   type ServerState,
 } from '@marketplace/shared';
 import { App } from './app/App.js';
-import { AFTER_PAINT_SCRIPT_TYPE } from './remotes/handover.js';
 import { versionsForRequest } from './remotes/discovery.js';
 import { PreloadedSlots, type PreloadedSlot, type SlotComponent } from './remotes/preloaded.js';
 import { messageOf, ownerOfError, type RemoteBases } from './telemetry/attribution.js';
@@ -449,13 +449,17 @@ export interface DocumentRequest extends RenderRequest {
  * The template asks for main.js and the boot chunks first (build-preset/boot-hints.mjs): an
  * empty page paints nothing until they run. A page that arrived with its content paints without
  * them, and on a slow line they would take the bytes and the main thread its pictures need: its
- * main.js is left for the page's boot script, which has it downloaded once the page's first
- * content is on the screen and run once its pictures are too (page-server/boot-script.mjs); the
- * boot chunks' hints yield to what it shows.
+ * main.js (`data-src`) and the boot chunks' hints (`data-hint`) are left to the page's boot
+ * script, which has them downloaded once the page's first content is on the screen and runs
+ * main.js once its pictures are too (page-server/boot-script.mjs). A script of an unknown type is
+ * neither fetched nor run.
  */
-const scriptsAfterContent = (template: string) =>
+export const scriptsAfterContent = (template: string): string =>
   template
-    .replace(/<link rel="preload" as="script" href=/g, '<link rel="preload" as="script" fetchpriority="low" href=')
+    .replace(
+      /<link rel="preload" as="script" href="([^"]+)"[^>]*>/g,
+      `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-hint="$1"></script>`,
+    )
     .replace(
       /<script defer src="([^"]+)"[^>]*><\/script>/g,
       `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-src="$1"></script>`,

@@ -40,6 +40,7 @@ export {
   type VitalName,
 } from './beacon.js';
 export * from './cookies.js';
+export * from './handover.js';
 export {
   PAGE_ERRORS_GLOBAL,
   PAGE_ERRORS_WAITING_MAX,

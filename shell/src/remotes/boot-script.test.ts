@@ -1,9 +1,18 @@
+import { act, createElement, useState } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bootScript, START_AT_LATEST_MS } from 'page-server/boot-script';
-import { COMPOSITION_ELEMENT_ID, pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
+import {
+  AFTER_PAINT_SCRIPT_TYPE,
+  COMPOSITION_ELEMENT_ID,
+  PAGE_STARTED_EVENT,
+  pageAt,
+  REMOTE_NAMES,
+  type RemoteName,
+} from '@marketplace/shared/platform';
 import type { RuntimeConfig } from '@marketplace/shared';
 import { COHORT_COOKIE, resolveRemotes } from './discovery.js';
-import { AFTER_PAINT_SCRIPT_TYPE, PAGE_STARTED } from './handover.js';
 
 // The page's inline script hints the files main.js will load: the same version of each remote
 // (discovery.ts) and the same page (pageAt). It is run here as the browser runs it.
@@ -190,7 +199,7 @@ describe("the page's boot script", () => {
     });
     afterEach(() => {
       // The app takes each page over: the scripts run here stop holding presses for the next test.
-      document.dispatchEvent(new Event(PAGE_STARTED));
+      document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
       vi.useRealTimers();
       vi.unstubAllGlobals();
       vi.restoreAllMocks();
@@ -229,6 +238,26 @@ describe("the page's boot script", () => {
       // Once: the latest start does not start it again.
       vi.advanceTimersByTime(START_AT_LATEST_MS);
       expect(started()).toHaveLength(1);
+    });
+
+    it("has the shell's chunks its server left unasked (data-hint) downloaded with main.js after the first paint, and never runs them itself", async () => {
+      const remoteHints = hintElementsOn('/events', 80, '<script defer src="/main.js"></script>').map((l) => l.href);
+      const chunk = `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-hint="/src_bootstrap_tsx.0000aaaa.js"></script>`;
+      expect(hintElementsOn('/events', 80, rendered + chunk), 'nothing before the first paint').toEqual([]);
+      reportPaint('first-contentful-paint');
+      const hinted = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
+      const here = (path: string) => new URL(path, window.location.href).href;
+      expect(hinted.map((l) => l.href)).toEqual([
+        here('/main.js'),
+        here('/src_bootstrap_tsx.0000aaaa.js'),
+        ...remoteHints,
+      ]);
+      for (const link of hinted) expect(link.getAttribute('fetchpriority')).toBe('low');
+      window.dispatchEvent(new Event('load'));
+      await vi.advanceTimersByTimeAsync(0);
+      drawFrames(3);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(started().map((script) => script.getAttribute('src'))).toEqual(['/main.js']);
     });
 
     it('starts at once after the frames when the page had painted its content before its load event', async () => {
@@ -272,13 +301,48 @@ describe("the page's boot script", () => {
       expect(pressed).toEqual(['click faq']);
 
       pressed.length = 0;
-      document.dispatchEvent(new Event(PAGE_STARTED));
+      document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
       expect(pressed).toEqual(['click contact', 'submit send']);
       // Held once: after the start the page's own handlers have them.
       pressed.length = 0;
-      document.dispatchEvent(new Event(PAGE_STARTED));
+      document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
       document.getElementById('contact')?.click();
       expect(pressed).toEqual(['click contact']);
+    });
+
+    it('tells the app the text typed into its fields before it took the page over, then does the presses held', async () => {
+      /** A field whose text is the app's state (the header's search), and a button that reads it. */
+      function Search({ log }: { log: string[] }) {
+        const [text, setText] = useState('');
+        return createElement(
+          'div',
+          null,
+          createElement('input', { 'aria-label': 'Search', value: text, onChange: (e) => setText(e.target.value) }),
+          createElement('button', { type: 'button', onClick: () => log.push(`search "${text}"`) }, 'Search'),
+          createElement('textarea', { 'aria-label': 'Note', defaultValue: 'kept' }),
+        );
+      }
+      hintElementsOn('/events', 80, rendered);
+      const root = document.createElement('div');
+      root.innerHTML = renderToString(createElement(Search, { log: [] }));
+      document.body.append(root);
+      // Typed before main.js ran, and the search pressed.
+      const field = root.querySelector('input') as HTMLInputElement;
+      field.value = 'Jazz';
+      root.querySelector('button')?.click();
+      const log: string[] = [];
+      await act(async () => {
+        hydrateRoot(root, createElement(Search, { log }));
+      });
+      expect(field.value, 'the text stays on the screen').toBe('Jazz');
+
+      await act(async () => {
+        document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
+      });
+      expect(log, "the held press done with the app's state knowing the text").toEqual(['search "Jazz"']);
+      // A field nobody typed into is left alone.
+      expect(root.querySelector('textarea')?.value).toBe('kept');
+      root.remove();
     });
 
     it('gives presses back to the browser, dropping the held ones, when main.js cannot be had', async () => {
@@ -292,7 +356,7 @@ describe("the page's boot script", () => {
       expect(pressed).toEqual([]);
       document.getElementById('contact')?.click();
       expect(pressed).toEqual(['click']);
-      document.dispatchEvent(new Event(PAGE_STARTED));
+      document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
       expect(pressed, 'the dropped press is not done').toEqual(['click']);
     });
 

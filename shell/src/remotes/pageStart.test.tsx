@@ -2,14 +2,14 @@ import { act, Suspense } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_STARTED } from './handover.js';
+import { PAGE_STARTED_EVENT } from '@marketplace/shared/platform';
 import { awaitSlots, resetPageStart, SETTLE_LIMIT_MS, SlotSettled, useRootCommitted } from './pageStart.js';
 
 // The page is the app's once its root and each slot its server rendered are hydrated: the boot
 // script then does again the presses it held (page-server/boot-script.mjs).
 
 afterEach(() => {
-  document.removeEventListener(PAGE_STARTED, count);
+  document.removeEventListener(PAGE_STARTED_EVENT, count);
   resetPageStart();
   vi.useRealTimers();
   document.body.innerHTML = '';
@@ -19,7 +19,7 @@ let tells = 0;
 const count = () => (tells += 1);
 beforeEach(() => {
   tells = 0;
-  document.addEventListener(PAGE_STARTED, count);
+  document.addEventListener(PAGE_STARTED_EVENT, count);
 });
 const told = () => tells > 0;
 
@@ -56,7 +56,7 @@ describe('the page start', () => {
     // What the boot script does when told: send the form it held.
     const atStart = new Promise<string[]>((resolve) =>
       document.addEventListener(
-        PAGE_STARTED,
+        PAGE_STARTED_EVENT,
         () => {
           container.querySelector('form')?.requestSubmit();
           resolve([...sent]);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PAGE_STARTED } from './handover.js';
+import { PAGE_STARTED_EVENT } from '@marketplace/shared/platform';
 
 // When the page is the app's (issue 37: a rendered page's script starts after its first paint).
 // Until then the page's boot script holds a press on a button or a form sent, and does it again
@@ -22,7 +22,7 @@ function tell(): void {
   if (told) return;
   told = true;
   clearTimeout(limit);
-  document.dispatchEvent(new Event(PAGE_STARTED));
+  document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
 }
 
 // In a task of its own: the presses done again run outside React's commit.
