@@ -15,6 +15,7 @@ import {
   LOCAL_VERSION,
   overrideManifest,
   PLATFORM_COOKIES,
+  storedVersionOf,
 } from '@marketplace/shared/node/choice';
 import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { checkRumTokenKey, signRumToken } from '@marketplace/shared/node/rum-token';
@@ -24,21 +25,12 @@ import { INCLUDES } from './page-composition.mjs';
 export const UNRELEASED = 'unreleased';
 /** The browser's cohort cookie, from the platform's cookie table. */
 export const COHORT_COOKIE = PLATFORM_COOKIES.cohort;
-/** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
-const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
-
 /**
- * The release store version a manifest URL names, else unreleased (a development server, a config
- * URL): what the browser's beacon reports for a remote loaded from it.
+ * The release store version a manifest's URL names (`base` resolving a relative one), or
+ * UNRELEASED: the shell reports that version for a remote from anywhere else.
  * @param {string} url @param {string} [base]
  */
-export function versionOfManifest(url, base) {
-  try {
-    return STORED_MANIFEST.exec(new URL(url, base).pathname)?.[1] ?? UNRELEASED;
-  } catch {
-    return UNRELEASED;
-  }
-}
+export const versionOfManifest = (url, base) => storedVersionOf(url, base) ?? UNRELEASED;
 
 /**
  * @typedef {{ version?: unknown, manifest?: unknown }} Pointer

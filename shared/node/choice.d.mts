@@ -26,3 +26,4 @@ export function overrideManifest(
   doc: { remotes?: Partial<Record<string, { versions?: unknown } | undefined>> } | null | undefined,
   allowed: { storeVersions: boolean; local: boolean },
 ): string | null;
+export function storedVersionOf(url: string, base?: string): string | null;

@@ -72,3 +72,18 @@ export function overrideManifest(remote, version, doc, allowed) {
   if (!allowed.storeVersions || !isOverrideVersion(version) || listed.indexOf(version) < 0) return null;
   return remote + '/' + version + '/mf-manifest.json';
 }
+
+/**
+ * The release store version a manifest's URL names (`<remote>/<12 hex digits>/mf-manifest.json`,
+ * resolved against `base`), or null: a development server, a configured URL, no URL at all. The
+ * shell's beacon and rollbacks (shell/src/remotes/discovery.ts) and the page server's beacon
+ * tokens (page-server/rum-token.mjs) read versions with it. Not embedded in the boot script.
+ */
+export function storedVersionOf(url, base) {
+  try {
+    const match = /\/([0-9a-f]{12})\/mf-manifest\.json$/.exec(new URL(url, base).pathname);
+    return match ? match[1] : null;
+  } catch {
+    return null;
+  }
+}

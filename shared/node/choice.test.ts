@@ -7,6 +7,7 @@ import {
   loggedInIn,
   overrideManifest,
   PLATFORM_COOKIES,
+  storedVersionOf,
 } from './choice.mjs';
 
 // The platform's one cookie table and version choice (issue 38, item 6): what every reader of
@@ -69,5 +70,20 @@ describe('the version choice', () => {
     ) as (e: typeof entry, cookie: string) => unknown;
     expect(run(entry, 'platform-cohort=03')).toEqual(entry.canary);
     expect(run(entry, 'platform-cohort=50')).toEqual(entry.live);
+  });
+});
+
+describe("a manifest's version", () => {
+  it('is the release store version its URL names, relative ones resolved against the discovery document; else none', () => {
+    expect(storedVersionOf('https://store.test/releases/header/0123456789ab/mf-manifest.json')).toBe('0123456789ab');
+    expect(storedVersionOf('header/0123456789ab/mf-manifest.json', 'https://store.test/releases/discovery.json')).toBe(
+      '0123456789ab',
+    );
+    // A development server, a configured URL, a version not of the store's shape, no URL.
+    expect(storedVersionOf('http://localhost:3001/mf-manifest.json')).toBeNull();
+    expect(storedVersionOf('https://store.test/releases/header/0123456789AB/mf-manifest.json')).toBeNull();
+    expect(storedVersionOf('https://store.test/header/0123456789ab/remoteEntry.js')).toBeNull();
+    expect(storedVersionOf('')).toBeNull();
+    expect(storedVersionOf('not a url')).toBeNull();
   });
 });

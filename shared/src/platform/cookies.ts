@@ -11,5 +11,6 @@ export {
   LOCAL_VERSION,
   isOverrideVersion,
   overrideManifest,
+  storedVersionOf,
   type ChoicePointer,
 } from '../../node/choice.mjs';

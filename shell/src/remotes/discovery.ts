@@ -11,6 +11,7 @@ import {
   PLATFORM_COOKIES,
   REMOTE_NAMES,
   REMOTES,
+  storedVersionOf,
   type Composition,
   type RemoteName,
 } from '@marketplace/shared/platform';
@@ -52,16 +53,9 @@ const OVERRIDES_KEY = 'platform-version-overrides';
  */
 export const OVERRIDE_PARAM = 'version';
 /** The version name of a remote served by its development server on this machine. */
-export { LOCAL_VERSION };
+export { LOCAL_VERSION, storedVersionOf };
 
 export type Overrides = Partial<Record<RemoteName, string>>;
-/** A release store version's manifest: `<remote>/<12 hex digits>/mf-manifest.json`. */
-const STORED_MANIFEST = /\/([0-9a-f]{12})\/mf-manifest\.json$/;
-
-/** The release store version a manifest URL names, or null (a development server, a config URL). */
-export function storedVersionOf(manifestUrl: string): string | null {
-  return STORED_MANIFEST.exec(new URL(manifestUrl).pathname)?.[1] ?? null;
-}
 
 /**
  * A remote's development server on this machine (`pnpm --filter mf-header dev`): its port is the
