@@ -114,37 +114,52 @@ export function bootScript() {
     event.stopImmediatePropagation();
     if (!held.some(function (h) { return h[0] === target; })) held.push([target, event.submitter || null]);
   };
+  // The fields typed into until then, each with its last text: it is on the screen, but the app's
+  // state, hydrated from the server's empty field, does not have it (and a render of the app's
+  // meanwhile puts the state's text back on the screen).
+  var typed = [];
+  var noteTyped = function (event) {
+    var field = event.target;
+    if (!field || (field.tagName !== 'INPUT' && field.tagName !== 'TEXTAREA') || /^(checkbox|radio|file)$/.test(field.type)) return;
+    for (var i = 0; i < typed.length; i++) if (typed[i][0] === field) return void (typed[i][1] = field.value);
+    typed.push([field, field.value]);
+  };
   var release = function () {
     document.removeEventListener('click', hold, true);
     document.removeEventListener('submit', hold, true);
+    document.removeEventListener('input', noteTyped, true);
     var presses = held;
     held = [];
     return presses;
   };
   document.addEventListener('click', hold, true);
   document.addEventListener('submit', hold, true);
-  // Text typed into a field before then is on the screen, but the app's state, hydrated from the
-  // server's empty field, does not have it: each such field tells the app as if typed now. Its
-  // value goes to the page's one first, through the property the app (React) watches, so it sees
-  // the typed text as a change.
-  var handTyped = function () {
-    var fields = document.querySelectorAll('input:not([type="checkbox"]):not([type="radio"]):not([type="file"]), textarea');
-    Array.prototype.forEach.call(fields, function (field) {
-      if (field.value === field.defaultValue) return;
-      var typed = field.value;
-      var proto = field.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-      field.value = field.defaultValue;
-      Object.getOwnPropertyDescriptor(proto, 'value').set.call(field, typed);
-      field.dispatchEvent(new Event('input', { bubbles: true }));
+  document.addEventListener('input', noteTyped, true);
+  // Each field typed into tells the app its text as if typed now. The text goes to the page's
+  // value first, through the property the app (React) watches, so that the app sees it as a
+  // change.
+  var handTyped = function (fields) {
+    fields.forEach(function (entry) {
+      var field = entry[0];
+      var text = entry[1];
+      if (!field.isConnected || text === field.defaultValue) return;
+      try {
+        // Where the visitor left the caret, unless a render put other text there meanwhile.
+        var caret = document.activeElement === field && field.value === text ? [field.selectionStart, field.selectionEnd] : null;
+        var proto = field.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+        field.value = field.defaultValue;
+        Object.getOwnPropertyDescriptor(proto, 'value').set.call(field, text);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        if (caret && caret[0] !== null) field.setSelectionRange(caret[0], caret[1]);
+      } catch (e) {
+        // One that cannot be handed keeps neither the others nor the presses from it.
+      }
     });
   };
   document.addEventListener('${PAGE_STARTED_EVENT}', function () {
-    try {
-      handTyped();
-    } catch (e) {
-      // The presses held are still done.
-    }
-    release().forEach(function (h) {
+    var presses = release();
+    handTyped(typed);
+    presses.forEach(function (h) {
       // One the app's first render replaced is gone with what it was pressed on.
       if (!h[0].isConnected) return;
       try {
@@ -185,8 +200,9 @@ export function bootScript() {
   if (document.readyState === 'complete') afterPaint();
   else addEventListener('load', afterPaint);
   // A picture that never arrives, or a tab in the background (it draws no frames), does not keep
-  // the page from working: the script starts at the latest when a largest paint stops counting as good.
-  setTimeout(start, Math.max(0, ${START_AT_LATEST_MS} - performance.now()));
+  // the page from working: the script starts at the latest when a largest paint stops counting as
+  // good. Rounded up: a browser drops a delay's fraction of a millisecond, which would start it early.
+  setTimeout(start, Math.max(0, Math.ceil(${START_AT_LATEST_MS} - performance.now())));
 })();`;
   return body;
 }

@@ -91,8 +91,8 @@ async function serve(
     const jobs = mediaJobs(services);
     await media.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);
   }
-  // The demo's photos and covers go through the pipeline like any upload; the pages show them as
-  // seeded until their pictures are made (a few seconds after start).
+  // The demo's photos, videos, covers and profile pictures go through the pipeline like any
+  // upload; the pages show them processing (a user the generic picture) until they are made.
   if (config.seedDemoMedia) await queuePublicMedia(media, services);
   const app = createApp(services);
   // With an internal port, the public one has no operator routes at all (404), whatever the path's spelling.

@@ -46,7 +46,7 @@ export async function waitForDemoMedia(api, ms = 240_000) {
     );
     // The seed's items (ci-photo-NNN, ci-video-NNN), not those a test adds in a state of its own.
     const seeded = (i) => /^ci-(photo|video)-\d+$/.test(i.contentIdentifier);
-    // The users' pictures are queued first, all alike: one made says they are.
+    // The users' pictures are queued first and take a moment each: one user's made, the rest are (or soon will be) too.
     const mia = await (await fetch(`${api}/v2/profiles/mia`)).json();
     const done =
       mia.profile.profilePicture !== null &&

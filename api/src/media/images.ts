@@ -63,10 +63,11 @@ export function widthsFor(width: number, widths: readonly number[] = IMAGE_WIDTH
 /**
  * Decodes an uploaded picture as the type it was declared and remakes it: turned upright by its
  * EXIF orientation, every metadata block dropped (a photographer's GPS position stays with the
- * original, which only the order's parties can download), at each width in AVIF, WebP and JPEG,
- * plus a 16 px placeholder. A file that is not a picture of the declared type (SVG, HTML, a
- * polyglot, random bytes), is truncated, or has too many pixels is refused with the reason, and
- * nothing is made of it.
+ * original, which only the order's parties can download), at each of the set's widths in each of
+ * its formats (a page's picture: AVIF, WebP and JPEG; a profile picture: a square JPEG), plus a
+ * 16 px placeholder. A file that is not a picture of the declared type (SVG, HTML, a polyglot,
+ * random bytes), is truncated, or has too many pixels is refused with the reason, and nothing is
+ * made of it.
  */
 export async function processImage(
   bytes: Uint8Array,

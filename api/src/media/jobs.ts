@@ -235,7 +235,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     handle,
     deadLetter: async (job, error) => {
       if ('targetIdentifier' in job) return fail(job, PROCESSING_FAILED);
-      // Public media keep their source, shown as it is, until a later start queues them again.
+      // Public media stay as they were (an item processing, a user without a picture) until a later start queues them again.
       console.error(`[media] ${JSON.stringify(job)} failed every attempt: ${error}`);
     },
   };
@@ -243,7 +243,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
 
 /**
  * Queues the media job of every event photo, cover and profile picture whose pictures are not
- * made yet (at start, with the demo data). The profile pictures first: every page's header shows one.
+ * made yet (at start, with the demo data). The profile pictures first: they are small, and a member's header shows one.
  */
 export async function queuePublicMedia(queue: JobQueue, services: WorkerServices): Promise<number> {
   const avatars = await services.repos.users.avatarsWaiting();

@@ -152,6 +152,33 @@ describe("the page's boot script", () => {
     expect(hinted).toEqual(await expected('header', 'Header'));
   });
 
+  /** A field whose text is the app's state (the header's search), a button that reads it, and a note nobody types into. */
+  function Search({ log }: { log: string[] }) {
+    const [text, setText] = useState('');
+    return createElement(
+      'div',
+      null,
+      createElement('input', { 'aria-label': 'Search', value: text, onChange: (e) => setText(e.target.value) }),
+      createElement('button', { type: 'button', onClick: () => log.push(`search "${text}"`) }, 'Search'),
+      createElement('output', null, text),
+      createElement('textarea', { 'aria-label': 'Note', defaultValue: 'kept' }),
+    );
+  }
+
+  /** A rendered page with Search, 'Jazz' typed into its field before main.js ran (the browser says so with an input event), the caret moved back. */
+  function typedBeforeStart() {
+    hintElementsOn('/events', 80, `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-src="/main.js"></script>`);
+    const root = document.createElement('div');
+    root.innerHTML = renderToString(createElement(Search, { log: [] }));
+    document.body.append(root);
+    const field = root.querySelector('input') as HTMLInputElement;
+    field.focus();
+    field.value = 'Jazz';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    field.setSelectionRange(2, 2);
+    return { root, field };
+  }
+
   describe('on a page that arrived with its content', () => {
     const rendered = `<script type="${AFTER_PAINT_SCRIPT_TYPE}" data-src="/main.js"></script>`;
     /** The scripts the boot script started (the placeholder is not one: it has no src). */
@@ -312,36 +339,41 @@ describe("the page's boot script", () => {
 
     it('tells the app the text typed into its fields before it took the page over, then does the presses held', async () => {
       /** A field whose text is the app's state (the header's search), and a button that reads it. */
-      function Search({ log }: { log: string[] }) {
-        const [text, setText] = useState('');
-        return createElement(
-          'div',
-          null,
-          createElement('input', { 'aria-label': 'Search', value: text, onChange: (e) => setText(e.target.value) }),
-          createElement('button', { type: 'button', onClick: () => log.push(`search "${text}"`) }, 'Search'),
-          createElement('textarea', { 'aria-label': 'Note', defaultValue: 'kept' }),
-        );
-      }
-      hintElementsOn('/events', 80, rendered);
-      const root = document.createElement('div');
-      root.innerHTML = renderToString(createElement(Search, { log: [] }));
-      document.body.append(root);
-      // Typed before main.js ran, and the search pressed.
-      const field = root.querySelector('input') as HTMLInputElement;
-      field.value = 'Jazz';
+      const { root, field } = typedBeforeStart();
+      // Changed by no one typing: not the visitor's to hand over.
+      const note = root.querySelector('textarea') as HTMLTextAreaElement;
+      note.value = 'set by a script';
       root.querySelector('button')?.click();
       const log: string[] = [];
-      await act(async () => {
-        hydrateRoot(root, createElement(Search, { log }));
-      });
+      const hydrated = await act(async () => hydrateRoot(root, createElement(Search, { log })));
       expect(field.value, 'the text stays on the screen').toBe('Jazz');
+      // A render of the app's before it says it has the page puts its state's text in the field.
+      const renderedLog: string[] = [];
+      await act(async () => hydrated.render(createElement(Search, { log: renderedLog })));
+      expect(field.value).toBe('');
 
+      const inputs: string[] = [];
+      root.addEventListener('input', (e) => inputs.push((e.target as Element).tagName));
       await act(async () => {
         document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
       });
-      expect(log, "the held press done with the app's state knowing the text").toEqual(['search "Jazz"']);
-      // A field nobody typed into is left alone.
-      expect(root.querySelector('textarea')?.value).toBe('kept');
+      expect(field.value).toBe('Jazz');
+      expect([field.selectionStart, field.selectionEnd], 'the caret after the text put back').toEqual([4, 4]);
+      expect(renderedLog, "the held press done with the app's state knowing the text").toEqual(['search "Jazz"']);
+      expect(inputs, 'only the field typed into').toEqual(['INPUT']);
+      hydrated.unmount();
+      root.remove();
+    });
+
+    it('hands the text of a field typed into to the app, leaving the caret where the visitor put it', async () => {
+      const { root, field } = typedBeforeStart();
+      const hydrated = await act(async () => hydrateRoot(root, createElement(Search, { log: [] })));
+      await act(async () => {
+        document.dispatchEvent(new Event(PAGE_STARTED_EVENT));
+      });
+      expect([field.value, field.selectionStart, field.selectionEnd]).toEqual(['Jazz', 2, 2]);
+      expect(root.querySelector('output')?.textContent, "the app's state").toBe('Jazz');
+      hydrated.unmount();
       root.remove();
     });
 
