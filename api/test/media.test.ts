@@ -469,6 +469,29 @@ describe('the media job queue', () => {
     return rows[0]?.state;
   };
 
+  it("makes a profile picture once when two workers run its job at once: one picture served, the other run's files removed", async () => {
+    const source = 'sources/avatars/leo-twice.png';
+    await serving.api.services.files.put(source, gradientPng(300, 400, 9), 'image/png');
+    await serving.rows`UPDATE users SET profile_picture = NULL, profile_picture_source = ${source} WHERE profile_name = 'leo'`;
+    const jobs = mediaJobs(serving.api.services);
+    await Promise.all([jobs.handle({ avatarOf: 'leo' }), jobs.handle({ avatarOf: 'leo' })]);
+    const picture = present(
+      (await servingClara.call('getProfile', { profileName: 'leo' })).body.profile.profilePicture,
+      "leo's picture",
+    );
+    expect(picture).toMatch(/\/media\/media\/avatar\/leo\/[^/]+\/192\.jpg$/);
+    // One run's folder is left: the one served.
+    const folder = join(serving.config.mediaDir, 'media', 'avatar', 'leo');
+    const made = () =>
+      readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name).slice(folder.length));
+    expect(made()).toEqual([picture.slice(picture.indexOf('/avatar/leo') + '/avatar/leo'.length)]);
+    // Done: a third run finds nothing waiting and makes nothing.
+    await jobs.handle({ avatarOf: 'leo' });
+    expect(made()).toHaveLength(1);
+  });
+
   it('does a job once when two workers run it at once: one set of pictures served, one notice', async () => {
     const sent = await upload(serving, servingClara, 'twice.png', 'image/png', gradientPng(700, 400, 5));
     expect((await servingClara.call('getEventOrderDetails', { orderId: ORDER })).body.targets.at(-1)?.state).toBe(
