@@ -2,8 +2,15 @@ import { encodeCall, type ApiRequest, type CallName } from '@marketplace/shared/
 
 /** A browser's cookie jar over fetch, enough for the mix. */
 export class Browser {
-  private readonly cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
+  constructor(
+    private readonly base: string,
+    private readonly cookies = new Map<string, string>(),
+  ) {}
+
+  /** The same browser (its cookies) calling another instance. */
+  at(base: string): Browser {
+    return new Browser(base, this.cookies);
+  }
   async call<K extends CallName>(name: K, request: ApiRequest<K> | Record<string, unknown> = {}) {
     const { method, path, body } = encodeCall(name, request);
     const res = await fetch(`${this.base}${path}`, {

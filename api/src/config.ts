@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -135,7 +135,20 @@ export interface ApiConfig {
   rumLoadsPerHour: number;
   /** Real-user page loads older than this many days are removed by the periodic sweep. */
   rumKeepDays: number;
+  /** Who takes payments (payments/provider.ts). */
+  payments: PaymentsConfig;
 }
+
+/**
+ * Stripe when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set; the embedded test payments
+ * with the demo data (`npm start`, the tests) or when PAYMENTS_PROVIDER=test names them; else
+ * none, and checkout says payments are not set up. Test payments never start in a deployment by
+ * default: no money moves through them.
+ */
+export type PaymentsConfig =
+  | { provider: 'stripe'; secretKey: string; webhookSecret: string }
+  | { provider: 'test'; webhookSecret: string }
+  | { provider: 'none' };
 
 /** An S3-compatible object store for uploads and media (FILES_S3_*). */
 export interface FilesS3Config {
@@ -184,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const dataDir = dirname(databasePath);
   const liveDefault = `${publicOrigin.replace(/^http/, 'ws')}/mqtt`;
   const broker = brokerOf(env);
+  const adminToken = env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir);
   return {
     host,
     port,
@@ -243,7 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       pollMs: Math.max(50, positiveInt(env.MEDIA_POLL_MS, DEFAULT_QUEUE_OPTIONS.pollMs, 'MEDIA_POLL_MS')),
     },
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
-    adminToken: env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir),
+    adminToken,
     seedDemo: env.SEED_DEMO === '1',
     seedDemoMedia: env.SEED_DEMO === '1' && env.SEED_DEMO_MEDIA !== '0',
     rumCollect: env.RUM_COLLECT !== 'off',
@@ -251,7 +265,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rumTokenKey: checkRumTokenKey(env.RUM_TOKEN_KEY || readOrCreateRumTokenKey(dataDir)),
     rumLoadsPerHour: positiveInt(env.RUM_LOADS_PER_HOUR, 60, 'RUM_LOADS_PER_HOUR'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
+    payments: paymentsOf(env, adminToken),
   };
+}
+
+function paymentsOf(env: NodeJS.ProcessEnv, adminToken: string): PaymentsConfig {
+  const named = env.PAYMENTS_PROVIDER ?? '';
+  if (!['', 'stripe', 'test', 'none'].includes(named))
+    throw new Error(`PAYMENTS_PROVIDER must be 'stripe', 'test' or 'none', got '${named}'`);
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret } = env;
+  if (named === 'stripe' || (named === '' && secretKey && webhookSecret)) {
+    if (!secretKey || !webhookSecret)
+      throw new Error('Stripe payments need STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    return { provider: 'stripe', secretKey, webhookSecret };
+  }
+  if (named === 'test' || (named === '' && env.SEED_DEMO === '1'))
+    return {
+      provider: 'test',
+      // Every instance signs and checks test payments' webhooks with the same secret.
+      webhookSecret:
+        env.TEST_PAYMENTS_WEBHOOK_SECRET ||
+        `whsec_${createHmac('sha256', adminToken).update('test-payments-webhook').digest('base64url')}`,
+    };
+  return { provider: 'none' };
 }
 
 /** The size limit of an upload of `contentType`: images (compressed in the browser) and videos have their own. */

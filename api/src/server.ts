@@ -1,9 +1,10 @@
+import { createPaymentProvider } from './payments/provider.js';
 import type { ApiConfig } from './config.js';
 import { cookieIn } from '@marketplace/shared/node/choice';
 import { SESSION_COOKIE } from './auth/sessions.js';
 import { claimEmbeddedBroker, type Database, databaseTarget, openDatabase } from './db/database.js';
 import { seedDemo } from './db/seed.js';
-import { orderFileLinks } from './files/orderFileLinks.js';
+import { fileLinks } from './files/fileLinks.js';
 import { createFileStore } from './files/store.js';
 import { createApp, INSTANCE_HEADER } from './http/app.js';
 import { createListeners } from './http/listener.js';
@@ -63,7 +64,7 @@ async function serve(
   if (config.seedDemo) await seedDemo(database, files, { cameraSources: config.seedDemoMedia });
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
-  const repos = createRepositories(db, config.filesOrigin, orderFileLinks(config.adminToken));
+  const repos = createRepositories(db, config.filesOrigin, fileLinks(config.adminToken));
   const listeners = createListeners(
     config,
     { public: (req, env) => publicApp.fetch(req, env), internal: (req, env) => app.fetch(req, env) },
@@ -85,7 +86,8 @@ async function serve(
   // Every instance relays the outbox; the outbox lets one at a time publish (live/relay.ts).
   const relay = createRelay({ repos, live }, config.liveRelayPollMs);
   const media = await openMediaQueue(database, config);
-  const services: Services = { repos, files, config, live, logins, relay, media };
+  const payments = createPaymentProvider(config.payments, () => config.publicOrigin);
+  const services: Services = { repos, files, config, live, logins, relay, media, payments };
   // By default this process runs the media jobs too; a deployment with media-worker processes does not (worker.ts).
   if (config.mediaWorker === 'inline') {
     const jobs = mediaJobs(services);

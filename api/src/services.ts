@@ -5,6 +5,7 @@ import type { LiveLogins } from './live/logins.js';
 import type { LivePublisher } from './live/publisher.js';
 import type { LiveRelay } from './live/relay.js';
 import type { JobQueue } from './media/queue.js';
+import type { PaymentProvider } from './payments/provider.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
 import type { OutboxKind } from './repositories/liveOutbox.js';
 
@@ -20,6 +21,8 @@ export interface Services {
   relay: Pick<LiveRelay, 'kick'>;
   /** The media jobs (media/queue.ts): an uploaded file is processed by one before anything of it is served. */
   media: JobQueue;
+  /** Who takes payments; null when none is set up (checkout then says so). */
+  payments: PaymentProvider | null;
 }
 
 /** Where a live message is written: the repositories of the caller's transaction, if it has one. */

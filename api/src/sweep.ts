@@ -24,6 +24,8 @@ export type SweepPass =
       keys: number;
       /** Sent live messages pruned from the outbox. */
       outbox: number;
+      /** Open purchases past their time, ended unpaid. */
+      purchases: number;
       /** Broker users closed because their session was gone (ended while the broker could not be told); null: the broker could not be asked. */
       liveClosed: number | null;
     };
@@ -95,6 +97,8 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         const windows = await inBatches(() => repos.rateWindows.prune(before(2 * 3600_000), SWEEP_BATCH));
         const keys = await inBatches(() => repos.idempotency.prune(before(IDEMPOTENCY_KEEP_MS), SWEEP_BATCH));
         const outbox = await inBatches(() => repos.liveOutbox.prune(before(OUTBOX_KEEP_MS), SWEEP_BATCH));
+        // A purchase not paid in its time ends unpaid; a payment arriving later still settles it.
+        const purchases = await inBatches(() => repos.purchases.expireDue(new Date(now), SWEEP_BATCH));
         const liveClosed = await services.live
           .closeEnded((liveId) => repos.sessions.isLive(liveId))
           .catch((error: unknown) => {
@@ -106,7 +110,7 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         // A media job lost between an upload's commit and its queueing (the process died) is
         // queued again; one still waiting or running is not doubled (media/queue.ts).
         await resendStalled(services.media, services, before(STALLED_MEDIA_MS), SWEEP_BATCH);
-        return { ran: true, sessions, beacons, failures, windows, keys, outbox, liveClosed };
+        return { ran: true, sessions, beacons, failures, windows, keys, outbox, purchases, liveClosed };
       } finally {
         running = false;
       }

@@ -44,6 +44,7 @@ describe('events', () => {
       iconUrl: `${t().config.filesOrigin}/media/avatars/mia.png`,
       canAddToCart: true,
       priceCents: 1500,
+      currency: 'USD',
       // The API's tests seed small pictures served as they are (SEED_DEMO_MEDIA=0): no pipeline.
       image: null,
       processing: false,

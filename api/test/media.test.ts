@@ -324,7 +324,7 @@ function hasGps(exif: Buffer | undefined): boolean {
 }
 
 describe('public media', () => {
-  it("puts the demo's camera files through the pipeline at start: pages get pictures of every width and format without the GPS position, and videos their HLS ladder, at immutable URLs; the sources are never served", async () => {
+  it("puts the demo's camera files through the pipeline at start: pages get pictures of every width and format without the GPS position (of a photo for sale, its watermarked preview), and videos their HLS ladder, at immutable URLs; the sources are never served", async () => {
     const api = await startTestApi({ SEED_DEMO_MEDIA: '1' });
     try {
       const visitor = api.client();
@@ -352,13 +352,37 @@ describe('public media', () => {
         'the 16:9 photo',
       );
       const image = present(photo.image, 'its picture');
-      // The source is a camera's 4000 x 2250 frame: the widths pages use, none above 1920.
-      expect([image.width, image.height, photo.width, photo.height]).toEqual([4000, 2250, 4000, 2250]);
+      // The source is a camera's 4000 x 2250 frame, for sale: a visitor gets its preview, none above 1280.
+      expect([photo.canAddToCart, image.width, image.height, photo.width, photo.height]).toEqual([
+        true,
+        4000,
+        2250,
+        4000,
+        2250,
+      ]);
       expect(image.sources.map((s) => s.srcset.split(', ').map((e) => e.split(' ')[1]))).toEqual([
+        ['320w', '640w', '1280w'],
+        ['320w', '640w', '1280w'],
+        ['320w', '640w', '1280w'],
+      ]);
+      // Its owner gets the widths pages use, none above 1920, unmarked, by signed links (test/previews.test.ts has the rest).
+      const mia = await api.as('mia');
+      const own = (await mia.call('getEvent', { eventIdentifier: 'summer-jazz-night-2026' })).body.contentItems.find(
+        (item) => item.name === 'Crowd at dusk',
+      );
+      expect(own?.image?.sources.map((s) => s.srcset.split(', ').map((e) => e.split(' ')[1]))).toEqual([
         ['320w', '640w', '1280w', '1920w'],
         ['320w', '640w', '1280w', '1920w'],
         ['320w', '640w', '1280w', '1920w'],
       ]);
+      expect(own?.image?.src).toMatch(/\/files\/content\/ci-photo-003\?f=1920\.jpg&/);
+      expect((await fetch(local(api, own?.image?.src ?? ''))).status).toBe(200);
+      // A photo not for sale is everyone's at every width, at public URLs.
+      const notForSale = present(
+        body.contentItems.find((item) => !item.canAddToCart && item.contentType === 'image/jpeg'),
+        'a photo not for sale',
+      );
+      expect(notForSale.image?.src).toMatch(/\/media\/media\/content\/ci-photo-005\/[^/]+\/1920\.jpg$/);
       const made = await fetch(local(api, image.src));
       expect([made.status, made.headers.get('content-type'), made.headers.get('cache-control')]).toEqual([
         200,
@@ -369,8 +393,9 @@ describe('public media', () => {
       // The camera wrote where it was; what is served says nothing of it.
       const source = readFileSync(join(api.config.mediaDir, 'sources/events/summer-jazz-night-2026/photo-003.jpg'));
       expect(hasGps((await sharp(source).metadata()).exif)).toBe(true);
-      expect((await sharp(Buffer.from(await made.arrayBuffer())).metadata()).exif).toBeUndefined();
-      expect([photo.contentUrl, photo.filePath.endsWith('/1920.jpg')]).toEqual([image.src, true]);
+      const madeMeta = await sharp(Buffer.from(await made.arrayBuffer())).metadata();
+      expect([madeMeta.exif, madeMeta.width, madeMeta.height]).toEqual([undefined, 1280, 720]);
+      expect([photo.contentUrl, photo.filePath.endsWith('/1280.jpg')]).toEqual([image.src, true]);
       const avif = await fetch(local(api, (image.sources[0]?.srcset ?? '').split(' ')[0] ?? ''));
       expect(avif.headers.get('content-type')).toBe('image/avif');
       // The sources are the uploads' own files: neither /media nor /download serves them.

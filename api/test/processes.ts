@@ -18,6 +18,8 @@ export interface ApiProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
   /** Starts it again with the same environment, after a kill. */
   start(): Promise<void>;
+  /** The running process's id (benches read its memory from /proc). */
+  readonly pid: number | undefined;
 }
 
 export async function startApiProcess(env: Record<string, string>, port: number): Promise<ApiProcess> {
@@ -50,6 +52,9 @@ export async function startApiProcess(env: Record<string, string>, port: number)
   return {
     url: `http://127.0.0.1:${port}`,
     start,
+    get pid() {
+      return (child as ChildProcess | null)?.pid;
+    },
     async kill(signal) {
       const running = child;
       // Gone already: a process ended by a signal has no exit code, only its signalCode.

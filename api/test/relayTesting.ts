@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { orderFileLinks } from '../src/files/orderFileLinks.js';
+import { fileLinks } from '../src/files/fileLinks.js';
 import type { LivePublisher } from '../src/live/publisher.js';
 import { createRepositories, type Repositories } from '../src/repositories/index.js';
 import { useFreshDatabase } from './databases.js';
@@ -39,7 +39,7 @@ export function relayDatabase() {
   async function instance(): Promise<{ db: Database['db']; repos: Repositories }> {
     const database = await openDatabase(fresh().target);
     opened.push(database);
-    return { db: database.db, repos: createRepositories(database.db, 'http://127.0.0.1', orderFileLinks(ADMIN_TOKEN)) };
+    return { db: database.db, repos: createRepositories(database.db, 'http://127.0.0.1', fileLinks(ADMIN_TOKEN)) };
   }
 
   /** Queues `count` notifications named `${prefix} <n>`; their contents, in the order written. */

@@ -8,7 +8,10 @@ import MediaPackagesPage from './exposes/MediaPackagesPage.js';
 import MyEventsPage from './exposes/MyEventsPage.js';
 import OrdersPage from './exposes/OrdersPage.js';
 import ProfilePage from './exposes/ProfilePage.js';
+import PurchasesPage from './exposes/PurchasesPage.js';
+import ReceiptPage from './exposes/ReceiptPage.js';
 import RoleSelectionModal from './exposes/RoleSelectionModal.js';
+import SalesPage from './exposes/SalesPage.js';
 import SettingsPage from './exposes/SettingsPage.js';
 import SignupPage from './exposes/SignupPage.js';
 
@@ -27,7 +30,10 @@ export const EXPOSED = {
   MyEventsPage,
   OrdersPage,
   ProfilePage,
+  PurchasesPage,
+  ReceiptPage,
   RoleSelectionModal,
+  SalesPage,
   SettingsPage,
   SignupPage,
 } satisfies ExposedComponents<'account'>;

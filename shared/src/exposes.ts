@@ -26,6 +26,9 @@ export interface ExposedModules {
     MyEventsPage: Record<string, never>;
     MediaPackagesPage: Record<string, never>;
     DiscountCodesPage: Record<string, never>;
+    PurchasesPage: Record<string, never>;
+    SalesPage: Record<string, never>;
+    ReceiptPage: Record<string, never>;
     SettingsPage: Record<string, never>;
     FaqPage: Record<string, never>;
     LegalPage: { document: LegalDocument };

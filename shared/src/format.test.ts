@@ -12,3 +12,15 @@ describe('formatMoney', () => {
     expect(formatMoney(5000, 'EUR')).toBe('€50.00');
   });
 });
+
+describe('formatMoney in minor units', () => {
+  it("uses the currency's own minor digits: a yen has none", () => {
+    expect(formatMoney(1500, 'JPY')).toBe('¥1,500');
+  });
+
+  it('formats amounts a float would round wrongly exactly', () => {
+    // The largest safe integer of cents: divided by 100 as a float it shows .90.
+    expect(formatMoney(Number.MAX_SAFE_INTEGER)).toBe('$90,071,992,547,409.91');
+    expect(formatMoney(-1)).toBe('-$0.01');
+  });
+});

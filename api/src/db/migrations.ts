@@ -465,6 +465,82 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.alterTable('users').addColumn('profile_picture_source', 'text').execute();
     },
   ],
+  // Buying content: a content item's currency; a code's use limit and switch; the code a cart
+  // carries; purchases (checkout's priced snapshot, one open per cart), their lines, what each
+  // buyer owns, and the payment events acted on (each once).
+  [
+    '0013_purchases',
+    async (db, t) => {
+      await db.schema
+        .alterTable('content_items')
+        .addColumn('currency', 'text', (col) => col.notNull().defaultTo('USD'))
+        .execute();
+      await db.schema.alterTable('discount_codes').addColumn('max_uses', 'integer').execute();
+      await db.schema
+        .alterTable('discount_codes')
+        .addColumn('active', 'integer', (col) => col.notNull().defaultTo(1))
+        .execute();
+      await db.schema
+        .createTable('cart_discount_codes')
+        .addColumn('owner_key', 'text', (col) => col.primaryKey())
+        .addColumn('code_id', 'integer', (col) => col.notNull().references('discount_codes.id').onDelete('cascade'))
+        .addColumn('applied_at', 'text', notNull)
+        .execute();
+      await db.schema
+        .createTable('purchases')
+        .addColumn('id', 'integer', t.autoId)
+        .addColumn('purchase_number', 'text', (col) => col.notNull().unique())
+        .addColumn('buyer_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('open_key', 'text', (col) => col.unique())
+        .addColumn('status', 'text', oneOf('status', ['open', 'paid', 'expired', 'flagged']))
+        .addColumn('currency', 'text', notNull)
+        .addColumn('subtotal_cents', 'integer', notNull)
+        .addColumn('discount_cents', 'integer', notNull)
+        .addColumn('total_cents', 'integer', notNull)
+        .addColumn('discount_code', 'text')
+        .addColumn('discount_code_id', 'integer')
+        .addColumn('provider', 'text', notNull)
+        .addColumn('provider_session', 'text')
+        .addColumn('provider_url', 'text')
+        .addColumn('payment_reference', 'text')
+        .addColumn('flag_reason', 'text')
+        .addColumn('return_origin', 'text', notNull)
+        .addColumn('created_at', 'text', notNull)
+        .addColumn('expires_at', 'text', notNull)
+        .addColumn('paid_at', 'text')
+        .execute();
+      await db.schema.createIndex('purchases_buyer').on('purchases').columns(['buyer_id', 'created_at']).execute();
+      await db.schema.createIndex('purchases_due').on('purchases').columns(['status', 'expires_at']).execute();
+      await db.schema
+        .createTable('purchase_items')
+        .addColumn('purchase_id', 'integer', (col) => col.notNull().references('purchases.id').onDelete('cascade'))
+        .addColumn('content_identifier', 'text', notNull)
+        .addColumn('seller_id', 'integer', notNull)
+        .addColumn('name', 'text', notNull)
+        .addColumn('price_cents', 'integer', notNull)
+        .addColumn('discount_cents', 'integer', notNull)
+        .addColumn('amount_cents', 'integer', notNull)
+        .addPrimaryKeyConstraint('purchase_items_pk', ['purchase_id', 'content_identifier'])
+        .execute();
+      await db.schema.createIndex('purchase_items_seller').on('purchase_items').column('seller_id').execute();
+      await db.schema
+        .createTable('entitlements')
+        .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('content_identifier', 'text', notNull)
+        .addColumn('purchase_id', 'integer', notNull)
+        .addColumn('granted_at', 'text', notNull)
+        .addPrimaryKeyConstraint('entitlements_pk', ['user_id', 'content_identifier'])
+        .execute();
+      await db.schema
+        .createTable('payment_events')
+        .addColumn('event_id', 'text', (col) => col.primaryKey())
+        .addColumn('type', 'text', notNull)
+        .addColumn('purchase_number', 'text')
+        .addColumn('outcome', 'text', notNull)
+        .addColumn('received_at', 'text', notNull)
+        .execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

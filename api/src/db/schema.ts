@@ -9,6 +9,7 @@ import type {
   EventOrderStatus,
   NotificationStatus,
   OrderInfoStatus,
+  PurchaseStatus,
   Role,
   TargetState,
 } from '@marketplace/shared/contract';
@@ -59,6 +60,8 @@ export interface Schema {
     created_at: string;
     /** What the media job made of a photo, as JSON (0011); null before, and for videos. */
     media: string | null;
+    /** The currency of price_cents (0013). */
+    currency: Generated<string>;
   };
   posts: { id: Generated<number>; author_id: number; text: string; content_item_id: number | null; created_at: string };
   cart_items: { owner_key: string; identifier: string; item_type: string; added_at: string };
@@ -134,6 +137,56 @@ export interface Schema {
     percent_off: number;
     expires_at: string | null;
     times_used: Generated<number>;
+    /** Paid purchases it may take off (0013); null: no limit. */
+    max_uses: number | null;
+    /** 0 once its owner switched it off (0013). */
+    active: Generated<number>;
+  };
+  /** The code a cart carries (0013): one per cart, checked again at checkout. */
+  cart_discount_codes: { owner_key: string; code_id: number; applied_at: string };
+  purchases: {
+    id: Generated<number>;
+    purchase_number: string;
+    buyer_id: number;
+    /** The cart's key while the purchase is open (one open purchase per cart); null after. */
+    open_key: string | null;
+    status: PurchaseStatus;
+    currency: string;
+    subtotal_cents: number;
+    discount_cents: number;
+    total_cents: number;
+    discount_code: string | null;
+    discount_code_id: number | null;
+    provider: string;
+    /** The provider's payment session (a Stripe Checkout Session id), once the buyer went to pay. */
+    provider_session: string | null;
+    provider_url: string | null;
+    payment_reference: string | null;
+    /** Why a payment did not match the purchase (status flagged). */
+    flag_reason: string | null;
+    /** The shell's origin the buyer checked out from: the receipt is shown there. */
+    return_origin: string;
+    created_at: string;
+    expires_at: string;
+    paid_at: string | null;
+  };
+  purchase_items: {
+    purchase_id: number;
+    content_identifier: string;
+    seller_id: number;
+    name: string;
+    price_cents: number;
+    discount_cents: number;
+    amount_cents: number;
+  };
+  entitlements: { user_id: number; content_identifier: string; purchase_id: number; granted_at: string };
+  /** Every payment event acted on, by the provider's event id: a replay is recognised. */
+  payment_events: {
+    event_id: string;
+    type: string;
+    purchase_number: string | null;
+    outcome: string;
+    received_at: string;
   };
   contact_messages: {
     id: Generated<number>;

@@ -113,8 +113,13 @@ export const orderFileKey = (orderId: string, targetIdentifier: string, contentT
 
 /**
  * Keys never served by /media or /download: files private to an order's parties (and the seed's
- * older `uploads/`), and the sources of public media (`sources/`: a camera's file keeps its GPS
- * position; what is served is what the media job made of it).
+ * older `uploads/`), the sources of public media (`sources/`: a camera's file keeps its GPS
+ * position; what is served is what the media job made of it), and the unmarked pictures of
+ * photos for sale (`unmarked/`: their owner and buyers get signed links, files/contentFileLinks.ts;
+ * everyone else the watermarked preview).
  */
-const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/', 'sources/'];
+const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/', 'sources/', 'unmarked/'];
 export const isPrivateKey = (key: string): boolean => PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix));
+
+/** Where one run of a photo for sale's media job keeps its unmarked pictures (a new folder each run, as under `media/`). */
+export const unmarkedFolder = (identifier: string, run: string): string => `unmarked/content/${identifier}/${run}`;

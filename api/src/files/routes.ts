@@ -9,7 +9,8 @@ import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound, orderClosed } from '../http/errors.js';
 import type { Services } from '../services.js';
-import { orderFileLinks } from './orderFileLinks.js';
+import { CONTENT_FILE_PATH } from './contentFileLinks.js';
+import { fileLinks } from './fileLinks.js';
 import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
 import type { FileStore } from './store.js';
 import { completeUpload, receiveUpload, uploadProblem } from './uploads.js';
@@ -60,7 +61,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (isPrivateKey(key)) throw notFound('File');
     return key;
   };
-  const links = orderFileLinks(config.adminToken);
+  const links = fileLinks(config.adminToken);
 
   app.get(FILES_PATHS.download, async (c) => {
     const key = checked(c.req.query('filePath') ?? '', 'filePath');
@@ -101,7 +102,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
   app.get(`${FILES_PATHS.orderFile}/:targetIdentifier`, async (c) => {
     const targetIdentifier = c.req.param('targetIdentifier');
     const query = c.req.query();
-    const refusal = links.refusal(targetIdentifier, query);
+    const refusal = links.order.refusal(targetIdentifier, query);
     if (refusal) throw new HttpError(403, refusal);
     const stored = await repos.orders.filesOf(targetIdentifier);
     if (!stored) throw notFound('File');
@@ -128,6 +129,20 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     // cannot carry nosniff or the sandbox, and the link's expiry is the API's to enforce.
     return fileResponse(files, made?.key ?? stored.key, made?.contentType ?? stored.contentType, {
       'Content-Disposition': attachment ? contentDisposition(stored.fileName) : 'inline',
+      'Cache-Control': 'private, max-age=300',
+    });
+  });
+
+  // A photo for sale's unmarked picture, by the signed link the API gave its owner or a buyer when
+  // they read the item (repositories/content.ts): everyone else is shown its watermarked preview.
+  // Streamed by the API, as an order's files are; kept by the browser only.
+  app.get(`${CONTENT_FILE_PATH}/:identifier`, async (c) => {
+    const identifier = c.req.param('identifier');
+    const file = links.content.check(identifier, c.req.query());
+    const made = await repos.content.unmarkedFile(identifier, file);
+    if (!made) throw notFound('File');
+    return fileResponse(files, made.key, made.contentType, {
+      'Content-Disposition': 'inline',
       'Cache-Control': 'private, max-age=300',
     });
   });

@@ -10,14 +10,22 @@ export interface Derivative {
 }
 
 /**
- * What the media job made of a file, as stored with its target (order_targets.media): the
- * pictures (of a photo, or a video's poster frame) and, for a video, its HLS ladder.
+ * What the media job made of a file, as stored with its target (order_targets.media) or its
+ * photo, video or cover (content_items.media, events.cover_media): the pictures (of a photo, or a
+ * video's poster frame) and, for a video, its HLS ladder.
  */
 export interface TargetMedia {
   width: number;
   height: number;
   placeholder: string;
+  /** The pictures every reader is shown: of a photo for sale, its watermarked preview. */
   derivatives: Derivative[];
+  /**
+   * A photo for sale's pictures without the watermark, under a private prefix (files/paths.ts),
+   * reached by signed links given to its owner and its buyers only. Absent for everything else,
+   * and for a photo made before previews were: its `derivatives` are unmarked, shown as they were.
+   */
+  unmarked?: Derivative[];
   /** A video's files: each rendition's playlist, init segment and segments, and the master playlist (`master.m3u8`). */
   video?: { durationSeconds: number; files: Derivative[] };
 }
@@ -77,6 +85,10 @@ export function pictureOf(media: TargetMedia, urlOf: (derivative: Derivative) =>
     src: fallback ? urlOf(fallback) : '',
   };
 }
+
+/** A photo for sale's unmarked pictures in the place of its preview; null when it has none (every other media). */
+export const unmarkedOf = (media: TargetMedia): TargetMedia | null =>
+  media.unmarked ? { ...media, derivatives: media.unmarked } : null;
 
 /** The stored JSON read back; null when there is none (a target uploaded before the pipeline). */
 export const parseMedia = (json: string | null): TargetMedia | null =>

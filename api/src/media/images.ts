@@ -1,4 +1,5 @@
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import { watermarkSvg } from './watermark.js';
 
 /** The widths pages ask for (SPEC's grids, the viewer, a large screen); none above the source's. */
 export const IMAGE_WIDTHS = [320, 640, 1280, 1920] as const;
@@ -17,15 +18,34 @@ const OUTPUTS = [
   { format: 'jpeg', contentType: 'image/jpeg', extension: 'jpg' },
 ] as const;
 
-/** What is made of a source: at which widths, in which formats, and whether cut to a square. */
+/** A watermarked preview: the pictures everyone is shown of a photo for sale until they buy it. */
+export interface Preview {
+  /** The most pixels on either side (a portrait's height too): enough to judge a photo on a screen, too few to print it. */
+  longEdge: number;
+  /** The text repeated across it (media/watermark.ts). */
+  mark: string;
+}
+
+/** What is made of a source: at which widths, in which formats, whether cut to a square, and whether previewed. */
 export interface PictureSet {
   widths: readonly number[];
   formats: readonly (typeof OUTPUTS)[number]['format'][];
   square: boolean;
+  /** Also a watermarked preview at the set's widths that fit in it, in the same formats (`previews`). */
+  preview?: Preview;
 }
 
 /** A page's picture (grids, the viewer, covers): every width in every format, for a `<picture>`. */
 export const PAGE_PICTURES: PictureSet = { widths: IMAGE_WIDTHS, formats: ['avif', 'webp', 'jpeg'], square: false };
+
+/**
+ * A photo for sale: the page's pictures, unmarked (for its owner and its buyers), and its
+ * watermarked preview for everyone else, at most 1280 px on either side.
+ */
+export const SALE_PICTURES: PictureSet = {
+  ...PAGE_PICTURES,
+  preview: { longEdge: 1280, mark: 'EventMedia · preview' },
+};
 
 /**
  * A profile picture: a square (pages show it in a circle), one JPEG, since the contract names one
@@ -51,7 +71,15 @@ export interface ImageOutput {
 }
 
 export type ImageResult =
-  | { ok: true; width: number; height: number; placeholder: string; outputs: ImageOutput[] }
+  | {
+      ok: true;
+      width: number;
+      height: number;
+      placeholder: string;
+      outputs: ImageOutput[];
+      /** The watermarked preview's pictures, when the set asks for one (else none). */
+      previews: ImageOutput[];
+    }
   | { ok: false; reason: string };
 
 /** The widths made of a source `width` wide: the set's widths below it, and the source's own when it is narrower than the largest. */
@@ -61,13 +89,24 @@ export function widthsFor(width: number, widths: readonly number[] = IMAGE_WIDTH
 }
 
 /**
+ * The widths of a preview of a `width` x `height` picture: the set's widths that fit in
+ * `longEdge`, up to the widest whose height fits too (a portrait's), never above the source's.
+ */
+export function previewWidthsFor(width: number, height: number, widths: readonly number[], longEdge: number): number[] {
+  // Rounded down, so the height sharp rounds to is at most longEdge.
+  const widest = Math.min(width, Math.floor((longEdge * width) / Math.max(width, height)));
+  const fitting = widths.filter((w) => w <= longEdge);
+  return widthsFor(widest, fitting);
+}
+
+/**
  * Decodes an uploaded picture as the type it was declared and remakes it: turned upright by its
  * EXIF orientation, every metadata block dropped (a photographer's GPS position stays with the
  * original, which only the order's parties can download), at each of the set's widths in each of
  * its formats (a page's picture: AVIF, WebP and JPEG; a profile picture: a square JPEG), plus a
- * 16 px placeholder. A file that is not a picture of the declared type (SVG, HTML, a polyglot,
- * random bytes), is truncated, or has too many pixels is refused with the reason, and nothing is
- * made of it.
+ * 16 px placeholder; with a preview (a photo for sale), also its watermarked preview in the same
+ * formats. A file that is not a picture of the declared type (SVG, HTML, a polyglot, random
+ * bytes), is truncated, or has too many pixels is refused with the reason, and nothing is made of it.
  */
 export async function processImage(
   bytes: Uint8Array,
@@ -109,23 +148,47 @@ export async function processImage(
   const width = set.square ? Math.min(decodedWidth, height) : decodedWidth;
   const shaped = (w: number) => raw().resize(set.square ? { width: w, height: w, fit: 'cover' } : { width: w });
 
-  const outputs: ImageOutput[] = [];
-  for (const w of widthsFor(width, set.widths)) {
+  /** One picture `w` wide in each of the set's formats, `image()` giving the picture afresh for each encoder. */
+  const encoded = async (image: () => Sharp, w: number): Promise<ImageOutput[]> => {
+    const made: ImageOutput[] = [];
     for (const output of OUTPUTS.filter((o) => set.formats.includes(o.format))) {
-      let image = shaped(w);
-      image =
+      const encoder =
         output.format === 'avif'
-          ? image.avif({ quality: 50, effort: 2 })
+          ? image().avif({ quality: 50, effort: 2 })
           : output.format === 'webp'
-            ? image.webp({ quality: 75 })
+            ? image().webp({ quality: 75 })
             : // JPEG has no transparency: a transparent PNG is laid on white, not black.
-              image.flatten({ background: '#ffffff' }).jpeg({ quality: 78, mozjpeg: true, progressive: true });
-      outputs.push({
+              image().flatten({ background: '#ffffff' }).jpeg({ quality: 78, mozjpeg: true, progressive: true });
+      made.push({
         name: `${w}.${output.extension}`,
         contentType: output.contentType,
         width: w,
-        bytes: await image.toBuffer(),
+        bytes: await encoder.toBuffer(),
       });
+    }
+    return made;
+  };
+
+  const outputs: ImageOutput[] = [];
+  for (const w of widthsFor(width, set.widths)) outputs.push(...(await encoded(() => shaped(w), w)));
+
+  const previews: ImageOutput[] = [];
+  // A square (a profile picture) is nothing anyone buys.
+  if (set.preview && !set.square) {
+    const { longEdge, mark } = set.preview;
+    // Compositing adds an alpha channel; a picture that had none is not given one.
+    const opaque = channels === 1 || channels === 3;
+    for (const w of previewWidthsFor(width, height, set.widths, longEdge)) {
+      // Both sides given, so the mark is drawn at exactly the picture's size (sharp refuses a larger overlay).
+      const h = Math.max(1, Math.round((w * height) / width));
+      const overlay = watermarkSvg(w, h, mark);
+      const marked = () => {
+        const image = raw()
+          .resize({ width: w, height: h, fit: 'fill' })
+          .composite([{ input: overlay }]);
+        return opaque ? image.removeAlpha() : image;
+      };
+      previews.push(...(await encoded(marked, w)));
     }
   }
   const tiny = await shaped(16).flatten({ background: '#ffffff' }).webp({ quality: 40 }).toBuffer();
@@ -135,5 +198,6 @@ export async function processImage(
     height: set.square ? width : height,
     placeholder: `data:image/webp;base64,${tiny.toString('base64')}`,
     outputs,
+    previews,
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PAGES } from '@marketplace/shared/platform';
 import { otherParty } from '../domain/orders.js';
 import type { FileStore } from '../files/store.js';
+import { unmarkedFolder } from '../files/paths.js';
 import { notifyUser, type Services } from '../services.js';
 import { type Derivative, derivativeFolder, largestJpeg, type TargetMedia } from './derivatives.js';
 import { createWriteStream } from 'node:fs';
@@ -11,7 +12,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { AVATAR_PICTURES, type ImageResult, PAGE_PICTURES, type PictureSet, processImage } from './images.js';
+import {
+  AVATAR_PICTURES,
+  type ImageResult,
+  PAGE_PICTURES,
+  type PictureSet,
+  processImage,
+  SALE_PICTURES,
+} from './images.js';
 import { processVideo, type VideoResult } from './videos.js';
 import { uploadLimit } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
@@ -63,7 +71,9 @@ type Made = { ok: true; media: TargetMedia; stored: Derivative[] } | { ok: false
 /**
  * Decodes a stored source as its declared type and remakes it (a picture: media/images.ts; a
  * video: its poster and HLS ladder, media/videos.ts), storing what was made under `folder` (new to
- * each run). A refused source is an answer; storage failing throws, and what this run stored goes.
+ * each run). A photo made with a preview (a photo for sale) has its watermarked preview stored
+ * there and its unmarked pictures under `privateFolder`, which nothing serves publicly. A refused
+ * source is an answer; storage failing throws, and what this run stored goes.
  */
 async function makeMedia(
   files: FileStore,
@@ -71,6 +81,7 @@ async function makeMedia(
   limit: number,
   folder: string,
   pictures: PictureSet = PAGE_PICTURES,
+  privateFolder?: string,
 ): Promise<Made> {
   let result: ImageResult | VideoResult;
   if (source.contentType.startsWith('video/')) {
@@ -94,13 +105,15 @@ async function makeMedia(
 
   const stored: Derivative[] = [];
   const derivatives: Derivative[] = [];
+  const unmarked: Derivative[] = [];
   const videoFiles: Derivative[] = [];
   const store = async (
     list: Derivative[],
     made: { name: string; contentType: string; bytes: Buffer },
     width: number,
+    into = folder,
   ) => {
-    const key = `${folder}/${made.name}`;
+    const key = `${into}/${made.name}`;
     await files.put(key, made.bytes, made.contentType);
     const derivative = { name: made.name, key, contentType: made.contentType, width };
     stored.push(derivative);
@@ -108,7 +121,13 @@ async function makeMedia(
   };
   try {
     const made = 'poster' in result ? result.poster : result;
-    for (const output of made.outputs) await store(derivatives, output, output.width);
+    const previews = 'poster' in result ? [] : result.previews;
+    if (previews.length > 0) {
+      // The unmarked pictures only where no public URL reaches (a public folder would hand them to anyone).
+      if (!privateFolder) throw new Error('A preview was made without a private folder for its unmarked pictures');
+      for (const output of previews) await store(derivatives, output, output.width);
+      for (const output of made.outputs) await store(unmarked, output, output.width, privateFolder);
+    } else for (const output of made.outputs) await store(derivatives, output, output.width);
     // The ladder's files in the order they were made: the master playlist, last, is stored last.
     if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width);
     const media: TargetMedia = {
@@ -116,6 +135,7 @@ async function makeMedia(
       height: made.height,
       placeholder: made.placeholder,
       derivatives,
+      ...(unmarked.length > 0 && { unmarked }),
       ...('files' in result && { video: { durationSeconds: result.durationSeconds, files: videoFiles } }),
     };
     return { ok: true, media, stored };
@@ -124,6 +144,13 @@ async function makeMedia(
     throw error;
   }
 }
+
+/** Every file a run stored, as its media name them. */
+const madeFiles = (media: TargetMedia): Derivative[] => [
+  ...media.derivatives,
+  ...(media.unmarked ?? []),
+  ...(media.video?.files ?? []),
+];
 
 /** Removes what a run stored, as far as the store lets it (a failure here must not hide the first one). */
 const removeAll = (files: FileStore, stored: Derivative[]) =>
@@ -161,18 +188,32 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
 
   /**
    * An event's photo, video or cover (public media), stored under
-   * `media/<kind>/<identifier>/<random>/` (a new folder each run: immutable URLs). A source that
-   * does not decode is the seed's or an operator's mistake: logged, and the item stays processing.
+   * `media/<kind>/<identifier>/<random>/` (a new folder each run: immutable URLs). A photo for
+   * sale is stored there as its watermarked preview, and unmarked under `unmarked/` (files/paths.ts);
+   * one made before previews were is made again, and its unmarked public pictures go once the new
+   * ones are recorded. A source that does not decode is the seed's or an operator's mistake:
+   * logged, and the item stays processing (or as it was).
    */
   const publicJob = async (kind: 'content' | 'cover', identifier: string) => {
+    // A cover is nothing anyone buys, and is made once.
     const source =
-      kind === 'content' ? await repos.content.contentSource(identifier) : await repos.content.coverSource(identifier);
+      kind === 'content'
+        ? await repos.content.contentSource(identifier)
+        : await repos.content
+            .coverSource(identifier)
+            .then((cover) => cover && { ...cover, forSale: false, replaces: null });
     if (!source) return;
     const limit = source.contentType.startsWith('video/') ? config.videoUploadMaxBytes : PUBLIC_SOURCE_MAX_BYTES;
-    const folder = `media/${kind}/${identifier}/${randomBytes(9).toString('base64url')}`;
-    const made = await makeMedia(files, source, limit, folder);
+    const run = randomBytes(9).toString('base64url');
+    const folder = `media/${kind}/${identifier}/${run}`;
+    const made = source.forSale
+      ? await makeMedia(files, source, limit, folder, SALE_PICTURES, unmarkedFolder(identifier, run))
+      : await makeMedia(files, source, limit, folder);
     if (!made.ok) return console.error(`[media] the ${kind} source of ${identifier} was refused: ${made.reason}`);
-    if (await repos.content.setPublicMedia(kind, identifier, made.media)) return;
+    if (await repos.content.setPublicMedia(kind, identifier, made.media)) {
+      if (source.replaces) await removeAll(files, madeFiles(source.replaces));
+      return;
+    }
     // Another worker recorded its own first.
     await removeAll(files, made.stored);
   };

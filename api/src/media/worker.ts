@@ -1,6 +1,6 @@
 import type { ApiConfig } from '../config.js';
 import { databaseTarget, openDatabase } from '../db/database.js';
-import { orderFileLinks } from '../files/orderFileLinks.js';
+import { fileLinks } from '../files/fileLinks.js';
 import { createFileStore } from '../files/store.js';
 import { createRepositories } from '../repositories/index.js';
 import { mediaJobs } from './jobs.js';
@@ -21,7 +21,7 @@ export async function startWorker(config: ApiConfig): Promise<RunningWorker> {
   try {
     const files = createFileStore(config);
     await files.prepare(config.allowedOrigins);
-    const repos = createRepositories(database.db, config.filesOrigin, orderFileLinks(config.adminToken));
+    const repos = createRepositories(database.db, config.filesOrigin, fileLinks(config.adminToken));
     const queue = await openMediaQueue(database, config);
     const jobs = mediaJobs({ repos, files, config, relay: { kick: () => undefined } });
     await queue.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);

@@ -26,6 +26,7 @@ export function cartRepository(db: Db, urls: FileUrls) {
           'ci.thumbnail_path',
           'ci.media',
           'ci.price_cents',
+          'ci.currency',
           'e.name as event_name',
         ])
         .where('c.owner_key', '=', key)
@@ -43,6 +44,7 @@ export function cartRepository(db: Db, urls: FileUrls) {
           image: media && pictureOf(media, (d) => urls.media(d.key) ?? ''),
           eventName: row.event_name,
           priceCents: row.price_cents,
+          currency: row.currency,
         };
       });
     },
@@ -71,7 +73,13 @@ export function cartRepository(db: Db, urls: FileUrls) {
       return numDeletedRows > 0n;
     },
 
-    /** Moves a guest cart into a user's cart (items both hold stay once). */
+    /** Takes these items out of the cart (bought, or refused at checkout). */
+    async removeMany(key: string, identifiers: readonly string[]): Promise<void> {
+      if (identifiers.length === 0) return;
+      await db.deleteFrom('cart_items').where('owner_key', '=', key).where('identifier', 'in', identifiers).execute();
+    },
+
+    /** Moves a guest cart into a user's cart (items both hold stay once), with its discount code. */
     async adopt(guestKey: string, userId: number): Promise<void> {
       await inTransaction(db, async (trx) => {
         await trx
@@ -86,6 +94,19 @@ export function cartRepository(db: Db, urls: FileUrls) {
           .onConflict((oc) => oc.columns(['owner_key', 'identifier']).doNothing())
           .execute();
         await trx.deleteFrom('cart_items').where('owner_key', '=', guestKey).execute();
+        // The visitor's discount code comes along, unless the account's cart carries one.
+        await trx
+          .insertInto('cart_discount_codes')
+          .columns(['owner_key', 'code_id', 'applied_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('cart_discount_codes')
+              .select([eb.val(userCartKey(userId)).as('owner_key'), 'code_id', 'applied_at'])
+              .where('owner_key', '=', guestKey),
+          )
+          .onConflict((oc) => oc.column('owner_key').doNothing())
+          .execute();
+        await trx.deleteFrom('cart_discount_codes').where('owner_key', '=', guestKey).execute();
       });
     },
   };

@@ -1,5 +1,7 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { ContentItem, EventSummary, Post } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
+import type { Schema } from '../db/schema.js';
 import type { SessionUser } from '../http/env.js';
 import { type Page, pageOf, pageWindow, likeIgnoringCase } from './sql.js';
 import type { FileUrls } from './urls.js';
@@ -11,8 +13,10 @@ import {
   pictureOf,
   type TargetMedia,
   thumbnailJpeg,
+  unmarkedOf,
 } from '../media/derivatives.js';
 import { contentTypeOf, isPrivateKey } from '../files/paths.js';
+import type { PurchasesRepository } from './purchases.js';
 import type { UsersRepository } from './users.js';
 
 /** An event as a search hit. */
@@ -24,8 +28,19 @@ export interface EventRef {
 
 export type ContentRepository = ReturnType<typeof contentRepository>;
 
+/**
+ * A photo or video whose media job has yet to run: none made yet, or a photo for sale made before
+ * previews were (its pictures are unmarked and public; media/jobs.ts makes them again). Every
+ * photo for sale made since has `unmarked` in its media (media/derivatives.ts).
+ */
+const waitingForMedia = (eb: ExpressionBuilder<Schema, 'content_items'>) =>
+  eb.or([
+    eb('media', 'is', null),
+    eb.and([eb('for_sale', '=', 1), eb('content_type', 'like', 'image/%'), eb('media', 'not like', '%"unmarked":%')]),
+  ]);
+
 /** Events, the photos and videos in them, and community posts. Items are shaped for the viewer. */
-export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository) {
+export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository, purchases: PurchasesRepository) {
   /** Every content-item query selects these columns, so one mapper reads them all. */
   const itemQuery = () =>
     db
@@ -45,6 +60,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
         'ci.thumbnail_path',
         'ci.for_sale',
         'ci.price_cents',
+        'ci.currency',
         'ci.owner_id',
         'ci.media',
         'e.name as event_name',
@@ -83,20 +99,26 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
   /**
    * What a page shows of an item: the files the media job made, once it made them; before that,
    * a seeded file served as it is (the API's tests), or nothing while the source waits where it is
-   * never served (`sources/`): the item is processing.
+   * never served (`sources/`): the item is processing. A photo for sale is its watermarked preview,
+   * but to its owner and its buyers (`unmarked`): its unmarked pictures, by signed links.
    */
-  const shownFiles = (row: ItemRow) => {
+  const shownFiles = (row: ItemRow, unmarked: boolean) => {
     const media = parseMedia(row.media);
     if (media) {
-      const largest = largestJpeg(media);
+      const clean = unmarked ? unmarkedOf(media) : null;
+      const shown = clean ?? media;
+      const urlOf = clean ? (d: Derivative) => urls.contentFile(row.identifier, d.name) : publicUrl;
+      const largest = largestJpeg(shown);
+      const thumbnail = thumbnailJpeg(shown);
       const master = media.video?.files.find((f) => f.name === MASTER_PLAYLIST);
       return {
-        contentUrl: urls.media(master?.key ?? largest?.key ?? null) ?? '',
-        thumbnailUrl: urls.media(thumbnailJpeg(media)?.key ?? null),
+        contentUrl: master ? (urls.media(master.key) ?? '') : largest ? urlOf(largest) : '',
+        thumbnailUrl: thumbnail ? urlOf(thumbnail) : null,
         width: media.width,
         height: media.height,
-        filePath: media.video ? '' : (largest?.key ?? ''),
-        image: pictureOf(media, publicUrl),
+        // A key /download serves, so a public one (of a photo for sale, the preview's) whoever reads it.
+        filePath: media.video ? '' : (largestJpeg(media)?.key ?? ''),
+        image: pictureOf(shown, urlOf),
         processing: false,
       };
     }
@@ -122,12 +144,27 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     };
   };
 
-  const toItem = (row: ItemRow, viewer: SessionUser | null): ContentItem => ({
+  /**
+   * The items of `rows` the viewer bought, asked once for a page's items rather than once per item.
+   */
+  const boughtAmong = async (rows: readonly ItemRow[], viewer: SessionUser | null): Promise<ReadonlySet<string>> => {
+    const candidates = rows.filter((row) => row.for_sale === 1 && row.owner_id !== viewer?.id).map((r) => r.identifier);
+    if (!viewer || candidates.length === 0) return new Set();
+    return purchases.ownedAmong(viewer.id, candidates);
+  };
+
+  /** The rows as `viewer` sees them: a photo for sale unmarked to its owner and to whoever bought it. */
+  const toItems = async (rows: readonly ItemRow[], viewer: SessionUser | null): Promise<ContentItem[]> => {
+    const bought = await boughtAmong(rows, viewer);
+    return rows.map((row) => toItem(row, viewer, row.owner_id === viewer?.id || bought.has(row.identifier)));
+  };
+
+  const toItem = (row: ItemRow, viewer: SessionUser | null, unmarked: boolean): ContentItem => ({
     name: row.name,
     contentIdentifier: row.identifier,
     contentType: row.content_type,
     metadata: { 'Content-Type': row.content_type },
-    ...shownFiles(row),
+    ...shownFiles(row, unmarked),
     filename: row.filename,
     eventName: row.event_name,
     eventIdentifier: row.event_identifier,
@@ -137,6 +174,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     // Nobody buys their own work.
     canAddToCart: row.for_sale === 1 && row.owner_id !== viewer?.id,
     priceCents: row.price_cents,
+    currency: row.currency,
   });
 
   const toEvent = (row: EventRow): EventSummary => ({
@@ -152,15 +190,38 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
   });
 
   return {
-    /** A photo or video whose media are not made yet, with where its source is; undefined once they are. */
-    async contentSource(contentIdentifier: string): Promise<{ key: string; contentType: string } | undefined> {
+    /**
+     * A photo or video whose media are not made yet (waitingForMedia), with where its source is,
+     * whether it is for sale, and the media a new run replaces (a photo for sale made before
+     * previews were; null for none); undefined once they are made.
+     */
+    async contentSource(
+      contentIdentifier: string,
+    ): Promise<{ key: string; contentType: string; forSale: boolean; replaces: TargetMedia | null } | undefined> {
       const row = await db
         .selectFrom('content_items')
-        .select(['file_path', 'content_type'])
+        .select(['file_path', 'content_type', 'for_sale', 'media'])
         .where('identifier', '=', contentIdentifier)
-        .where('media', 'is', null)
+        .where(waitingForMedia)
         .executeTakeFirst();
-      return row && { key: row.file_path, contentType: row.content_type };
+      return (
+        row && {
+          key: row.file_path,
+          contentType: row.content_type,
+          forSale: row.for_sale === 1,
+          replaces: parseMedia(row.media),
+        }
+      );
+    },
+
+    /** One of a photo for sale's unmarked pictures, by its name ('1920.jpg'); undefined for no such file. */
+    async unmarkedFile(identifier: string, file: string): Promise<Derivative | undefined> {
+      const row = await db
+        .selectFrom('content_items')
+        .select('media')
+        .where('identifier', '=', identifier)
+        .executeTakeFirst();
+      return parseMedia(row?.media ?? null)?.unmarked?.find((d) => d.name === file);
     },
 
     /** An event's cover whose pictures are not made yet; undefined once they are (or without a cover). */
@@ -175,7 +236,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       return row?.cover_path ? { key: row.cover_path, contentType: contentTypeOf(row.cover_path) } : undefined;
     },
 
-    /** Records what was made of a photo or a cover, once: false when another worker did first. */
+    /** Records what was made of a photo or a cover, once: false when another worker did first (or it was made already). */
     async setPublicMedia(kind: 'content' | 'cover', identifier: string, media: TargetMedia): Promise<boolean> {
       const json = JSON.stringify(media);
       const result =
@@ -184,7 +245,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
               .updateTable('content_items')
               .set({ media: json })
               .where('identifier', '=', identifier)
-              .where('media', 'is', null)
+              .where(waitingForMedia)
               .executeTakeFirst()
           : await db
               .updateTable('events')
@@ -197,7 +258,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
 
     /** What is waiting for its media: photos, videos and covers without. */
     async unprocessed(): Promise<{ content: string[]; covers: string[] }> {
-      const items = await db.selectFrom('content_items').select('identifier').where('media', 'is', null).execute();
+      const items = await db.selectFrom('content_items').select('identifier').where(waitingForMedia).execute();
       const events = await db
         .selectFrom('events')
         .select('identifier')
@@ -244,12 +305,12 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
 
     async itemsOfEvent(eventIdentifier: string, viewer: SessionUser | null): Promise<ContentItem[]> {
       const rows = await itemQuery().where('e.identifier', '=', eventIdentifier).orderBy('ci.id').execute();
-      return rows.map((row) => toItem(row, viewer));
+      return toItems(rows, viewer);
     },
 
     async itemsOwnedBy(userId: number, viewer: SessionUser | null): Promise<ContentItem[]> {
       const rows = await itemQuery().where('ci.owner_id', '=', userId).orderBy('ci.id').execute();
-      return rows.map((row) => toItem(row, viewer));
+      return toItems(rows, viewer);
     },
 
     /** Whether an item can be sold at all, and who may not buy it (its owner); undefined for no such item. */
@@ -285,8 +346,9 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
         .execute();
       const { items: page, more } = pageOf(found, limit);
       const itemIds = page.map((row) => row.content_item_id).filter((id): id is number => id !== null);
-      const shown = itemIds.length ? await itemQuery().where('ci.id', 'in', itemIds).execute() : [];
-      const itemById = new Map(shown.map((item) => [item.id, item]));
+      const shownRows = itemIds.length ? await itemQuery().where('ci.id', 'in', itemIds).execute() : [];
+      const shown = await toItems(shownRows, viewer);
+      const itemById = new Map(shownRows.map((row, i) => [row.id, shown[i]]));
       const posts = page.map((row): Post => {
         const item = row.content_item_id === null ? undefined : itemById.get(row.content_item_id);
         return {
@@ -299,7 +361,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
           }),
           text: row.text,
           createdAt: row.created_at,
-          contentItem: item ? toItem(item, viewer) : null,
+          contentItem: item ?? null,
         };
       });
       return { items: posts, more };

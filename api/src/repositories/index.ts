@@ -17,11 +17,12 @@ import { offersRepository } from './offers.js';
 import { rateWindowsRepository } from './rateWindows.js';
 import { rumRepository } from './rum.js';
 import { ordersRepository } from './orders.js';
+import { purchasesRepository } from './purchases.js';
 import { sessionsRepository } from './sessions.js';
 import { sql } from 'kysely';
 import { inTransaction } from './sql.js';
 import { type FileUrls, fileUrls } from './urls.js';
-import type { OrderFileLinks } from '../files/orderFileLinks.js';
+import type { FileLinks } from '../files/fileLinks.js';
 import { usersRepository } from './users.js';
 
 /** The repositories on one connection or transaction. */
@@ -32,7 +33,7 @@ export interface Repositories extends RepositorySet {
   transaction<T>(work: (repos: RepositorySet) => Promise<T>): Promise<T>;
 }
 
-export function createRepositories(db: Db, filesOrigin: string, links: OrderFileLinks): Repositories {
+export function createRepositories(db: Db, filesOrigin: string, links: FileLinks): Repositories {
   const urls = fileUrls(filesOrigin, links);
   return {
     ...repositorySet(db, urls),
@@ -42,18 +43,20 @@ export function createRepositories(db: Db, filesOrigin: string, links: OrderFile
 
 function repositorySet(db: Db, urls: FileUrls) {
   const users = usersRepository(db, urls);
+  const purchases = purchasesRepository(db);
   return {
     urls,
     users,
     sessions: sessionsRepository(db, users),
     loginFailures: loginFailuresRepository(db),
     cart: cartRepository(db, urls),
-    content: contentRepository(db, urls, users),
+    content: contentRepository(db, urls, users, purchases),
     offers: offersRepository(db),
     contact: contactRepository(db),
     notifications: notificationsRepository(db),
     chat: chatRepository(db, urls, users),
     orders: ordersRepository(db, urls),
+    purchases,
     rum: rumRepository(db),
     rateWindows: rateWindowsRepository(db),
     idempotency: idempotencyRepository(db),

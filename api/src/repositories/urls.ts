@@ -1,5 +1,5 @@
 import { FILES_PATHS } from '@marketplace/shared/contract';
-import type { OrderFileLinks } from '../files/orderFileLinks.js';
+import type { FileLinks } from '../files/fileLinks.js';
 
 /** The files host's URLs, built in one place from its public origin. */
 export interface FileUrls {
@@ -14,9 +14,11 @@ export interface FileUrls {
    * job made (`file`, e.g. '640.webp'), or the original (null), inline or as an attachment.
    */
   orderFile(targetIdentifier: string, file: string | null, download: boolean, notAfter?: number): string;
+  /** A short-lived signed link to one of a photo for sale's unmarked pictures (files/contentFileLinks.ts), e.g. '1920.jpg'. */
+  contentFile(identifier: string, file: string): string;
 }
 
-export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
+export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
   return {
     media: (relativePath) =>
       relativePath
@@ -25,7 +27,8 @@ export function fileUrls(filesOrigin: string, links: OrderFileLinks): FileUrls {
     download: (filePath, fileName) =>
       `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
     orderFile: (targetIdentifier, file, download, notAfter) =>
-      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.grant({ targetIdentifier, file, download }, Date.now(), notAfter).toString()}`,
+      `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.order.grant({ targetIdentifier, file, download }, Date.now(), notAfter).toString()}`,
+    contentFile: (identifier, file) => `${filesOrigin}${links.content.path(identifier, file)}`,
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };

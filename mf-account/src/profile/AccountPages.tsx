@@ -1,59 +1,6 @@
-import type { ReactNode } from 'react';
-import {
-  Avatar,
-  callQuery,
-  formatMoney,
-  Link,
-  PageLayout,
-  PAGES,
-  QueryState,
-  Skeleton,
-  useSession,
-} from '@marketplace/shared';
+import { Avatar, callQuery, formatMoney, Link, PAGES } from '@marketplace/shared';
+import { AccountPage } from './AccountPage.js';
 import { useAccountQuery } from './queries.js';
-
-/** The API's reason (e.g. the role a page needs) is what the user needs to read. */
-const reason = (error: unknown) => (error instanceof Error ? error.message : 'This could not be loaded.');
-
-/** Four rows of a list, the shape of every account page's content while it loads. */
-const LIST_SKELETON = [0, 1, 2, 3].map((i) => (
-  <Skeleton key={i} width={i % 2 ? '65%' : '85%'} height={18} style={{ margin: '16px 0' }} />
-));
-
-interface AccountPageProps {
-  title: string;
-  state: { isLoading: boolean; error: unknown };
-  /** The loaded list is empty: what the empty state says, and what to do about it. */
-  empty?: { when: boolean; title: string; hint?: ReactNode };
-  children: ReactNode;
-}
-
-/** A page that needs a session: visitors are pointed to log in; failures show the API's reason (e.g. the role a page needs). */
-function AccountPage({ title, state, empty, children }: AccountPageProps) {
-  const isLoggedIn = useSession((s) => s.isLoggedIn);
-  return (
-    <PageLayout width="narrow">
-      <h1>{title}</h1>
-      {isLoggedIn ? (
-        <QueryState
-          isLoading={state.isLoading}
-          error={state.error}
-          errorText={reason}
-          skeleton={LIST_SKELETON}
-          empty={empty?.when}
-          emptyText={empty?.title}
-          emptyHint={empty?.hint}
-        >
-          {children}
-        </QueryState>
-      ) : (
-        <p>
-          Please <Link to={PAGES.login.href()}>log in</Link> to see this page.
-        </p>
-      )}
-    </PageLayout>
-  );
-}
 
 export function ProfilePage() {
   const q = useAccountQuery(callQuery('getOwnProfile'));

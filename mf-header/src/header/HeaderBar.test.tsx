@@ -156,13 +156,13 @@ describe('layout by width', () => {
 
 describe('profile menu', () => {
   it.each([
-    [[], ['Profile', 'Orders', 'Settings']],
-    [['DRIVER'], ['Profile', 'Orders', 'Settings']],
-    [['MEDIA'], ['Profile', 'Orders', 'Media packages', 'Discount codes', 'Settings']],
-    [['EVENT_ORGANIZER'], ['Profile', 'Events', 'Orders', 'Settings']],
+    [[], ['Profile', 'Orders', 'Purchases', 'Settings']],
+    [['DRIVER'], ['Profile', 'Orders', 'Purchases', 'Settings']],
+    [['MEDIA'], ['Profile', 'Orders', 'Purchases', 'Media packages', 'Discount codes', 'Sales', 'Settings']],
+    [['EVENT_ORGANIZER'], ['Profile', 'Events', 'Orders', 'Purchases', 'Settings']],
     [
       ['DRIVER', 'EVENT_ORGANIZER', 'MEDIA'],
-      ['Profile', 'Events', 'Orders', 'Media packages', 'Discount codes', 'Settings'],
+      ['Profile', 'Events', 'Orders', 'Purchases', 'Media packages', 'Discount codes', 'Sales', 'Settings'],
     ],
   ] as [Role[], string[]][])('with roles %j holds %j and Logout', async (roles, entries) => {
     logInAs(roles);
@@ -183,11 +183,26 @@ describe('profile menu', () => {
           Orders: '/user/orders',
           'Media packages': '/user/mediaPackages',
           'Discount codes': '/user/discountCodes',
+          Purchases: '/user/purchases',
+          Sales: '/user/sales',
           Settings: '/settings/general',
         }[label],
       ]),
     );
     expect(within(menu).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+  });
+
+  it.each([
+    [['MEDIA'], true],
+    [['DRIVER', 'EVENT_ORGANIZER'], false],
+    [[], false],
+  ] as [Role[], boolean][])('with roles %j offers Purchases, and Sales only to MEDIA (%s)', async (roles, sells) => {
+    logInAs(roles);
+    renderHeader('/events');
+    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
+    expect(screen.getByRole('link', { name: 'Purchases' })).toHaveAttribute('href', '/user/purchases');
+    if (sells) expect(screen.getByRole('link', { name: 'Sales' })).toHaveAttribute('href', '/user/sales');
+    else expect(screen.queryByRole('link', { name: 'Sales' })).toBeNull();
   });
 
   it('closes with Escape and gives focus back to its toggle', async () => {

@@ -10,13 +10,16 @@ import {
   type Role,
 } from '@marketplace/shared';
 
-/** SPEC.md section 2 "Profile menu": entries with their role conditions. */
+/** SPEC.md section 2 "Profile menu": entries with their role conditions, and Purchases and Sales. */
 const ENTRIES: { to: string; label: string; role?: Role }[] = [
   { to: PAGES.profile.href(), label: 'Profile' },
   { to: PAGES.myEvents.href(), label: 'Events', role: 'EVENT_ORGANIZER' },
   { to: PAGES.orders.href(), label: 'Orders' },
+  // Buying content: what one bought (everyone), what one sold (a seller of media).
+  { to: PAGES.purchases.href(), label: 'Purchases' },
   { to: PAGES.mediaPackages.href(), label: 'Media packages', role: 'MEDIA' },
   { to: PAGES.discountCodes.href(), label: 'Discount codes', role: 'MEDIA' },
+  { to: PAGES.sales.href(), label: 'Sales', role: 'MEDIA' },
   { to: PAGES.settings.href(), label: 'Settings' },
 ];
 

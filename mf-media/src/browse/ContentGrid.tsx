@@ -16,7 +16,7 @@ import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
-import { CARD_SIZES, Grid, pictureLoading, picturePriority, Processing } from './ui.js';
+import { CARD_SIZES, Grid, ItemPrice, pictureLoading, picturePriority, Processing } from './ui.js';
 
 /** The card grid, whose cards open the viewer from their picture. */
 const Cards = styled(Grid)`
@@ -76,6 +76,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
                 item.photographer
               )}
             </p>
+            {item.canAddToCart && <ItemPrice item={item} />}
             <p>
               <AddToCartButton item={item} addToCart={addToSharedCart} />
             </p>

@@ -1,8 +1,15 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cartItem, contentItem, renderWithQuery, useMswServer, videoItem } from '@marketplace/shared/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  cartItem,
+  cartSummary,
+  contentItem,
+  renderWithQuery,
+  useMswServer,
+  videoItem,
+} from '@marketplace/shared/test-utils';
 import { MemoryRouter, Route, Routes, sessionStore, type EventSummary, type Post } from '@marketplace/shared';
 import { CartPage } from '../cart/CartPage.js';
 import { CommunityPage } from './CommunityPage.js';
@@ -75,6 +82,21 @@ describe('event page', () => {
     expect(within(viewer).getByRole('button', { name: 'Add to cart' })).toBeInTheDocument();
     // Anyone's gallery sells; it does not hand out downloads.
     expect(within(viewer).queryByRole('link', { name: 'Download' })).toBeNull();
+  });
+
+  it('shows the price on the cards of items for sale, in their currency', async () => {
+    const items = [
+      contentItem({ name: 'Stage', priceCents: 1500 }),
+      contentItem({ name: 'Backstage', priceCents: 2500, currency: 'EUR' }),
+      contentItem({ name: 'Private', canAddToCart: false, priceCents: 900 }),
+    ];
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event: event(), contentItems: items })));
+    renderAt('/event/summer-jazz-night-2026');
+    const card = async (name: string) =>
+      (await screen.findByRole('heading', { name, level: 2 })).closest('li') as HTMLElement;
+    expect(within(await card('Stage')).getByText('$15.00')).toBeInTheDocument();
+    expect(within(await card('Backstage')).getByText('€25.00')).toBeInTheDocument();
+    expect(within(await card('Private')).queryByText(/[$€]\d/)).toBeNull();
   });
 
   it("shows photos the media pipeline made as pictures of their widths and formats, the first row first, and the viewer at the screen's width", async () => {
@@ -338,6 +360,11 @@ describe('creator page', () => {
 });
 
 describe('cart page', () => {
+  // The order summary beside the items (its own tests: cart/CartPage.test.tsx).
+  beforeEach(() =>
+    server.use(http.get(`${API}/user/cart/summary`, () => HttpResponse.json({ summary: cartSummary() }))),
+  );
+
   it('lists the items and removes one', async () => {
     sessionStore.setState({ cart: [cartItem('a'), cartItem('b')], loaded: true });
     server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ cart: [cartItem('b')] })));

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Card, Skeleton, theme } from '@marketplace/shared';
+import { Card, formatMoney, Skeleton, theme, type ContentItem } from '@marketplace/shared';
 
 /**
  * How many cards' pictures load at once rather than when scrolled near: a wide screen's first
@@ -91,3 +91,12 @@ export const Processing = styled.div.attrs({ role: 'status' })`
   color: ${theme.colors.muted};
   background: ${theme.colors.surface};
 `;
+
+/** What an item for sale costs, as the server priced it (minor units of its currency). */
+export function ItemPrice({ item }: { item: ContentItem }) {
+  return (
+    <p className="price" style={{ fontWeight: 600 }}>
+      {formatMoney(item.priceCents, item.currency)}
+    </p>
+  );
+}

@@ -13,6 +13,7 @@ import {
   theme,
   useSession,
 } from '@marketplace/shared';
+import { OrderSummary } from './OrderSummary.js';
 
 const Items = styled.ul`
   list-style: none;
@@ -33,6 +34,19 @@ const Items = styled.ul`
   }
   .what {
     flex: 1;
+    min-width: 0;
+    overflow-wrap: anywhere;
+  }
+`;
+
+/** The items, and their summary beside them on a wide screen, under them on a phone (SPEC.md section 9). */
+const Columns = styled.div`
+  display: grid;
+  grid-template-columns: minmax(0, 1fr) minmax(280px, 340px);
+  gap: ${theme.space.xl};
+  align-items: start;
+  ${theme.mobile} {
+    grid-template-columns: minmax(0, 1fr);
   }
 `;
 
@@ -68,31 +82,34 @@ export function CartPage() {
           </>
         }
       >
-        <Items aria-label="Cart items">
-          {cart.map((item) => (
-            <li key={item.identifier}>
-              {item.image ? (
-                <Picture image={item.image} alt="" sizes="64px" width={64} height={48} />
-              ) : (
-                safeHref(item.thumbnailUrl) && (
-                  <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} height={48} loading="lazy" />
-                )
-              )}
-              <span className="what">
-                {item.name}
-                {item.eventName ? ` · ${item.eventName}` : ''} · {formatMoney(item.priceCents)}
-              </span>
-              <Button
-                variant="ghost"
-                size="small"
-                onClick={() => void remove(item.identifier)}
-                aria-label={`Remove ${item.name}`}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </Items>
+        <Columns>
+          <Items aria-label="Cart items">
+            {cart.map((item) => (
+              <li key={item.identifier}>
+                {item.image ? (
+                  <Picture image={item.image} alt="" sizes="64px" width={64} height={48} />
+                ) : (
+                  safeHref(item.thumbnailUrl) && (
+                    <img src={safeHref(item.thumbnailUrl) ?? undefined} alt="" width={64} height={48} loading="lazy" />
+                  )
+                )}
+                <span className="what">
+                  {item.name}
+                  {item.eventName ? ` · ${item.eventName}` : ''} · {formatMoney(item.priceCents, item.currency)}
+                </span>
+                <Button
+                  variant="ghost"
+                  size="small"
+                  onClick={() => void remove(item.identifier)}
+                  aria-label={`Remove ${item.name}`}
+                >
+                  Remove
+                </Button>
+              </li>
+            ))}
+          </Items>
+          <OrderSummary />
+        </Columns>
       </QueryState>
     </PageLayout>
   );

@@ -153,6 +153,19 @@ describe('media viewer', () => {
     expect(await within(dialog).findByText('Added to cart')).toBeInTheDocument();
   });
 
+  it('shows the price of an item for sale in its currency, and none for one that is not', async () => {
+    const items = [
+      contentItem({ name: 'Sellable', priceCents: 123456, currency: 'EUR' }),
+      contentItem({ name: 'Not for sale', canAddToCart: false, priceCents: 900 }),
+    ];
+    const dialog = await openViewer({ items, addToCart: vi.fn() });
+    expect(within(dialog).getByText('€1,234.56')).toBeInTheDocument();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(within(dialog).getByRole('heading', { name: 'Not for sale' })).toBeInTheDocument();
+    expect(within(dialog).queryByText('$9.00')).toBeNull();
+    expect(within(dialog).queryByText(/[$€]\d/)).toBeNull();
+  });
+
   it('offers Add to cart per item by the cart rule', async () => {
     const items = [contentItem({ name: 'Sellable' }), contentItem({ name: 'Not for sale', canAddToCart: false })];
     const dialog = await openViewer({ items, addToCart: vi.fn() });

@@ -15,7 +15,7 @@ import {
 import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { isVideo, wrap } from './media.js';
-import { Processing } from '../browse/ui.js';
+import { ItemPrice, Processing } from '../browse/ui.js';
 
 const Overlay = styled.div`
   position: fixed;
@@ -216,6 +216,7 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
             item.photographer
           )}
         </p>
+        {item.canAddToCart && <ItemPrice item={item} />}
         {(addToCart || download) && (
           <div className="actions">
             {addToCart && <AddToCartButton key={item.contentIdentifier} item={item} addToCart={addToCart} />}

@@ -23,6 +23,7 @@ import type {
   UserInfo,
 } from './entities.js';
 import type { EventOrderDetails, EventOrderSummary, Target } from './eventOrder.js';
+import type { CartSummary, CheckoutRefusal, OwnedItem, Purchase, Sale, SalesMonth } from './purchases.js';
 
 /** How a call's request travels: in the query string, as a urlencoded form, or as multipart. */
 export type Encoding = 'none' | 'query' | 'form' | 'multipart';
@@ -105,6 +106,25 @@ export const API_CALLS = {
   getOpenChats: { method: 'GET', path: '/v2/chat/open', encoding: 'none', credentials: true },
   // Production topology (issue "Production topology"): the browser's own broker login.
   getLiveCredentials: { method: 'POST', path: '/v2/liveCredentials', encoding: 'none', credentials: true },
+  // Buying: the cart's totals and code, checkout, receipts, what a buyer owns and a seller sold.
+  getCartSummary: { method: 'GET', path: '/v2/user/cart/summary', encoding: 'none', credentials: true },
+  applyDiscountCode: { method: 'POST', path: '/v2/user/cart/discountCode', encoding: 'form', credentials: true },
+  removeDiscountCode: {
+    method: 'POST',
+    path: '/v2/user/cart/discountCode/remove',
+    encoding: 'none',
+    credentials: true,
+  },
+  checkout: { method: 'POST', path: '/v2/checkout', encoding: 'none', credentials: true },
+  getPurchase: {
+    method: 'GET',
+    path: '/v2/purchases/:purchaseNumber',
+    encoding: 'query',
+    credentials: true,
+    lookup: true,
+  },
+  getPurchases: { method: 'GET', path: '/v2/user/purchases', encoding: 'none', credentials: true },
+  getSales: { method: 'GET', path: '/v2/user/sales', encoding: 'none', credentials: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof API_CALLS;
@@ -191,6 +211,25 @@ export interface ApiContract {
    * only and publish nothing, and it ends with the session (logout or expiry).
    */
   getLiveCredentials: { request: NoFields; response: { username: string; password: string } };
+  getCartSummary: { request: NoFields; response: { summary: CartSummary } };
+  /** Refused with the reason: unknown, expired, used up, inactive, or for none of the cart's items. */
+  applyDiscountCode: { request: { code: string }; response: { summary: CartSummary } };
+  removeDiscountCode: { request: NoFields; response: { summary: CartSummary } };
+  /**
+   * Turns the signed-in user's cart into one open purchase, priced by the server now (a second
+   * checkout of the same cart answers the same purchase). Items already owned or no longer for
+   * sale leave the cart and are listed in `refused`; the buyer pays at `purchase.payUrl`.
+   */
+  checkout: { request: NoFields; response: { purchase: Purchase; refused: CheckoutRefusal[] } };
+  /** A receipt: the buyer's own purchases only. */
+  getPurchase: { request: { purchaseNumber: string }; response: { purchase: Purchase } };
+  /** The paid purchases and what they bought, newest first; `downloadAllUrl` is a ZIP of every original. */
+  getPurchases: {
+    request: NoFields;
+    response: { purchases: Purchase[]; items: OwnedItem[]; downloadAllUrl: string | null };
+  };
+  /** A seller's sales, newest first, and their totals per month. */
+  getSales: { request: NoFields; response: { sales: Sale[]; months: SalesMonth[] } };
 }
 
 // Compile-time check that the table and the contract name the same calls.

@@ -36,7 +36,9 @@ export interface CartItem {
   /** The item's picture (a photo, a video's poster) as the media pipeline made it; null until then. */
   image: ResponsiveImage | null;
   eventName: string | null;
+  /** The server's price, in minor units of `currency`. */
   priceCents: number;
+  currency: string;
 }
 
 /** A picture as the server made it, for `<picture>`: one `srcset` per format, best first, and the fallback `src`. */
@@ -68,7 +70,9 @@ export interface ContentItem {
   profileName: string | null;
   iconUrl: string | null;
   canAddToCart: boolean;
+  /** The server's price, in minor units of `currency`. */
   priceCents: number;
+  currency: string;
   /** A photo, or a video's poster, as the media pipeline made it (widths and formats); null until then. */
   image: ResponsiveImage | null;
   /**

@@ -3,4 +3,5 @@ export * from './encode.js';
 export * from './entities.js';
 export * from './eventOrder.js';
 export * from './live.js';
+export * from './purchases.js';
 export * from './validate.js';

@@ -11,8 +11,11 @@ export type PathParams<P extends string> = P extends `${string}:${infer Param}/$
 
 /** Which header the shell shows above the page (SPEC.md section 2): full, or logo and name only. */
 export type HeaderVariant = 'full' | 'compact';
-/** The footer under the page (SPEC.md section 1): the default one, or the sign-up page's lighter one. */
-export type FooterVariant = 'default' | 'signup';
+/**
+ * The footer under the page (SPEC.md section 1): the default one, the sign-up page's lighter one,
+ * or none (a receipt: SPEC.md section 2, "any path containing /receipt has no footer").
+ */
+export type FooterVariant = 'default' | 'signup' | 'none';
 
 /** A path's segments, as the router splits it (a trailing slash ignored: `/events/` is `/events`). */
 export const pathSegments = (path: string) =>
@@ -253,6 +256,26 @@ export const PAGES = {
     loader: () => [pageCall('getDiscountCodes')],
     props: {},
   }),
+  purchases: page({
+    key: 'purchases',
+    path: '/user/purchases',
+    remote: 'account',
+    module: 'PurchasesPage',
+    title: 'Your purchases',
+    description: 'The photos and videos you bought, to download.',
+    loader: () => [pageCall('getPurchases')],
+    props: {},
+  }),
+  sales: page({
+    key: 'sales',
+    path: '/user/sales',
+    remote: 'account',
+    module: 'SalesPage',
+    title: 'Your sales',
+    description: 'The photos and videos you sold, with your payout per month.',
+    loader: () => [pageCall('getSales')],
+    props: {},
+  }),
   // react-router ranks the static /user/* paths above this one.
   creator: page({
     key: 'creator',
@@ -263,6 +286,17 @@ export const PAGES = {
     description: "A photographer's or organiser's photos, videos and posts.",
     loader: ({ profileName }) => [pageCall('getProfile', { profileName })],
     props: {},
+  }),
+  receipt: page({
+    key: 'receipt',
+    path: '/receipt/:purchaseNumber',
+    remote: 'account',
+    module: 'ReceiptPage',
+    title: 'Receipt',
+    description: 'The receipt of a purchase: what was bought, at what price, and its payment.',
+    loader: ({ purchaseNumber }) => [pageCall('getPurchase', { purchaseNumber })],
+    props: {},
+    footer: 'none',
   }),
   settings: page({
     key: 'settings',

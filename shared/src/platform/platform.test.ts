@@ -60,6 +60,9 @@ describe('the platform table', () => {
     expect(keys(PAGES.event, '/event/%E0%A4%A')).toEqual([['getEvent', { eventIdentifier: '%E0%A4%A' }]]);
     expect(keys(PAGES.faq, '/faq')).toEqual([]);
     expect(keys(PAGES.cart, '/cart')).toEqual([]);
+    expect(keys(PAGES.receipt, '/receipt/P-7K2M9Q4X')).toEqual([['getPurchase', { purchaseNumber: 'P-7K2M9Q4X' }]]);
+    expect(keys(PAGES.purchases, '/user/purchases')).toEqual([['getPurchases']]);
+    expect(keys(PAGES.sales, '/user/sales')).toEqual([['getSales']]);
   });
 
   it('builds each page link, encoding its parameters', () => {
@@ -74,6 +77,12 @@ describe('the platform table', () => {
     const ports = [SHELL.devPort, SINGLE_BUNDLE_PORT, ...REMOTE_NAMES.map((r) => REMOTES[r].devPort)];
     expect(new Set(ports).size).toBe(ports.length);
     for (const document of LEGAL_DOCUMENTS) expect(paths).toContain(`/legal/${document}`);
+  });
+
+  it('gives a page whose path contains /receipt no footer (SPEC.md section 2)', () => {
+    const receipts = PAGE_LIST.filter((p) => p.path.includes('/receipt'));
+    expect(receipts.map((p) => p.key)).toContain('receipt');
+    for (const page of receipts) expect(page.footer).toBe('none');
   });
 
   it('hands each page its own remote, module and props', () => {

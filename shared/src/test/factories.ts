@@ -5,10 +5,16 @@
  */
 import type {
   CartItem,
+  CartSummary,
   ContentItem,
   EventOrderDetails,
   MessageNotification,
   Notification,
+  OwnedItem,
+  Purchase,
+  PurchaseLine,
+  Sale,
+  SalesMonth,
   UserInfo,
 } from '../contract/index.js';
 
@@ -43,6 +49,7 @@ export function contentItem(over: Partial<ContentItem> = {}): ContentItem {
     iconUrl: null,
     canAddToCart: true,
     priceCents: 1500,
+    currency: 'USD',
     image: null,
     processing: false,
     ...over,
@@ -66,6 +73,7 @@ export const cartItem = (identifier: string): CartItem => ({
   image: null,
   eventName: null,
   priceCents: 100,
+  currency: 'USD',
 });
 
 let nextId = 1;
@@ -169,3 +177,79 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
     ...over,
   };
 }
+
+/** The cart's totals as the API prices them: two items, no code unless told. */
+export const cartSummary = (over: Partial<CartSummary> = {}): CartSummary => ({
+  currency: 'USD',
+  itemCount: 2,
+  subtotalCents: 3000,
+  discountCents: 0,
+  totalCents: 3000,
+  discountCode: null,
+  ...over,
+});
+
+export const purchaseLine = (over: Partial<PurchaseLine> = {}): PurchaseLine => ({
+  identifier: 'ci-1',
+  name: 'Photo 1',
+  sellerProfileName: 'mia',
+  sellerName: 'Mia Lens',
+  priceCents: 1500,
+  discountCents: 0,
+  amountCents: 1500,
+  ...over,
+});
+
+/** A paid purchase of one line unless told otherwise. */
+export const purchase = (over: Partial<Purchase> = {}): Purchase => ({
+  purchaseNumber: 'P-7K2M9Q4X',
+  status: 'paid',
+  currency: 'USD',
+  subtotalCents: 1500,
+  discountCents: 0,
+  totalCents: 1500,
+  discountCode: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  paidAt: '2026-11-20T10:02:00.000Z',
+  expiresAt: '2026-11-20T10:30:00.000Z',
+  paymentReference: 'pi_test_1',
+  items: [purchaseLine()],
+  payUrl: null,
+  ...over,
+});
+
+export const ownedItem = (over: Partial<OwnedItem> = {}): OwnedItem => ({
+  identifier: 'ci-1',
+  name: 'Photo 1',
+  contentType: 'image/jpeg',
+  eventName: 'Summer Jazz Night',
+  sellerName: 'Mia Lens',
+  purchaseNumber: 'P-7K2M9Q4X',
+  purchasedAt: '2026-11-20T10:02:00.000Z',
+  image: null,
+  downloadUrl: 'http://files.test/files/original/ci-1?exp=1&sig=s',
+  ...over,
+});
+
+export const sale = (over: Partial<Sale> = {}): Sale => ({
+  purchaseNumber: 'P-7K2M9Q4X',
+  identifier: 'ci-1',
+  name: 'Photo 1',
+  buyerProfileName: 'clara',
+  soldAt: '2026-11-20T10:02:00.000Z',
+  currency: 'USD',
+  amountCents: 1500,
+  feeCents: 225,
+  payoutCents: 1275,
+  ...over,
+});
+
+export const salesMonth = (over: Partial<SalesMonth> = {}): SalesMonth => ({
+  month: '2026-11',
+  currency: 'USD',
+  count: 1,
+  amountCents: 1500,
+  feeCents: 225,
+  payoutCents: 1275,
+  ...over,
+});

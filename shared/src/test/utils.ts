@@ -1,4 +1,18 @@
 export { exposesFolder, renderWithQuery } from './render.js';
 export { useMswServer } from './msw.js';
-export { cartItem, contentItem, message, notification, orderDetails, userInfo, videoItem } from './factories.js';
+export {
+  cartItem,
+  cartSummary,
+  contentItem,
+  message,
+  notification,
+  orderDetails,
+  ownedItem,
+  purchase,
+  purchaseLine,
+  sale,
+  salesMonth,
+  userInfo,
+  videoItem,
+} from './factories.js';
 export { confirmSubscription, publish } from './fakeLive.js';

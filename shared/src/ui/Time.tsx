@@ -40,9 +40,10 @@ const Stamp = styled.time`
 
 /**
  * When something happened: "5 minutes ago" for recent times, MM/DD/YYYY h:mm AM/PM for older
- * ones, and always the absolute time in the title (SPEC.md section 3 format).
+ * ones, and always the absolute time in the title (SPEC.md section 3 format). `absolute` shows
+ * that format whatever the age: a record's date (a receipt, a sale) is read, not glanced at.
  */
-export function Time({ iso }: { iso: string }) {
+export function Time({ iso, absolute = false }: { iso: string; absolute?: boolean }) {
   const [loaded, setLoaded] = useState(format);
   // Re-rendered by the clock; the text is computed from the time of the render.
   useSyncExternalStore(
@@ -55,7 +56,7 @@ export function Time({ iso }: { iso: string }) {
   }, [loaded]);
   return (
     <Stamp dateTime={iso} title={loaded?.absoluteTime(iso)}>
-      {loaded?.whenText(iso, Date.now()) ?? ''}
+      {(absolute ? loaded?.absoluteTime(iso) : loaded?.whenText(iso, Date.now())) ?? ''}
     </Stamp>
   );
 }

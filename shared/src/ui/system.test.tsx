@@ -154,6 +154,18 @@ describe('times', () => {
     expect(time).toHaveAttribute('title', absoluteTime(iso));
   });
 
+  it("shows the absolute time even for a recent one when asked (a receipt's date)", async () => {
+    const iso = new Date(2026, 0, 5, 14, 7).toISOString();
+    vi.useFakeTimers({ shouldAdvanceTime: true, now: new Date(2026, 0, 5, 14, 9) });
+    try {
+      render(<Time iso={iso} absolute />);
+      const time = await screen.findByText('01/05/2026 2:07 PM');
+      expect(time).toHaveAttribute('datetime', iso);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('moves on with the clock', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

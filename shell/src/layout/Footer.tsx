@@ -14,12 +14,14 @@ const Bar = styled.footer<{ $signup: boolean }>`
 
 /**
  * The shared footer (SPEC.md section 1): Contact Us and Question? (/faq). A page whose footer is
- * 'signup' in the platform table has the lighter style; a path containing /receipt has no footer.
+ * 'signup' in the platform table has the lighter style, one whose footer is 'none' (the receipt)
+ * has none; nor has any other path containing /receipt (SPEC.md section 2), page or not.
  */
 export function Footer({ onContact }: { onContact: () => void }) {
   const { pathname } = useLocation();
-  if (pathname.includes('/receipt')) return null;
-  const signup = pageAt(pathname)?.footer === 'signup';
+  const footer = pageAt(pathname)?.footer;
+  if (footer === 'none' || pathname.includes('/receipt')) return null;
+  const signup = footer === 'signup';
   return (
     <Bar $signup={signup} data-variant={signup ? 'signup' : 'default'}>
       <Button variant="link" onClick={onContact}>

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from '@marketplace/shared';
+import { MemoryRouter, PAGES } from '@marketplace/shared';
 import { describe, expect, it } from 'vitest';
 import { DownPage, SITE_IS_DOWN } from './DownPage.js';
 import { Footer } from './Footer.js';
@@ -26,6 +26,12 @@ describe('Footer', () => {
 
   it('is absent on any path containing /receipt', () => {
     footerAt('/orders/1/receipt');
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+  });
+
+  it("is absent on the receipt page, whose footer is 'none' in the platform table", () => {
+    expect(PAGES.receipt.footer).toBe('none');
+    footerAt(PAGES.receipt.href({ purchaseNumber: 'P-7K2M9Q4X' }));
     expect(screen.queryByRole('contentinfo')).toBeNull();
   });
 });

@@ -1,0 +1,34 @@
+import { HttpError } from '../http/errors.js';
+import { signedLinks } from './signedLinks.js';
+
+/** Where a photo's unmarked pictures are served, by signed link only (`/<content identifier>?f=<file>&exp&sig`). */
+export const CONTENT_FILE_PATH = '/files/content';
+/** How long a link lasts: a page showing the photo asks for new ones each time it reads it. */
+export const CONTENT_FILE_LINK_SECONDS = 30 * 60;
+
+/**
+ * Links to a photo for sale's unmarked pictures (media/derivatives.ts `unmarked`, stored under a
+ * private prefix): issued when its owner or a buyer reads it (repositories/content.ts), each for
+ * one file of one item. Like a presigned URL, the link is the permission (files/signedLinks.ts).
+ */
+export function contentFileLinks(secret: string) {
+  const links = signedLinks(secret, 'content-file-links', CONTENT_FILE_LINK_SECONDS);
+  return {
+    /** The path and query granting `file` (e.g. '1920.jpg') of the item, from `nowMs` for about CONTENT_FILE_LINK_SECONDS. */
+    path(identifier: string, file: string, nowMs = Date.now()): string {
+      const { exp, sig } = links.sign([identifier, file], nowMs);
+      const query = new URLSearchParams({ f: file, exp: String(exp), sig });
+      return `${CONTENT_FILE_PATH}/${encodeURIComponent(identifier)}?${query.toString()}`;
+    },
+    /** The file the link grants; throws 403 for a link not signed here (or without its signature), 410 for one past its time. */
+    check(identifier: string, query: { f?: string; exp?: string; sig?: string }, nowMs = Date.now()): string {
+      const file = query.f ?? '';
+      const refusal = links.refusal([identifier, file], query, nowMs);
+      if (refusal === 'expired') throw new HttpError(410, 'This picture link has expired: open the page again');
+      if (refusal) throw new HttpError(403, `This picture link is ${refusal}`);
+      return file;
+    },
+  };
+}
+
+export type ContentFileLinks = ReturnType<typeof contentFileLinks>;
