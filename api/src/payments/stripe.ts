@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { PaymentProvider } from './provider.js';
+import type { PaymentProvider } from './types.js';
 
 /**
  * Stripe Checkout: one Checkout Session per purchase, made once (the purchase number is its

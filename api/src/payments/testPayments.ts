@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { PaymentProvider } from './provider.js';
+import type { PaymentProvider } from './types.js';
 
 /**
  * The embedded test payments (`npm start`, the tests, any deployment without Stripe that names

@@ -2,7 +2,7 @@ import { formatMoney } from '@marketplace/shared/format';
 import { PAGES } from '@marketplace/shared/platform';
 import { userCartKey } from '../repositories/cart.js';
 import { notifyUser, type Services } from '../services.js';
-import type { PaymentEvent } from './provider.js';
+import type { PaymentEvent } from './types.js';
 
 /** What a webhook did, for its answer and the tests. */
 export type WebhookOutcome =
