@@ -9,6 +9,8 @@ export function uiTestConfig({ setupFiles = [] } = {}) {
   return defineConfig({
     test: {
       environment: 'jsdom',
+      // Room for the 5 s waits of shared's test setup (findBy, waitFor) on a loaded runner.
+      testTimeout: 15_000,
       include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['@marketplace/shared/testing', ...setupFiles],
     },

@@ -4,6 +4,7 @@ import type { CartItem, ContentItem } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
 import { contentFileLinks } from '../src/files/contentFileLinks.js';
 import type { TargetMedia } from '../src/media/derivatives.js';
+import { syntheticClip } from '../src/media/clips.js';
 import { mediaJobs } from '../src/media/jobs.js';
 import { ADMIN_TOKEN, present, type TestClient, useTestApi } from './harness.js';
 
@@ -317,5 +318,85 @@ describe('a photo for sale made before previews were', () => {
     for (const url of new Set(oldUrls)) expect((await fetch(url)).status, url).toBe(404);
     // Made once: it waits no more.
     expect((await t().api.services.repos.content.unprocessed()).content).not.toContain(MADE_BEFORE);
+  });
+});
+
+describe('a video for sale', () => {
+  /** mia's "Opening set clip" on the jazz night, for sale, made from a real clip here. */
+  let video = '';
+  /** The files of its ladder as stored (keys under the private prefix). */
+  let ladder: string[] = [];
+
+  beforeAll(async () => {
+    const [row] = await t().rows<{
+      identifier: string;
+    }>`SELECT identifier FROM content_items WHERE name = 'Opening set clip'`;
+    video = present(row, 'the seeded video').identifier;
+    const key = `sources/test/${video}.mp4`;
+    await t().api.services.files.put(key, syntheticClip({ width: 640, height: 360, seconds: 3 }), 'video/mp4');
+    await t().rows`UPDATE content_items SET file_path = ${key}, media = NULL WHERE identifier = ${video}`;
+    await mediaJobs(t().api.services).handle({ contentIdentifier: video });
+    ladder = present((await storedMedia(video)).video, 'the ladder').files.map((f) => f.key);
+  }, 120_000);
+
+  /** The lines of a playlist that name files: its URIs, and the init segment's. */
+  const urisOf = (playlist: string) =>
+    playlist
+      .split('\n')
+      .flatMap((line) => (line.startsWith('#EXT-X-MAP:') ? [/URI="([^"]+)"/.exec(line)?.[1] ?? ''] : [line]))
+      .filter((line) => line && !line.startsWith('#'));
+
+  it('shows a visitor and any other member its watermarked poster only: nothing to play, its ladder at no public URL', async () => {
+    expect(ladder.length).toBeGreaterThan(4);
+    for (const key of ladder) {
+      expect(key).toMatch(new RegExp(`^unmarked/content/${video}/`));
+      expect((await fetch(`${t().url}/media/${key}`)).status, key).toBe(404);
+    }
+    for (const client of [t().client(), await t().as('nora')]) {
+      for (const item of await everyView(client, video, 'mia')) {
+        expect([item.locked, item.contentUrl, item.canAddToCart]).toEqual([true, '', true]);
+        for (const url of urlsOf(item)) expect(url).toMatch(publicPicture(video));
+        await fetchAll(urlsOf(item));
+      }
+    }
+  });
+
+  it('plays for its owner and a buyer by signed links: every playlist, init segment and segment, none outliving the master', async () => {
+    await asClaraBuyer(video);
+    for (const who of ['mia', 'clara']) {
+      const [item] = await everyView(await t().as(who), video, 'mia');
+      expect(item?.locked, who).toBe(false);
+      const master = new URL(present(item?.contentUrl, 'the master playlist'));
+      expect(master.href).toMatch(new RegExp(`^${t().url}/files/content/${video}\\?f=master\\.m3u8&exp=\\d+&sig=`));
+      const notAfter = Number(master.searchParams.get('exp'));
+      const seen: string[] = [];
+      const follow = async (url: string): Promise<void> => {
+        const answer = await fetch(url);
+        const type = answer.headers.get('content-type');
+        expect([answer.status, answer.headers.get('cache-control')], url).toEqual([200, 'private, max-age=300']);
+        seen.push(new URL(url).searchParams.get('f') ?? '');
+        if (type !== 'application/vnd.apple.mpegurl') return expect(type, url).toBe('video/mp4');
+        for (const uri of urisOf(await answer.text())) {
+          const link = new URL(uri);
+          expect(link.pathname, uri).toBe(`/files/content/${video}`);
+          expect(Number(link.searchParams.get('exp')), uri).toBeLessThanOrEqual(notAfter);
+          await follow(uri);
+        }
+      };
+      await follow(master.href);
+      // Everything the ladder holds is reached through the master playlist, and nothing else.
+      expect(seen.sort(), who).toEqual(
+        present((await storedMedia(video)).video, 'the ladder')
+          .files.map((f) => f.name)
+          .sort(),
+      );
+    }
+  });
+
+  it('refuses a file of its ladder by a link signed for another file (403)', async () => {
+    const [item] = await everyView(await t().as('mia'), video, 'mia');
+    const link = new URL(present(item?.contentUrl, 'the master playlist'));
+    link.searchParams.set('f', '360p/index.m3u8');
+    expect((await fetch(link)).status).toBe(403);
   });
 });

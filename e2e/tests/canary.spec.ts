@@ -65,11 +65,15 @@ async function visit(browser: Browser, cohort: number): Promise<string> {
   return shown;
 }
 
-/** Fresh browsers, half in the canary's share, until the watcher has decided and exited. */
+/**
+ * Fresh browsers, half in the canary's share, until the watcher has decided and exited. A visit
+ * takes about 2 s on two loaded cores, and how many visits the sequential test needs is itself
+ * random: the tests below give it room for 180.
+ */
 async function driveUntilDecided(browser: Browser, watcher: ReturnType<typeof startReleasesCli>): Promise<number> {
   let done: number | null = null;
   void watcher.exited.then((code) => (done = code));
-  for (let i = 0; done === null && i < 120; i++) await visit(browser, i % 2 === 0 ? 10 : 90);
+  for (let i = 0; done === null && i < 180; i++) await visit(browser, i % 2 === 0 ? 10 : 90);
   return done ?? (await Promise.race([watcher.exited, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]));
 }
 
@@ -98,7 +102,7 @@ test.afterAll(async () => {
 test('canary: a header canary failing in real browsers is rolled back by the watcher from their beacons; live is untouched', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const live = discovery().remotes.header?.live?.version;
   // Throws in 3 renders of 10, an honest rate for a bad release: each failure counts once against
   // its version, the renders React recovers from included (issue 39, item 1), so about as many
@@ -159,7 +163,7 @@ test('canary: a header canary failing in real browsers is rolled back by the wat
 test('canary: a healthy canary is stepped up and promoted by the watcher on real beacons; the report charts it', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const watcher = startReleasesCli(
     env,
     'release',

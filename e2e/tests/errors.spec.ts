@@ -32,6 +32,8 @@ test("errors: a video whose stream fails says 'Video failed to load'; one withou
                'Rehearsal', 'video/mp4', 320, 180, 'sources/videos/rehearsal.mp4', 'rehearsal.mp4', NULL, NULL, 1, 4500, ?)`,
     ).run(new Date().toISOString());
   });
+  // Its owner: a visitor is shown a video for sale's poster only, with nothing to play.
+  await logIn(page, 'max');
   await page.goto('/event/city-marathon-2026');
   const card = page.getByRole('button', { name: 'Open Finish line sprint' });
   await card.hover();

@@ -101,8 +101,10 @@ async function loadAll(context: BrowserContext, origin: string): Promise<void> {
   await Promise.all(
     Array.from({ length: PARALLEL }, async () => {
       for (let draw = next(); draw !== undefined; draw = next())
-        // A load that sent nothing is loaded again: each draw is counted once.
-        for (let tries = 0; !(await load(context, `${origin}/?draw=${draw}`)); tries++) expect(tries).toBeLessThan(3);
+        // A load that sent nothing is loaded again: each draw is counted once. Its page server
+        // gives no token while the store's document takes over 500 ms, which a loaded two-core
+        // runner sees several times in a row; ten in a row is a page server that never signs.
+        for (let tries = 0; !(await load(context, `${origin}/?draw=${draw}`)); tries++) expect(tries).toBeLessThan(10);
     }),
   );
 }

@@ -32,6 +32,9 @@ test('live faults: the broker restarts while a user is logged in; the client rec
     // Its shell's page server signs beacon tokens with the suite's key (runtimeEnv).
     RUM_TOKEN_KEY,
     SEED_DEMO: '1',
+    // The demo's accounts and notifications only: its media would be made in this test's worker
+    // (twice, with the restart), taking the cores from the tests running beside it.
+    SEED_DEMO_MEDIA: '0',
   });
   let api: RunningApi = await startApi(config);
   const shell = await startApp('shell', 13950, { ...runtimeEnv(), API_ORIGIN: API_URL });

@@ -1,8 +1,10 @@
 import { HttpError } from '../http/errors.js';
 import { signedLinks } from './signedLinks.js';
 
-/** Where a photo's unmarked pictures are served, by signed link only (`/<content identifier>?f=<file>&exp&sig`). */
+/** Where a photo's unmarked pictures and a video for sale's ladder are served, by signed link only (`/<content identifier>?f=<file>&exp&sig`). */
 export const CONTENT_FILE_PATH = '/files/content';
+/** The name a link gives the item's original file (its source as uploaded), which no made file has. */
+export const ORIGINAL_FILE = 'original';
 /** How long a link lasts: a page showing the photo asks for new ones each time it reads it. */
 export const CONTENT_FILE_LINK_SECONDS = 30 * 60;
 
@@ -14,9 +16,12 @@ export const CONTENT_FILE_LINK_SECONDS = 30 * 60;
 export function contentFileLinks(secret: string) {
   const links = signedLinks(secret, 'content-file-links', CONTENT_FILE_LINK_SECONDS);
   return {
-    /** The path and query granting `file` (e.g. '1920.jpg') of the item, from `nowMs` for about CONTENT_FILE_LINK_SECONDS. */
-    path(identifier: string, file: string, nowMs = Date.now()): string {
-      const { exp, sig } = links.sign([identifier, file], nowMs);
+    /**
+     * The path and query granting `file` (e.g. '1920.jpg') of the item, from `nowMs` for about
+     * CONTENT_FILE_LINK_SECONDS and not past `notAfter` (epoch s: a file a playlist names lasts no longer than its playlist's link).
+     */
+    path(identifier: string, file: string, nowMs = Date.now(), notAfter = Infinity): string {
+      const { exp, sig } = links.sign([identifier, file], nowMs, notAfter);
       const query = new URLSearchParams({ f: file, exp: String(exp), sig });
       return `${CONTENT_FILE_PATH}/${encodeURIComponent(identifier)}?${query.toString()}`;
     },

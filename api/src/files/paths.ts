@@ -121,5 +121,5 @@ export const orderFileKey = (orderId: string, targetIdentifier: string, contentT
 const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/', 'sources/', 'unmarked/'];
 export const isPrivateKey = (key: string): boolean => PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix));
 
-/** Where one run of a photo for sale's media job keeps its unmarked pictures (a new folder each run, as under `media/`). */
+/** Where one run of a photo or video for sale's media job keeps its unmarked pictures and ladder (a new folder each run, as under `media/`). */
 export const unmarkedFolder = (identifier: string, run: string): string => `unmarked/content/${identifier}/${run}`;

@@ -9,7 +9,7 @@ import type { AppEnv } from '../http/env.js';
 import { limitBody } from '../http/limits.js';
 import { HttpError, notFound, orderClosed } from '../http/errors.js';
 import type { Services } from '../services.js';
-import { CONTENT_FILE_PATH } from './contentFileLinks.js';
+import { CONTENT_FILE_PATH, ORIGINAL_FILE } from './contentFileLinks.js';
 import { fileLinks } from './fileLinks.js';
 import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
 import type { FileStore } from './store.js';
@@ -133,14 +133,37 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     });
   });
 
-  // A photo for sale's unmarked picture, by the signed link the API gave its owner or a buyer when
-  // they read the item (repositories/content.ts): everyone else is shown its watermarked preview.
-  // Streamed by the API, as an order's files are; kept by the browser only.
+  // A photo for sale's unmarked picture, or a file of a video for sale's ladder, by the signed link
+  // the API gave its owner or a buyer when they read the item (repositories/content.ts): everyone
+  // else is shown its watermarked preview. Streamed by the API, as an order's files are; kept by
+  // the browser only. A playlist is served with each file it names made into its own link.
   app.get(`${CONTENT_FILE_PATH}/:identifier`, async (c) => {
     const identifier = c.req.param('identifier');
-    const file = links.content.check(identifier, c.req.query());
-    const made = await repos.content.unmarkedFile(identifier, file);
+    const query = c.req.query();
+    const file = links.content.check(identifier, query);
+    if (file === ORIGINAL_FILE) {
+      // What the creator uploaded, metadata and all: an attachment, typed as it was accepted.
+      const original = await repos.content.original(identifier);
+      if (!original) throw notFound('File');
+      return fileResponse(files, original.key, original.contentType, {
+        'Content-Disposition': contentDisposition(original.fileName),
+        'Cache-Control': 'private, max-age=300',
+      });
+    }
+    const privateFiles = await repos.content.privateFiles(identifier);
+    const made = privateFiles.find((d) => d.name === file);
     if (!made) throw notFound('File');
+    if (made.contentType === 'application/vnd.apple.mpegurl') {
+      const playlist = await files.open(made.key);
+      if (!playlist) throw notFound('File');
+      // Each link lasts no longer than the playlist's own: following a playlist never extends access.
+      const linkTo = (name: string) =>
+        privateFiles.some((d) => d.name === name) ? repos.urls.contentFile(identifier, name, Number(query.exp)) : null;
+      const text = servedPlaylist(await new Response(playlist.body).text(), made.name, linkTo);
+      return new Response(text, {
+        headers: { ...FILE_HEADERS, 'Content-Type': made.contentType, 'Cache-Control': 'private, max-age=300' },
+      });
+    }
     return fileResponse(files, made.key, made.contentType, {
       'Content-Disposition': 'inline',
       'Cache-Control': 'private, max-age=300',

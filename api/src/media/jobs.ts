@@ -71,8 +71,9 @@ type Made = { ok: true; media: TargetMedia; stored: Derivative[] } | { ok: false
 /**
  * Decodes a stored source as its declared type and remakes it (a picture: media/images.ts; a
  * video: its poster and HLS ladder, media/videos.ts), storing what was made under `folder` (new to
- * each run). A photo made with a preview (a photo for sale) has its watermarked preview stored
- * there and its unmarked pictures under `privateFolder`, which nothing serves publicly. A refused
+ * each run). A photo or video made with a preview (one for sale) has its watermarked preview
+ * stored there and its unmarked pictures (and a video's ladder) under `privateFolder`, which
+ * nothing serves publicly: its owner and buyers reach them by signed links. A refused
  * source is an answer; storage failing throws, and what this run stored goes.
  */
 async function makeMedia(
@@ -91,7 +92,7 @@ async function makeMedia(
       const copied = await copyStored(files, source.key, limit, path);
       if (copied === undefined) throw new Error(`${source.key} is not in the store`);
       if (copied === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
-      result = await processVideo(path, source.contentType);
+      result = await processVideo(path, source.contentType, pictures);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
@@ -121,15 +122,17 @@ async function makeMedia(
   };
   try {
     const made = 'poster' in result ? result.poster : result;
-    const previews = 'poster' in result ? [] : result.previews;
+    const { previews } = made;
     if (previews.length > 0) {
       // The unmarked pictures only where no public URL reaches (a public folder would hand them to anyone).
       if (!privateFolder) throw new Error('A preview was made without a private folder for its unmarked pictures');
       for (const output of previews) await store(derivatives, output, output.width);
       for (const output of made.outputs) await store(unmarked, output, output.width, privateFolder);
     } else for (const output of made.outputs) await store(derivatives, output, output.width);
-    // The ladder's files in the order they were made: the master playlist, last, is stored last.
-    if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width);
+    // The ladder's files in the order they were made: the master playlist, last, is stored last. A
+    // video for sale's (previewed) ladder is what a buyer pays for: private, like its unmarked poster.
+    const ladderFolder = previews.length > 0 ? privateFolder : folder;
+    if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width, ladderFolder);
     const media: TargetMedia = {
       width: made.width,
       height: made.height,
@@ -188,10 +191,10 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
 
   /**
    * An event's photo, video or cover (public media), stored under
-   * `media/<kind>/<identifier>/<random>/` (a new folder each run: immutable URLs). A photo for
-   * sale is stored there as its watermarked preview, and unmarked under `unmarked/` (files/paths.ts);
-   * one made before previews were is made again, and its unmarked public pictures go once the new
-   * ones are recorded. A source that does not decode is the seed's or an operator's mistake:
+   * `media/<kind>/<identifier>/<random>/` (a new folder each run: immutable URLs). A photo or video
+   * for sale is stored there as its watermarked preview, and unmarked (with a video's ladder) under
+   * `unmarked/` (files/paths.ts); one made before previews were is made again, and its public
+   * files go once the new ones are recorded. A source that does not decode is the seed's or an operator's mistake:
    * logged, and the item stays processing (or as it was).
    */
   const publicJob = async (kind: 'content' | 'cover', identifier: string) => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ImageOutput, processImage } from './images.js';
+import { type ImageOutput, PAGE_PICTURES, type PictureSet, processImage } from './images.js';
 
 /** The renditions made of a video, smallest first (it is ready first); none taller than the source. */
 export const RENDITIONS = [
@@ -41,8 +41,8 @@ export type VideoResult =
       width: number;
       height: number;
       durationSeconds: number;
-      /** The poster frame, made like any picture (media/images.ts). */
-      poster: { width: number; height: number; placeholder: string; outputs: ImageOutput[] };
+      /** The poster frame, made like any picture (media/images.ts), with its watermarked preview when asked for. */
+      poster: { width: number; height: number; placeholder: string; outputs: ImageOutput[]; previews: ImageOutput[] };
       /** Every file of the HLS ladder, each rendition's before the master playlist, which comes last. */
       files: VideoFile[];
     }
@@ -83,10 +83,15 @@ interface Probe {
  * Probes, then remakes the video in the file `source` with Debian's ffmpeg (driven with argument arrays, never a shell):
  * a poster frame through the picture path, and an HLS ladder in fMP4 segments of
  * SEGMENT_SECONDS with a keyframe at each (360p first, then 720p; none above the source), the
- * master playlist last. A file ffprobe does not read as the declared container, without a video
+ * master playlist last. The poster is made as `pictures` says (a video for sale's: with its
+ * watermarked preview, as a photo for sale's). A file ffprobe does not read as the declared container, without a video
  * stream, or longer than MAX_VIDEO_SECONDS is refused with the reason; nothing of it is made.
  */
-export async function processVideo(source: string, declaredType: string): Promise<VideoResult> {
+export async function processVideo(
+  source: string,
+  declaredType: string,
+  pictures: PictureSet = PAGE_PICTURES,
+): Promise<VideoResult> {
   const container = CONTAINERS[declaredType];
   if (!container) return { ok: false, reason: `Files of type ${declaredType} are not accepted` };
   const notIt = { ok: false as const, reason: `This file is not a ${container.label} video` };
@@ -152,7 +157,7 @@ export async function processVideo(source: string, declaredType: string): Promis
     } catch (error) {
       return { ok: false, reason: `This video could not be read (${error instanceof Error ? error.message : ''})` };
     }
-    const poster = await processImage(posterPng, 'image/png');
+    const poster = await processImage(posterPng, 'image/png', pictures);
     if (!poster.ok) return { ok: false, reason: `This video's frames could not be read` };
 
     // ffmpeg turns frames by the stream's rotation, so the poster's height is the picture's.
@@ -239,7 +244,13 @@ export async function processVideo(source: string, declaredType: string): Promis
       width: poster.width,
       height: poster.height,
       durationSeconds: duration,
-      poster: { width: poster.width, height: poster.height, placeholder: poster.placeholder, outputs: poster.outputs },
+      poster: {
+        width: poster.width,
+        height: poster.height,
+        placeholder: poster.placeholder,
+        outputs: poster.outputs,
+        previews: poster.previews,
+      },
       files,
     };
   } finally {

@@ -16,6 +16,7 @@ import {
   unmarkedOf,
 } from '../media/derivatives.js';
 import { contentTypeOf, isPrivateKey } from '../files/paths.js';
+import { ORIGINAL_FILE } from '../files/contentFileLinks.js';
 import type { PurchasesRepository } from './purchases.js';
 import type { UsersRepository } from './users.js';
 
@@ -29,15 +30,13 @@ export interface EventRef {
 export type ContentRepository = ReturnType<typeof contentRepository>;
 
 /**
- * A photo or video whose media job has yet to run: none made yet, or a photo for sale made before
- * previews were (its pictures are unmarked and public; media/jobs.ts makes them again). Every
- * photo for sale made since has `unmarked` in its media (media/derivatives.ts).
+ * A photo or video whose media job has yet to run: none made yet, or one for sale made before
+ * previews were (its pictures, and a video's ladder, are unmarked and public; media/jobs.ts makes
+ * them again). Every photo or video for sale made since has `unmarked` in its media
+ * (media/derivatives.ts).
  */
 const waitingForMedia = (eb: ExpressionBuilder<Schema, 'content_items'>) =>
-  eb.or([
-    eb('media', 'is', null),
-    eb.and([eb('for_sale', '=', 1), eb('content_type', 'like', 'image/%'), eb('media', 'not like', '%"unmarked":%')]),
-  ]);
+  eb.or([eb('media', 'is', null), eb.and([eb('for_sale', '=', 1), eb('media', 'not like', '%"unmarked":%')])]);
 
 /** Events, the photos and videos in them, and community posts. Items are shaped for the viewer. */
 export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository, purchases: PurchasesRepository) {
@@ -111,8 +110,18 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       const largest = largestJpeg(shown);
       const thumbnail = thumbnailJpeg(shown);
       const master = media.video?.files.find((f) => f.name === MASTER_PLAYLIST);
+      // A video for sale's ladder is private: its owner and buyers play it by a signed link, and
+      // everyone else is shown its poster's preview (locked).
+      const ladder = !master
+        ? null
+        : !isPrivateKey(master.key)
+          ? (urls.media(master.key) ?? '')
+          : clean
+            ? urls.contentFile(row.identifier, master.name)
+            : '';
       return {
-        contentUrl: master ? (urls.media(master.key) ?? '') : largest ? urlOf(largest) : '',
+        contentUrl: ladder ?? (largest ? urlOf(largest) : ''),
+        locked: ladder === '',
         thumbnailUrl: thumbnail ? urlOf(thumbnail) : null,
         width: media.width,
         height: media.height,
@@ -130,6 +139,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       height: row.height,
       filePath: waiting ? '' : row.file_path,
       image: null,
+      locked: false,
       processing: waiting,
     };
   };
@@ -165,6 +175,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     contentType: row.content_type,
     metadata: { 'Content-Type': row.content_type },
     ...shownFiles(row, unmarked),
+    originalUrl: unmarked ? urls.contentFile(row.identifier, ORIGINAL_FILE) : null,
     filename: row.filename,
     eventName: row.event_name,
     eventIdentifier: row.event_identifier,
@@ -214,14 +225,29 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       );
     },
 
-    /** One of a photo for sale's unmarked pictures, by its name ('1920.jpg'); undefined for no such file. */
-    async unmarkedFile(identifier: string, file: string): Promise<Derivative | undefined> {
+    /** An item's file as its creator uploaded it: where it is stored, its type and its name; undefined for no such item. */
+    async original(identifier: string): Promise<{ key: string; contentType: string; fileName: string } | undefined> {
+      const row = await db
+        .selectFrom('content_items')
+        .select(['file_path', 'content_type', 'filename'])
+        .where('identifier', '=', identifier)
+        .executeTakeFirst();
+      return row && { key: row.file_path, contentType: row.content_type, fileName: row.filename };
+    },
+
+    /**
+     * A photo or video for sale's private files: its unmarked pictures and a video's ladder, each
+     * named as a link names it ('1920.jpg', '360p/index.m3u8'); none for another item.
+     */
+    async privateFiles(identifier: string): Promise<Derivative[]> {
       const row = await db
         .selectFrom('content_items')
         .select('media')
         .where('identifier', '=', identifier)
         .executeTakeFirst();
-      return parseMedia(row?.media ?? null)?.unmarked?.find((d) => d.name === file);
+      const media = parseMedia(row?.media ?? null);
+      const ladder = media?.video?.files.filter((f) => isPrivateKey(f.key)) ?? [];
+      return [...(media?.unmarked ?? []), ...ladder];
     },
 
     /** An event's cover whose pictures are not made yet; undefined once they are (or without a cover). */

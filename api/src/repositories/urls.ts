@@ -14,8 +14,11 @@ export interface FileUrls {
    * job made (`file`, e.g. '640.webp'), or the original (null), inline or as an attachment.
    */
   orderFile(targetIdentifier: string, file: string | null, download: boolean, notAfter?: number): string;
-  /** A short-lived signed link to one of a photo for sale's unmarked pictures (files/contentFileLinks.ts), e.g. '1920.jpg'. */
-  contentFile(identifier: string, file: string): string;
+  /**
+   * A short-lived signed link to one of an item for sale's private files (files/contentFileLinks.ts),
+   * e.g. '1920.jpg' or 'master.m3u8', lasting no longer than `notAfter` (epoch s) when given.
+   */
+  contentFile(identifier: string, file: string, notAfter?: number): string;
 }
 
 export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
@@ -28,7 +31,8 @@ export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
       `${filesOrigin}${FILES_PATHS.download}?${new URLSearchParams({ filePath, fileName }).toString()}`,
     orderFile: (targetIdentifier, file, download, notAfter) =>
       `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.order.grant({ targetIdentifier, file, download }, Date.now(), notAfter).toString()}`,
-    contentFile: (identifier, file) => `${filesOrigin}${links.content.path(identifier, file)}`,
+    contentFile: (identifier, file, notAfter) =>
+      `${filesOrigin}${links.content.path(identifier, file, Date.now(), notAfter)}`,
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };

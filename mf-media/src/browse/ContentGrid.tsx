@@ -16,6 +16,7 @@ import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
+import { LockedVideo } from './LockedVideo.js';
 import { CARD_SIZES, Grid, ItemPrice, pictureLoading, picturePriority, Processing } from './ui.js';
 
 /** The card grid, whose cards open the viewer from their picture. */
@@ -96,8 +97,10 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
   );
 }
 
-/** A card's picture: the thumbnail of a photo, or a video preview that plays on hover. */
+/** A card's picture: the thumbnail of a photo, or a video preview that plays on hover (a poster until bought, for one for sale). */
 export function Preview({ item, index }: { item: ContentItem; index: number }) {
+  if (isVideo(item) && item.locked)
+    return <LockedVideo item={item} sizes={CARD_SIZES} priority={picturePriority(index)} />;
   if (isVideo(item)) return <VideoPreview url={item.contentUrl} thumbnailUrl={item.thumbnailUrl} />;
   if (item.processing) return <Processing>Processing…</Processing>;
   if (item.image) return <Picture image={item.image} alt="" sizes={CARD_SIZES} priority={picturePriority(index)} />;

@@ -1,6 +1,5 @@
 import {
   Avatar,
-  downloadUrl,
   EmptyState,
   PageLayout,
   PhotoIcon,
@@ -16,14 +15,13 @@ import { ContentGrid } from './ContentGrid.js';
 import { useCreator } from './queries.js';
 import { CardsSkeleton } from './ui.js';
 
-// Nothing to download while an item is processing, nor of a video (its ladder is no file to keep).
-const download = (item: ContentItem) =>
-  item.filePath ? downloadUrl({ filePath: item.filePath, fileName: item.filename }) : '';
+// The file as it was uploaded, by the signed link the API gives its owner (and its buyers).
+const download = (item: ContentItem) => item.originalUrl ?? '';
 
 export function CreatorPage() {
   const { profileName = '' } = useParams();
   const { data, isLoading, error } = useCreator(profileName);
-  // Creators download their own photos (the largest picture made) from their page; buyers get content through the cart.
+  // Creators download their own originals from their page; buyers get theirs on their Purchases page.
   const isOwnPage = useSession((s) => s.user?.profileName === profileName);
   usePageHead(
     data

@@ -307,7 +307,14 @@ describe('community page', () => {
 
 describe('creator page', () => {
   const serveProfile = (
-    items = [contentItem({ name: 'Solo', filePath: 'events/jazz/solo.png', filename: 'solo.png' })],
+    items = [
+      contentItem({
+        name: 'Solo',
+        filePath: 'media/content/ci-1/a/1280.jpg',
+        filename: 'solo.jpg',
+        originalUrl: 'http://files.test/files/content/ci-1?f=original&exp=1&sig=s',
+      }),
+    ],
   ) =>
     server.use(
       http.get(`${API}/profiles/:profileName`, ({ params }) =>
@@ -325,7 +332,7 @@ describe('creator page', () => {
       ),
     );
 
-  it("offers Download of one's own content, pointing at the files host", async () => {
+  it("offers Download of one's own content: the original, by the API's signed link", async () => {
     serveProfile();
     sessionStore.setState({
       isLoggedIn: true,
@@ -335,12 +342,12 @@ describe('creator page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Open Solo' }));
     expect(within(screen.getByRole('dialog')).getByRole('link', { name: 'Download' })).toHaveAttribute(
       'href',
-      'http://files.test/download?filePath=events%2Fjazz%2Fsolo.png&fileName=solo.png',
+      'http://files.test/files/content/ci-1?f=original&exp=1&sig=s',
     );
   });
 
-  it('offers no Download of an item with no file to keep (still processing, or a video)', async () => {
-    serveProfile([contentItem({ name: 'Solo', filePath: '', processing: true, contentUrl: '', thumbnailUrl: null })]);
+  it('offers no Download of an item the API gives no original of', async () => {
+    serveProfile([contentItem({ name: 'Solo', originalUrl: null })]);
     sessionStore.setState({
       isLoggedIn: true,
       user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },

@@ -171,11 +171,13 @@ describe('check out', () => {
     expect(assign).toHaveBeenCalledTimes(1);
   });
 
-  it('lists the items checkout refused with their reasons first, and goes to pay only when asked', async () => {
+  it('lists the items checkout refused with their reasons first, and goes to pay only when asked; the cart loses them', async () => {
     answerSummary(cartSummary());
     const assign = watchPageLoads();
     const payUrl = 'http://api.test/v2/pay/P-7K2M9Q4X';
     server.use(
+      // The server took the refused item out of the cart.
+      http.get(`${API}/user/cart`, () => HttpResponse.json({ cart: [cartItem('a')] })),
       http.post(`${API}/checkout`, () =>
         HttpResponse.json({
           purchase: purchase({ status: 'open', payUrl, items: [purchaseLine({ identifier: 'a' })] }),
@@ -183,9 +185,10 @@ describe('check out', () => {
         }),
       ),
     );
-    renderCart();
+    const store = renderCart();
     await userEvent.click(await screen.findByRole('button', { name: 'Check out' }));
     const notice = await screen.findByRole('status');
+    await waitFor(() => expect(store.getState().cart.map((i) => i.identifier)).toEqual(['a']));
     expect(notice).toHaveTextContent('Harbour at dusk: You already own this item');
     expect(notice).toHaveTextContent('$15.00');
     expect(assign).not.toHaveBeenCalled();
@@ -195,7 +198,10 @@ describe('check out', () => {
 
   it("shows the API's reason when checkout fails, and can be tried again", async () => {
     answerSummary(cartSummary());
-    server.use(http.post(`${API}/checkout`, () => HttpResponse.json({ error: 'Your cart is empty' }, { status: 400 })));
+    server.use(
+      http.post(`${API}/checkout`, () => HttpResponse.json({ error: 'Your cart is empty' }, { status: 400 })),
+      http.get(`${API}/user/cart`, () => HttpResponse.json({ cart: [cartItem('a'), cartItem('b')] })),
+    );
     renderCart();
     await userEvent.click(await screen.findByRole('button', { name: 'Check out' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Your cart is empty');

@@ -1,5 +1,13 @@
 import { useRef, useState } from 'react';
-import { apiCall, PAGES, safeHref, useNavigate, type CheckoutRefusal, type Purchase } from '@marketplace/shared';
+import {
+  apiCall,
+  PAGES,
+  safeHref,
+  useNavigate,
+  useSession,
+  type CheckoutRefusal,
+  type Purchase,
+} from '@marketplace/shared';
 import { refusalText } from './useCartSummary.js';
 
 export interface CheckoutState {
@@ -14,10 +22,12 @@ export interface CheckoutState {
  * Checkout of the signed-in user's cart, then the payment page (the API's origin, so a full
  * page load). One call at a time: a double click sends one (the ref answers before React has
  * re-rendered the button disabled). Items checkout refused are listed first, and the user
- * chooses to go on.
+ * chooses to go on. The server takes refused items out of the cart (all of them, when it answers
+ * that nothing can be bought): the session's cart, which the header counts, is read again then.
  */
 export function useCheckout() {
   const navigate = useNavigate();
+  const reloadCart = useSession((s) => s.reloadCart);
   const sending = useRef(false);
   const [state, setState] = useState<CheckoutState>({ busy: false, refused: null, error: null });
 
@@ -36,8 +46,10 @@ export function useCheckout() {
       const { purchase, refused } = await apiCall('checkout');
       setState({ busy: false, refused: refused.length ? { purchase, items: refused } : null, error: null });
       if (refused.length === 0) pay(purchase);
+      else void reloadCart();
     } catch (error) {
       setState({ busy: false, refused: null, error: refusalText(error, 'Checkout failed. Please try again.') });
+      void reloadCart();
     } finally {
       sending.current = false;
     }

@@ -174,6 +174,23 @@ describe('media viewer', () => {
     expect(within(dialog).queryByRole('button', { name: 'Add to cart' })).toBeNull();
   });
 
+  it("shows a video for sale the reader has not bought as its poster's preview, with nothing to play, and its price", async () => {
+    const poster = {
+      width: 1280,
+      height: 720,
+      placeholder: '',
+      sources: [],
+      src: 'http://files.test/media/media/content/ci-9/a/1280.jpg',
+    };
+    const dialog = await openViewer({
+      items: [videoItem({ name: 'Clip', contentUrl: '', locked: true, image: poster, priceCents: 4500 })],
+    });
+    expect(dialog.querySelector('video')).toBeNull();
+    expect(within(dialog).getByRole('img', { name: 'Clip (preview)' })).toHaveAttribute('src', poster.src);
+    expect(within(dialog).getByText('Preview: buy this video to watch it in full')).toBeInTheDocument();
+    expect(within(dialog).getByText('$45.00')).toBeInTheDocument();
+  });
+
   it('shows a video as a player, told apart by contentType or metadata, and Space plays and pauses it', async () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});

@@ -15,6 +15,7 @@ import {
 import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { isVideo, wrap } from './media.js';
+import { LockedVideo } from '../browse/LockedVideo.js';
 import { ItemPrice, Processing } from '../browse/ui.js';
 
 const Overlay = styled.div`
@@ -162,7 +163,15 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
           ‹
         </IconButton>
         <div className="media" data-backdrop="">
-          {video ? (
+          {video && item.locked ? (
+            <LockedVideo
+              key={item.contentIdentifier}
+              item={item}
+              sizes="min(1100px, 100vw)"
+              priority="eager"
+              label="Preview: buy this video to watch it in full"
+            />
+          ) : video ? (
             <VideoPreview
               key={item.contentIdentifier}
               url={item.contentUrl}

@@ -80,6 +80,17 @@ export interface ContentItem {
    * null until it has (a photo shows its processing state, a video "Video preview is processing").
    */
   processing: boolean;
+  /**
+   * A video for sale that the reader neither owns nor bought: `image` is its poster's watermarked
+   * preview and contentUrl is empty (its ladder is the buyer's). Bought, contentUrl is its ladder
+   * by a short-lived signed link.
+   */
+  locked: boolean;
+  /**
+   * The file as its creator uploaded it (a camera's JPEG, metadata and all; a video's source), as
+   * an attachment by a short-lived signed link: for its owner and its buyers; null for everyone else.
+   */
+  originalUrl: string | null;
 }
 
 export interface Notification {

@@ -36,6 +36,8 @@ export interface SessionState {
   load(): Promise<void>;
   /** After log in or sign up: the user, the cookie's state and the (merged) cart. */
   signedIn(user: UserInfo): Promise<void>;
+  /** Reads the cart again after the server changed it (checkout takes out what cannot be bought); kept as it is when that fails. */
+  reloadCart(): Promise<void>;
   setUser(user: UserInfo): void;
   /** Refuses an item already in the cart locally (SPEC.md section 4 "Cart"). */
   addToCart(identifier: string, itemType?: CartItemType): Promise<AddToCartResult>;
@@ -83,12 +85,17 @@ export function createSessionStore(start: { isLoggedIn?: boolean; session?: Serv
       if (who.ended) await get().expire();
     },
 
-    async signedIn(user) {
-      set({ user, isLoggedIn: isLoggedInCookie() });
+    async reloadCart() {
       const cart = await apiCall('getCart')
         .then((r) => r.cart)
         .catch(() => get().cart);
-      set({ cart, loaded: true });
+      set({ cart });
+    },
+
+    async signedIn(user) {
+      set({ user, isLoggedIn: isLoggedInCookie() });
+      await get().reloadCart();
+      set({ loaded: true });
     },
 
     setUser(user) {

@@ -52,6 +52,8 @@ export function contentItem(over: Partial<ContentItem> = {}): ContentItem {
     currency: 'USD',
     image: null,
     processing: false,
+    locked: false,
+    originalUrl: null,
     ...over,
   };
 }

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { setRuntimeConfig } from '../config/runtime.js';
 
@@ -16,6 +16,10 @@ export const TEST_CONFIG = {
   },
 };
 setRuntimeConfig(TEST_CONFIG);
+
+// findBy and waitFor wait for what a test expects for up to 5 s, not the library's 1 s: on a
+// loaded two-core runner a render with a lazy remote and MSW answers can take longer than 1 s.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom has no matchMedia: answer max-width queries from window.innerWidth, which tests set.
 if (!window.matchMedia) {

@@ -10,5 +10,8 @@ export function loadHls(): Promise<HlsClass> {
   return loading;
 }
 
-/** Whether a url is an HLS playlist (the API serves videos as .m3u8). */
-export const isHlsUrl = (url: string) => /\.m3u8($|\?)/i.test(url);
+/**
+ * Whether a url is an HLS playlist (the API serves videos as .m3u8): by its path, or by the file
+ * a signed link names in its query (`/files/content/<item>?f=master.m3u8&exp=...&sig=...`).
+ */
+export const isHlsUrl = (url: string) => /\.m3u8($|[?&#])/i.test(url);
