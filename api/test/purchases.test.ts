@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '../src/payments/routes.js';
 import { completedSessionEvent } from '../src/payments/testPayments.js';
-import { type TestApi, type TestClient, useTestApi } from './harness.js';
+import { present, type TestApi, type TestClient, useTestApi } from './harness.js';
 
 const t = useTestApi();
 
@@ -440,5 +440,40 @@ describe('the test payment page and downloads', () => {
     );
     const res = await fetch(old, { headers: { cookie: client.cookieHeader } });
     expect(res.status).toBe(410);
+  });
+
+  it("gives a video's buyer its original, byte for byte the file its creator uploaded, and nobody else", async () => {
+    const api = t();
+    const { name, client } = await newBuyer(api);
+    const [video] = await api.rows<{ identifier: string; file_path: string; owner: string }>`
+      SELECT ci.identifier, ci.file_path, u.profile_name AS owner FROM content_items ci JOIN users u ON u.id = ci.owner_id
+      WHERE ci.content_type LIKE 'video/%' AND ci.for_sale = 1 ORDER BY ci.identifier LIMIT 1`;
+    if (!video) throw new Error('no video for sale in the seed');
+    const viewOf = async (viewer: TestClient) =>
+      (await viewer.call('getProfile', { profileName: video.owner })).body.contentItems.find(
+        (item) => item.contentIdentifier === video.identifier,
+      );
+    expect((await viewOf(client))?.originalUrl).toBeNull();
+
+    await fill(client, [video.identifier]);
+    const { purchase } = (await client.call('checkout')).body;
+    expect((await sendWebhook(api, paidEvent(purchase.purchaseNumber, purchase.totalCents).payload)).status).toBe(200);
+    expect(await entitlementsOf(api, name)).toEqual([video.identifier]);
+
+    const source = await api.api.services.files.open(video.file_path);
+    if (!source) throw new Error(`${video.file_path} is not in the store`);
+    const uploaded = Buffer.from(await new Response(source.body).arrayBuffer());
+    const bought = (await client.call('getPurchases')).body.items.find((item) => item.identifier === video.identifier);
+    const original = present((await viewOf(client))?.originalUrl, "the buyer's original link");
+    for (const link of [present(bought?.downloadUrl, 'the purchase download'), original]) {
+      const answer = await fetch(link, { headers: { cookie: client.cookieHeader } });
+      expect([answer.status, answer.headers.get('content-disposition')?.startsWith('attachment')], link).toEqual([
+        200,
+        true,
+      ]);
+      expect(Buffer.from(await answer.arrayBuffer()).equals(uploaded), link).toBe(true);
+    }
+    // Another member is shown no original of it.
+    expect((await viewOf(await api.as('clara')))?.originalUrl).toBeNull();
   });
 });
