@@ -2,7 +2,8 @@ import type { ComponentProps } from 'react';
 import styled from 'styled-components';
 import { type ContentItem, Picture, theme } from '@marketplace/shared';
 
-const Frame = styled.div`
+// Spans (shown as blocks): a card's picture is inside its button, which holds phrasing content only.
+const Frame = styled.span`
   position: relative;
   display: block;
   width: 100%;
@@ -16,7 +17,6 @@ const Frame = styled.div`
     object-fit: contain;
   }
   .lock {
-    margin: 0;
     position: absolute;
     left: 50%;
     bottom: ${theme.space.sm};
@@ -48,10 +48,10 @@ export function LockedVideo({
   return (
     <Frame>
       {item.image && <Picture image={item.image} alt={`${item.name} (preview)`} sizes={sizes} priority={priority} />}
-      <p className="lock">
+      <span className="lock">
         <span aria-hidden="true">▶ </span>
         <span>{label}</span>
-      </p>
+      </span>
     </Frame>
   );
 }
