@@ -48,6 +48,9 @@ describe('events', () => {
       // The API's tests seed small pictures served as they are (SEED_DEMO_MEDIA=0): no pipeline.
       image: null,
       processing: false,
+      locked: false,
+      // A visitor: neither its owner nor a buyer.
+      originalUrl: null,
     });
     const video = present(
       items.find((i) => i.contentType === 'video/mp4'),
