@@ -194,7 +194,7 @@ describe('a photo for sale', () => {
       const answer = await fetch(refused);
       expect([answer.status, ((await answer.json()) as { error?: string }).error], refused.href).toEqual([
         403,
-        expect.stringMatching(/^This picture link is (incomplete|not valid)$/),
+        expect.stringMatching(/^This link is (incomplete|not valid)$/),
       ]);
     }
     // Signed as the API signs, but an hour ago: its time is past.
@@ -202,7 +202,7 @@ describe('a photo for sale', () => {
     const gone = await fetch(`${t().url}${expired}`);
     expect([gone.status, ((await gone.json()) as { error?: string }).error]).toEqual([
       410,
-      'This picture link has expired: open the page again',
+      'This link has expired: open the page again',
     ]);
     // A well signed link to a file the item does not have.
     expect((await fetch(`${t().url}${contentFileLinks(ADMIN_TOKEN).path(LANDSCAPE, 'x.jpg')}`)).status).toBe(404);
@@ -393,10 +393,42 @@ describe('a video for sale', () => {
     }
   });
 
+  it("makes no file a playlist names last longer than the playlist's link", async () => {
+    // A link to the master given 25 minutes ago: what it names now is signed to end with it.
+    const master = `${t().url}${contentFileLinks(ADMIN_TOKEN).path(video, 'master.m3u8', Date.now() - 25 * 60_000)}`;
+    const notAfter = new URL(master).searchParams.get('exp');
+    const answer = await fetch(master);
+    expect(answer.status).toBe(200);
+    const named = urisOf(await answer.text());
+    expect(named.length).toBeGreaterThan(0);
+    for (const uri of named) expect(new URL(uri).searchParams.get('exp'), uri).toBe(notAfter);
+  });
+
   it('refuses a file of its ladder by a link signed for another file (403)', async () => {
     const [item] = await everyView(await t().as('mia'), video, 'mia');
     const link = new URL(present(item?.contentUrl, 'the master playlist'));
     link.searchParams.set('f', '360p/index.m3u8');
     expect((await fetch(link)).status).toBe(403);
+  });
+
+  it('made before previews were (its ladder public), is locked to visitors until its job runs again, then its public files are gone', async () => {
+    const jobs = mediaJobs(t().api.services);
+    await t().rows`UPDATE content_items SET for_sale = 0, media = NULL WHERE identifier = ${video}`;
+    await jobs.handle({ contentIdentifier: video });
+    await t().rows`UPDATE content_items SET for_sale = 1 WHERE identifier = ${video}`;
+    const old = present((await storedMedia(video)).video, 'the public ladder').files.map((f) => f.key);
+    for (const key of old) expect(key).toMatch(/^media\//);
+
+    const [visitors] = await everyView(t().client(), video, 'mia');
+    expect([visitors?.locked, visitors?.contentUrl]).toEqual([true, '']);
+    const [owners] = await everyView(await t().as('mia'), video, 'mia');
+    expect(owners?.contentUrl).toMatch(new RegExp(`^${t().url}/media/media/content/${video}/`));
+
+    expect((await t().api.services.repos.content.unprocessed()).content).toContain(video);
+    await jobs.handle({ contentIdentifier: video });
+    for (const key of present((await storedMedia(video)).video, 'the new ladder').files.map((f) => f.key))
+      expect(key).toMatch(new RegExp(`^unmarked/content/${video}/`));
+    for (const key of old) expect((await fetch(`${t().url}/media/${key}`)).status, key).toBe(404);
+    expect((await t().api.services.repos.content.unprocessed()).content).not.toContain(video);
   });
 });

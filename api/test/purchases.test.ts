@@ -473,7 +473,15 @@ describe('the test payment page and downloads', () => {
       ]);
       expect(Buffer.from(await answer.arrayBuffer()).equals(uploaded), link).toBe(true);
     }
-    // Another member is shown no original of it.
-    expect((await viewOf(await api.as('clara')))?.originalUrl).toBeNull();
+    // The buyer's link is the buyer's: another account's session is refused it.
+    const clara = await api.as('clara');
+    expect((await fetch(original, { headers: { cookie: clara.cookieHeader } })).status).toBe(403);
+    // Another member is shown no original of it; its owner is, by a link to the item's file.
+    expect((await viewOf(clara))?.originalUrl).toBeNull();
+    const owners = present((await viewOf(await api.as(video.owner)))?.originalUrl, "the owner's original link");
+    expect(owners).toMatch(new RegExp(`/files/content/${video.identifier}\\?f=original&`));
+    const own = await fetch(owners);
+    expect([own.status, own.headers.get('cache-control')]).toEqual([200, 'private, no-store']);
+    expect(Buffer.from(await own.arrayBuffer()).equals(uploaded)).toBe(true);
   });
 });

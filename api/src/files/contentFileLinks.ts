@@ -5,13 +5,17 @@ import { signedLinks } from './signedLinks.js';
 export const CONTENT_FILE_PATH = '/files/content';
 /** The name a link gives the item's original file (its source as uploaded), which no made file has. */
 export const ORIGINAL_FILE = 'original';
-/** How long a link lasts: a page showing the photo asks for new ones each time it reads it. */
+/**
+ * How long a link lasts: a page showing the item asks for new ones each time it reads it. A video
+ * played past it stops at its next segment (the files a playlist names last no longer than it).
+ */
 export const CONTENT_FILE_LINK_SECONDS = 30 * 60;
 
 /**
- * Links to a photo for sale's unmarked pictures (media/derivatives.ts `unmarked`, stored under a
- * private prefix): issued when its owner or a buyer reads it (repositories/content.ts), each for
- * one file of one item. Like a presigned URL, the link is the permission (files/signedLinks.ts).
+ * Links to an item for sale's private files (media/derivatives.ts `unmarked`, and a video's ladder,
+ * stored under a private prefix): issued when its owner or a buyer reads it
+ * (repositories/content.ts), and to its owner for its original (ORIGINAL_FILE), each for one file
+ * of one item. Like a presigned URL, the link is the permission (files/signedLinks.ts).
  */
 export function contentFileLinks(secret: string) {
   const links = signedLinks(secret, 'content-file-links', CONTENT_FILE_LINK_SECONDS);
@@ -29,8 +33,8 @@ export function contentFileLinks(secret: string) {
     check(identifier: string, query: { f?: string; exp?: string; sig?: string }, nowMs = Date.now()): string {
       const file = query.f ?? '';
       const refusal = links.refusal([identifier, file], query, nowMs);
-      if (refusal === 'expired') throw new HttpError(410, 'This picture link has expired: open the page again');
-      if (refusal) throw new HttpError(403, `This picture link is ${refusal}`);
+      if (refusal === 'expired') throw new HttpError(410, 'This link has expired: open the page again');
+      if (refusal) throw new HttpError(403, `This link is ${refusal}`);
       return file;
     },
   };

@@ -114,9 +114,9 @@ export const orderFileKey = (orderId: string, targetIdentifier: string, contentT
 /**
  * Keys never served by /media or /download: files private to an order's parties (and the seed's
  * older `uploads/`), the sources of public media (`sources/`: a camera's file keeps its GPS
- * position; what is served is what the media job made of it), and the unmarked pictures of
- * photos for sale (`unmarked/`: their owner and buyers get signed links, files/contentFileLinks.ts;
- * everyone else the watermarked preview).
+ * position; what is served is what the media job made of it), and the unmarked pictures and
+ * video ladders of items for sale (`unmarked/`: their owner and buyers get signed links,
+ * files/contentFileLinks.ts; everyone else the watermarked preview).
  */
 const PRIVATE_PREFIXES = ['orders/', 'quarantine/', 'uploads/', 'sources/', 'unmarked/'];
 export const isPrivateKey = (key: string): boolean => PRIVATE_PREFIXES.some((prefix) => key.startsWith(prefix));

@@ -46,6 +46,8 @@ export function purchaseDownloadLinks(secret: string) {
   };
 }
 
+export type PurchaseDownloadLinks = ReturnType<typeof purchaseDownloadLinks>;
+
 /** A name for a file inside the ZIP: no folders, no path tricks. */
 const zipEntryName = (name: string) => name.replace(/[\\/]/g, '_').replace(/^\.+/, '_') || 'file';
 

@@ -142,12 +142,13 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const query = c.req.query();
     const file = links.content.check(identifier, query);
     if (file === ORIGINAL_FILE) {
-      // What the creator uploaded, metadata and all: an attachment, typed as it was accepted.
+      // What the creator uploaded, metadata and all, by the link its owner was given (a buyer's
+      // is bound to the buyer: files/purchaseDownloads.ts): an attachment, typed as it was accepted.
       const original = await repos.content.original(identifier);
       if (!original) throw notFound('File');
       return fileResponse(files, original.key, original.contentType, {
         'Content-Disposition': contentDisposition(original.fileName),
-        'Cache-Control': 'private, max-age=300',
+        'Cache-Control': 'private, no-store',
       });
     }
     const privateFiles = await repos.content.privateFiles(identifier);

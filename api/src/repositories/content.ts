@@ -111,10 +111,12 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       const thumbnail = thumbnailJpeg(shown);
       const master = media.video?.files.find((f) => f.name === MASTER_PLAYLIST);
       // A video for sale's ladder is private: its owner and buyers play it by a signed link, and
-      // everyone else is shown its poster's preview (locked).
+      // everyone else is shown its poster's preview (locked). One made before previews were has
+      // a public ladder until its job runs again: shown to them only, meanwhile.
+      const madeBefore = master !== undefined && row.for_sale === 1 && !media.unmarked;
       const ladder = !master
         ? null
-        : !isPrivateKey(master.key)
+        : !isPrivateKey(master.key) && (unmarked || !madeBefore)
           ? (urls.media(master.key) ?? '')
           : clean
             ? urls.contentFile(row.identifier, master.name)
@@ -163,19 +165,34 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     return purchases.ownedAmong(viewer.id, candidates);
   };
 
-  /** The rows as `viewer` sees them: a photo for sale unmarked to its owner and to whoever bought it. */
+  /** The rows as `viewer` sees them: an item for sale unmarked to its owner and to whoever bought it. */
   const toItems = async (rows: readonly ItemRow[], viewer: SessionUser | null): Promise<ContentItem[]> => {
     const bought = await boughtAmong(rows, viewer);
-    return rows.map((row) => toItem(row, viewer, row.owner_id === viewer?.id || bought.has(row.identifier)));
+    return rows.map((row) => {
+      const owns = row.owner_id === viewer?.id;
+      // The original: the owner's by a link to the item's file; a buyer's by a link bound to the
+      // buyer, which another account's session cannot use and which is checked against what they own.
+      const originalUrl = owns
+        ? urls.contentFile(row.identifier, ORIGINAL_FILE)
+        : viewer && bought.has(row.identifier)
+          ? urls.purchased(viewer.id, row.identifier)
+          : null;
+      return toItem(row, viewer, owns || bought.has(row.identifier), originalUrl);
+    });
   };
 
-  const toItem = (row: ItemRow, viewer: SessionUser | null, unmarked: boolean): ContentItem => ({
+  const toItem = (
+    row: ItemRow,
+    viewer: SessionUser | null,
+    unmarked: boolean,
+    originalUrl: string | null,
+  ): ContentItem => ({
     name: row.name,
     contentIdentifier: row.identifier,
     contentType: row.content_type,
     metadata: { 'Content-Type': row.content_type },
     ...shownFiles(row, unmarked),
-    originalUrl: unmarked ? urls.contentFile(row.identifier, ORIGINAL_FILE) : null,
+    originalUrl,
     filename: row.filename,
     eventName: row.event_name,
     eventIdentifier: row.event_identifier,
@@ -203,7 +220,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
   return {
     /**
      * A photo or video whose media are not made yet (waitingForMedia), with where its source is,
-     * whether it is for sale, and the media a new run replaces (a photo for sale made before
+     * whether it is for sale, and the media a new run replaces (a photo or video for sale made before
      * previews were; null for none); undefined once they are made.
      */
     async contentSource(
@@ -262,7 +279,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       return row?.cover_path ? { key: row.cover_path, contentType: contentTypeOf(row.cover_path) } : undefined;
     },
 
-    /** Records what was made of a photo or a cover, once: false when another worker did first (or it was made already). */
+    /** Records what was made of a photo, a video or a cover, once: false when another worker did first (or it was made already). */
     async setPublicMedia(kind: 'content' | 'cover', identifier: string, media: TargetMedia): Promise<boolean> {
       const json = JSON.stringify(media);
       const result =

@@ -19,6 +19,8 @@ export interface FileUrls {
    * e.g. '1920.jpg' or 'master.m3u8', lasting no longer than `notAfter` (epoch s) when given.
    */
   contentFile(identifier: string, file: string, notAfter?: number): string;
+  /** A buyer's link to the original of an item they bought (files/purchaseDownloads.ts): refused to any other account, and checked against what they own when used. */
+  purchased(userId: number, identifier: string): string;
 }
 
 export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
@@ -33,6 +35,7 @@ export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
       `${filesOrigin}${FILES_PATHS.orderFile}/${encodeURIComponent(targetIdentifier)}?${links.order.grant({ targetIdentifier, file, download }, Date.now(), notAfter).toString()}`,
     contentFile: (identifier, file, notAfter) =>
       `${filesOrigin}${links.content.path(identifier, file, Date.now(), notAfter)}`,
+    purchased: (userId, identifier) => links.purchased.url(filesOrigin, userId, identifier),
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };

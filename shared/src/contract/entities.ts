@@ -88,7 +88,8 @@ export interface ContentItem {
   locked: boolean;
   /**
    * The file as its creator uploaded it (a camera's JPEG, metadata and all; a video's source), as
-   * an attachment by a short-lived signed link: for its owner and its buyers; null for everyone else.
+   * an attachment by a short-lived signed link: its owner's, and its buyers' (bound to the buyer's
+   * account, as on their Purchases page); null for everyone else.
    */
   originalUrl: string | null;
 }
