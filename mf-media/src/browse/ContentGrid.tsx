@@ -65,7 +65,12 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
       <Cards aria-label="Gallery">
         {items.map((item, i) => (
           <Card as="li" key={item.contentIdentifier}>
-            <PlainButton className="open" aria-label={`Open ${item.name}`} onClick={() => setOpen(i)}>
+            <PlainButton
+              className="open"
+              // Its name holds what it shows in words (a locked video's "Buy to watch"), for speech input.
+              aria-label={isVideo(item) && item.locked ? `Open ${item.name}, buy to watch` : `Open ${item.name}`}
+              onClick={() => setOpen(i)}
+            >
               <Preview item={item} index={i} />
             </PlainButton>
             <h2>{item.name}</h2>

@@ -48,10 +48,7 @@ export function LockedVideo({
   return (
     <Frame>
       {item.image && <Picture image={item.image} alt={`${item.name} (preview)`} sizes={sizes} priority={priority} />}
-      <span className="lock">
-        <span aria-hidden="true">▶ </span>
-        <span>{label}</span>
-      </span>
+      <span className="lock">{label}</span>
     </Frame>
   );
 }

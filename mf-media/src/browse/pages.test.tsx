@@ -357,6 +357,16 @@ describe('creator page', () => {
     expect(within(screen.getByRole('dialog')).queryByRole('link', { name: 'Download' })).toBeNull();
   });
 
+  it('shows a video for sale the visitor has not bought as its poster, saying so in its name and on it, with nothing to play', async () => {
+    const poster = { width: 640, height: 360, placeholder: '', sources: [], src: 'http://files.test/media/p/640.jpg' };
+    serveProfile([videoItem({ name: 'Clip', contentUrl: '', locked: true, image: poster })]);
+    renderAt('/user/mia');
+    const card = await screen.findByRole('button', { name: 'Open Clip, buy to watch' });
+    expect(within(card).getByText('Buy to watch')).toBeInTheDocument();
+    expect(within(card).getByRole('img', { name: 'Clip (preview)' })).toHaveAttribute('src', poster.src);
+    expect(card.querySelector('video')).toBeNull();
+  });
+
   it("does not offer Download on someone else's page", async () => {
     serveProfile();
     renderAt('/user/mia');
