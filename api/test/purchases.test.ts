@@ -424,7 +424,7 @@ describe('the test payment page and downloads', () => {
   });
 
   it('answers 410 for a download link past its time', async () => {
-    const { purchaseDownloadLinks } = await import('../src/files/purchaseDownloads.js');
+    const { purchaseDownloadLinks } = await import('../src/files/purchaseLinks.js');
     const api = t();
     const { name, client } = await newBuyer(api);
     const items = await itemsOf(api, 'mia', 1);

@@ -1,6 +1,6 @@
 import { type ContentFileLinks, contentFileLinks } from './contentFileLinks.js';
 import { type OrderFileLinks, orderFileLinks } from './orderFileLinks.js';
-import { type PurchaseDownloadLinks, purchaseDownloadLinks } from './purchaseDownloads.js';
+import { type PurchaseDownloadLinks, purchaseDownloadLinks } from './purchaseLinks.js';
 
 /**
  * The files host's signed links to private files: an order's, an item for sale's unmarked

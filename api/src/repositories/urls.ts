@@ -19,8 +19,11 @@ export interface FileUrls {
    * e.g. '1920.jpg' or 'master.m3u8', lasting no longer than `notAfter` (epoch s) when given.
    */
   contentFile(identifier: string, file: string, notAfter?: number): string;
-  /** A buyer's link to the original of an item they bought (files/purchaseDownloads.ts): refused to any other account, and checked against what they own when used. */
-  purchased(userId: number, identifier: string): string;
+  /**
+   * A buyer's link to the original of an item they bought, or (null) to a ZIP of all of them
+   * (files/purchaseLinks.ts): refused to any other account, and checked against what they own when used.
+   */
+  purchased(userId: number, identifier: string | null): string;
 }
 
 export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {

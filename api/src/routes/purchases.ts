@@ -11,7 +11,6 @@ import { parseMedia, pictureOf, unmarkedOf } from '../media/derivatives.js';
 import { userCartKey } from '../repositories/cart.js';
 import type { RepositorySet } from '../repositories/index.js';
 import type { CartLine, PurchaseRecord } from '../repositories/purchases.js';
-import { purchaseDownloadLinks } from '../files/purchaseDownloads.js';
 import type { Services } from '../services.js';
 
 /** How long a purchase waits for its payment. */
@@ -58,7 +57,6 @@ function userIdOfKey(key: string): number | null {
 
 export function registerPurchaseRoutes(r: Router, services: Services): void {
   const { repos, config } = services;
-  const links = purchaseDownloadLinks(config.adminToken);
   const ownerKey = (c: Context<AppEnv>, user: SessionUser | null, create: boolean) =>
     user ? userCartKey(user.id) : guestCartKey(c, config, create);
 
@@ -205,13 +203,13 @@ export function registerPurchaseRoutes(r: Router, services: Services): void {
         image: unmarked
           ? pictureOf(unmarked, (d) => repos.urls.contentFile(row.identifier, d.name))
           : media && pictureOf(media, (d) => repos.urls.media(d.key) ?? ''),
-        downloadUrl: links.url(config.filesOrigin, user.id, row.identifier),
+        downloadUrl: repos.urls.purchased(user.id, row.identifier),
       };
     });
     return {
       purchases,
       items,
-      downloadAllUrl: items.length > 0 ? links.url(config.filesOrigin, user.id, null) : null,
+      downloadAllUrl: items.length > 0 ? repos.urls.purchased(user.id, null) : null,
     };
   });
 
