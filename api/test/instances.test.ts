@@ -157,7 +157,7 @@ describe('several instances on one database', () => {
     const cancel = (client: TestClient) =>
       client.call(
         'updateEventOrderStatus',
-        { orderId: 'ord-1005', status: 'CANCELLED' },
+        { orderId: 'ord-1002', status: 'CANCELLED' },
         { headers: { 'idempotency-key': key } },
       );
     // The order's row held by another transaction: the first run waits inside its change.
@@ -165,7 +165,7 @@ describe('several instances on one database', () => {
     await holder.connect();
     try {
       await holder.query('BEGIN');
-      await holder.query(`SELECT id FROM event_orders WHERE order_id = 'ord-1005' FOR UPDATE`);
+      await holder.query(`SELECT id FROM event_orders WHERE order_id = 'ord-1002' FOR UPDATE`);
       const first = cancel(clara);
       await eventually(
         async () =>
@@ -186,12 +186,49 @@ describe('several instances on one database', () => {
     const after = await cancel(onB);
     expect([after.status, after.body, after.headers.get('idempotent-replayed')]).toEqual([
       200,
-      { orderId: 'ord-1005', status: 'CANCELLED' },
+      { orderId: 'ord-1002', status: 'CANCELLED' },
       'true',
     ]);
     const [notices] = await a().rows<{ n: number }>`
-      SELECT COUNT(*) AS n FROM notifications WHERE content LIKE ${'%cancelled order ord-1005%'}`;
+      SELECT COUNT(*) AS n FROM notifications WHERE content LIKE ${'%cancelled order ord-1002%'}`;
     expect(notices?.n).toBe(1);
+  });
+
+  it('let one of two changes of an order through when both read it before either wrote', async () => {
+    const clara = await a().as('clara');
+    const mia = await b().as('mia');
+    // Both requests read the order as awaiting approval, then wait at their update behind this lock.
+    const holder = new pg.Client({ connectionString: a().config.databaseUrl ?? '' });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM event_orders WHERE order_id = 'ord-1003' FOR UPDATE`);
+      const approve = clara.call('changeEventOrder', { orderId: 'ord-1003', action: 'approve' });
+      const decline = mia.call('changeEventOrder', { orderId: 'ord-1003', action: 'decline', reason: 'Booked' });
+      await eventually(
+        async () =>
+          Number(
+            (
+              await a().rows<{ n: number }>`
+                SELECT COUNT(*) AS n FROM pg_stat_activity
+                WHERE wait_event_type = 'Lock' AND query LIKE 'update "event_orders"%'`
+            )[0]?.n,
+          ) === 2,
+      );
+      await holder.query('COMMIT');
+      const replies = await Promise.all([approve, decline]);
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    } finally {
+      await holder.end();
+    }
+    const [row] = await a().rows<{ public_status: string; decline_reason: string | null }>`
+      SELECT public_status, decline_reason FROM event_orders WHERE order_id = 'ord-1003'`;
+    expect(['APPROVED', 'DECLINED']).toContain(row?.public_status);
+    // The loser wrote nothing: a declined order has its reason, an approved one none.
+    expect(row?.decline_reason ?? null).toBe(row?.public_status === 'DECLINED' ? 'Booked' : null);
+    const [notices] = await a().rows<{ n: number }>`
+      SELECT COUNT(*) AS n FROM notifications WHERE content LIKE ${'%ord-1003%'}`;
+    expect(Number(notices?.n)).toBe(1);
   });
 
   it('sweep with one instance at a time: of passes asked of all at once one runs, and removes every expired session', async () => {

@@ -35,7 +35,7 @@ describe('event orders', () => {
     ['ord-1001', 'ORDER_REQUEST', null, 'CURRENT LOCKED LOCKED LOCKED LOCKED'],
     ['ord-1002', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', 'COMPLETED CURRENT LOCKED LOCKED LOCKED'],
     ['ord-1003', 'AWAITING_APPROVAL', 'AWAITING_APPROVAL', 'COMPLETED COMPLETED CURRENT LOCKED LOCKED'],
-    ['ord-1004', 'APPROVED', 'SECURED', 'COMPLETED COMPLETED COMPLETED CURRENT LOCKED'],
+    ['ord-1004', 'APPROVED', null, 'COMPLETED COMPLETED COMPLETED CURRENT LOCKED'],
     ['ord-1005', 'PENDING_FULFILLMENTS', 'SECURED', 'COMPLETED COMPLETED COMPLETED CURRENT LOCKED'],
     ['ord-1006', 'DELIVERED', 'PUBLISHED', 'COMPLETED COMPLETED COMPLETED COMPLETED COMPLETED'],
   ])('%s (%s) has its progress bar and order-info status', async (orderId, publicStatus, status, progress) => {
@@ -112,7 +112,7 @@ describe('event orders', () => {
 describe('cancel', () => {
   it('lets only the client cancel; the order becomes CANCELLED and the photographer is notified', async () => {
     const byPhotographer = await mia.call('updateEventOrderStatus', { orderId: 'ord-1002', status: 'CANCELLED' });
-    expect(byPhotographer.status).toBe(403);
+    expect([byPhotographer.status, byPhotographer.body.error]).toEqual([409, 'Only the client can do this']);
     const nora = await t.as('nora');
     expect((await nora.call('updateEventOrderStatus', { orderId: 'ord-1002', status: 'CANCELLED' })).status).toBe(403);
 
@@ -129,9 +129,11 @@ describe('cancel', () => {
     });
   });
 
-  it('refuses to cancel twice, a delivered order, or another status', async () => {
+  it('refuses to cancel twice, a paid or delivered order, or another status', async () => {
     await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' });
     expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' })).status).toBe(409);
+    const paid = await clara.call('updateEventOrderStatus', { orderId: 'ord-1005', status: 'CANCELLED' });
+    expect([paid.status, paid.body.error]).toEqual([409, 'This order can no longer be cancelled']);
     expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1006', status: 'CANCELLED' })).status).toBe(409);
     expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1003', status: 'DELIVERED' })).body.field).toBe(
       'status',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from './format.js';
+import { formatMoney, parseMoney } from './format.js';
 
 describe('formatMoney', () => {
   it('shows cents as dollars with two decimals and thousands separators', () => {
@@ -22,5 +22,18 @@ describe('formatMoney in minor units', () => {
     // The largest safe integer of cents: divided by 100 as a float it shows .90.
     expect(formatMoney(Number.MAX_SAFE_INTEGER)).toBe('$90,071,992,547,409.91');
     expect(formatMoney(-1)).toBe('-$0.01');
+  });
+});
+
+describe('parseMoney', () => {
+  it('reads what a person types as exact cents', () => {
+    expect(parseMoney('400')).toBe(40000);
+    expect(parseMoney(' $1,250.5 ')).toBe(125050);
+    expect(parseMoney('0.29')).toBe(29);
+    expect(parseMoney('19.99')).toBe(1999);
+  });
+
+  it('refuses what is not an amount', () => {
+    for (const text of ['', 'abc', '-5', '1.234', '1,25', '12e3', '$', '1.']) expect(parseMoney(text)).toBeNull();
   });
 });

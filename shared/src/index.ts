@@ -95,7 +95,7 @@ export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { rootErrorHandlers } from './app/rootErrors.js';
 export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
-export { formatMoney } from './format.js';
+export { formatMoney, parseMoney } from './format.js';
 export {
   BrowserRouter,
   Link,

@@ -541,6 +541,16 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
         .execute();
     },
   ],
+  // The order's lifecycle: the photographer's quote, what was asked of the client and answered,
+  // and why an order was declined.
+  [
+    '0014_order_lifecycle',
+    async (db) => {
+      for (const column of ['quote', 'requirements_request', 'requirements_answer', 'decline_reason']) {
+        await db.schema.alterTable('event_orders').addColumn(column, 'text').execute();
+      }
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

@@ -100,6 +100,13 @@ export interface Schema {
     total_cents: number;
     paid_out_at: string | null;
     created_at: string;
+    /** The photographer's last quote, as JSON (OrderQuote) (0014). */
+    quote: string | null;
+    /** What the photographer asked the client for, and the client's answer (0014). */
+    requirements_request: string | null;
+    requirements_answer: string | null;
+    /** Why the photographer declined (0014). */
+    decline_reason: string | null;
   };
   order_targets: {
     id: Generated<number>;

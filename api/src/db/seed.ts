@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import type { EventOrderStatus, OrderInfoStatus, Role } from '@marketplace/shared/contract';
+import type { EventOrderStatus, OrderInfoStatus, OrderQuote, Role } from '@marketplace/shared/contract';
 import { PAGES } from '@marketplace/shared/platform';
 import { hashPassword } from '../auth/passwords.js';
 import type { Insertable } from 'kysely';
@@ -122,7 +122,7 @@ const ORDERS: readonly (readonly [EventOrderStatus, OrderInfoStatus | null, bool
   ['ORDER_REQUEST', null, false, 'Company kick-off'],
   ['REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', false, 'Product launch'],
   ['AWAITING_APPROVAL', 'AWAITING_APPROVAL', false, 'Team offsite'],
-  ['APPROVED', 'SECURED', false, 'Summer party'],
+  ['APPROVED', null, false, 'Summer party'],
   ['PENDING_FULFILLMENTS', 'SECURED', false, 'Charity run'],
   ['DELIVERED', 'PUBLISHED', false, 'Annual awards'],
   ['DECLINED', null, false, 'Garden wedding'],
@@ -130,6 +130,8 @@ const ORDERS: readonly (readonly [EventOrderStatus, OrderInfoStatus | null, bool
   ['AWAITING_APPROVAL', 'CANCELLED', false, 'Spring fair'],
 ];
 const orderIdOf = (index: number) => `ord-${1001 + index}`;
+/** The statuses an order reaches only with a quote. */
+const QUOTED: readonly EventOrderStatus[] = ['AWAITING_APPROVAL', 'APPROVED', 'PENDING_FULFILLMENTS', 'DELIVERED'];
 /** The delivered order has two uploads already. */
 const DELIVERED_ORDER = orderIdOf(ORDERS.findIndex(([status]) => status === 'DELIVERED'));
 
@@ -557,6 +559,22 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
       requirement_info: requirements,
       discount_code: i === 3 ? 'MIA10' : null,
       total_cents: 25000 + i * 5000,
+      // Orders past the request carry the photographer's quote of their total.
+      quote: QUOTED.includes(status)
+        ? JSON.stringify({
+            currency: 'USD',
+            packagePriceCents: 25000 + i * 5000,
+            discountCents: 0,
+            extrasCents: 0,
+            extrasNote: '',
+            totalCents: 25000 + i * 5000,
+            sentAt: at(24 * (19 - i)),
+          } satisfies OrderQuote)
+        : null,
+      requirements_request:
+        status === 'REQUIREMENTS_NEEDED' ? 'How many guests, and which speeches should be covered?' : null,
+      requirements_answer: null,
+      decline_reason: status === 'DECLINED' ? 'I am already booked on that date.' : null,
       paid_out_at: delivered ? at(24) : null,
       created_at: at(24 * (20 - i)),
     });
@@ -571,8 +589,8 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
     event_date: at(-24 * 14),
     location: 'Expo Hall',
     package_name: 'Premium',
-    public_status: 'PENDING_FULFILLMENTS',
-    info_status: 'SECURED',
+    public_status: 'ORDER_REQUEST',
+    info_status: null,
     deleted: 0,
     requirement_info: JSON.stringify({ summary: 'Car show coverage.', items: [] }),
     discount_code: null,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_ORDER_STATUSES, type EventOrderStatus } from '@marketplace/shared/contract';
 import {
+  ORDER_TRANSITIONS,
+  actionsFor,
   canCancel,
+  refusalOf,
+  type OrderTransition,
   detailsFor,
   fees,
   isClosed,
@@ -53,6 +58,10 @@ const order = (over: Partial<Order> = {}): Order => ({
   totalCents: 35000,
   paidOutAt: null,
   createdAt: '2026-11-01T00:00:00.000Z',
+  quote: null,
+  requirementsRequest: null,
+  requirementsAnswer: null,
+  declineReason: null,
   ...over,
 });
 
@@ -79,12 +88,86 @@ describe('closing and cancelling', () => {
     expect(isClosed(order({ infoStatus: 'CANCELLED' }))).toBe(true);
   });
 
-  it('lets only the client cancel, and only an open order not delivered', () => {
+  it('lets only the client cancel, and only an open order not yet paid', () => {
     expect(canCancel(order(), 'client')).toBe(true);
+    expect(canCancel(order({ publicStatus: 'APPROVED' }), 'client')).toBe(true);
     expect(canCancel(order(), 'photographer')).toBe(false);
     expect(canCancel(order(), 'sharedUser')).toBe(false);
+    expect(canCancel(order({ publicStatus: 'PENDING_FULFILLMENTS', infoStatus: 'SECURED' }), 'client')).toBe(false);
     expect(canCancel(order({ publicStatus: 'DELIVERED' }), 'client')).toBe(false);
     expect(canCancel(order({ deleted: true }), 'client')).toBe(false);
+  });
+});
+
+describe('the transition table', () => {
+  /**
+   * Every change an actor may make, written out by hand as "status: actions": the table in
+   * orders.ts must give exactly these and refuse every other pair of state and actor.
+   */
+  const EXPECTED: Record<'client' | 'photographer' | 'payment', Record<EventOrderStatus, string>> = {
+    client: {
+      ORDER_REQUEST: 'cancel',
+      REQUIREMENTS_NEEDED: 'answerRequirements cancel',
+      AWAITING_APPROVAL: 'approve cancel',
+      APPROVED: 'cancel',
+      DECLINED: '',
+      PENDING_FULFILLMENTS: '',
+      DELIVERED: '',
+    },
+    photographer: {
+      ORDER_REQUEST: 'askRequirements sendQuote decline',
+      REQUIREMENTS_NEEDED: 'sendQuote decline',
+      AWAITING_APPROVAL: 'askRequirements sendQuote decline',
+      APPROVED: '',
+      DECLINED: '',
+      PENDING_FULFILLMENTS: 'deliver',
+      DELIVERED: '',
+    },
+    payment: {
+      ORDER_REQUEST: '',
+      REQUIREMENTS_NEEDED: '',
+      AWAITING_APPROVAL: '',
+      APPROVED: 'pay',
+      DECLINED: '',
+      PENDING_FULFILLMENTS: '',
+      DELIVERED: '',
+    },
+  };
+  const ALL = Object.keys(ORDER_TRANSITIONS) as OrderTransition[];
+
+  for (const actor of ['client', 'photographer', 'payment'] as const) {
+    for (const status of EVENT_ORDER_STATUSES) {
+      it(`lets the ${actor} of a ${status} order make exactly: ${EXPECTED[actor][status] || 'nothing'}`, () => {
+        const facts = order({ publicStatus: status });
+        const allowed = ALL.filter((name) => refusalOf(facts, name, actor) === null);
+        expect(allowed.join(' ')).toBe(EXPECTED[actor][status].split(' ').filter(Boolean).join(' '));
+        for (const name of ALL.filter((n) => !allowed.includes(n))) {
+          expect(refusalOf(facts, name, actor)).toMatch(/\w/);
+        }
+        if (actor !== 'payment') {
+          expect(actionsFor(facts, actor)).toEqual(allowed);
+          // Cancelled or deleted, the same order allows nobody anything.
+          expect(actionsFor(order({ publicStatus: status, infoStatus: 'CANCELLED' }), actor)).toEqual([]);
+          expect(actionsFor(order({ publicStatus: status, deleted: true }), actor)).toEqual([]);
+        }
+      });
+    }
+  }
+
+  it('gives a sharing-link holder nothing to do, and says why a change is refused', () => {
+    for (const status of EVENT_ORDER_STATUSES)
+      expect(actionsFor(order({ publicStatus: status }), 'sharedUser')).toEqual([]);
+    expect(refusalOf(order(), 'approve', 'photographer')).toBe('Only the client can do this');
+    expect(refusalOf(order(), 'deliver', 'client')).toBe('Only the photographer can do this');
+    expect(refusalOf(order(), 'pay', 'client')).toBe('Only a confirmed payment can do this');
+    expect(refusalOf(order({ publicStatus: 'DELIVERED' }), 'cancel', 'client')).toBe(
+      'This order can no longer be cancelled',
+    );
+    expect(refusalOf(order({ infoStatus: 'CANCELLED' }), 'sendQuote', 'photographer')).toBe('This order was cancelled');
+    expect(refusalOf(order({ publicStatus: 'DECLINED' }), 'approve', 'client')).toBe('This order was declined');
+    expect(refusalOf(order({ publicStatus: 'ORDER_REQUEST' }), 'deliver', 'photographer')).toBe(
+      'This order is "Order Placed" now, so it cannot be delivered',
+    );
   });
 });
 

@@ -5,6 +5,10 @@
  */
 import {
   EVENT_ORDER_STEPS,
+  ORDER_ACTIONS,
+  orderStatusLabel,
+  type OrderAction,
+  type OrderQuote,
   type EventOrderDetails,
   type EventOrderStatus,
   type EventOrderSummary,
@@ -39,6 +43,10 @@ export interface Order {
   totalCents: number;
   paidOutAt: string | null;
   createdAt: string;
+  quote: OrderQuote | null;
+  requirementsRequest: string | null;
+  requirementsAnswer: string | null;
+  declineReason: string | null;
 }
 
 /** What the rules read of an order. */
@@ -46,6 +54,9 @@ export type OrderFacts = Pick<
   Order,
   'clientId' | 'photographerId' | 'sharingId' | 'publicStatus' | 'infoStatus' | 'deleted'
 >;
+
+/** Orders are priced in US dollars, as the demo's packages are. */
+export const CURRENCY = 'USD';
 
 /** The platform's share of an order's total. */
 export const PLATFORM_FEE = 0.15;
@@ -66,45 +77,104 @@ export const isParty = (order: OrderFacts, userId: number) =>
 export const otherParty = (order: OrderFacts, userId: number) =>
   userId === order.clientId ? order.photographerId : order.clientId;
 
+/** Who makes a change: a party to the order, or the payment provider's confirmation. */
+export type Actor = 'client' | 'photographer' | 'payment';
+
 /**
- * The states an order may be changed from. A change is one conditional update guarded by the
- * state it leaves (repositories/orders.ts turns a guard into its WHERE), so of requests racing to
- * change one order the database lets exactly the first through, on any number of instances; the
- * checks below read the same guards, so what a page is offered and what is done cannot disagree.
+ * One change of an order's state: who makes it, from which workflow statuses, and what it sets.
+ * `to` is the workflow status after (absent: unchanged); `info` the order-info status it sets.
  */
-export interface OrderGuard {
-  /** Public statuses the order must not be in. */
-  publicStatusNotIn: readonly EventOrderStatus[];
-  /** Info statuses the order must not be in (an order with none passes). */
-  infoStatusNotIn: readonly OrderInfoStatus[];
+export interface OrderTransitionRule {
+  by: Actor;
+  from: readonly EventOrderStatus[];
+  to?: EventOrderStatus;
+  info?: OrderInfoStatus;
 }
 
-/** Open: neither deleted, declined nor cancelled. Its targets (uploads) may change. */
-export const OPEN: OrderGuard = { publicStatusNotIn: ['DECLINED'], infoStatusNotIn: ['CANCELLED'] };
-
-/** The order's status changes: the guard of the state each leaves, and the info status it sets. */
+/**
+ * The order's state machine, one table for both sides (docs/order-lifecycle.md draws it).
+ *
+ * A request is placed (ORDER_REQUEST). The photographer may ask for requirements, which the client
+ * answers; sends a quote, which the client approves (APPROVED) and pays through checkout (the
+ * provider's confirmation makes it PENDING_FULFILLMENTS, SECURED); and delivers (DELIVERED,
+ * PUBLISHED). The photographer may decline before the quote is approved; the client may cancel
+ * until it is paid (a paid order would need a refund, which the platform does not make).
+ *
+ * Every change is one conditional update guarded by `from` (repositories/orders.ts turns it into
+ * the WHERE), and never of a deleted or cancelled order, so of requests racing to change one order
+ * the database lets exactly the first through, on any number of instances.
+ */
 export const ORDER_TRANSITIONS = {
-  /** Only the client cancels (checked by the route), and only an open order not yet delivered. */
-  cancel: {
-    from: { publicStatusNotIn: ['DECLINED', 'DELIVERED'], infoStatusNotIn: ['CANCELLED'] },
-    to: 'CANCELLED',
+  askRequirements: { by: 'photographer', from: ['ORDER_REQUEST', 'AWAITING_APPROVAL'], to: 'REQUIREMENTS_NEEDED' },
+  answerRequirements: { by: 'client', from: ['REQUIREMENTS_NEEDED'] },
+  sendQuote: {
+    by: 'photographer',
+    from: ['ORDER_REQUEST', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL'],
+    to: 'AWAITING_APPROVAL',
   },
-} as const satisfies Record<string, { from: OrderGuard; to: OrderInfoStatus }>;
+  decline: { by: 'photographer', from: ['ORDER_REQUEST', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL'], to: 'DECLINED' },
+  approve: { by: 'client', from: ['AWAITING_APPROVAL'], to: 'APPROVED' },
+  pay: { by: 'payment', from: ['APPROVED'], to: 'PENDING_FULFILLMENTS', info: 'SECURED' },
+  deliver: { by: 'photographer', from: ['PENDING_FULFILLMENTS'], to: 'DELIVERED', info: 'PUBLISHED' },
+  cancel: {
+    by: 'client',
+    from: ['ORDER_REQUEST', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', 'APPROVED'],
+    info: 'CANCELLED',
+  },
+} as const satisfies Record<OrderAction | 'pay', OrderTransitionRule>;
 
 export type OrderTransition = keyof typeof ORDER_TRANSITIONS;
 
-/** Whether an order is in a state the guard lets a change leave (a deleted order never is). */
-export const satisfies = (order: OrderFacts, guard: OrderGuard) =>
+/** Whether the order is in a state `name` may leave (never a deleted or cancelled one). */
+export const inFromState = (order: OrderFacts, name: OrderTransition) =>
   !order.deleted &&
-  !guard.publicStatusNotIn.includes(order.publicStatus) &&
-  (order.infoStatus === null || !guard.infoStatusNotIn.includes(order.infoStatus));
+  order.infoStatus !== 'CANCELLED' &&
+  (ORDER_TRANSITIONS[name].from as readonly EventOrderStatus[]).includes(order.publicStatus);
+
+/** What `actor` may do to the order now. */
+export const actionsFor = (order: OrderFacts, actor: EventOrderView): OrderAction[] =>
+  ORDER_ACTIONS.filter((name) => ORDER_TRANSITIONS[name].by === actor && inFromState(order, name));
+
+/**
+ * Why `actor` may not make the change now, in words for them; null when they may. The same
+ * reason answers a request that lost a race (the order moved meanwhile).
+ */
+export function refusalOf(order: OrderFacts, name: OrderTransition, actor: Actor | 'sharedUser'): string | null {
+  const rule: OrderTransitionRule = ORDER_TRANSITIONS[name];
+  if (rule.by !== actor) {
+    return rule.by === 'client'
+      ? 'Only the client can do this'
+      : rule.by === 'photographer'
+        ? 'Only the photographer can do this'
+        : 'Only a confirmed payment can do this';
+  }
+  if (inFromState(order, name)) return null;
+  if (order.deleted) return 'This order was deleted';
+  if (order.infoStatus === 'CANCELLED') return 'This order was cancelled';
+  if (order.publicStatus === 'DECLINED') return 'This order was declined';
+  if (name === 'cancel') return 'This order can no longer be cancelled';
+  const label = orderStatusLabel(actor === 'photographer' ? 'photographer' : 'client', order.publicStatus);
+  return `This order is "${label}" now, so it cannot be ${DONE[name]}`;
+}
+
+/** Each change as the order undergoes it, for refusals. */
+const DONE: Record<OrderTransition, string> = {
+  askRequirements: 'sent back for requirements',
+  answerRequirements: 'given requirements',
+  sendQuote: 'quoted',
+  decline: 'declined',
+  approve: 'approved',
+  pay: 'paid',
+  deliver: 'delivered',
+  cancel: 'cancelled',
+};
 
 /** Deleted, declined or cancelled: nothing changes any more. */
-export const isClosed = (order: OrderFacts) => !satisfies(order, OPEN);
+export const isClosed = (order: OrderFacts) =>
+  order.deleted || order.infoStatus === 'CANCELLED' || order.publicStatus === 'DECLINED';
 
-/** Only the client cancels, and only an order neither closed nor delivered. */
-export const canCancel = (order: OrderFacts, view: EventOrderView) =>
-  view === 'client' && satisfies(order, ORDER_TRANSITIONS.cancel.from);
+/** Only the client cancels, and only an order not yet paid or ended. */
+export const canCancel = (order: OrderFacts, view: EventOrderView) => view === 'client' && inFromState(order, 'cancel');
 
 /** The progress bar: steps before the current one COMPLETED, the current one CURRENT, the rest LOCKED. */
 export function progress(status: EventOrderStatus): ProgressStatus[] {
@@ -141,6 +211,9 @@ export function summaryFor(order: Order, userId: number): EventOrderSummary {
     status: order.infoStatus,
     deleted: order.deleted,
     counterpart: asClient ? order.photographerName : order.clientName,
+    packageName: order.packageName,
+    currency: CURRENCY,
+    totalCents: order.totalCents,
     createdAt: order.createdAt,
   };
 }
@@ -169,11 +242,16 @@ export function detailsFor(order: Order, view: EventOrderView, targets: Target[]
       photographerProfileName: order.photographerProfileName,
       createdAt: order.createdAt,
       canCancel: canCancel(order, view),
+      actions: actionsFor(order, view),
+      quote: order.quote,
+      requirementsRequest: order.requirementsRequest,
+      requirementsAnswer: order.requirementsAnswer,
+      declineReason: order.declineReason,
     },
     requirementInfo: order.requirementInfo,
     discountCode: order.discountCode,
     mediaPayoutInfo: {
-      currency: 'USD',
+      currency: CURRENCY,
       totalCents: order.totalCents,
       platformFeeCents,
       photographerPayoutCents,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { RequirementInfo, Target, TargetState } from '@marketplace/shared/contract';
+import type { OrderQuote, RequirementInfo, Target, TargetState } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import { type ExpressionBuilder } from 'kysely';
-import { OPEN, ORDER_TRANSITIONS, type Order, type OrderGuard, type OrderTransition } from '../domain/orders.js';
+import { ORDER_TRANSITIONS, type Order, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
 import { quarantineKey } from '../files/paths.js';
 import { MASTER_PLAYLIST, type TargetMedia, parseMedia, pictureOf } from '../media/derivatives.js';
@@ -44,7 +44,20 @@ const toOrder = (row: OrderRow): Order => ({
   totalCents: row.total_cents,
   paidOutAt: row.paid_out_at,
   createdAt: row.created_at,
+  quote: row.quote === null ? null : (JSON.parse(row.quote) as OrderQuote),
+  requirementsRequest: row.requirements_request,
+  requirementsAnswer: row.requirements_answer,
+  declineReason: row.decline_reason,
 });
+
+/** What a change writes beside the status: the data its action carries. */
+export interface TransitionData {
+  quote?: OrderQuote;
+  totalCents?: number;
+  requirementsRequest?: string;
+  requirementsAnswer?: string;
+  declineReason?: string;
+}
 
 const TARGET_COLUMNS = [
   'id',
@@ -89,19 +102,11 @@ export interface UploadSlot {
 
 export type OrdersRepository = ReturnType<typeof ordersRepository>;
 
-/** The domain's guard (domain/orders.ts) as the WHERE of a conditional update. */
-const inState = (eb: ExpressionBuilder<Schema, 'event_orders'>, guard: OrderGuard) =>
+/** Neither deleted nor cancelled: the WHERE every change of an order starts from. */
+const live = (eb: ExpressionBuilder<Schema, 'event_orders'>) =>
   eb.and([
     eb('event_orders.deleted', '=', 0),
-    ...(guard.publicStatusNotIn.length ? [eb('event_orders.public_status', 'not in', guard.publicStatusNotIn)] : []),
-    ...(guard.infoStatusNotIn.length
-      ? [
-          eb.or([
-            eb('event_orders.info_status', 'is', null),
-            eb('event_orders.info_status', 'not in', guard.infoStatusNotIn),
-          ]),
-        ]
-      : []),
+    eb.or([eb('event_orders.info_status', 'is', null), eb('event_orders.info_status', '!=', 'CANCELLED')]),
   ]);
 
 /** Event orders and their targets (reference pictures and deliverables, uploaded to the files host). */
@@ -193,16 +198,26 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     },
 
     /**
-     * Applies a status change if the order is still in a state it may leave: one conditional
-     * update, so of requests racing to change the order one does it; false for the others.
+     * Makes a change of the order's state (domain/orders.ts ORDER_TRANSITIONS) if the order is still
+     * in a state it may leave: one conditional update, so of requests racing to change the order
+     * one does it; false for the others.
      */
-    async transition(order: Order, name: OrderTransition): Promise<boolean> {
-      const { from, to } = ORDER_TRANSITIONS[name];
+    async transition(order: Order, name: OrderTransition, data: TransitionData = {}): Promise<boolean> {
+      const rule = ORDER_TRANSITIONS[name];
       const result = await db
         .updateTable('event_orders')
-        .set({ info_status: to })
+        .set({
+          ...('to' in rule ? { public_status: rule.to } : {}),
+          ...('info' in rule ? { info_status: rule.info } : {}),
+          ...(data.quote ? { quote: JSON.stringify(data.quote) } : {}),
+          ...(data.totalCents !== undefined ? { total_cents: data.totalCents } : {}),
+          ...(data.requirementsRequest !== undefined ? { requirements_request: data.requirementsRequest } : {}),
+          ...(data.requirementsAnswer !== undefined ? { requirements_answer: data.requirementsAnswer } : {}),
+          ...(data.declineReason !== undefined ? { decline_reason: data.declineReason } : {}),
+        })
         .where('id', '=', order.rowId)
-        .where((eb) => inState(eb, from))
+        .where((eb) => live(eb))
+        .where('public_status', 'in', rule.from)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
@@ -217,9 +232,23 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .updateTable('event_orders')
         .set((eb) => ({ id: eb.ref('id') }))
         .where('id', '=', orderRowId)
-        .where((eb) => inState(eb, OPEN))
+        .where((eb) => live(eb))
+        .where('public_status', '!=', 'DECLINED')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /** Whether the photographer has a processed file on the order, so there is something to deliver. */
+    async hasDeliverable(order: Order): Promise<boolean> {
+      const row = await db
+        .selectFrom('order_targets')
+        .select('id')
+        .where('order_id', '=', order.rowId)
+        .where('uploader_id', '=', order.photographerId)
+        .where('state', '=', 'ready')
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** The order's targets whose file has arrived (processing, ready or refused), in the order they were added. */

@@ -1,7 +1,19 @@
 import { z } from 'zod';
-import type { EventOrderView } from '@marketplace/shared/contract';
+import { ORDER_ACTIONS, type EventOrderView, type OrderQuote } from '@marketplace/shared/contract';
+import { formatMoney } from '@marketplace/shared/format';
 import { PAGES } from '@marketplace/shared/platform';
-import { canCancel, detailsFor, isClosed, isParty, summaryFor, viewOf, type Order } from '../domain/orders.js';
+import {
+  CURRENCY,
+  detailsFor,
+  isClosed,
+  isParty,
+  refusalOf,
+  summaryFor,
+  viewOf,
+  type Order,
+  type OrderTransition,
+} from '../domain/orders.js';
+import type { TransitionData } from '../repositories/orders.js';
 import { settleUploads } from '../files/uploads.js';
 import { uploadLimit } from '../config.js';
 import type { SessionUser } from '../http/env.js';
@@ -119,29 +131,178 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     return { removed: targetId };
   });
 
+  /**
+   * Makes one change of the order's state for `actor`, with the data it writes, and tells the other
+   * party: the change and its notification commit together, and only for the one request whose
+   * guarded update found the order still in a state the change may leave. Any other request is
+   * refused with the reason, read from the order as it is now.
+   */
+  const change = async (
+    order: Order,
+    name: OrderTransition,
+    actor: EventOrderView,
+    data: TransitionData,
+    news: string,
+    /** A further condition of the change, checked once the order's state allows it: why not, or null. */
+    unmet: () => Promise<string | null> = async () => null,
+  ): Promise<Order> => {
+    const reason = refusalOf(order, name, actor) ?? (await unmet());
+    if (reason) throw new HttpError(409, reason);
+    const changed = await repos.transaction(async (tx) => {
+      if (!(await tx.orders.transition(order, name, data))) return false;
+      await notifyUser(
+        { repos: tx, relay: services.relay },
+        actor === 'client' ? order.photographerId : order.clientId,
+        news,
+        PAGES.eventOrder.href({ orderId: order.orderId }),
+      );
+      return true;
+    });
+    const now = await orderOf(order.orderId);
+    if (!changed) throw new HttpError(409, refusalOf(now, name, actor) ?? 'This order changed meanwhile: look again');
+    // Committed now: the relay's pass told at the write may have run before the commit.
+    services.relay.kick();
+    return now;
+  };
+
   r.user(
     'updateEventOrderStatus',
     z.object({ orderId: fields.text(40), status: z.literal('CANCELLED', { message: "must be 'CANCELLED'" }) }),
     async ({ orderId, status }, { user }) => {
       const order = await orderOf(orderId);
-      // SPEC.md section 6: only the client may cancel.
-      if (order.clientId !== user.id) throw forbidden('Only the client can cancel this order');
-      const refused = () => new HttpError(409, 'This order can no longer be cancelled');
-      if (!canCancel(order, 'client')) throw refused();
-      // The change and its notification commit together, and only for the one request whose
-      // guarded update found the order still cancellable: a concurrent cancel gets 409, no notice.
-      await repos.transaction(async (tx) => {
-        if (!(await tx.orders.transition(order, 'cancel'))) throw refused();
-        await notifyUser(
-          { repos: tx, relay: services.relay },
-          order.photographerId,
-          `${order.clientName} cancelled order ${order.orderId} (${order.eventName}).`,
-          PAGES.eventOrder.href({ orderId: order.orderId }),
-        );
-      });
-      // Committed now: the relay's pass told at the write may have run before the commit.
-      services.relay.kick();
+      requireParty(order, user);
+      await change(order, 'cancel', actorOf(order, user), {}, cancelNews(order));
       return { orderId: order.orderId, status };
     },
   );
+
+  r.user('changeEventOrder', ORDER_ACTION_INPUT, async (input, { user }) => {
+    const order = await orderOf(input.orderId);
+    requireParty(order, user);
+    const actor = actorOf(order, user);
+    const who = actor === 'client' ? order.clientName : order.photographerName;
+    const about = `order ${order.orderId} (${order.eventName})`;
+    let changed: Order;
+    switch (input.action) {
+      case 'askRequirements':
+        changed = await change(
+          order,
+          'askRequirements',
+          actor,
+          { requirementsRequest: input.message, requirementsAnswer: '' },
+          `${who} needs more about your ${about}: ${input.message}`,
+        );
+        break;
+      case 'answerRequirements':
+        changed = await change(
+          order,
+          'answerRequirements',
+          actor,
+          { requirementsAnswer: input.answer },
+          `${who} answered your questions on ${about}.`,
+        );
+        break;
+      case 'sendQuote': {
+        const quote = quoteOf(input);
+        changed = await change(
+          order,
+          'sendQuote',
+          actor,
+          { quote, totalCents: quote.totalCents },
+          `${who} sent you a quote for ${about}: ${formatMoney(quote.totalCents, quote.currency)}.`,
+        );
+        break;
+      }
+      case 'decline':
+        changed = await change(
+          order,
+          'decline',
+          actor,
+          { declineReason: input.reason },
+          `${who} declined your ${about}: ${input.reason}`,
+        );
+        break;
+      case 'approve':
+        changed = await change(order, 'approve', actor, {}, `${who} approved your quote for ${about}.`);
+        break;
+      case 'deliver':
+        changed = await change(order, 'deliver', actor, {}, `${who} delivered your ${about}.`, async () =>
+          (await repos.orders.hasDeliverable(order))
+            ? null
+            : 'Upload at least one photo or video before marking the order delivered',
+        );
+        break;
+      case 'cancel':
+        changed = await change(order, 'cancel', actor, {}, cancelNews(order));
+        break;
+    }
+    return { orderId: changed.orderId, publicStatus: changed.publicStatus, status: changed.infoStatus };
+  });
+}
+
+/** A party acts as the client or the photographer of the order (requireParty checked it is one). */
+const actorOf = (order: Order, user: SessionUser): 'client' | 'photographer' =>
+  order.clientId === user.id ? 'client' : 'photographer';
+
+const cancelNews = (order: Order) => `${order.clientName} cancelled order ${order.orderId} (${order.eventName}).`;
+
+/** An amount in minor units, sent as text: a whole number up to $100,000. */
+const cents = () =>
+  z
+    .string()
+    .regex(/^\d{1,8}$/, 'must be a whole number of cents')
+    .transform(Number)
+    .refine((n) => n <= 10_000_000, 'must be at most $100,000');
+
+/** The lowest total a quote may ask: card payments of less cost more than they bring. */
+const MIN_QUOTE_CENTS = 100;
+
+const orderId = () => fields.text(40);
+const ORDER_ACTION_INPUT = z
+  .object({
+    orderId: orderId(),
+    action: z.enum(ORDER_ACTIONS, { message: `must be one of ${ORDER_ACTIONS.join(', ')}` }),
+  })
+  .passthrough()
+  .pipe(
+    z.discriminatedUnion('action', [
+      z.object({ orderId: orderId(), action: z.literal('askRequirements'), message: fields.text(1000) }),
+      z.object({ orderId: orderId(), action: z.literal('answerRequirements'), answer: fields.text(2000) }),
+      z
+        .object({
+          orderId: orderId(),
+          action: z.literal('sendQuote'),
+          packagePriceCents: cents(),
+          discountCents: cents(),
+          extrasCents: cents(),
+          extrasNote: fields.optionalText(200),
+        })
+        .refine((q) => q.discountCents <= q.packagePriceCents, {
+          message: 'must not be more than the package price',
+          path: ['discountCents'],
+        })
+        .refine((q) => q.packagePriceCents - q.discountCents + q.extrasCents >= MIN_QUOTE_CENTS, {
+          message: `must come to a total of at least ${formatMoney(MIN_QUOTE_CENTS, CURRENCY)}`,
+          path: ['packagePriceCents'],
+        }),
+      z.object({ orderId: orderId(), action: z.literal('decline'), reason: fields.text(500) }),
+      z.object({ orderId: orderId(), action: z.enum(['approve', 'deliver', 'cancel']) }),
+    ]),
+  );
+
+function quoteOf(input: {
+  packagePriceCents: number;
+  discountCents: number;
+  extrasCents: number;
+  extrasNote?: string | undefined;
+}): OrderQuote {
+  return {
+    currency: CURRENCY,
+    packagePriceCents: input.packagePriceCents,
+    discountCents: input.discountCents,
+    extrasCents: input.extrasCents,
+    extrasNote: input.extrasCents > 0 ? (input.extrasNote ?? '') : '',
+    totalCents: input.packagePriceCents - input.discountCents + input.extrasCents,
+    sentAt: new Date().toISOString(),
+  };
 }

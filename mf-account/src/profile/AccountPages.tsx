@@ -2,6 +2,8 @@ import { Avatar, callQuery, formatMoney, Link, PAGES } from '@marketplace/shared
 import { AccountPage } from './AccountPage.js';
 import { useAccountQuery } from './queries.js';
 
+export { OrdersPage } from './OrdersPage.js';
+
 export function ProfilePage() {
   const q = useAccountQuery(callQuery('getOwnProfile'));
   return (
@@ -25,34 +27,6 @@ export function ProfilePage() {
           </dl>
         </div>
       )}
-    </AccountPage>
-  );
-}
-
-export function OrdersPage() {
-  const q = useAccountQuery(callQuery('getEventOrders'));
-  const orders = q.data?.eventOrders ?? [];
-  return (
-    <AccountPage
-      title="Orders"
-      state={q}
-      empty={{
-        when: orders.length === 0,
-        title: 'No orders yet.',
-        hint: 'Orders you place or receive for event photos and videos appear here.',
-      }}
-    >
-      <ul aria-label="Event orders">
-        {orders.map((o) => (
-          <li key={o.orderId}>
-            <Link to={PAGES.eventOrder.href({ orderId: o.orderId })}>
-              {o.eventName} ({o.orderId})
-            </Link>{' '}
-            · {o.view === 'client' ? `with ${o.counterpart}` : `for ${o.counterpart}`} ·{' '}
-            {o.deleted ? 'deleted' : (o.status ?? o.publicStatus)}
-          </li>
-        ))}
-      </ul>
     </AccountPage>
   );
 }

@@ -1,9 +1,15 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
-import { LEGAL_DOCUMENTS, MemoryRouter, sessionStore, type OwnProfile } from '@marketplace/shared';
+import {
+  LEGAL_DOCUMENTS,
+  MemoryRouter,
+  sessionStore,
+  type EventOrderSummary,
+  type OwnProfile,
+} from '@marketplace/shared';
 import { LegalPage } from '../content/LegalPage.js';
 import { DiscountCodesPage, MediaPackagesPage, MyEventsPage, OrdersPage, ProfilePage } from './AccountPages.js';
 import { SettingsPage } from './SettingsPage.js';
@@ -40,31 +46,65 @@ describe('account pages', () => {
     expect(screen.getByText('DRIVER')).toBeInTheDocument();
   });
 
-  it('links each order to its event order page', async () => {
+  const summary = (over: Partial<EventOrderSummary>): EventOrderSummary => ({
+    orderId: 'ord-1006',
+    view: 'client',
+    eventName: 'Annual awards',
+    eventDate: '',
+    publicStatus: 'DELIVERED',
+    status: 'PUBLISHED',
+    deleted: false,
+    counterpart: 'Mia Lens',
+    packageName: 'Essentials',
+    currency: 'USD',
+    totalCents: 35000,
+    createdAt: '',
+    ...over,
+  });
+
+  it('lists each order with its status in words, package and total, filtered by where it stands', async () => {
     server.use(
       http.get('http://api.test/v2/user/eventOrders', () =>
         HttpResponse.json({
           eventOrders: [
-            {
-              orderId: 'ord-1006',
-              view: 'client',
-              eventName: 'Annual awards',
-              eventDate: '',
-              publicStatus: 'DELIVERED',
-              status: 'PUBLISHED',
-              deleted: false,
-              counterpart: 'Mia Lens',
-              createdAt: '',
-            },
+            summary({}),
+            summary({ orderId: 'ord-1002', eventName: 'Launch', publicStatus: 'REQUIREMENTS_NEEDED', status: null }),
+            summary({ orderId: 'ord-1009', eventName: 'Fair', publicStatus: 'APPROVED', status: 'CANCELLED' }),
+            summary({
+              orderId: 'ord-2001',
+              eventName: 'Car show',
+              view: 'photographer',
+              publicStatus: 'REQUIREMENTS_NEEDED',
+              status: null,
+            }),
           ],
         }),
       ),
     );
     renderPage(<OrdersPage />);
-    expect(await screen.findByRole('link', { name: 'Annual awards (ord-1006)' })).toHaveAttribute(
+    // All at first; then the requests under way, in each viewer's words.
+    expect(await screen.findAllByTestId('order-row-status')).toHaveLength(4);
+    await userEvent.click(screen.getByRole('button', { name: 'Active' }));
+    const active = screen.getByRole('list', { name: 'Event orders' });
+    expect(
+      within(active)
+        .getAllByTestId('order-row-status')
+        .map((s) => s.textContent),
+    ).toEqual(['Requirements Needed', 'Pending Requirements']);
+    expect(within(active).getByRole('link', { name: 'Launch (ord-1002)' })).toHaveAttribute(
+      'href',
+      '/eventorder/ord-1002',
+    );
+    expect(active).toHaveTextContent('with Mia Lens · Essentials · $350.00');
+    await userEvent.click(screen.getByRole('button', { name: 'Delivered' }));
+    expect(screen.getByRole('link', { name: 'Annual awards (ord-1006)' })).toHaveAttribute(
       'href',
       '/eventorder/ord-1006',
     );
+    expect(screen.getByTestId('order-row-status')).toHaveTextContent('Delivered');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancelled' }));
+    expect(screen.getByTestId('order-row-status')).toHaveTextContent('Order has been cancelled');
+    expect(screen.getByRole('button', { name: 'Cancelled' })).toHaveAttribute('aria-pressed', 'true');
   });
 
   it.each([

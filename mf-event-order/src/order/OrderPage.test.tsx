@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
 import { describe, expect, it } from 'vitest';
 import { notification, orderDetails, publish, renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
-import { OrderPage, stepLabel } from './OrderPage.js';
+import { OrderPage } from './OrderPage.js';
 
 const server = useMswServer();
 
@@ -29,18 +29,6 @@ function serve(...answers: EventOrderDetails[]) {
   );
   return () => calls;
 }
-
-describe('stepLabel', () => {
-  it("labels every step per SPEC.md section 4, with 'Pending Requirements' for the photographer", () => {
-    expect(stepLabel('ORDER_REQUEST', 'client')).toBe('Order Placed');
-    expect(stepLabel('REQUIREMENTS_NEEDED', 'client')).toBe('Requirements Needed');
-    expect(stepLabel('REQUIREMENTS_NEEDED', 'sharedUser')).toBe('Requirements Needed');
-    expect(stepLabel('REQUIREMENTS_NEEDED', 'photographer')).toBe('Pending Requirements');
-    expect(stepLabel('AWAITING_APPROVAL', 'client')).toBe('Awaiting Approval');
-    expect(stepLabel('PENDING_FULFILLMENTS', 'client')).toBe('Pending Fulfillments');
-    expect(stepLabel('DELIVERED', 'client')).toBe('Delivered');
-  });
-});
 
 describe('details', () => {
   it('fetches with sharingId as a query, once (no retry), and shows the back button from the response', async () => {
@@ -355,5 +343,125 @@ describe('targets', () => {
     } finally {
       sessionStore.setState({ isLoggedIn: false, user: null });
     }
+  });
+});
+
+describe('order actions', () => {
+  /** Answers each change with `reply` and keeps what was sent. */
+  function changes(reply: () => Response = () => HttpResponse.json({})) {
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    server.use(
+      http.post('http://api.test/v2/eventorder/action', async ({ request }) => {
+        sent.push(Object.fromEntries((await request.formData()).entries()));
+        return reply();
+      }),
+    );
+    return sent;
+  }
+  const base = orderDetails();
+
+  it('photographer: sends a quote in exact cents, its total shown as typed, then reads the order again', async () => {
+    const calls = serve(
+      orderDetails({
+        view: 'photographer',
+        eventOrderInfo: { ...base.eventOrderInfo, actions: ['askRequirements', 'sendQuote', 'decline'], quote: null },
+      }),
+    );
+    const sent = changes();
+    renderAt('/eventorder/ord-1');
+    expect(screen.queryByRole('button', { name: 'Approve quote' })).toBeNull();
+    await userEvent.click(await screen.findByRole('button', { name: 'Send quote' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send a quote' });
+    expect(within(dialog).getByLabelText('Package price ($)')).toHaveValue('350.00');
+    await userEvent.clear(within(dialog).getByLabelText('Discount ($)'));
+    await userEvent.type(within(dialog).getByLabelText('Discount ($)'), '50');
+    await userEvent.clear(within(dialog).getByLabelText('Extras ($)'));
+    await userEvent.type(within(dialog).getByLabelText('Extras ($)'), '25.10');
+    await userEvent.type(within(dialog).getByLabelText('What the extras are'), 'Drone');
+    expect(within(dialog).getByTestId('quote-total')).toHaveTextContent('$325.10');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send quote' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([
+      {
+        orderId: 'ord-1',
+        action: 'sendQuote',
+        packagePriceCents: '35000',
+        discountCents: '5000',
+        extrasCents: '2510',
+        extrasNote: 'Drone',
+      },
+    ]);
+    expect(calls()).toBe(2);
+  });
+
+  it("shows the API's refusal beside the field it names, and a typo before sending anything", async () => {
+    serve(orderDetails({ view: 'photographer', eventOrderInfo: { ...base.eventOrderInfo, actions: ['sendQuote'] } }));
+    const sent = changes(() =>
+      HttpResponse.json(
+        { error: "Invalid field 'discountCents': must not be more than the package price", field: 'discountCents' },
+        { status: 400 },
+      ),
+    );
+    renderAt('/eventorder/ord-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Send a new quote' }));
+    const discount = screen.getByLabelText('Discount ($)');
+    await userEvent.clear(discount);
+    await userEvent.type(discount, 'ten');
+    await userEvent.click(screen.getByRole('button', { name: 'Send quote' }));
+    expect(discount).toHaveAccessibleDescription('Enter an amount in dollars, like 250 or 99.50');
+    expect(sent).toEqual([]);
+    await userEvent.clear(discount);
+    await userEvent.type(discount, '400');
+    await userEvent.click(screen.getByRole('button', { name: 'Send quote' }));
+    await waitFor(() =>
+      expect(discount).toHaveAccessibleDescription(
+        "Invalid field 'discountCents': must not be more than the package price",
+      ),
+    );
+    expect(screen.getByRole('dialog', { name: 'Send a quote' })).toBeInTheDocument();
+  });
+
+  it('client: approves the quote after reading its total; a refusal stays on screen with its reason', async () => {
+    serve(base);
+    const sent = changes(() => HttpResponse.json({ error: 'This order was declined' }, { status: 409 }));
+    renderAt('/eventorder/ord-1');
+    expect(await screen.findByTestId('order-quote')).toHaveTextContent('$350.00');
+    await userEvent.click(screen.getByRole('button', { name: 'Approve quote' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve this quote?' });
+    expect(dialog).toHaveTextContent('You agree to pay $350.00 for this order.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This order was declined');
+    expect(sent).toEqual([{ orderId: 'ord-1', action: 'approve' }]);
+  });
+
+  it('client: answers what the photographer asked', async () => {
+    serve(
+      orderDetails({
+        eventOrderInfo: {
+          ...base.eventOrderInfo,
+          publicStatus: 'REQUIREMENTS_NEEDED',
+          actions: ['answerRequirements', 'cancel'],
+          requirementsRequest: 'Which speeches?',
+        },
+      }),
+    );
+    const sent = changes();
+    renderAt('/eventorder/ord-1');
+    expect(await screen.findByRole('region', { name: 'Requirements asked for' })).toHaveTextContent(
+      'Mia asks: Which speeches?',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Answer' }));
+    await userEvent.type(screen.getByLabelText('Which speeches?'), 'The CEO');
+    await userEvent.click(screen.getByRole('button', { name: 'Send answer' }));
+    await waitFor(() => expect(sent).toEqual([{ orderId: 'ord-1', action: 'answerRequirements', answer: 'The CEO' }]));
+  });
+
+  it('shows a cancelled order stopped at its step, in the same words as the info box', async () => {
+    serve(orderDetails({ eventOrderInfo: { ...base.eventOrderInfo, status: 'CANCELLED', actions: [] } }));
+    renderAt('/eventorder/ord-1');
+    const end = await screen.findByText('Cancelled');
+    expect(end.closest('li')).toHaveAttribute('data-status-type', 'ENDED');
+    expect(screen.getByTestId('order-status')).toHaveTextContent('Order has been cancelled');
+    expect(screen.queryByRole('button', { name: 'Approve quote' })).toBeNull();
   });
 });

@@ -21,8 +21,6 @@ import { RightPanel } from './RightPanel.js';
 import { useOrderActions } from './useOrderActions.js';
 import { useOrderDetails } from './useOrderDetails.js';
 
-export { stepLabel } from './labels.js';
-
 const Columns = styled.div`
   display: grid;
   grid-template-columns: minmax(260px, 1fr) 2fr;
@@ -90,6 +88,11 @@ export function OrderPage() {
       <PageLayout>
         {backLink}
         <p role="status">This order has been declined/cancelled</p>
+        {data.eventOrderInfo.declineReason && (
+          <p>
+            {data.eventOrderInfo.photographer}: “{data.eventOrderInfo.declineReason}”
+          </p>
+        )}
       </PageLayout>
     );
   }
@@ -97,9 +100,13 @@ export function OrderPage() {
     <PageLayout>
       {backLink}
       <h1>{data.eventOrderInfo.eventName}</h1>
-      <ProgressBar statuses={data.statuses} view={data.view} />
+      <ProgressBar
+        statuses={data.statuses}
+        view={data.view}
+        ended={data.eventOrderInfo.status === 'CANCELLED' ? 'Cancelled' : undefined}
+      />
       <Columns>
-        <OrderInfo details={data} onCancel={actions.cancel} />
+        <OrderInfo details={data} onCancel={actions.cancel} onChange={actions.change} />
         <RightPanel details={data} actions={actions} />
       </Columns>
     </PageLayout>

@@ -1,13 +1,13 @@
 import styled from 'styled-components';
 import {
   isStep,
+  stepLabel,
   theme,
   type EventOrderStep,
   type EventOrderView,
   type ProgressStatus,
   type StatusType,
 } from '@marketplace/shared';
-import { stepLabel } from './labels.js';
 
 export const STATUS_COLORS: Record<StatusType, string> = {
   COMPLETED: theme.colors.success,
@@ -24,16 +24,20 @@ const Bar = styled.ol`
   overflow-x: auto;
 `;
 
-const Step = styled.li<{ $type: StatusType }>`
+/** How a step is drawn: its status type, or the end of an order that stopped there. */
+type Look = StatusType | 'ENDED';
+const LOOK_COLORS: Record<Look, string> = { ...STATUS_COLORS, ENDED: theme.colors.danger };
+
+const Step = styled.li<{ $type: Look }>`
   display: flex;
   align-items: center;
   gap: 6px;
   white-space: nowrap;
-  color: ${(p) => STATUS_COLORS[p.$type]};
+  color: ${(p) => LOOK_COLORS[p.$type]};
   font-weight: ${(p) => (p.$type === 'CURRENT' ? 700 : 400)};
 `;
 
-const Dot = styled.span<{ $type: StatusType }>`
+const Dot = styled.span<{ $type: Look }>`
   display: inline-flex;
   align-items: center;
   justify-content: center;
@@ -42,7 +46,7 @@ const Dot = styled.span<{ $type: StatusType }>`
   border-radius: 50%;
   color: #fff;
   font-size: 13px;
-  background: ${(p) => STATUS_COLORS[p.$type]};
+  background: ${(p) => LOOK_COLORS[p.$type]};
 `;
 
 const Connector = styled.li<{ $type: StatusType }>`
@@ -55,25 +59,36 @@ const Connector = styled.li<{ $type: StatusType }>`
 
 /**
  * The horizontal status bar (SPEC.md section 4): COMPLETED green with a check mark, CURRENT orange
- * and bold, LOCKED grey; each connector takes the colour of the step after it.
+ * and bold, LOCKED grey; each connector takes the colour of the step after it. An order that ended
+ * outside the workflow (`ended`: "Cancelled") shows that end, in red, where it stopped.
  */
-export function ProgressBar({ statuses: listed, view }: { statuses: ProgressStatus[]; view: EventOrderView }) {
+export function ProgressBar({
+  statuses: listed,
+  view,
+  ended,
+}: {
+  statuses: ProgressStatus[];
+  view: EventOrderView;
+  ended?: string | undefined;
+}) {
   // APPROVED and DECLINED have no step of their own (SPEC.md section 4: no label is shown).
   const statuses = listed.filter((s): s is ProgressStatus & { statusName: EventOrderStep } => isStep(s.statusName));
   return (
     <Bar aria-label="Order progress">
       {statuses.flatMap((s, i) => {
+        const end = ended !== undefined && s.statusType === 'CURRENT';
+        const look: Look = end ? 'ENDED' : s.statusType;
         const step = (
           <Step
             key={s.statusName}
-            $type={s.statusType}
-            data-status-type={s.statusType}
+            $type={look}
+            data-status-type={look}
             aria-current={s.statusType === 'CURRENT' ? 'step' : undefined}
           >
-            <Dot $type={s.statusType} aria-hidden="true">
-              {s.statusType === 'COMPLETED' ? '✓' : i + 1}
+            <Dot $type={look} aria-hidden="true">
+              {s.statusType === 'COMPLETED' ? '✓' : end ? '✕' : i + 1}
             </Dot>
-            {stepLabel(s.statusName, view)}
+            {end ? ended : stepLabel(s.statusName, view)}
           </Step>
         );
         const next = statuses[i + 1];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderDetails } from '@marketplace/shared/test-utils';
-import { formatDate, isDeclinedOrDeleted, orderInfoLabel } from './labels.js';
+import { formatDate, isDeclinedOrDeleted, statusLabelOf } from './labels.js';
 
 const zone = process.env.TZ;
 beforeAll(() => {
@@ -10,28 +10,24 @@ afterAll(() => {
   process.env.TZ = zone;
 });
 
-describe('orderInfoLabel (SPEC.md section 4)', () => {
-  it.each([
-    [null, 'Awaiting Approval'],
-    ['AWAITING_APPROVAL', 'Awaiting Approval'],
-    ['SECURED', 'Fulfilling Order'],
-    ['PUBLISHED', 'Delivered'],
-    ['CANCELLED', 'Order has been cancelled'],
-  ] as const)('%s shows %s', (status, label) => {
-    expect(orderInfoLabel(status)).toBe(label);
+describe('statusLabelOf', () => {
+  const base = orderDetails();
+  const at = (over: Partial<typeof base.eventOrderInfo>, view = base.view, deleted = false) =>
+    statusLabelOf({ view, deleted, eventOrderInfo: { ...base.eventOrderInfo, ...over } });
+
+  it('names the order as its viewer reads it, from the shared table the orders list uses', () => {
+    expect(at({ publicStatus: 'AWAITING_APPROVAL', status: null })).toBe('Awaiting Approval');
+    expect(at({ publicStatus: 'PENDING_FULFILLMENTS', status: 'SECURED' })).toBe('Fulfilling Order');
+    expect(at({ publicStatus: 'PENDING_FULFILLMENTS', status: 'SECURED' }, 'photographer')).toBe(
+      'Pending Fulfillments',
+    );
+    expect(at({ publicStatus: 'DELIVERED', status: 'PUBLISHED' }, 'sharedUser')).toBe('Delivered');
+    expect(at({ publicStatus: 'APPROVED', status: null })).toBe('Approved, awaiting payment');
   });
 
-  it('shows Awaiting Approval for a status that is undefined or absent', () => {
-    expect(orderInfoLabel(undefined)).toBe('Awaiting Approval');
-    const { status: _absent, ...withoutStatus } = orderDetails().eventOrderInfo;
-    expect(orderInfoLabel((withoutStatus as { status?: string }).status)).toBe('Awaiting Approval');
-    expect(orderInfoLabel('')).toBe('Awaiting Approval');
-  });
-
-  it('shows a status it does not know as words instead of an empty label', () => {
-    expect(orderInfoLabel('ON_HOLD')).toBe('On hold');
-    expect(orderInfoLabel('REFUNDED')).toBe('Refunded');
-    expect(orderInfoLabel('toString')).toBe('Tostring');
+  it('names a cancelled or deleted order by how it ended, whatever step it stopped at', () => {
+    expect(at({ publicStatus: 'REQUIREMENTS_NEEDED', status: 'CANCELLED' })).toBe('Order has been cancelled');
+    expect(at({ publicStatus: 'PENDING_FULFILLMENTS', status: 'SECURED' }, 'client', true)).toBe('Deleted');
   });
 });
 

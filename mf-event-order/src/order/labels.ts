@@ -1,40 +1,9 @@
 import { DateTime } from 'luxon';
-import { DATE_FORMAT, type EventOrderDetails, type EventOrderStep, type EventOrderView } from '@marketplace/shared';
+import { DATE_FORMAT, orderStage, orderStatusLabel, type EventOrderDetails } from '@marketplace/shared';
 
-/** SPEC.md section 4 "Event order status": the progress bar's labels; the photographer sees Pending Requirements. */
-export function stepLabel(step: EventOrderStep, view: EventOrderView): string {
-  switch (step) {
-    case 'ORDER_REQUEST':
-      return 'Order Placed';
-    case 'REQUIREMENTS_NEEDED':
-      return view === 'photographer' ? 'Pending Requirements' : 'Requirements Needed';
-    case 'AWAITING_APPROVAL':
-      return 'Awaiting Approval';
-    case 'PENDING_FULFILLMENTS':
-      return 'Pending Fulfillments';
-    case 'DELIVERED':
-      return 'Delivered';
-  }
-}
-
-const ORDER_INFO_LABELS: Record<string, string> = {
-  AWAITING_APPROVAL: 'Awaiting Approval',
-  SECURED: 'Fulfilling Order',
-  PUBLISHED: 'Delivered',
-  CANCELLED: 'Order has been cancelled',
-};
-
-/**
- * SPEC.md section 4 "Order-info status": AWAITING_APPROVAL, null or absent show Awaiting
- * Approval; SECURED, PUBLISHED, CANCELLED their labels. A status this build does not know (a
- * newer server's) is shown as its words ("ON_HOLD" as "On hold") rather than as nothing.
- */
-export function orderInfoLabel(status: string | null | undefined): string {
-  if (!status) return ORDER_INFO_LABELS.AWAITING_APPROVAL as string;
-  const known = Object.hasOwn(ORDER_INFO_LABELS, status) ? ORDER_INFO_LABELS[status] : undefined;
-  if (known) return known;
-  const words = status.toLowerCase().replace(/_+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** The order's status as its viewer reads it: the shared table the orders list uses too. */
+export function statusLabelOf(details: Pick<EventOrderDetails, 'view' | 'deleted' | 'eventOrderInfo'>): string {
+  return orderStatusLabel(details.view, orderStage({ ...details.eventOrderInfo, deleted: details.deleted }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall, callKey } from '@marketplace/shared';
+import { apiCall, callKey, type OrderActionRequest } from '@marketplace/shared';
 import { uploadFiles } from '../uploads/uploadFiles.js';
 
 /** The order's changes: each goes through the API, then the details are fetched again. */
@@ -15,6 +15,11 @@ export function useOrderActions(orderId: string) {
     /** SPEC.md section 4: on a 200 the order is fetched again. */
     async cancel() {
       await apiCall('updateEventOrderStatus', { orderId, status: 'CANCELLED' });
+      await refetch();
+    },
+    /** A change of the order's state (ask, answer, quote, decline, approve, deliver). */
+    async change(request: OrderChange) {
+      await apiCall('changeEventOrder', { ...request, orderId } as OrderActionRequest);
       await refetch();
     },
     async upload(files: readonly File[]) {
@@ -33,3 +38,6 @@ export function useOrderActions(orderId: string) {
 }
 
 export type OrderActions = ReturnType<typeof useOrderActions>;
+
+/** A change as the page asks for it: the order is the page's. */
+export type OrderChange = OrderActionRequest extends infer R ? (R extends unknown ? Omit<R, 'orderId'> : never) : never;

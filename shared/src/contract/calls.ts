@@ -22,7 +22,14 @@ import type {
   SearchResult,
   UserInfo,
 } from './entities.js';
-import type { EventOrderDetails, EventOrderSummary, Target } from './eventOrder.js';
+import type {
+  EventOrderDetails,
+  EventOrderStatus,
+  EventOrderSummary,
+  OrderActionRequest,
+  OrderInfoStatus,
+  Target,
+} from './eventOrder.js';
 import type { CartSummary, CheckoutRefusal, OwnedItem, Purchase, Sale, SalesMonth } from './purchases.js';
 
 /** How a call's request travels: in the query string, as a urlencoded form, or as multipart. */
@@ -88,6 +95,8 @@ export const API_CALLS = {
   },
   removeTarget: { method: 'POST', path: '/v2/eventorder/target/remove', encoding: 'multipart', credentials: true },
   updateEventOrderStatus: { method: 'POST', path: '/v2/eventorder/status', encoding: 'multipart', credentials: true },
+  // The order's lifecycle (docs/order-lifecycle.md): every party's change of its state.
+  changeEventOrder: { method: 'POST', path: '/v2/eventorder/action', encoding: 'multipart', credentials: true },
   // Implied by the spec (issue "Reference API", item 2)
   login: { method: 'POST', path: '/v2/login', encoding: 'form', credentials: true },
   signup: { method: 'POST', path: '/v2/signup', encoding: 'form', credentials: true },
@@ -177,6 +186,10 @@ export interface ApiContract {
   updateEventOrderStatus: {
     request: { orderId: string; status: 'CANCELLED' };
     response: { orderId: string; status: 'CANCELLED' };
+  };
+  changeEventOrder: {
+    request: OrderActionRequest;
+    response: { orderId: string; publicStatus: EventOrderStatus; status: OrderInfoStatus | null };
   };
   /** `login` is the account's email or profileName. */
   login: { request: { login: string; password: string }; response: UserInfo };

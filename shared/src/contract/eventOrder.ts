@@ -45,6 +45,43 @@ export interface ProgressStatus {
 export const isStep = (status: EventOrderStatus): status is EventOrderStep =>
   (EVENT_ORDER_STEPS as readonly string[]).includes(status);
 
+/**
+ * What a party may do to an order, each a transition of the API's one table (api/src/domain/orders.ts):
+ * the photographer asks for requirements, sends a quote, declines or delivers; the client answers,
+ * approves the quote or cancels. Payment moves an approved order on by itself (checkout).
+ */
+export const ORDER_ACTIONS = [
+  'askRequirements',
+  'answerRequirements',
+  'sendQuote',
+  'decline',
+  'approve',
+  'deliver',
+  'cancel',
+] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/** The photographer's price for an order, in minor units: package price less discount plus extras. */
+export interface OrderQuote {
+  currency: string;
+  packagePriceCents: number;
+  discountCents: number;
+  extrasCents: number;
+  /** What the extras are ("second shooter"); empty without extras. */
+  extrasNote: string;
+  totalCents: number;
+  sentAt: string;
+}
+
+/** A change of an order: the action and the data it carries. */
+export type OrderActionRequest = { orderId: string } & (
+  | { action: 'askRequirements'; message: string }
+  | { action: 'answerRequirements'; answer: string }
+  | { action: 'sendQuote'; packagePriceCents: number; discountCents: number; extrasCents: number; extrasNote?: string }
+  | { action: 'decline'; reason: string }
+  | { action: 'approve' | 'deliver' | 'cancel' }
+);
+
 export interface RequirementInfo {
   summary: string;
   items: { label: string; value: string }[];
@@ -103,8 +140,18 @@ export interface EventOrderInfo {
   photographer: string;
   photographerProfileName: string;
   createdAt: string;
-  /** True when this viewer may cancel now: the client view of an order not yet delivered or ended. */
+  /** True when this viewer may cancel now: the client view of an order not yet paid or ended. */
   canCancel: boolean;
+  /** What this viewer may do to the order now (empty for a sharing-link holder and a closed order). */
+  actions: OrderAction[];
+  /** The photographer's last quote; null until one was sent. */
+  quote: OrderQuote | null;
+  /** What the photographer asked the client to add to the requirements; null when nothing was asked. */
+  requirementsRequest: string | null;
+  /** The client's answer to it; null until answered. */
+  requirementsAnswer: string | null;
+  /** Why the photographer declined; null unless declined. */
+  declineReason: string | null;
 }
 
 export interface EventOrderDetails {
@@ -131,5 +178,8 @@ export interface EventOrderSummary {
   status: OrderInfoStatus | null;
   deleted: boolean;
   counterpart: string;
+  packageName: string;
+  currency: string;
+  totalCents: number;
   createdAt: string;
 }

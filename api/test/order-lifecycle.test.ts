@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderActionRequest } from '@marketplace/shared/contract';
+import { gradientPng } from '../src/db/png.js';
+import { present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
+
+let t: TestApi;
+let clara: TestClient;
+let mia: TestClient;
+beforeAll(async () => {
+  t = await startTestApi();
+  clara = await t.as('clara');
+  mia = await t.as('mia');
+});
+afterAll(() => t.close());
+
+const act = (client: TestClient, request: OrderActionRequest) => client.call('changeEventOrder', request);
+const infoOf = async (orderId: string, client = clara) =>
+  (await client.call('getEventOrderDetails', { orderId })).body.eventOrderInfo;
+const latestNotice = async (client: TestClient) =>
+  present((await client.call('getNotifications')).body.notifications[0], 'a notification');
+const quote = { packagePriceCents: 40000, discountCents: 4000, extrasCents: 5000, extrasNote: 'Second shooter' };
+
+describe('the order lifecycle', () => {
+  it('carries a request through requirements, a quote and approval, each side told of the other step', async () => {
+    const orderId = 'ord-1001';
+    expect((await infoOf(orderId, mia)).actions).toEqual(['askRequirements', 'sendQuote', 'decline']);
+    expect((await infoOf(orderId)).actions).toEqual(['cancel']);
+
+    const asked = await act(mia, { orderId, action: 'askRequirements', message: 'Which speeches?' });
+    expect(asked.body).toEqual({ orderId, publicStatus: 'REQUIREMENTS_NEEDED', status: null });
+    expect(await latestNotice(clara)).toMatchObject({
+      content: expect.stringContaining('Which speeches?'),
+      link: `/eventorder/${orderId}`,
+    });
+    expect(await infoOf(orderId)).toMatchObject({
+      requirementsRequest: 'Which speeches?',
+      actions: ['answerRequirements', 'cancel'],
+    });
+
+    expect(
+      (await act(clara, { orderId, action: 'answerRequirements', answer: 'The CEO and the awards.' })).status,
+    ).toBe(200);
+    expect(await latestNotice(mia)).toMatchObject({ content: expect.stringContaining('answered') });
+    expect(await infoOf(orderId, mia)).toMatchObject({
+      publicStatus: 'REQUIREMENTS_NEEDED',
+      requirementsAnswer: 'The CEO and the awards.',
+    });
+
+    const quoted = await act(mia, { orderId, action: 'sendQuote', ...quote });
+    expect(quoted.body).toMatchObject({ publicStatus: 'AWAITING_APPROVAL' });
+    expect(await latestNotice(clara)).toMatchObject({ content: expect.stringContaining('$410.00') });
+    const details = (await clara.call('getEventOrderDetails', { orderId })).body;
+    expect(details.eventOrderInfo.quote).toMatchObject({ ...quote, totalCents: 41000, currency: 'USD' });
+    expect(details.mediaPayoutInfo).toMatchObject({ totalCents: 41000, platformFeeCents: 6150 });
+    expect(details.eventOrderInfo.actions).toEqual(['approve', 'cancel']);
+
+    expect((await act(clara, { orderId, action: 'approve' })).body).toMatchObject({ publicStatus: 'APPROVED' });
+    expect(await latestNotice(mia)).toMatchObject({ content: expect.stringContaining('approved') });
+    // Approved, the order waits for its payment: the photographer can no longer re-quote or decline.
+    const late = await act(mia, { orderId, action: 'sendQuote', ...quote });
+    expect([late.status, late.body.error]).toEqual([
+      409,
+      'This order is "Approved, awaiting payment" now, so it cannot be quoted',
+    ]);
+    expect((await act(mia, { orderId, action: 'decline', reason: 'Too late' })).status).toBe(409);
+  });
+
+  it('delivers a paid order once the photographer has uploaded a processed file', async () => {
+    const orderId = 'ord-1005';
+    const empty = await act(mia, { orderId, action: 'deliver' });
+    expect([empty.status, empty.body.error]).toEqual([
+      409,
+      'Upload at least one photo or video before marking the order delivered',
+    ]);
+    // The client's own reference picture is not a deliverable.
+    const mine = async (client: TestClient) => {
+      const added = await client.call('addTarget', {
+        orderId,
+        description: 'Finished',
+        fileName: 'final.png',
+        contentType: 'image/png',
+      });
+      const put = await client.fetch(added.body.uploadUrl.replace(t.config.filesOrigin, t.url), {
+        method: 'PUT',
+        body: new Blob([new Uint8Array(gradientPng(64, 48, 3))]),
+        headers: { 'content-type': 'image/png' },
+      });
+      expect(put.status).toBe(200);
+      expect((await processed(client, orderId, added.body.targetIdentifier)).state).toBe('ready');
+    };
+    await mine(clara);
+    expect((await act(mia, { orderId, action: 'deliver' })).status).toBe(409);
+    await mine(mia);
+    expect((await act(clara, { orderId, action: 'deliver' })).body.error).toBe('Only the photographer can do this');
+
+    const delivered = await act(mia, { orderId, action: 'deliver' });
+    expect(delivered.body).toEqual({ orderId, publicStatus: 'DELIVERED', status: 'PUBLISHED' });
+    expect(await latestNotice(clara)).toMatchObject({
+      content: expect.stringContaining('delivered'),
+      link: `/eventorder/${orderId}`,
+    });
+    expect((await infoOf(orderId)).actions).toEqual([]);
+    expect((await act(mia, { orderId, action: 'deliver' })).status).toBe(409);
+  });
+
+  it('declines with the reason, which the client reads, and ends the order', async () => {
+    const orderId = 'ord-1003';
+    expect((await act(mia, { orderId, action: 'decline', reason: '' })).body.field).toBe('reason');
+    expect((await act(mia, { orderId, action: 'decline', reason: 'Booked that day' })).body).toMatchObject({
+      publicStatus: 'DECLINED',
+    });
+    expect(await infoOf(orderId)).toMatchObject({ declineReason: 'Booked that day', actions: [] });
+    expect(await latestNotice(clara)).toMatchObject({ content: expect.stringContaining('Booked that day') });
+    expect((await act(clara, { orderId, action: 'approve' })).body.error).toBe('This order was declined');
+  });
+});
+
+describe('bad input and races', () => {
+  it('refuses a quote that does not add up, an unknown action, and anyone not a party', async () => {
+    const orderId = 'ord-1002';
+    const over = await act(mia, { orderId, action: 'sendQuote', ...quote, discountCents: 50000 });
+    expect([over.status, over.body.field]).toEqual([400, 'discountCents']);
+    const tiny = await act(mia, {
+      orderId,
+      action: 'sendQuote',
+      packagePriceCents: 50,
+      discountCents: 0,
+      extrasCents: 0,
+    });
+    expect([tiny.status, tiny.body.error]).toEqual([
+      400,
+      "Invalid field 'packagePriceCents': must come to a total of at least $1.00",
+    ]);
+    const fraction = await act(mia, { orderId, action: 'sendQuote', ...quote, packagePriceCents: 12.5 });
+    expect(fraction.body.field).toBe('packagePriceCents');
+    const unknown = await mia.call('changeEventOrder', { orderId, action: 'refund' });
+    expect([unknown.status, unknown.body.field]).toEqual([400, 'action']);
+    const nora = await t.as('nora');
+    expect((await act(nora, { orderId, action: 'cancel' })).status).toBe(403);
+    expect((await act(t.client(), { orderId, action: 'cancel' })).status).toBe(401);
+    // Nothing of the refused requests changed the order.
+    expect(await infoOf(orderId)).toMatchObject({
+      publicStatus: 'REQUIREMENTS_NEEDED',
+      quote: null,
+      status: 'AWAITING_APPROVAL',
+    });
+  });
+
+  const noticesOf = async (orderId: string) =>
+    Number(
+      (
+        await t.rows<{ n: number }>`
+          SELECT COUNT(*) AS n FROM notifications WHERE content LIKE ${`%${orderId}%`}`
+      )[0]?.n,
+    );
+
+  it('lets exactly one of a decline and an approval sent at once through, and tells only its news', async () => {
+    const orderId = 'ord-1002';
+    expect((await act(mia, { orderId, action: 'sendQuote', ...quote })).status).toBe(200);
+    const before = await noticesOf(orderId);
+    const [approve, decline] = await Promise.all([
+      act(clara, { orderId, action: 'approve' }),
+      act(mia, { orderId, action: 'decline', reason: 'Changed my mind' }),
+    ]);
+    expect([approve.status, decline.status].sort()).toEqual([200, 409]);
+    const info = await infoOf(orderId);
+    expect(info.publicStatus).toBe(approve.status === 200 ? 'APPROVED' : 'DECLINED');
+    expect((approve.status === 200 ? decline : approve).body.error).toBe(
+      approve.status === 200
+        ? 'This order is "Approved, awaiting payment" now, so it cannot be declined'
+        : 'This order was declined',
+    );
+    expect(await noticesOf(orderId)).toBe(before + 1);
+  });
+
+  it('makes one cancel of two sent at once, and ends a quote racing a cancel cancelled', async () => {
+    const twice = await Promise.all([
+      act(clara, { orderId: 'ord-1004', action: 'cancel' }),
+      act(clara, { orderId: 'ord-1004', action: 'cancel' }),
+    ]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(twice.find((r) => r.status === 409)?.body.error).toBe('This order was cancelled');
+    expect(await noticesOf('ord-1004')).toBe(1);
+
+    // A new request again: the photographer's quote and the client's cancel meet.
+    const orderId = 'ord-1006';
+    await t.rows`UPDATE event_orders SET public_status = 'ORDER_REQUEST', info_status = NULL WHERE order_id = ${orderId}`;
+    const before = await noticesOf(orderId);
+    const [quoted, cancelled] = await Promise.all([
+      act(mia, { orderId, action: 'sendQuote', ...quote }),
+      act(clara, { orderId, action: 'cancel' }),
+    ]);
+    expect(cancelled.status).toBe(200);
+    if (quoted.status !== 200) expect([quoted.status, quoted.body.error]).toEqual([409, 'This order was cancelled']);
+    expect((await infoOf(orderId)).status).toBe('CANCELLED');
+    expect(await noticesOf(orderId)).toBe(before + (quoted.status === 200 ? 2 : 1));
+  });
+
+  it('refuses a quote on a cancelled order and a change of a deleted one', async () => {
+    const cancelled = await act(mia, { orderId: 'ord-1009', action: 'sendQuote', ...quote });
+    expect([cancelled.status, cancelled.body.error]).toEqual([409, 'This order was cancelled']);
+    const deleted = await act(mia, { orderId: 'ord-1008', action: 'deliver' });
+    expect([deleted.status, deleted.body.error]).toEqual([409, 'This order was deleted']);
+  });
+});

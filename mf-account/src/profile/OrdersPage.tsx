@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import {
+  Button,
+  callQuery,
+  formatMoney,
+  Link,
+  orderStage,
+  orderStatusLabel,
+  PAGES,
+  theme,
+  Time,
+  type EventOrderSummary,
+  type OrderStage,
+} from '@marketplace/shared';
+import { AccountPage } from './AccountPage.js';
+import { useAccountQuery } from './queries.js';
+
+/** The list's filters: orders still under way, delivered, and those that ended otherwise. */
+const FILTERS = {
+  all: { label: 'All', stages: null },
+  active: {
+    label: 'Active',
+    stages: ['ORDER_REQUEST', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', 'APPROVED', 'PENDING_FULFILLMENTS'],
+  },
+  delivered: { label: 'Delivered', stages: ['DELIVERED'] },
+  ended: { label: 'Cancelled', stages: ['CANCELLED', 'DECLINED', 'DELETED'] },
+} as const satisfies Record<string, { label: string; stages: readonly OrderStage[] | null }>;
+type Filter = keyof typeof FILTERS;
+
+const Tabs = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${theme.space.sm};
+  margin-bottom: ${theme.space.md};
+`;
+
+const List = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: grid;
+  gap: ${theme.space.sm};
+`;
+
+const Row = styled.li`
+  display: grid;
+  grid-template-columns: 1fr auto;
+  gap: ${theme.space.xs} ${theme.space.md};
+  padding: ${theme.space.md};
+  border: 1px solid ${theme.colors.control};
+  border-radius: 8px;
+  a {
+    font-weight: 600;
+  }
+  .facts {
+    grid-column: 1 / -1;
+    color: ${theme.colors.muted};
+    font-size: ${theme.text.small};
+  }
+  .status {
+    font-weight: 600;
+    text-align: right;
+  }
+`;
+
+function OrderRow({ order }: { order: EventOrderSummary }) {
+  const other = order.view === 'client' ? `with ${order.counterpart}` : `for ${order.counterpart}`;
+  return (
+    <Row>
+      <Link to={PAGES.eventOrder.href({ orderId: order.orderId })}>
+        {order.eventName} ({order.orderId})
+      </Link>
+      <span className="status" data-testid="order-row-status">
+        {orderStatusLabel(order.view, orderStage(order))}
+      </span>
+      <span className="facts">
+        {order.eventDate && (
+          <>
+            <Time iso={order.eventDate} absolute /> ·{' '}
+          </>
+        )}
+        {[other, order.packageName, formatMoney(order.totalCents, order.currency)].join(' · ')}
+      </span>
+    </Row>
+  );
+}
+
+/** The user's event orders, as client and as photographer, by where they stand. */
+export function OrdersPage() {
+  const q = useAccountQuery(callQuery('getEventOrders'));
+  const [filter, setFilter] = useState<Filter>('all');
+  const orders = q.data?.eventOrders ?? [];
+  const stages: readonly OrderStage[] | null = FILTERS[filter].stages;
+  const shown = stages ? orders.filter((o) => stages.includes(orderStage(o))) : orders;
+  return (
+    <AccountPage
+      title="Orders"
+      state={q}
+      empty={{
+        when: orders.length === 0,
+        title: 'No orders yet.',
+        hint: 'Orders you place or receive for event photos and videos appear here.',
+      }}
+    >
+      <Tabs role="group" aria-label="Show orders">
+        {(Object.keys(FILTERS) as Filter[]).map((key) => (
+          <Button
+            key={key}
+            size="small"
+            variant={filter === key ? 'primary' : 'secondary'}
+            aria-pressed={filter === key}
+            onClick={() => setFilter(key)}
+          >
+            {FILTERS[key].label}
+          </Button>
+        ))}
+      </Tabs>
+      {shown.length === 0 ? (
+        <p>No {FILTERS[filter].label.toLowerCase()} orders.</p>
+      ) : (
+        <List aria-label="Event orders">
+          {shown.map((o) => (
+            <OrderRow key={o.orderId} order={o} />
+          ))}
+        </List>
+      )}
+    </AccountPage>
+  );
+}
