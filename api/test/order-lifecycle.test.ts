@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderActionRequest } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
 import { present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { paidEvent, sendWebhook } from './webhooks.js';
 
 let t: TestApi;
 let clara: TestClient;
@@ -201,5 +202,73 @@ describe('bad input and races', () => {
     expect([cancelled.status, cancelled.body.error]).toEqual([409, 'This order was cancelled']);
     const deleted = await act(mia, { orderId: 'ord-1008', action: 'deliver' });
     expect([deleted.status, deleted.body.error]).toEqual([409, 'This order was deleted']);
+  });
+});
+
+describe('paying an approved order', () => {
+  const purchaseOf = async (purchaseNumber: string) =>
+    (
+      await t.rows<{ status: string; total_cents: number; flag_reason: string | null }>`
+        SELECT status, total_cents, flag_reason FROM purchases WHERE purchase_number = ${purchaseNumber}`
+    )[0];
+
+  it('makes one purchase of the quoted total however often it is asked, and secures the order once paid', async () => {
+    const orderId = 'ord-1007';
+    await t.rows`UPDATE event_orders SET public_status = 'AWAITING_APPROVAL', info_status = NULL WHERE order_id = ${orderId}`;
+    expect((await act(mia, { orderId, action: 'sendQuote', ...quote })).status).toBe(200);
+    // Not before the quote is approved, and only by the client.
+    expect((await clara.call('payEventOrder', { orderId })).status).toBe(409);
+    expect((await act(clara, { orderId, action: 'approve' })).status).toBe(200);
+    expect((await infoOf(orderId)).actions).toEqual(['pay', 'cancel']);
+    expect((await mia.call('payEventOrder', { orderId })).body.error).toBe('Only the client can do this');
+
+    const [first, second] = await Promise.all([
+      clara.call('payEventOrder', { orderId }),
+      clara.call('payEventOrder', { orderId }),
+    ]);
+    const purchase = present(first.body.purchase, 'a purchase');
+    expect(second.body.purchase?.purchaseNumber).toBe(purchase.purchaseNumber);
+    expect(purchase).toMatchObject({ status: 'open', totalCents: 41000, currency: 'USD' });
+    expect(purchase.payUrl).toContain(purchase.purchaseNumber);
+
+    // A payment of another amount is held, and the order waits.
+    const wrong = await sendWebhook(t, paidEvent(purchase.purchaseNumber, 100).payload);
+    expect(wrong.body.outcome).toBe('flagged');
+    expect((await infoOf(orderId)).publicStatus).toBe('APPROVED');
+
+    const again = present((await clara.call('payEventOrder', { orderId })).body.purchase, 'a new purchase');
+    expect(again.purchaseNumber).not.toBe(purchase.purchaseNumber);
+    const event = paidEvent(again.purchaseNumber, 41000);
+    const paid = await sendWebhook(t, event.payload);
+    expect(paid.body.outcome).toBe('paid');
+    expect(await infoOf(orderId)).toMatchObject({
+      publicStatus: 'PENDING_FULFILLMENTS',
+      status: 'SECURED',
+      actions: [],
+    });
+    expect(await latestNotice(mia)).toMatchObject({
+      content: expect.stringContaining('paid $410.00 for order ord-1007'),
+      link: `/eventorder/${orderId}`,
+    });
+    expect(await latestNotice(clara)).toMatchObject({ content: expect.stringContaining('Payment received') });
+    // Paid: no more paying, no cancelling, and the replayed event changes nothing.
+    expect((await clara.call('payEventOrder', { orderId })).status).toBe(409);
+    expect((await sendWebhook(t, event.payload)).body.outcome).toBe('replayed');
+    expect((await sendWebhook(t, paidEvent(again.purchaseNumber, 41000).payload)).body.outcome).toBe('already settled');
+  });
+
+  it('ends the open payment of an order cancelled meanwhile, and holds a payment that came anyway', async () => {
+    const orderId = 'ord-1006';
+    await t.rows`UPDATE event_orders SET public_status = 'APPROVED', info_status = NULL WHERE order_id = ${orderId}`;
+    const purchase = present((await clara.call('payEventOrder', { orderId })).body.purchase, 'a purchase');
+    expect((await act(clara, { orderId, action: 'cancel' })).status).toBe(200);
+    expect((await purchaseOf(purchase.purchaseNumber))?.status).toBe('expired');
+    const late = await sendWebhook(t, paidEvent(purchase.purchaseNumber, purchase.totalCents).payload);
+    expect(late.body.outcome).toBe('flagged');
+    expect(await purchaseOf(purchase.purchaseNumber)).toMatchObject({
+      status: 'flagged',
+      flag_reason: `Paid for order ${orderId}, which is no longer awaiting payment: refund it`,
+    });
+    expect((await infoOf(orderId)).status).toBe('CANCELLED');
   });
 });

@@ -1,8 +1,7 @@
-import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_PATH } from '../src/payments/routes.js';
-import { completedSessionEvent } from '../src/payments/testPayments.js';
 import { present, type TestApi, type TestClient, useTestApi } from './harness.js';
+import { paidEvent, sendWebhook } from './webhooks.js';
 
 const t = useTestApi();
 
@@ -45,30 +44,6 @@ async function fill(client: TestClient, identifiers: string[]) {
   for (const identifier of identifiers)
     expect((await client.call('addCartItem', { identifier, itemType: 'CONTENT' })).status).toBe(200);
 }
-
-const secretOf = (api: TestApi) => {
-  const payments = api.config.payments;
-  if (payments.provider !== 'test') throw new Error('the tests run with test payments');
-  return payments.webhookSecret;
-};
-
-/** Posts a webhook signed with Stripe's own test helper. */
-async function sendWebhook(api: TestApi, payload: string, options: { secret?: string; timestamp?: number } = {}) {
-  const header = Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: options.secret ?? secretOf(api),
-    ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
-  });
-  const res = await fetch(`${api.url}${WEBHOOK_PATH}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header },
-    body: payload,
-  });
-  return { status: res.status, body: (await res.json()) as { outcome?: string; error?: string } };
-}
-
-const paidEvent = (purchaseNumber: string, amountCents: number, currency = 'USD') =>
-  completedSessionEvent({ id: `cs_test_${purchaseNumber}`, purchaseNumber, amountCents, currency });
 
 async function purchaseRow(api: TestApi, purchaseNumber: string) {
   const [row] = await api.rows<{ status: string; total_cents: number }>`

@@ -6,6 +6,7 @@
 import {
   EVENT_ORDER_STEPS,
   ORDER_ACTIONS,
+  ORDER_LINE_PREFIX,
   orderStatusLabel,
   type OrderAction,
   type OrderQuote,
@@ -131,9 +132,17 @@ export const inFromState = (order: OrderFacts, name: OrderTransition) =>
   order.infoStatus !== 'CANCELLED' &&
   (ORDER_TRANSITIONS[name].from as readonly EventOrderStatus[]).includes(order.publicStatus);
 
-/** What `actor` may do to the order now. */
+/** What `actor` may do to the order now; the client is offered to pay where a payment may secure it. */
 export const actionsFor = (order: OrderFacts, actor: EventOrderView): OrderAction[] =>
-  ORDER_ACTIONS.filter((name) => ORDER_TRANSITIONS[name].by === actor && inFromState(order, name));
+  ORDER_ACTIONS.filter(
+    (name) =>
+      (ORDER_TRANSITIONS[name].by === actor || (name === 'pay' && actor === 'client')) && inFromState(order, name),
+  );
+
+/** The purchase line of an order's payment, and the order a line pays for (null: a content item). */
+export const orderLineOf = (orderId: string) => `${ORDER_LINE_PREFIX}${orderId}`;
+export const orderIdOfLine = (identifier: string) =>
+  identifier.startsWith(ORDER_LINE_PREFIX) ? identifier.slice(ORDER_LINE_PREFIX.length) : null;
 
 /**
  * Why `actor` may not make the change now, in words for them; null when they may. The same

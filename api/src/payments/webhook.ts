@@ -1,5 +1,6 @@
 import { formatMoney } from '@marketplace/shared/format';
 import { PAGES } from '@marketplace/shared/platform';
+import { orderIdOfLine } from '../domain/orders.js';
 import { userCartKey } from '../repositories/cart.js';
 import { notifyUser, type Services } from '../services.js';
 import type { PaymentEvent } from './types.js';
@@ -14,7 +15,8 @@ export type WebhookOutcome =
  * checked against the purchase (amount and currency): a mismatch flags the purchase and grants
  * nothing. Paid: the purchase, the buyer's entitlements, the cart emptied of those items, the
  * code's use and the notifications to buyer and sellers commit together. Events arriving out of
- * order never undo a payment (each change is conditional on the purchase's state).
+ * order never undo a payment (each change is conditional on the purchase's state). A purchase
+ * of an event order moves the order from APPROVED to PENDING_FULFILLMENTS (SECURED) instead.
  */
 export async function handlePaymentEvent(services: Services, event: PaymentEvent): Promise<WebhookOutcome> {
   const outcome = await services.repos.transaction(async (tx): Promise<WebhookOutcome> => {
@@ -35,14 +37,45 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
       return done('flagged');
     }
     const now = new Date();
+    const outbox = { repos: tx, relay: services.relay };
+    const money = (cents: number) => formatMoney(cents, purchase.currency);
+
+    // An event order's payment secures the order; one no longer awaiting it (cancelled meanwhile)
+    // is held for a person to refund, and the order stays as it is.
+    const orderId = purchase.lines.length === 1 ? orderIdOfLine(purchase.lines[0]?.identifier ?? '') : null;
+    if (orderId !== null) {
+      const order = await tx.orders.byOrderId(orderId);
+      if (!order || !(await tx.orders.transition(order, 'pay'))) {
+        await tx.purchases.flag(
+          purchase.id,
+          `Paid for order ${orderId}, which is no longer awaiting payment: refund it`,
+          event.reference,
+        );
+        return done('flagged');
+      }
+      if (!(await tx.purchases.markPaid(purchase.id, event.reference, now))) return done('already settled');
+      const page = PAGES.eventOrder.href({ orderId });
+      await notifyUser(
+        outbox,
+        order.clientId,
+        `Payment received: ${money(purchase.totalCents)} for order ${orderId} (${order.eventName}). ${order.photographerName} can now deliver.`,
+        page,
+      );
+      await notifyUser(
+        outbox,
+        order.photographerId,
+        `${order.clientName} paid ${money(purchase.totalCents)} for order ${orderId} (${order.eventName}).`,
+        page,
+      );
+      return done('paid');
+    }
+
     if (!(await tx.purchases.markPaid(purchase.id, event.reference, now))) return done('already settled');
     await tx.purchases.grant(purchase, now);
     const bought = purchase.lines.map((line) => line.identifier);
     await tx.cart.removeMany(userCartKey(purchase.buyerId), bought);
     if (purchase.discountCodeId !== null) await tx.purchases.countCodeUse(purchase.discountCodeId);
 
-    const outbox = { repos: tx, relay: services.relay };
-    const money = (cents: number) => formatMoney(cents, purchase.currency);
     const receipt = PAGES.receipt.href({ purchaseNumber: purchase.purchaseNumber });
     await notifyUser(
       outbox,

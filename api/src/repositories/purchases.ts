@@ -291,6 +291,16 @@ export function purchasesRepository(db: Db) {
     },
 
     /** Ends an open purchase unpaid (its time is up, or the cart changed): false when it was not open. */
+    /** Ends the open purchase of `openKey` unpaid, if there is one. */
+    async expireOpen(openKey: string): Promise<void> {
+      await db
+        .updateTable('purchases')
+        .set({ status: 'expired', open_key: null })
+        .where('open_key', '=', openKey)
+        .where('status', '=', 'open')
+        .execute();
+    },
+
     async expire(id: number): Promise<boolean> {
       const { numUpdatedRows } = await db
         .updateTable('purchases')

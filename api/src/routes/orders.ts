@@ -7,6 +7,7 @@ import {
   detailsFor,
   isClosed,
   isParty,
+  orderLineOf,
   refusalOf,
   summaryFor,
   viewOf,
@@ -150,6 +151,9 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     if (reason) throw new HttpError(409, reason);
     const changed = await repos.transaction(async (tx) => {
       if (!(await tx.orders.transition(order, name, data))) return false;
+      // A cancelled order is not paid: its open payment ends with it (a payment confirmed after
+      // all is held for a refund by the webhook).
+      if (name === 'cancel') await tx.purchases.expireOpen(orderLineOf(order.orderId));
       await notifyUser(
         { repos: tx, relay: services.relay },
         actor === 'client' ? order.photographerId : order.clientId,
@@ -258,10 +262,12 @@ const cents = () =>
 const MIN_QUOTE_CENTS = 100;
 
 const orderId = () => fields.text(40);
+/** The changes a party makes here; paying goes through the provider (payEventOrder). */
+const CHANGES = ORDER_ACTIONS.filter((action) => action !== 'pay');
 const ORDER_ACTION_INPUT = z
   .object({
     orderId: orderId(),
-    action: z.enum(ORDER_ACTIONS, { message: `must be one of ${ORDER_ACTIONS.join(', ')}` }),
+    action: z.enum(CHANGES, { message: `must be one of ${CHANGES.join(', ')}` }),
   })
   .passthrough()
   .pipe(

@@ -2,10 +2,10 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { CartSummary, CheckoutRefusal, OwnedItem, Purchase, Sale, SalesMonth } from '@marketplace/shared/contract';
 import { guestCartKey } from '../auth/sessions.js';
-import { fees } from '../domain/orders.js';
+import { CURRENCY, fees, isParty, orderLineOf, refusalOf } from '../domain/orders.js';
 import { codeRefusal, MixedCurrencies, priceCart } from '../domain/pricing.js';
 import type { AppEnv, SessionUser } from '../http/env.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { forbidden, HttpError, notFound } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { parseMedia, pictureOf, unmarkedOf } from '../media/derivatives.js';
 import { userCartKey } from '../repositories/cart.js';
@@ -60,6 +60,14 @@ export function registerPurchaseRoutes(r: Router, services: Services): void {
   const ownerKey = (c: Context<AppEnv>, user: SessionUser | null, create: boolean) =>
     user ? userCartKey(user.id) : guestCartKey(c, config, create);
 
+  /** Where the buyer comes back to after paying: the page origin they came from, when it is one of ours. */
+  const returnOriginOf = (c: Context<AppEnv>) => {
+    const origin = c.req.header('origin');
+    return origin && config.allowedOrigins.includes(origin)
+      ? origin
+      : (config.allowedOrigins[0] ?? config.publicOrigin);
+  };
+
   const view = (purchase: PurchaseRecord): Purchase => ({
     ...purchase.view,
     payUrl:
@@ -93,9 +101,7 @@ export function registerPurchaseRoutes(r: Router, services: Services): void {
     if (!services.payments) throw new HttpError(503, 'Payments are not set up on this server');
     const provider = services.payments.name;
     const key = userCartKey(user.id);
-    const origin = c.req.header('origin');
-    const returnOrigin =
-      origin && config.allowedOrigins.includes(origin) ? origin : (config.allowedOrigins[0] ?? config.publicOrigin);
+    const returnOrigin = returnOriginOf(c);
     const now = new Date();
 
     const outcome = await repos.transaction(async (tx) => {
@@ -172,6 +178,58 @@ export function registerPurchaseRoutes(r: Router, services: Services): void {
     const purchase = await repos.purchases.byNumber(outcome.purchaseNumber);
     if (!purchase) throw new Error(`purchase ${outcome.purchaseNumber} vanished after checkout`);
     return { purchase: view(purchase), refused: outcome.refused };
+  });
+
+  r.user('payEventOrder', z.object({ orderId: fields.text(40) }), async ({ orderId }, { c, user }) => {
+    if (!services.payments) throw new HttpError(503, 'Payments are not set up on this server');
+    const provider = services.payments.name;
+    const order = await repos.orders.byOrderId(orderId);
+    if (!order) throw notFound('Order');
+    if (!isParty(order, user.id)) throw forbidden('You are not allowed to change this order');
+    if (order.clientId !== user.id) throw new HttpError(409, 'Only the client can do this');
+    const refusal = refusalOf(order, 'pay', 'payment');
+    if (refusal) throw new HttpError(409, refusal);
+    const key = orderLineOf(order.orderId);
+    const now = new Date();
+    const purchaseNumber = await repos.transaction(async (tx) => {
+      // One open purchase per order: paying again (a double click, a second tab, a retry) goes on
+      // with the same one while it is open and of the order's total.
+      const existing = await tx.purchases.openFor(key);
+      if (existing) {
+        if (existing.expiresAt > now.toISOString() && existing.totalCents === order.totalCents)
+          return existing.purchaseNumber;
+        await tx.purchases.expire(existing.id);
+      }
+      const created = await tx.purchases.create({
+        buyerId: user.id,
+        openKey: key,
+        currency: CURRENCY,
+        subtotalCents: order.totalCents,
+        discountCents: 0,
+        totalCents: order.totalCents,
+        code: null,
+        provider,
+        returnOrigin: returnOriginOf(c),
+        expiresAt: new Date(now.getTime() + PURCHASE_OPEN_MS).toISOString(),
+        lines: [
+          {
+            identifier: key,
+            name: `Event order ${order.orderId}: ${order.eventName}`,
+            sellerId: order.photographerId,
+            priceCents: order.totalCents,
+            discountCents: 0,
+            amountCents: order.totalCents,
+          },
+        ],
+      });
+      if (created) return created;
+      const other = await tx.purchases.openFor(key);
+      if (!other) throw new HttpError(409, 'This order changed meanwhile: try again');
+      return other.purchaseNumber;
+    });
+    const purchase = await repos.purchases.byNumber(purchaseNumber);
+    if (!purchase) throw new Error(`purchase ${purchaseNumber} vanished after it was made`);
+    return { purchase: view(purchase) };
   });
 
   r.user('getPurchase', z.object({ purchaseNumber: fields.text(20) }), async ({ purchaseNumber }, { user }) => {

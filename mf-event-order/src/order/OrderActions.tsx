@@ -256,6 +256,7 @@ function ConfirmForm({
 /** The buttons of each action, in the order they are offered; cancel has its own popup (OrderInfo). */
 const BUTTONS: Partial<Record<OrderAction, { label: string; variant: 'primary' | 'secondary' }>> = {
   approve: { label: 'Approve quote', variant: 'primary' },
+  pay: { label: 'Pay', variant: 'primary' },
   answerRequirements: { label: 'Answer', variant: 'primary' },
   sendQuote: { label: 'Send quote', variant: 'primary' },
   deliver: { label: 'Mark delivered', variant: 'primary' },
@@ -270,11 +271,27 @@ const BUTTONS: Partial<Record<OrderAction, { label: string; variant: 'primary' |
 export function OrderActionButtons({
   details,
   onChange,
+  onPay,
 }: {
   details: EventOrderDetails;
   onChange: (change: OrderChange) => Promise<void>;
+  onPay: () => Promise<void>;
 }) {
   const [open, setOpen] = useState<OrderAction | null>(null);
+  const [paying, setPaying] = useState(false);
+  const [payError, setPayError] = useState<string | null>(null);
+  const pay = () => {
+    setPaying(true);
+    setPayError(null);
+    // Success leaves the page for the payment page; only a failure comes back here.
+    onPay().then(
+      () => setPaying(false),
+      (error: unknown) => {
+        setPayError(failureOf(error).message);
+        setPaying(false);
+      },
+    );
+  };
   const offered = (Object.keys(BUTTONS) as OrderAction[]).filter((a) => details.eventOrderInfo.actions.includes(a));
   if (offered.length === 0) return null;
   const close = () => setOpen(null);
@@ -284,15 +301,22 @@ export function OrderActionButtons({
       <Row>
         {offered.map((action) => {
           const button = BUTTONS[action];
-          return (
-            button && (
-              <Button key={action} variant={button.variant} onClick={() => setOpen(action)}>
-                {action === 'sendQuote' && quote ? 'Send a new quote' : button.label}
+          if (!button) return null;
+          if (action === 'pay') {
+            return (
+              <Button key={action} variant={button.variant} disabled={paying} onClick={pay}>
+                {quote ? `Pay ${formatMoney(quote.totalCents, quote.currency)}` : button.label}
               </Button>
-            )
+            );
+          }
+          return (
+            <Button key={action} variant={button.variant} onClick={() => setOpen(action)}>
+              {action === 'sendQuote' && quote ? 'Send a new quote' : button.label}
+            </Button>
           );
         })}
       </Row>
+      {payError && <p role="alert">{payError}</p>}
       {open === 'askRequirements' && (
         <TextForm
           title="Ask the client for requirements"

@@ -14,10 +14,12 @@ export function OrderInfo({
   details,
   onCancel,
   onChange,
+  onPay,
 }: {
   details: EventOrderDetails;
   onCancel: () => Promise<void>;
   onChange: (change: OrderChange) => Promise<void>;
+  onPay: () => Promise<void>;
 }) {
   const [confirming, setConfirming] = useState(false);
   const info = details.eventOrderInfo;
@@ -86,7 +88,7 @@ export function OrderInfo({
           </>
         )}
       </dl>
-      <OrderActionButtons details={details} onChange={onChange} />
+      <OrderActionButtons details={details} onChange={onChange} onPay={onPay} />
       {canCancel && (
         <p>
           <Button onClick={() => setConfirming(true)}>Cancel order</Button>

@@ -1,13 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
-import { describe, expect, it } from 'vitest';
-import { notification, orderDetails, publish, renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  notification,
+  orderDetails,
+  publish,
+  purchase,
+  renderWithQuery,
+  useMswServer,
+  watchPageLoads,
+} from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
 import { OrderPage } from './OrderPage.js';
 
 const server = useMswServer();
+afterEach(() => vi.unstubAllGlobals());
 
 function renderAt(path: string) {
   return renderWithQuery(
@@ -454,6 +463,30 @@ describe('order actions', () => {
     await userEvent.type(screen.getByLabelText('Which speeches?'), 'The CEO');
     await userEvent.click(screen.getByRole('button', { name: 'Send answer' }));
     await waitFor(() => expect(sent).toEqual([{ orderId: 'ord-1', action: 'answerRequirements', answer: 'The CEO' }]));
+  });
+
+  it('client: pays an approved quote on the payment page, once however often the button is pressed', async () => {
+    serve(
+      orderDetails({
+        eventOrderInfo: { ...base.eventOrderInfo, publicStatus: 'APPROVED', status: null, actions: ['pay', 'cancel'] },
+      }),
+    );
+    const assign = watchPageLoads();
+    const payUrl = 'http://api.test/payments/pay/P-7K2M9Q4X';
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    server.use(
+      http.post('http://api.test/v2/eventorder/pay', async ({ request }) => {
+        sent.push(Object.fromEntries((await request.formData()).entries()));
+        await delay(50);
+        return HttpResponse.json({ purchase: purchase({ status: 'open', payUrl }) });
+      }),
+    );
+    renderAt('/eventorder/ord-1');
+    expect(await screen.findByTestId('order-status')).toHaveTextContent('Approved, awaiting payment');
+    const button = screen.getByRole('button', { name: 'Pay $350.00' });
+    await userEvent.dblClick(button);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(payUrl));
+    expect(sent).toEqual([{ orderId: 'ord-1' }]);
   });
 
   it('shows a cancelled order stopped at its step, in the same words as the info box', async () => {

@@ -106,7 +106,7 @@ export function OrderPage() {
         ended={data.eventOrderInfo.status === 'CANCELLED' ? 'Cancelled' : undefined}
       />
       <Columns>
-        <OrderInfo details={data} onCancel={actions.cancel} onChange={actions.change} />
+        <OrderInfo details={data} onCancel={actions.cancel} onChange={actions.change} onPay={actions.pay} />
         <RightPanel details={data} actions={actions} />
       </Columns>
     </PageLayout>

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall, callKey, type OrderActionRequest } from '@marketplace/shared';
+import { apiCall, callKey, safeHref, type OrderActionRequest } from '@marketplace/shared';
 import { uploadFiles } from '../uploads/uploadFiles.js';
 
 /** The order's changes: each goes through the API, then the details are fetched again. */
@@ -21,6 +21,13 @@ export function useOrderActions(orderId: string) {
     async change(request: OrderChange) {
       await apiCall('changeEventOrder', { ...request, orderId } as OrderActionRequest);
       await refetch();
+    },
+    /** Pays the approved quote: on to the payment page; the provider's confirmation secures the order. */
+    async pay() {
+      const { purchase } = await apiCall('payEventOrder', { orderId });
+      const payUrl = safeHref(purchase.payUrl);
+      if (payUrl) window.location.assign(payUrl);
+      else await refetch();
     },
     async upload(files: readonly File[]) {
       await uploadFiles(orderId, files, (uploaded, total) => setProgress({ uploaded, total }));

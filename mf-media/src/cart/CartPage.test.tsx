@@ -10,6 +10,7 @@ import {
   renderWithQuery,
   useMswServer,
   userInfo,
+  watchPageLoads,
 } from '@marketplace/shared/test-utils';
 import {
   createSessionStore,
@@ -68,13 +69,6 @@ function answerSummary(...summaries: CartSummary[]) {
     }),
   );
   return calls;
-}
-
-/** Stands in for the browser's navigation to another origin (jsdom cannot leave the page). */
-function watchPageLoads() {
-  const assign = vi.fn();
-  vi.stubGlobal('location', { ...window.location, assign });
-  return assign;
 }
 
 describe('cart order summary', () => {

@@ -97,6 +97,7 @@ export const API_CALLS = {
   updateEventOrderStatus: { method: 'POST', path: '/v2/eventorder/status', encoding: 'multipart', credentials: true },
   // The order's lifecycle (docs/order-lifecycle.md): every party's change of its state.
   changeEventOrder: { method: 'POST', path: '/v2/eventorder/action', encoding: 'multipart', credentials: true },
+  payEventOrder: { method: 'POST', path: '/v2/eventorder/pay', encoding: 'multipart', credentials: true },
   // Implied by the spec (issue "Reference API", item 2)
   login: { method: 'POST', path: '/v2/login', encoding: 'form', credentials: true },
   signup: { method: 'POST', path: '/v2/signup', encoding: 'form', credentials: true },
@@ -191,6 +192,11 @@ export interface ApiContract {
     request: OrderActionRequest;
     response: { orderId: string; publicStatus: EventOrderStatus; status: OrderInfoStatus | null };
   };
+  /**
+   * The client pays an approved order: one open purchase per order (a double click or a second
+   * tab gets the same), paid at `purchase.payUrl`; the provider's confirmation secures the order.
+   */
+  payEventOrder: { request: { orderId: string }; response: { purchase: Purchase } };
   /** `login` is the account's email or profileName. */
   login: { request: { login: string; password: string }; response: UserInfo };
   signup: {

@@ -48,7 +48,8 @@ export const isStep = (status: EventOrderStatus): status is EventOrderStep =>
 /**
  * What a party may do to an order, each a transition of the API's one table (api/src/domain/orders.ts):
  * the photographer asks for requirements, sends a quote, declines or delivers; the client answers,
- * approves the quote or cancels. Payment moves an approved order on by itself (checkout).
+ * approves the quote, pays it or cancels. Paying is offered to the client, who pays through the
+ * payment provider (payEventOrder); the provider's confirmation is what moves the order on.
  */
 export const ORDER_ACTIONS = [
   'askRequirements',
@@ -56,6 +57,7 @@ export const ORDER_ACTIONS = [
   'sendQuote',
   'decline',
   'approve',
+  'pay',
   'deliver',
   'cancel',
 ] as const;
@@ -81,6 +83,9 @@ export type OrderActionRequest = { orderId: string } & (
   | { action: 'decline'; reason: string }
   | { action: 'approve' | 'deliver' | 'cancel' }
 );
+
+/** An order is paid as a purchase of one line, which names the order so: `order:ord-1004`. */
+export const ORDER_LINE_PREFIX = 'order:';
 
 export interface RequirementInfo {
   summary: string;

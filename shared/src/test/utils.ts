@@ -16,3 +16,4 @@ export {
   videoItem,
 } from './factories.js';
 export { confirmSubscription, publish } from './fakeLive.js';
+export { watchPageLoads } from './pageLoads.js';
