@@ -91,6 +91,17 @@ describe('the order lifecycle', () => {
     };
     await mine(clara);
     expect((await act(mia, { orderId, action: 'deliver' })).status).toBe(409);
+    // Not before it is paid: the photographer's files are deliverables.
+    const early = await mia.call('addTarget', {
+      orderId: 'ord-1003',
+      description: '',
+      fileName: 'x.png',
+      contentType: 'image/png',
+    });
+    expect([early.status, early.body.error]).toEqual([
+      409,
+      'Deliverables are uploaded once the order is paid, until it is delivered',
+    ]);
     await mine(mia);
     expect((await act(clara, { orderId, action: 'deliver' })).body.error).toBe('Only the photographer can do this');
 
@@ -102,6 +113,72 @@ describe('the order lifecycle', () => {
     });
     expect((await infoOf(orderId)).actions).toEqual([]);
     expect((await act(mia, { orderId, action: 'deliver' })).status).toBe(409);
+    // Delivered: nothing more to add, by either side.
+    const late = await mia.call('addTarget', {
+      orderId,
+      description: '',
+      fileName: 'late.png',
+      contentType: 'image/png',
+    });
+    expect([late.status, late.body.error]).toEqual([
+      409,
+      'Deliverables are uploaded once the order is paid, until it is delivered',
+    ]);
+  });
+
+  it('gives the parties every deliverable in one ZIP, and a sharing link its pictures but never an original', async () => {
+    const orderId = 'ord-1005';
+    const details = (await clara.call('getEventOrderDetails', { orderId })).body;
+    expect(details.targets.map((target) => [target.target, target.kind])).toEqual([
+      ['final.png', 'reference'],
+      ['final.png', 'deliverable'],
+    ]);
+    const zipUrl = present(details.deliverablesZipUrl, 'the ZIP link');
+    const local = (url: string) => url.replace(t.config.filesOrigin, t.url);
+    const zip = await fetch(local(zipUrl), { headers: { cookie: clara.cookieHeader } });
+    expect([zip.status, zip.headers.get('content-type'), zip.headers.get('content-disposition')]).toEqual([
+      200,
+      'application/zip',
+      'attachment; filename="ord-1005.zip"',
+    ]);
+    const bytes = Buffer.from(await zip.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('hex')).toBe('504b0304');
+    // Stored, not compressed: the deliverable's original bytes are in it, the client's reference is not.
+    expect(bytes.includes(gradientPng(64, 48, 3))).toBe(true);
+    expect(bytes.toString('latin1').match(/final\.png/g)?.length).toBe(2); // local header + central directory
+    // The link passed to another account, or changed, is refused.
+    const nora = await t.as('nora');
+    expect((await fetch(local(zipUrl), { headers: { cookie: nora.cookieHeader } })).status).toBe(403);
+    expect((await fetch(local(zipUrl.replace('ord-1005', 'ord-1006')))).status).toBe(403);
+
+    const sharingId = present(details.sharingId, 'the sharing id');
+    const shared = (await t.client().call('getEventOrderDetails', { orderId, sharingId })).body;
+    expect(shared).toMatchObject({ view: 'sharedUser', deliverablesZipUrl: null, canUpload: false, sharingId: null });
+    const [target] = shared.targets;
+    expect(shared.targets).toHaveLength(1);
+    expect(target?.kind).toBe('deliverable');
+    // Each link is to a picture the media job made (f=...), none to the original.
+    for (const url of present(target, 'the deliverable').targetURLs)
+      expect(new URL(url).searchParams.get('f')).toMatch(/\.jpg$/);
+    const download = await fetch(local(target?.targetURLs[1] ?? ''));
+    expect([
+      download.status,
+      download.headers.get('content-type'),
+      download.headers.get('content-disposition'),
+    ]).toEqual([200, 'image/jpeg', expect.stringMatching(/^attachment; filename="final\.jpg"/)]);
+    // Its original's link, as a party holds it, is not one a link holder can make from theirs.
+    const original = new URL(local(target?.targetURLs[1] ?? ''));
+    original.searchParams.delete('f');
+    expect((await fetch(original)).status).toBe(403);
+
+    // The client ends the link: the old one no longer opens the order.
+    expect((await mia.call('resetOrderSharing', { orderId })).status).toBe(409);
+    const reset = await clara.call('resetOrderSharing', { orderId });
+    expect(reset.body.sharingId).not.toBe(sharingId);
+    expect((await t.client().call('getEventOrderDetails', { orderId, sharingId })).status).toBe(401);
+    expect(
+      (await t.client().call('getEventOrderDetails', { orderId, sharingId: reset.body.sharingId ?? '' })).status,
+    ).toBe(200);
   });
 
   it('declines with the reason, which the client reads, and ends the order', async () => {

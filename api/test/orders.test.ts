@@ -305,7 +305,7 @@ describe('upload targets', () => {
     expect(existsSync(filePath)).toBe(true);
     expect((await mia.call('removeTarget', { targetId: second.targetId })).body).toEqual({ removed: second.targetId });
     const remaining = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
-    expect(remaining.map((x) => x.targetId)).toEqual([first.targetId]);
+    expect(remaining.filter((x) => x.kind === 'reference').map((x) => x.targetId)).toEqual([first.targetId]);
     expect((await mia.call('removeTarget', { targetId: second.targetId })).status).toBe(404);
   });
 });
@@ -386,11 +386,15 @@ describe("an order's files", () => {
     expect(view.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     const download = await fetch(downloadUrl.replace(t.config.filesOrigin, t.url));
     expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename=/);
-    // The holder of the sharing link gets links too.
+    // The holder of the sharing link sees the deliverables only, and of files from before the
+    // pipeline (nothing made of them but the original) gets no link at all.
     const sharingId = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.sharingId ?? '';
     const shared = await t.client().call('getEventOrderDetails', { orderId: 'ord-1006', sharingId });
-    const sharedUrl = present(shared.body.targets[0], 'a shared target').targetURLs[0] ?? '';
-    expect((await fetch(sharedUrl.replace(t.config.filesOrigin, t.url))).status).toBe(200);
+    expect(shared.body.targets.map((x) => [x.kind, x.targetURLs])).toEqual([
+      ['deliverable', []],
+      ['deliverable', []],
+      ['deliverable', []],
+    ]);
   });
 
   it('are refused without a valid, current link, and never served by their key', async () => {

@@ -268,7 +268,19 @@ function demoMedia(cameraSources: boolean) {
     );
     return { n, identifier, file };
   });
-  return { files, avatars, events, uploads };
+  // What the photographer delivered on that order: camera photos (GPS and all) for the pipeline to
+  // process like any upload; without camera sources, small pictures served as they are.
+  const deliverables = ([1, 2, 3] as const).map((n) => {
+    const identifier = `tgt-seed-d${n}`;
+    const seed = 400 + n;
+    const file = cameraSources
+      ? generated(`orders/${DELIVERED_ORDER}/${identifier}/original.jpg`, () =>
+          cameraPhoto({ width: 3000, height: 2000, seed }),
+        )
+      : generated(`uploads/${DELIVERED_ORDER}/${identifier}-delivered-${n}.png`, () => gradientPng(640, 426, seed));
+    return { n, identifier, file, processed: !cameraSources };
+  });
+  return { files, avatars, events, uploads, deliverables };
 }
 
 /** True when the database has never been seeded. */
@@ -618,6 +630,24 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
         created_at: at(48),
         uploaded_at: at(48),
         state: 'ready',
+      })
+      .execute();
+  for (const { n, identifier, file, processed } of media.deliverables)
+    await db
+      .insertInto('order_targets')
+      .values({
+        identifier,
+        order_id: delivered,
+        uploader_id: id('mia'),
+        file_name: `awards-${n}.${processed ? 'png' : 'jpg'}`,
+        content_type: processed ? 'image/png' : 'image/jpeg',
+        description: n === 1 ? 'Best of the evening' : '',
+        upload_token: randomBytes(16).toString('hex'),
+        file_path: file,
+        size_bytes: 0,
+        created_at: at(30),
+        uploaded_at: at(30),
+        state: processed ? 'ready' : 'processing',
       })
       .execute();
 }

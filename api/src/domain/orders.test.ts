@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { EVENT_ORDER_STATUSES, type EventOrderStatus } from '@marketplace/shared/contract';
 import {
   ORDER_TRANSITIONS,
@@ -210,5 +211,20 @@ describe('showing an order', () => {
     expect(shared.sharingId).toBeNull();
     expect(shared.backButton).toEqual({ text: 'Back to events', link: '/events' });
     expect(shared.eventOrderInfo.canCancel).toBe(false);
+  });
+});
+
+describe('docs/order-lifecycle.md', () => {
+  it('draws every transition of the table, and nothing else', () => {
+    const doc = readFileSync(new URL('../../../docs/order-lifecycle.md', import.meta.url), 'utf8');
+    const diagram = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const drawn = [...diagram.matchAll(/^\s+(\w+) --> (\w+): (\w+) \((\w+)\)$/gm)].map((m) => m.slice(1).join(' '));
+    const table = Object.entries(ORDER_TRANSITIONS).flatMap(([name, rule]) =>
+      rule.from.map((from) => {
+        const to = 'to' in rule ? rule.to : 'info' in rule && rule.info === 'CANCELLED' ? 'CANCELLED' : from;
+        return `${from} ${to} ${name} ${rule.by}`;
+      }),
+    );
+    expect(drawn.sort()).toEqual(table.sort());
   });
 });

@@ -182,6 +182,18 @@ const DONE: Record<OrderTransition, string> = {
 export const isClosed = (order: OrderFacts) =>
   order.deleted || order.infoStatus === 'CANCELLED' || order.publicStatus === 'DECLINED';
 
+/**
+ * Why `view` may not add a file now, or null when it may: the client adds reference files while
+ * the order is open; the photographer adds deliverables once it is paid, until it is delivered.
+ */
+export function uploadRefusal(order: OrderFacts, view: EventOrderView): string | null {
+  if (view === 'sharedUser') return 'You are not allowed to change this order';
+  if (isClosed(order)) return 'This order is closed: its files can no longer change';
+  if (view === 'photographer' && order.publicStatus !== 'PENDING_FULFILLMENTS')
+    return 'Deliverables are uploaded once the order is paid, until it is delivered';
+  return null;
+}
+
 /** Only the client cancels, and only an order not yet paid or ended. */
 export const canCancel = (order: OrderFacts, view: EventOrderView) => view === 'client' && inFromState(order, 'cancel');
 
@@ -228,7 +240,12 @@ export function summaryFor(order: Order, userId: number): EventOrderSummary {
 }
 
 /** The order page as `view` sees it: a sharing-link holder gets no sharing link and goes back to the events. */
-export function detailsFor(order: Order, view: EventOrderView, targets: Target[]): EventOrderDetails {
+export function detailsFor(
+  order: Order,
+  view: EventOrderView,
+  targets: Target[],
+  deliverablesZipUrl: string | null = null,
+): EventOrderDetails {
   const party = view !== 'sharedUser';
   const { platformFeeCents, photographerPayoutCents } = fees(order.totalCents);
   return {
@@ -269,5 +286,7 @@ export function detailsFor(order: Order, view: EventOrderView, targets: Target[]
     },
     targets,
     sharingId: party ? order.sharingId : null,
+    canUpload: uploadRefusal(order, view) === null,
+    deliverablesZipUrl: party ? deliverablesZipUrl : null,
   };
 }

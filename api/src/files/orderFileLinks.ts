@@ -14,6 +14,16 @@ export interface OrderFileGrant {
   exp: number;
 }
 
+/** Where a party downloads an order's deliverables, all in one ZIP (`/<orderId>`). */
+export const ORDER_DELIVERABLES_PATH = '/files/order-deliverables';
+
+/** The grant of an order's deliverables ZIP: signed like a file's, under a name no target has. */
+export const deliverablesGrant = (orderId: string) => ({
+  targetIdentifier: `order:${orderId}`,
+  file: 'deliverables.zip',
+  download: true,
+});
+
 const REFUSALS = {
   incomplete: 'This file link is incomplete',
   'not valid': 'This file link is not valid',

@@ -1,14 +1,9 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import archiver from 'archiver';
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import { HttpError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { ALL_PURCHASES, PURCHASE_DOWNLOAD_PATH, purchaseDownloadLinks } from './purchaseLinks.js';
-
-/** A name for a file inside the ZIP: no folders, no path tricks. */
-const zipEntryName = (name: string) => name.replace(/[\\/]/g, '_').replace(/^\.+/, '_') || 'file';
+import { zipDownload } from './zipStream.js';
 
 export function registerPurchaseDownloads(app: Hono<AppEnv>, { repos, files, config }: Services): void {
   const links = purchaseDownloadLinks(config.adminToken);
@@ -23,39 +18,11 @@ export function registerPurchaseDownloads(app: Hono<AppEnv>, { repos, files, con
     const userId = userOf(c, ALL_PURCHASES);
     const owned = await repos.purchases.owned(userId);
     if (owned.length === 0) throw new HttpError(403, 'You have not bought anything to download');
-    // Streamed: each original is read from the store as the ZIP is sent, never held whole (store, no compression: photos and videos are compressed already).
-    const zip = archiver('zip', { store: true });
-    const used = new Set<string>();
-    void (async () => {
-      try {
-        for (const item of owned) {
-          const file = await files.open(item.file_path);
-          if (!file) continue;
-          let name = zipEntryName(item.filename);
-          for (let n = 2; used.has(name); n++) name = `${n}-${zipEntryName(item.filename)}`;
-          used.add(name);
-          const entry = Readable.fromWeb(file.body as NodeReadableStream<Uint8Array>);
-          zip.append(entry, { name });
-          // One file open at a time: wait until the archive has consumed this one.
-          await new Promise<void>((resolve, reject) => {
-            entry.once('end', resolve);
-            entry.once('error', reject);
-          });
-        }
-        await zip.finalize();
-      } catch (error) {
-        zip.abort();
-        console.error('[files] a purchases ZIP stopped:', error instanceof Error ? error.message : String(error));
-      }
-    })();
-    return new Response(Readable.toWeb(zip) as ReadableStream<Uint8Array>, {
-      headers: {
-        'Content-Type': 'application/zip',
-        'Content-Disposition': 'attachment; filename="purchases.zip"',
-        'Cache-Control': 'private, no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return zipDownload(
+      files,
+      owned.map((item) => ({ key: item.file_path, fileName: item.filename })),
+      'purchases.zip',
+    );
   });
 
   app.get(`${PURCHASE_DOWNLOAD_PATH}/:identifier`, async (c) => {

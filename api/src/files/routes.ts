@@ -128,7 +128,9 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     // Streamed by the API from either store, not redirected to a presigned GET: a store's answer
     // cannot carry nosniff or the sandbox, and the link's expiry is the API's to enforce.
     return fileResponse(files, made?.key ?? stored.key, made?.contentType ?? stored.contentType, {
-      'Content-Disposition': attachment ? contentDisposition(stored.fileName) : 'inline',
+      'Content-Disposition': attachment
+        ? contentDisposition(made ? madeFileName(stored.fileName, made.name) : stored.fileName)
+        : 'inline',
       'Cache-Control': 'private, max-age=300',
     });
   });
@@ -211,3 +213,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     }
   });
 }
+
+/** A file the media job made, saved under the upload's name with the made file's extension ("venue.png" as "venue.jpg"). */
+const madeFileName = (uploaded: string, made: string) =>
+  `${uploaded.replace(/\.[^.]*$/, '') || 'file'}.${made.split('.').pop() ?? 'bin'}`;

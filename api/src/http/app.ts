@@ -13,6 +13,7 @@ import { registerRumRoutes } from '../routes/rum.js';
 import { registerPurchaseRoutes } from '../routes/purchases.js';
 import { registerPaymentRoutes } from '../payments/routes.js';
 import { TEST_PAYMENT_PATH } from '../payments/testPayments.js';
+import { registerOrderDownloads } from '../files/orderDownloads.js';
 import { registerPurchaseDownloads } from '../files/purchaseDownloads.js';
 import { isDatabaseUnavailable } from '../repositories/sql.js';
 import type { Services } from '../services.js';
@@ -84,6 +85,7 @@ export function createApp(services: Services, { internalRoutes = true } = {}): H
   registerPurchaseRoutes(router, services);
   registerPaymentRoutes(app, services);
   registerPurchaseDownloads(app, services);
+  registerOrderDownloads(app, services);
   registerFileRoutes(app, services);
   registerRumRoutes(app, services);
   if (internalRoutes) registerInternalRoutes(app, services);

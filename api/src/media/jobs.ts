@@ -287,7 +287,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
 
 /**
  * Queues the media job of every event photo, cover and profile picture whose pictures are not
- * made yet (at start, with the demo data). The profile pictures first: they are small, and a member's header shows one.
+ * made yet, and of every order file waiting for its job (at start, with the demo data). The profile pictures first: they are small, and a member's header shows one.
  */
 export async function queuePublicMedia(queue: JobQueue, services: WorkerServices): Promise<number> {
   const avatars = await services.repos.users.avatarsWaiting();
@@ -295,7 +295,10 @@ export async function queuePublicMedia(queue: JobQueue, services: WorkerServices
   for (const avatarOf of avatars) await queue.send({ avatarOf });
   for (const contentIdentifier of content) await queue.send({ contentIdentifier });
   for (const coverOf of covers) await queue.send({ coverOf });
-  return avatars.length + content.length + covers.length;
+  // And the demo orders' deliverables, waiting like an upload whose file came.
+  const targets = await services.repos.orders.processingSince('9999', 1000);
+  for (const targetIdentifier of targets) await queue.send({ targetIdentifier });
+  return avatars.length + content.length + covers.length + targets.length;
 }
 
 /** Queues the media job of each target whose file came but whose job may have been lost (sent by the sweep). */

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { OrderQuote, RequirementInfo, Target, TargetState } from '@marketplace/shared/contract';
+import type {
+  EventOrderStatus,
+  EventOrderView,
+  OrderQuote,
+  RequirementInfo,
+  Target,
+  TargetState,
+} from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import { type ExpressionBuilder } from 'kysely';
 import { ORDER_TRANSITIONS, type Order, type OrderTransition } from '../domain/orders.js';
@@ -61,6 +68,7 @@ export interface TransitionData {
 
 const TARGET_COLUMNS = [
   'id',
+  'uploader_id',
   'identifier',
   'file_name',
   'content_type',
@@ -74,6 +82,7 @@ const TARGET_COLUMNS = [
 
 interface TargetRow {
   id: number;
+  uploader_id: number;
   identifier: string;
   file_name: string;
   content_type: string;
@@ -102,6 +111,9 @@ export interface UploadSlot {
 
 export type OrdersRepository = ReturnType<typeof ordersRepository>;
 
+/** A sharing link's id: 72 random bits, unguessable. */
+export const newSharingId = () => randomBytes(9).toString('base64url');
+
 /** Neither deleted nor cancelled: the WHERE every change of an order starts from. */
 const live = (eb: ExpressionBuilder<Schema, 'event_orders'>) =>
   eb.and([
@@ -112,28 +124,31 @@ const live = (eb: ExpressionBuilder<Schema, 'event_orders'>) =>
 /** Event orders and their targets (reference pictures and deliverables, uploaded to the files host). */
 export function ordersRepository(db: Db, urls: FileUrls) {
   // Targets are shown once their file came (never 'waiting'). Their files are private to whoever
-  // may read the order: short-lived signed links, never a key; none until the file is ready.
-  const toTarget = (row: TargetRow): Target => {
+  // may read the order: short-lived signed links, never a key; none until the file is ready. The
+  // parties get the original to download; a sharing-link holder only the largest picture made of it.
+  const toTarget = (row: TargetRow, order: Order, view: EventOrderView): Target => {
     const media = parseMedia(row.media);
     const ready = row.state === 'ready';
+    const largest = media?.derivatives.findLast((d) => d.contentType === 'image/jpeg')?.name ?? null;
+    const links = (): string[] => {
+      if (!ready) return [];
+      if (view !== 'sharedUser') {
+        // The view (the largest processed JPEG; the file itself for one uploaded before the pipeline) and the original.
+        return [urls.orderFile(row.identifier, largest, false), urls.orderFile(row.identifier, null, true)];
+      }
+      return largest
+        ? [urls.orderFile(row.identifier, largest, false), urls.orderFile(row.identifier, largest, true)]
+        : [];
+    };
     return {
       targetId: row.id,
       targetIdentifier: row.identifier,
       target: row.file_name,
-      // The view (the largest processed JPEG; the file itself for one uploaded before the pipeline) and the original to download.
-      targetURLs: ready
-        ? [
-            urls.orderFile(
-              row.identifier,
-              media?.derivatives.findLast((d) => d.contentType === 'image/jpeg')?.name ?? null,
-              false,
-            ),
-            urls.orderFile(row.identifier, null, true),
-          ]
-        : [],
+      targetURLs: links(),
       description: row.description,
       contentType: row.content_type,
       uploadedAt: row.uploaded_at ?? '',
+      kind: row.uploader_id === order.photographerId ? 'deliverable' : 'reference',
       state: row.state === 'waiting' ? 'processing' : row.state,
       failureReason: row.state === 'failed' ? row.failure_reason : null,
       image: ready && media ? pictureOf(media, (d) => urls.orderFile(row.identifier, d.name, false)) : null,
@@ -222,19 +237,27 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return result.numUpdatedRows > 0n;
     },
 
+    /** A new sharing link for the order: whoever held the old one can no longer read it. */
+    async resetSharing(orderRowId: number): Promise<string> {
+      const sharingId = newSharingId();
+      await db.updateTable('event_orders').set({ sharing_id: sharingId }).where('id', '=', orderRowId).execute();
+      return sharingId;
+    },
+
     /**
      * Inside a transaction, before a target changes: holds the order's row (a status change waits
      * for this transaction, and this one for a status change under way) if the order is open;
-     * false when it is not. A guarded update of nothing, since SQLite has no SELECT ... FOR UPDATE.
+     * false when it is not (or not in `status`, when given). A guarded update of nothing, since SQLite has no SELECT ... FOR UPDATE.
      */
-    async holdIfOpen(orderRowId: number): Promise<boolean> {
-      const result = await db
+    async holdIfOpen(orderRowId: number, status: EventOrderStatus | null = null): Promise<boolean> {
+      let update = db
         .updateTable('event_orders')
         .set((eb) => ({ id: eb.ref('id') }))
         .where('id', '=', orderRowId)
         .where((eb) => live(eb))
-        .where('public_status', '!=', 'DECLINED')
-        .executeTakeFirst();
+        .where('public_status', '!=', 'DECLINED');
+      if (status) update = update.where('public_status', '=', status);
+      const result = await update.executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
@@ -251,16 +274,34 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return row !== undefined;
     },
 
-    /** The order's targets whose file has arrived (processing, ready or refused), in the order they were added. */
-    async targets(order: Order): Promise<Target[]> {
-      const rows = await db
+    /**
+     * The order's targets whose file has arrived (processing, ready or refused), in the order they
+     * were added, as `view` sees them: a sharing-link holder sees the ready deliverables only.
+     */
+    async targets(order: Order, view: EventOrderView): Promise<Target[]> {
+      let query = db
         .selectFrom('order_targets')
         .select(TARGET_COLUMNS)
         .where('order_id', '=', order.rowId)
-        .where('state', '!=', 'waiting')
+        .where('state', '!=', 'waiting');
+      if (view === 'sharedUser') {
+        query = query.where('uploader_id', '=', order.photographerId).where('state', '=', 'ready');
+      }
+      const rows = await query.orderBy('id').execute();
+      return rows.map((row) => toTarget(row, order, view));
+    },
+
+    /** The originals of the order's ready deliverables, for their ZIP. */
+    async deliverableFiles(order: Order): Promise<{ key: string; fileName: string }[]> {
+      const rows = await db
+        .selectFrom('order_targets')
+        .select(['file_path', 'file_name'])
+        .where('order_id', '=', order.rowId)
+        .where('uploader_id', '=', order.photographerId)
+        .where('state', '=', 'ready')
         .orderBy('id')
         .execute();
-      return rows.map(toTarget);
+      return rows.flatMap((row) => (row.file_path ? [{ key: row.file_path, fileName: row.file_name }] : []));
     },
 
     /** A new target awaiting its file; the token is the permission to send it to the files host. */
@@ -290,7 +331,12 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     },
 
     /** The changed target, or undefined when the order has no such uploaded target. */
-    async describeTarget(order: Order, targetId: number, description: string): Promise<Target | undefined> {
+    async describeTarget(
+      order: Order,
+      view: EventOrderView,
+      targetId: number,
+      description: string,
+    ): Promise<Target | undefined> {
       const row = await db
         .updateTable('order_targets')
         .set({ description })
@@ -299,7 +345,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .where('state', '!=', 'waiting')
         .returning(TARGET_COLUMNS)
         .executeTakeFirst();
-      return row && toTarget(row);
+      return row && toTarget(row, order, view);
     },
 
     /** A target's order, for deciding who may remove it, and where its files are (or would be) stored: quarantine, original, and what the media job made. */

@@ -1,5 +1,6 @@
 import { FILES_PATHS } from '@marketplace/shared/contract';
 import type { FileLinks } from '../files/fileLinks.js';
+import { deliverablesGrant, ORDER_DELIVERABLES_PATH } from '../files/orderFileLinks.js';
 
 /** The files host's URLs, built in one place from its public origin. */
 export interface FileUrls {
@@ -24,6 +25,8 @@ export interface FileUrls {
    * (files/purchaseLinks.ts): refused to any other account, and checked against what they own when used.
    */
   purchased(userId: number, identifier: string | null): string;
+  /** A party's short-lived link to a ZIP of an order's deliverables (files/orderDownloads.ts). */
+  orderDeliverables(orderId: string): string;
 }
 
 export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
@@ -39,6 +42,8 @@ export function fileUrls(filesOrigin: string, links: FileLinks): FileUrls {
     contentFile: (identifier, file, notAfter) =>
       `${filesOrigin}${links.content.path(identifier, file, Date.now(), notAfter)}`,
     purchased: (userId, identifier) => links.purchased.url(filesOrigin, userId, identifier),
+    orderDeliverables: (orderId) =>
+      `${filesOrigin}${ORDER_DELIVERABLES_PATH}/${encodeURIComponent(orderId)}?${links.order.grant(deliverablesGrant(orderId)).toString()}`,
     upload: (targetIdentifier, token) =>
       `${filesOrigin}${FILES_PATHS.upload}/${targetIdentifier}?${new URLSearchParams({ token }).toString()}`,
   };

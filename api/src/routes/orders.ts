@@ -5,7 +5,6 @@ import { PAGES } from '@marketplace/shared/platform';
 import {
   CURRENCY,
   detailsFor,
-  isClosed,
   isParty,
   orderLineOf,
   refusalOf,
@@ -13,6 +12,7 @@ import {
   viewOf,
   type Order,
   type OrderTransition,
+  uploadRefusal,
 } from '../domain/orders.js';
 import type { TransitionData } from '../repositories/orders.js';
 import { settleUploads } from '../files/uploads.js';
@@ -68,7 +68,9 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       const view = viewFor(order, user, sharingId);
       // Files sent straight to an object store since the last look count from now on.
       await settleUploads(services, order.rowId);
-      return detailsFor(order, view, await repos.orders.targets(order));
+      const targets = await repos.orders.targets(order, view);
+      const delivered = targets.some((target) => target.kind === 'deliverable' && target.state === 'ready');
+      return detailsFor(order, view, targets, delivered ? repos.urls.orderDeliverables(order.orderId) : null);
     },
   );
 
@@ -85,13 +87,21 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     async ({ orderId, ...file }, { user }) => {
       const order = await orderOf(orderId);
       requireParty(order, user);
-      if (isClosed(order)) throw orderClosed();
-      // Added only while the order is open, decided with the order's row held (a cancel racing it
-      // comes before or after, never between the check and the insert).
+      const actor = actorOf(order, user);
+      const refusal = uploadRefusal(order, actor);
+      if (refusal) throw new HttpError(409, refusal);
+      // Added only while the order allows it, decided with the order's row held (a cancel or a
+      // delivery racing it comes before or after, never between the check and the insert).
       const added = await repos.transaction(async (tx) =>
-        (await tx.orders.holdIfOpen(order.rowId)) ? tx.orders.addTarget(order, user.id, file) : null,
+        (await tx.orders.holdIfOpen(order.rowId, actor === 'photographer' ? 'PENDING_FULFILLMENTS' : null))
+          ? tx.orders.addTarget(order, user.id, file)
+          : null,
       );
-      if (!added) throw orderClosed();
+      if (!added)
+        throw new HttpError(
+          409,
+          uploadRefusal(await orderOf(orderId), actor) ?? 'This order changed meanwhile: try again',
+        );
       const { key, token, ...target } = added;
       // The object store's presigned POST, or the API's own upload target with its token.
       const post = await files.presignUpload(key, file.contentType, uploadLimit(services.config, file.contentType));
@@ -109,7 +119,7 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       requireParty(order, user);
       const target = await repos.transaction(async (tx) => {
         if (!(await tx.orders.holdIfOpen(order.rowId))) throw orderClosed();
-        return tx.orders.describeTarget(order, targetId, description);
+        return tx.orders.describeTarget(order, actorOf(order, user), targetId, description);
       });
       if (!target) throw notFound('Target');
       return { target };
@@ -179,6 +189,13 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       return { orderId: order.orderId, status };
     },
   );
+
+  r.user('resetOrderSharing', z.object({ orderId: fields.text(40) }), async ({ orderId }, { user }) => {
+    const order = await orderOf(orderId);
+    requireParty(order, user);
+    if (order.clientId !== user.id) throw new HttpError(409, 'Only the client can do this');
+    return { sharingId: await repos.orders.resetSharing(order.rowId) };
+  });
 
   r.user('changeEventOrder', ORDER_ACTION_INPUT, async (input, { user }) => {
     const order = await orderOf(input.orderId);

@@ -13,6 +13,11 @@ import {
   watchPageLoads,
 } from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
+
+const present = <T,>(value: T | undefined): T => {
+  if (value === undefined) throw new Error('expected a value');
+  return value;
+};
 import { OrderPage } from './OrderPage.js';
 
 const server = useMswServer();
@@ -203,12 +208,51 @@ describe('views', () => {
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
   });
 
-  it('sharedUser: may download, cannot cancel or change uploads', async () => {
-    await view('sharedUser', { canCancel: true });
-    expect(screen.getByRole('link', { name: 'Download' })).toBeInTheDocument();
+  it('sharedUser: sees the delivered pictures and may download them; nothing else of the order', async () => {
+    const base = orderDetails();
+    const [reference] = base.targets;
+    const delivered = { ...present(reference), targetId: 9, target: 'award.jpg', kind: 'deliverable' as const };
+    serve(
+      orderDetails({
+        view: 'sharedUser',
+        targets: [delivered],
+        sharingId: null,
+        canUpload: false,
+        eventOrderInfo: { ...base.eventOrderInfo, actions: [], canCancel: true },
+      }),
+    );
+    renderAt('/eventorder/ord-1?sharingId=share-1');
+    const gallery = await screen.findByRole('list', { name: 'Deliverables' });
+    expect(within(gallery).getByRole('link', { name: 'Download award.jpg' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
     expect(screen.queryByLabelText('Add images or videos')).toBeNull();
-    expect(screen.queryByRole('button', { name: /Remove/ })).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Uploaded files' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Requirements' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Share' })).toBeNull();
+  });
+
+  it('client: a delivered order shows its gallery, "Download all", and a sharing link it can end', async () => {
+    const base = orderDetails();
+    const delivered = { ...present(base.targets[0]), targetId: 9, target: 'award.jpg', kind: 'deliverable' as const };
+    const zip = 'http://files.test/files/order-deliverables/ord-1?exp=1&sig=z';
+    const calls = serve(orderDetails({ targets: [...base.targets, delivered], deliverablesZipUrl: zip }));
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    server.use(
+      http.post('http://api.test/v2/eventorder/sharing/reset', async ({ request }) => {
+        sent.push(Object.fromEntries((await request.formData()).entries()));
+        return HttpResponse.json({ sharingId: 'share-2' });
+      }),
+    );
+    renderAt('/eventorder/ord-1');
+    expect(await screen.findByRole('link', { name: 'Download all (1 file, ZIP)' })).toHaveAttribute('href', zip);
+    expect(within(screen.getByRole('list', { name: 'Uploaded files' })).getByText('venue.png')).toBeInTheDocument();
+    expect(screen.getByLabelText('Anyone with this link sees the delivered pictures')).toHaveValue(
+      `${window.location.origin}/eventorder/ord-1?sharingId=share-1`,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Stop sharing this link' }));
+    expect(await screen.findByText('The old link no longer works: this is the new one')).toBeInTheDocument();
+    expect(sent).toEqual([{ orderId: 'ord-1' }]);
+    expect(calls()).toBe(2);
   });
 
   it('photographer: sees Pending Requirements, cannot cancel or download', async () => {

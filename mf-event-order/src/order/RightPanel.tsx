@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import styled from 'styled-components';
 import {
   Button,
   EmptyState,
@@ -9,6 +10,7 @@ import {
   pictureUrl,
   safeHref,
   TextField,
+  theme,
   type EventOrderDetails,
   type Target,
 } from '@marketplace/shared';
@@ -17,6 +19,7 @@ import { VideoPreview } from '@marketplace/shared/video';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
 import { UPLOAD_ACCEPT } from '../uploads/uploadFiles.js';
+import { SharePanel } from './SharePanel.js';
 import { Panel } from './ui.js';
 
 /** A video's row plays its preview at this width (16:9), large enough for its play icon. */
@@ -115,50 +118,147 @@ function TargetRow({
 }
 
 /** The right panel: requirements, uploads (targets) and media payout details. */
+const Gallery = styled.ul`
+  list-style: none;
+  padding: 0;
+  margin: 0;
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(150px, 1fr));
+  gap: ${theme.space.md};
+  figure {
+    margin: 0;
+  }
+  img {
+    width: 100%;
+    height: auto;
+    aspect-ratio: 3 / 2;
+    object-fit: cover;
+    border-radius: 6px;
+    background: ${theme.colors.locked};
+  }
+  figcaption {
+    display: flex;
+    justify-content: space-between;
+    gap: ${theme.space.sm};
+    font-size: ${theme.text.small};
+    overflow-wrap: anywhere;
+  }
+`;
+
+/** A delivered file in the gallery: its picture (or its poster and player), its name and, for those who may, its download. */
+function Deliverable({ target, canDownload }: { target: Target; canDownload: boolean }) {
+  const downloadUrl = safeHref(target.targetURLs[1] ?? '');
+  return (
+    <li>
+      <figure>
+        {target.video ? (
+          <VideoPreview
+            url={target.video.hls}
+            thumbnailUrl={target.image && pictureUrl(target.image, 400)}
+            width={200}
+            height={(200 * 9) / 16}
+          />
+        ) : target.image ? (
+          <Picture
+            image={target.image}
+            alt={target.description || target.target}
+            sizes="(max-width: 600px) 50vw, 200px"
+          />
+        ) : (
+          <p>{target.state === 'processing' ? 'Processing…' : target.target}</p>
+        )}
+        <figcaption>
+          <span>{target.description || target.target}</span>
+          {canDownload && downloadUrl && (
+            <a href={downloadUrl} aria-label={`Download ${target.target}`}>
+              Download
+            </a>
+          )}
+        </figcaption>
+      </figure>
+    </li>
+  );
+}
+
+/** The right panel: requirements, what was delivered, the client's reference files and media payout details. */
 export function RightPanel({ details, actions }: { details: EventOrderDetails; actions: OrderActions }) {
   const { requirementInfo: req, mediaPayoutInfo: pay, view } = details;
-  // SPEC.md section 6: client and sharedUser may download; the parties (client, photographer) manage uploads.
+  // SPEC.md section 6: client and sharedUser may download (a link holder the pictures, never an
+  // original); the parties (client, photographer) manage uploads while the order lets them.
   const canDownload = view === 'client' || view === 'sharedUser';
   const canEdit = view !== 'sharedUser' && details.eventOrderInfo.status !== 'CANCELLED';
+  const deliverables = details.targets.filter((t) => t.kind === 'deliverable');
+  const references = details.targets.filter((t) => t.kind === 'reference');
+  const zipUrl = safeHref(details.deliverablesZipUrl ?? '');
+  const uploadField = details.canUpload && (
+    <FileField
+      label={view === 'photographer' ? 'Add deliverables' : 'Add images or videos'}
+      accept={UPLOAD_ACCEPT}
+      multiple
+      onFiles={(files) => void actions.upload(files)}
+    />
+  );
+  const progress = actions.progress && (
+    <p role="status" aria-live="polite">
+      Uploaded {actions.progress.uploaded}/{actions.progress.total}
+    </p>
+  );
   return (
-    <div style={{ display: 'grid', gap: 16 }}>
-      <Panel aria-labelledby="requirements">
-        <h2 id="requirements">Requirements</h2>
-        <p>{req.summary}</p>
-        <dl>
-          {req.items.map((item) => (
-            <div key={item.label}>
-              <dt>{item.label}</dt>
-              <dd>{item.value}</dd>
-            </div>
-          ))}
-        </dl>
-      </Panel>
-      <Panel aria-labelledby="uploads">
-        <h2 id="uploads">Uploads</h2>
-        {details.targets.length === 0 ? (
-          <EmptyState title="No uploads yet." icon={<PhotoIcon />} />
-        ) : (
-          <ul aria-label="Uploaded files" style={{ listStyle: 'none', padding: 0 }}>
-            {details.targets.map((t) => (
-              <TargetRow key={t.targetId} target={t} canDownload={canDownload} canEdit={canEdit} actions={actions} />
+    <div style={{ display: 'grid', gap: 16, minWidth: 0 }}>
+      {view !== 'sharedUser' && (
+        <Panel aria-labelledby="requirements">
+          <h2 id="requirements">Requirements</h2>
+          <p>{req.summary}</p>
+          <dl>
+            {req.items.map((item) => (
+              <div key={item.label}>
+                <dt>{item.label}</dt>
+                <dd>{item.value}</dd>
+              </div>
             ))}
-          </ul>
-        )}
-        {canEdit && (
-          <FileField
-            label="Add images or videos"
-            accept={UPLOAD_ACCEPT}
-            multiple
-            onFiles={(files) => void actions.upload(files)}
-          />
-        )}
-        {actions.progress && (
-          <p role="status" aria-live="polite">
-            Uploaded {actions.progress.uploaded}/{actions.progress.total}
-          </p>
-        )}
-      </Panel>
+          </dl>
+        </Panel>
+      )}
+      {(deliverables.length > 0 || (view === 'photographer' && details.canUpload) || view === 'sharedUser') && (
+        <Panel aria-labelledby="deliverables">
+          <h2 id="deliverables">Delivered photos and videos</h2>
+          {deliverables.length === 0 ? (
+            <EmptyState title="Nothing delivered yet." icon={<PhotoIcon />} />
+          ) : (
+            <Gallery aria-label="Deliverables">
+              {deliverables.map((t) => (
+                <Deliverable key={t.targetId} target={t} canDownload={canDownload} />
+              ))}
+            </Gallery>
+          )}
+          {zipUrl && (
+            <p>
+              <a href={zipUrl} download>
+                Download all ({deliverables.length} {deliverables.length === 1 ? 'file' : 'files'}, ZIP)
+              </a>
+            </p>
+          )}
+          {view === 'photographer' && uploadField}
+          {view === 'photographer' && progress}
+        </Panel>
+      )}
+      {view !== 'sharedUser' && (
+        <Panel aria-labelledby="uploads">
+          <h2 id="uploads">Reference files</h2>
+          {references.length === 0 ? (
+            <EmptyState title="No uploads yet." icon={<PhotoIcon />} />
+          ) : (
+            <ul aria-label="Uploaded files" style={{ listStyle: 'none', padding: 0 }}>
+              {references.map((t) => (
+                <TargetRow key={t.targetId} target={t} canDownload={canDownload} canEdit={canEdit} actions={actions} />
+              ))}
+            </ul>
+          )}
+          {view === 'client' && uploadField}
+          {view === 'client' && progress}
+        </Panel>
+      )}
+      {details.sharingId && <SharePanel details={details} onReset={actions.resetSharing} />}
       <Panel aria-labelledby="payout">
         <h2 id="payout">Media payout</h2>
         <dl>

@@ -29,6 +29,11 @@ export function useOrderActions(orderId: string) {
       if (payUrl) window.location.assign(payUrl);
       else await refetch();
     },
+    /** Ends the sharing link; the order is read again with its new one. */
+    async resetSharing() {
+      await apiCall('resetOrderSharing', { orderId });
+      await refetch();
+    },
     async upload(files: readonly File[]) {
       await uploadFiles(orderId, files, (uploaded, total) => setProgress({ uploaded, total }));
       await refetch();

@@ -98,6 +98,12 @@ export const API_CALLS = {
   // The order's lifecycle (docs/order-lifecycle.md): every party's change of its state.
   changeEventOrder: { method: 'POST', path: '/v2/eventorder/action', encoding: 'multipart', credentials: true },
   payEventOrder: { method: 'POST', path: '/v2/eventorder/pay', encoding: 'multipart', credentials: true },
+  resetOrderSharing: {
+    method: 'POST',
+    path: '/v2/eventorder/sharing/reset',
+    encoding: 'multipart',
+    credentials: true,
+  },
   // Implied by the spec (issue "Reference API", item 2)
   login: { method: 'POST', path: '/v2/login', encoding: 'form', credentials: true },
   signup: { method: 'POST', path: '/v2/signup', encoding: 'form', credentials: true },
@@ -197,6 +203,8 @@ export interface ApiContract {
    * tab gets the same), paid at `purchase.payUrl`; the provider's confirmation secures the order.
    */
   payEventOrder: { request: { orderId: string }; response: { purchase: Purchase } };
+  /** The client ends the order's sharing link: the old one stops working, a new one is made. */
+  resetOrderSharing: { request: { orderId: string }; response: { sharingId: string } };
   /** `login` is the account's email or profileName. */
   login: { request: { login: string; password: string }; response: UserInfo };
   signup: {

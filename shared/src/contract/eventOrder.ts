@@ -114,13 +114,19 @@ export interface Target {
   /** The uploaded file's name. */
   target: string;
   /**
-   * Where the file can be viewed and downloaded (the original, as an attachment): short-lived
-   * links for the order's parties. Empty until the file is ready.
+   * Where the file can be viewed and downloaded: short-lived links. The order's parties download
+   * the original (as an attachment); a sharing-link holder never gets it, only the largest picture
+   * the media job made (no location or camera metadata). Empty until the file is ready.
    */
   targetURLs: string[];
   description: string;
   contentType: string;
   uploadedAt: string;
+  /**
+   * A client's reference file (a venue map, a shot list), or a deliverable: what the photographer
+   * uploads once the order is paid, which a holder of the sharing link sees (and only those).
+   */
+  kind: 'reference' | 'deliverable';
   state: Exclude<TargetState, 'waiting'>;
   /** Why the file was refused (state 'failed'), in words for the uploader; null otherwise. */
   failureReason: string | null;
@@ -171,6 +177,10 @@ export interface EventOrderDetails {
   targets: Target[];
   /** Present for the client and the photographer, who may share the order. */
   sharingId: string | null;
+  /** Whether this viewer may add files now: the client's references while the order is open, the photographer's deliverables while it is paid and not yet delivered. */
+  canUpload: boolean;
+  /** A ZIP of every deliverable's original, streamed: for the parties, once there is one. */
+  deliverablesZipUrl: string | null;
 }
 
 /** One row of /user/orders. */

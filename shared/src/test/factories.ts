@@ -160,6 +160,7 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
         description: 'Venue map',
         contentType: 'image/png',
         uploadedAt: '2026-11-02T10:00:00Z',
+        kind: 'reference',
         state: 'ready',
         failureReason: null,
         image: {
@@ -189,6 +190,8 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
       },
     ],
     sharingId: 'share-1',
+    canUpload: true,
+    deliverablesZipUrl: null,
     ...over,
   };
 }
