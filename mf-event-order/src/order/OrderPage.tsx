@@ -21,12 +21,14 @@ import { RightPanel } from './RightPanel.js';
 import { useOrderActions } from './useOrderActions.js';
 import { useOrderDetails } from './useOrderDetails.js';
 
+// minmax(0, ...): a column is as wide as the page gives it, whatever the widest thing in it (a
+// long link, a file name) would ask, so the page never scrolls sideways on a phone.
 const Columns = styled.div`
   display: grid;
-  grid-template-columns: minmax(260px, 1fr) 2fr;
+  grid-template-columns: minmax(260px, 1fr) minmax(0, 2fr);
   gap: 24px;
   ${theme.mobile} {
-    grid-template-columns: 1fr;
+    grid-template-columns: minmax(0, 1fr);
   }
 `;
 

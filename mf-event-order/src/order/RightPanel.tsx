@@ -40,7 +40,7 @@ function TargetRow({
   const [text, setText] = useState(target.description);
   const [viewUrl, downloadUrl] = target.targetURLs.map((u) => safeHref(u));
   return (
-    <li style={{ display: 'flex', gap: 12, alignItems: 'center', marginBottom: 8 }}>
+    <li style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 8 }}>
       {target.video ? (
         // The ladder the media job made, through the order's signed links; its poster until it plays.
         <VideoPreview
@@ -56,7 +56,7 @@ function TargetRow({
           <img src={viewUrl} alt={target.target} width={64} height={48} loading="lazy" style={{ objectFit: 'cover' }} />
         )
       )}
-      <div style={{ flex: 1 }}>
+      <div style={{ flex: '1 1 160px', minWidth: 0, overflowWrap: 'anywhere' }}>
         <div>{target.target}</div>
         {target.state === 'processing' && (
           <small role="status">
@@ -204,7 +204,7 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
     </p>
   );
   return (
-    <div style={{ display: 'grid', gap: 16, minWidth: 0 }}>
+    <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 16, minWidth: 0 }}>
       {view !== 'sharedUser' && (
         <Panel aria-labelledby="requirements">
           <h2 id="requirements">Requirements</h2>
@@ -258,7 +258,7 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
           {view === 'client' && progress}
         </Panel>
       )}
-      {details.sharingId && <SharePanel details={details} onReset={actions.resetSharing} />}
+      {details.sharingId && deliverables.length > 0 && <SharePanel details={details} onReset={actions.resetSharing} />}
       <Panel aria-labelledby="payout">
         <h2 id="payout">Media payout</h2>
         <dl>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, PAGES, TextField, type EventOrderDetails } from '@marketplace/shared';
 import { Panel } from './ui.js';
 
@@ -9,8 +9,11 @@ import { Panel } from './ui.js';
 export function SharePanel({ details, onReset }: { details: EventOrderDetails; onReset: () => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | null>(null);
+  // The page's own origin, known in the browser only: a server-rendered page shows the path until then.
+  const [origin, setOrigin] = useState('');
+  useEffect(() => setOrigin(window.location.origin), []);
   if (!details.sharingId) return null;
-  const link = `${window.location.origin}${PAGES.eventOrder.href({ orderId: details.eventOrderInfo.orderId })}?sharingId=${encodeURIComponent(details.sharingId)}`;
+  const link = `${origin}${PAGES.eventOrder.href({ orderId: details.eventOrderInfo.orderId })}?sharingId=${encodeURIComponent(details.sharingId)}`;
   const copy = () => {
     navigator.clipboard.writeText(link).then(
       () => setNote('Link copied'),
