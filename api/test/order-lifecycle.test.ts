@@ -349,3 +349,82 @@ describe('paying an approved order', () => {
     expect((await infoOf(orderId)).status).toBe('CANCELLED');
   });
 });
+
+describe('booking from a photographer page', () => {
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16) + 'Z';
+  const booking = async (over: Record<string, unknown> = {}) => {
+    const packages = (await clara.call('getProfile', { profileName: 'mia' })).body.packages;
+    const essentials = present(
+      packages?.find((p) => p.name === 'Essentials'),
+      "mia's Essentials",
+    );
+    return {
+      essentials,
+      request: {
+        photographer: 'mia',
+        packageId: essentials.id,
+        eventName: 'Spring gala',
+        eventDate: inDays(30),
+        location: 'Riverside Hall',
+        guests: 80,
+        requirements: 'Speeches and the first dance.',
+        ...over,
+      },
+    };
+  };
+
+  it('makes a request at the package price less her code, tells her, and keeps that price', async () => {
+    const { essentials, request } = await booking({ discountCode: 'mia10' });
+    const booked = await clara.call('bookPhotographer', request);
+    expect(booked.status).toBe(200);
+    const orderId = present(booked.body.orderId, 'the order id');
+    expect(orderId).toMatch(/^ord-[a-z0-9]{8}$/);
+    const details = (await clara.call('getEventOrderDetails', { orderId })).body;
+    expect(details.eventOrderInfo).toMatchObject({
+      publicStatus: 'ORDER_REQUEST',
+      status: null,
+      eventName: 'Spring gala',
+      location: 'Riverside Hall',
+      packageName: 'Essentials',
+      photographer: 'Mia Lens',
+      actions: ['cancel'],
+    });
+    expect(details.discountCode).toBe('MIA10');
+    expect(details.mediaPayoutInfo.totalCents).toBe(essentials.priceCents - essentials.priceCents / 10);
+    expect(details.requirementInfo).toEqual({
+      summary: 'Speeches and the first dance.',
+      items: [{ label: 'Guests', value: '80' }],
+    });
+    expect(await latestNotice(mia)).toMatchObject({
+      content: expect.stringContaining('asked you to photograph Spring gala'),
+      link: `/eventorder/${orderId}`,
+    });
+    expect((await infoOf(orderId, mia)).actions).toEqual(['askRequirements', 'sendQuote', 'decline']);
+    // The package's price changing later does not change the booking.
+    await t.rows`UPDATE media_packages SET price_cents = 99900 WHERE id = ${essentials.id}`;
+    expect((await clara.call('getEventOrderDetails', { orderId })).body.mediaPayoutInfo.totalCents).toBe(22500);
+    await t.rows`UPDATE media_packages SET price_cents = ${essentials.priceCents} WHERE id = ${essentials.id}`;
+  });
+
+  it.each([
+    [{ eventDate: '2020-01-01T10:00Z' }, 'eventDate', 'The event must be in the future'],
+    [{ eventDate: 'tomorrow' }, 'eventDate', "Invalid field 'eventDate': must be a date and time"],
+    [{ packageId: 999999 }, 'packageId', 'This package is not offered by this photographer'],
+    [{ discountCode: 'MAX10' }, 'discountCode', "The code MAX10 is another photographer's"],
+    [{ discountCode: 'NOPE' }, 'discountCode', 'There is no discount code NOPE'],
+    [{ guests: 0 }, 'guests', "Invalid field 'guests': must be from 1 to 10,000"],
+    [{ eventName: '' }, 'eventName', "Invalid field 'eventName': must not be empty"],
+  ])('refuses %o with the reason beside %s, and makes no order', async (over, field, error) => {
+    const before = (await clara.call('getEventOrders')).body.eventOrders.length;
+    const { request } = await booking(over);
+    const refused = await clara.call('bookPhotographer', request);
+    expect([refused.status, refused.body.field, refused.body.error]).toEqual([400, field, error]);
+    expect((await clara.call('getEventOrders')).body.eventOrders.length).toBe(before);
+  });
+
+  it('refuses booking oneself and a visitor', async () => {
+    const { request } = await booking();
+    expect((await mia.call('bookPhotographer', request)).body.error).toBe('You cannot book yourself');
+    expect((await t.client().call('bookPhotographer', request)).status).toBe(401);
+  });
+});

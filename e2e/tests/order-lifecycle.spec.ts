@@ -12,17 +12,30 @@ async function openAs(browser: Browser, profileName: string, orderPath: string):
   return page;
 }
 
-test('event order: photographer and client carry a request to delivered and shared, each seeing the other step live', async ({
+test("event order: a client books from a photographer's page, and both carry the booking to delivered and shared, each seeing the other's step live", async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  // dave's request to max, which no other test moves.
-  const orderPath = '/eventorder/ord-2001';
+  // dave books max, whose page offers his packages.
+  const client = await openAs(browser, 'dave', '/user/max');
+  const packages = client.getByRole('list', { name: 'Packages' });
+  await expect(packages).toContainText('Essentials');
+  await packages.getByRole('button', { name: 'Book Essentials' }).click();
+  const form = client.getByRole('dialog', { name: 'Book Max Multi: Essentials' });
+  await form.getByLabel('Event').fill('Spring gala');
+  await form.getByLabel('Date and time').fill('2027-05-01T18:30');
+  await form.getByLabel('Place').fill('Riverside Hall');
+  await form.getByLabel('Guests').fill('80');
+  await form.getByLabel('Discount code (optional)').fill('MAX10');
+  await form.getByRole('button', { name: 'Send request' }).click();
+  await expect(client).toHaveURL(/\/eventorder\/ord-[a-z0-9]{8}$/);
+  const orderPath = new URL(client.url()).pathname;
   const photographer = await openAs(browser, 'max', orderPath);
-  const client = await openAs(browser, 'dave', orderPath);
   const status = (page: Page) => page.getByTestId('order-status');
   try {
     await expect(status(client)).toHaveText('Order Placed');
+    // Essentials at $250.00 less MAX10's 10 %.
+    await expect(photographer.getByRole('region', { name: 'Media payout' })).toContainText('$225.00');
     await expect(client.getByRole('button', { name: 'Approve quote' })).toHaveCount(0);
 
     // The photographer quotes; the client's page shows it without a reload.
@@ -72,7 +85,7 @@ test('event order: photographer and client carry a request to delivered and shar
       client.waitForEvent('download'),
       client.getByRole('link', { name: 'Download all (1 file, ZIP)' }).click(),
     ]);
-    expect(zip.suggestedFilename()).toBe('ord-2001.zip');
+    expect(zip.suggestedFilename()).toBe(`${orderPath.split('/').pop() ?? ''}.zip`);
 
     // The shared link shows the delivered picture to anyone, and no original.
     const link = await client.getByLabel('Anyone with this link sees the delivered pictures').inputValue();

@@ -21,6 +21,7 @@ export {
   type SessionStore,
   type AddToCartResult,
 } from './session/store.js';
+export { OPEN_CHAT_EVENT, requestChat } from './session/chatRequests.js';
 export { theme, type Theme } from './ui/theme.js';
 export { Badge, formatBadgeCount } from './ui/Badge.js';
 export { Avatar, DEFAULT_AVATAR } from './ui/Avatar.js';

@@ -8,6 +8,7 @@ import { registerBrowseRoutes } from '../routes/browse.js';
 import { registerCartRoutes } from '../routes/cart.js';
 import { registerChatRoutes } from '../routes/chat.js';
 import { registerNotificationRoutes } from '../routes/notifications.js';
+import { registerBookingRoutes } from '../routes/bookings.js';
 import { registerOrderRoutes } from '../routes/orders.js';
 import { registerRumRoutes } from '../routes/rum.js';
 import { registerPurchaseRoutes } from '../routes/purchases.js';
@@ -82,6 +83,7 @@ export function createApp(services: Services, { internalRoutes = true } = {}): H
   registerBrowseRoutes(router, services);
   registerAccountRoutes(router, services);
   registerOrderRoutes(router, services);
+  registerBookingRoutes(router, services);
   registerPurchaseRoutes(router, services);
   registerPaymentRoutes(app, services);
   registerPurchaseDownloads(app, services);

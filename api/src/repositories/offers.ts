@@ -25,6 +25,11 @@ export function offersRepository(db: Db) {
       }));
     },
 
+    /** One of the owner's packages, or undefined when the owner has no such package. */
+    async mediaPackage(ownerId: number, packageId: number): Promise<MediaPackage | undefined> {
+      return (await this.mediaPackages(ownerId)).find((candidate) => candidate.id === packageId);
+    },
+
     async discountCodes(ownerId: number): Promise<DiscountCode[]> {
       const rows = await db
         .selectFrom('discount_codes')

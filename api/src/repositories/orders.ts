@@ -57,6 +57,19 @@ const toOrder = (row: OrderRow): Order => ({
   declineReason: row.decline_reason,
 });
 
+/** A booking as it is stored: the package's name and price as they were at that moment. */
+export interface NewOrder {
+  clientId: number;
+  photographerId: number;
+  eventName: string;
+  eventDate: string;
+  location: string;
+  packageName: string;
+  requirementInfo: RequirementInfo;
+  discountCode: string | null;
+  totalCents: number;
+}
+
 /** What a change writes beside the status: the data its action carries. */
 export interface TransitionData {
   quote?: OrderQuote;
@@ -302,6 +315,35 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .orderBy('id')
         .execute();
       return rows.flatMap((row) => (row.file_path ? [{ key: row.file_path, fileName: row.file_name }] : []));
+    },
+
+    /** A new order, a request to the photographer; answers its id (`ord-` and 8 random characters). */
+    async create(order: NewOrder): Promise<string> {
+      const orderId = `ord-${randomBytes(6)
+        .toString('base64url')
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '0')}`;
+      await db
+        .insertInto('event_orders')
+        .values({
+          order_id: orderId,
+          sharing_id: newSharingId(),
+          client_id: order.clientId,
+          photographer_id: order.photographerId,
+          event_name: order.eventName,
+          event_date: order.eventDate,
+          location: order.location,
+          package_name: order.packageName,
+          public_status: 'ORDER_REQUEST',
+          info_status: null,
+          requirement_info: JSON.stringify(order.requirementInfo),
+          discount_code: order.discountCode,
+          total_cents: order.totalCents,
+          paid_out_at: null,
+          created_at: nowIso(),
+        })
+        .execute();
+      return orderId;
     },
 
     /** A new target awaiting its file; the token is the permission to send it to the files host. */

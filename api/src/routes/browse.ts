@@ -64,6 +64,7 @@ export function registerBrowseRoutes(r: Router, { repos }: Services): void {
     return {
       profile: await repos.users.publicProfile(owner),
       contentItems: await repos.content.itemsOwnedBy(owner.id, user),
+      packages: await repos.offers.mediaPackages(owner.id),
     };
   });
 }

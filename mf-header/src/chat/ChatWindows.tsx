@@ -6,6 +6,7 @@ import {
   Avatar,
   Button,
   IconButton,
+  OPEN_CHAT_EVENT,
   Skeleton,
   TextField,
   theme,
@@ -134,6 +135,17 @@ export function ChatWindows() {
     return () => {
       current = false;
     };
+  }, [profileName]);
+
+  // Another remote's "Message" button (requestChat) opens a window here.
+  useEffect(() => {
+    if (!profileName) return;
+    const open = (event: Event) => {
+      const entry = (event as CustomEvent<ChatWindowEntry>).detail;
+      if (entry && entry.profileName !== profileName) chatStore.getState().open(entry);
+    };
+    window.addEventListener(OPEN_CHAT_EVENT, open);
+    return () => window.removeEventListener(OPEN_CHAT_EVENT, open);
   }, [profileName]);
 
   if (!profileName || chats.length === 0) return null;

@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { message } from '@marketplace/shared/test-utils';
-import { sessionStore } from '@marketplace/shared';
+import { requestChat, sessionStore } from '@marketplace/shared';
 import type * as shared from '@marketplace/shared';
 import { publish } from '@marketplace/shared/test-utils';
 import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
@@ -172,6 +172,21 @@ describe('message dropdown', () => {
 });
 
 describe('chat windows', () => {
+  it("opens one at another remote's request (a Message button), once, and never with oneself", async () => {
+    serveConversation('mia', ['Hello']);
+    logInAs();
+    renderHeader();
+    await screen.findByRole('button', { name: /^Messages,/ });
+    act(() => {
+      requestChat({ profileName: 'mia', username: 'Mia', profilePicture: null });
+      requestChat({ profileName: 'mia', username: 'Mia', profilePicture: null });
+      requestChat({ profileName: 'nora', username: 'Nora', profilePicture: null });
+    });
+    const chat = await screen.findByRole('region', { name: 'Chat with Mia' });
+    await within(chat).findByText('Hello');
+    expect(windows()).toHaveLength(1);
+  });
+
   it('never opens the same profile twice', async () => {
     serveMessages([message('mia', { name: 'Mia' })]);
     serveConversation('mia');

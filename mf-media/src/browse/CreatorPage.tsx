@@ -12,6 +12,7 @@ import {
   type ContentItem,
 } from '@marketplace/shared';
 import { ContentGrid } from './ContentGrid.js';
+import { Packages } from './Packages.js';
 import { useCreator } from './queries.js';
 import { CardsSkeleton } from './ui.js';
 
@@ -56,6 +57,7 @@ export function CreatorPage() {
                 <p>{data.profile.bio}</p>
               </div>
             </header>
+            <Packages profile={data.profile} packages={data.packages} />
             {data.contentItems.length === 0 ? (
               <EmptyState title="No content yet." icon={<PhotoIcon />} />
             ) : (

@@ -306,6 +306,14 @@ describe('community page', () => {
 });
 
 describe('creator page', () => {
+  const ESSENTIALS = {
+    id: 11,
+    name: 'Essentials',
+    description: 'Two hours of coverage.',
+    priceCents: 25000,
+    photoCount: 50,
+    videoMinutes: 0,
+  };
   const serveProfile = (
     items = [
       contentItem({
@@ -315,6 +323,7 @@ describe('creator page', () => {
         originalUrl: 'http://files.test/files/content/ci-1?f=original&exp=1&sig=s',
       }),
     ],
+    packages = [ESSENTIALS],
   ) =>
     server.use(
       http.get(`${API}/profiles/:profileName`, ({ params }) =>
@@ -328,9 +337,75 @@ describe('creator page', () => {
             memberSince: '2025-01-01T00:00:00.000Z',
           },
           contentItems: items,
+          packages,
         }),
       ),
     );
+
+  it('lets a member book a package: the request carries the event as an instant, then opens the new order', async () => {
+    serveProfile();
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { profileName: 'clara', username: 'Clara', roles: ['DRIVER'], profilePicture: null },
+    });
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    server.use(
+      http.post(`${API}/bookings`, async ({ request }) => {
+        const fields = Object.fromEntries((await request.formData()).entries());
+        sent.push(fields);
+        return fields.discountCode === 'MAX10'
+          ? HttpResponse.json(
+              { error: "The code MAX10 is another photographer's", field: 'discountCode' },
+              { status: 400 },
+            )
+          : HttpResponse.json({ orderId: 'ord-abc12345' });
+      }),
+    );
+    renderAt('/user/mia');
+    const packages = await screen.findByRole('list', { name: 'Packages' });
+    expect(packages).toHaveTextContent('$250.00');
+    await userEvent.click(within(packages).getByRole('button', { name: 'Book Essentials' }));
+    const form = screen.getByRole('dialog', { name: 'Book Mia Lens: Essentials' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
+    expect(within(form).getByLabelText('Event')).toHaveAccessibleDescription('Fill this in');
+    expect(sent).toEqual([]);
+    await userEvent.type(within(form).getByLabelText('Event'), 'Spring gala');
+    await userEvent.type(within(form).getByLabelText('Date and time'), '2027-05-01T18:30');
+    await userEvent.type(within(form).getByLabelText('Place'), 'Riverside Hall');
+    await userEvent.type(within(form).getByLabelText('Guests'), '80');
+    await userEvent.type(within(form).getByLabelText('Discount code (optional)'), 'MAX10');
+    await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
+    expect(await within(form).findByText("The code MAX10 is another photographer's")).toBeInTheDocument();
+    await userEvent.clear(within(form).getByLabelText('Discount code (optional)'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({
+      photographer: 'mia',
+      packageId: '11',
+      eventName: 'Spring gala',
+      eventDate: new Date('2027-05-01T18:30').toISOString(),
+      location: 'Riverside Hall',
+      guests: '80',
+      requirements: '',
+    });
+  });
+
+  it('offers no packages on their own page, and sends a visitor to log in first', async () => {
+    serveProfile();
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },
+    });
+    const own = renderAt('/user/mia');
+    await screen.findByRole('heading', { name: 'Mia Lens' });
+    expect(screen.queryByRole('list', { name: 'Packages' })).toBeNull();
+    own.unmount();
+    sessionStore.setState({ isLoggedIn: false, user: null });
+    renderAt('/user/mia');
+    await userEvent.click(await screen.findByRole('button', { name: 'Book Essentials' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(decodeURIComponent(document.cookie)).toContain('loginRedirect=/user/mia');
+  });
 
   it("offers Download of one's own content: the original, by the API's signed link", async () => {
     serveProfile();

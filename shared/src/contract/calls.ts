@@ -26,6 +26,7 @@ import type {
   EventOrderDetails,
   EventOrderStatus,
   EventOrderSummary,
+  BookingRequest,
   OrderActionRequest,
   OrderInfoStatus,
   Target,
@@ -98,6 +99,7 @@ export const API_CALLS = {
   // The order's lifecycle (docs/order-lifecycle.md): every party's change of its state.
   changeEventOrder: { method: 'POST', path: '/v2/eventorder/action', encoding: 'multipart', credentials: true },
   payEventOrder: { method: 'POST', path: '/v2/eventorder/pay', encoding: 'multipart', credentials: true },
+  bookPhotographer: { method: 'POST', path: '/v2/bookings', encoding: 'multipart', credentials: true },
   resetOrderSharing: {
     method: 'POST',
     path: '/v2/eventorder/sharing/reset',
@@ -203,6 +205,11 @@ export interface ApiContract {
    * tab gets the same), paid at `purchase.payUrl`; the provider's confirmation secures the order.
    */
   payEventOrder: { request: { orderId: string }; response: { purchase: Purchase } };
+  /**
+   * A client books a photographer from their page: an event order in ORDER_REQUEST at the
+   * package's price (less the photographer's code, when given), which the photographer is told of.
+   */
+  bookPhotographer: { request: BookingRequest; response: { orderId: string } };
   /** The client ends the order's sharing link: the old one stops working, a new one is made. */
   resetOrderSharing: { request: { orderId: string }; response: { sharingId: string } };
   /** `login` is the account's email or profileName. */
@@ -216,7 +223,8 @@ export interface ApiContract {
   getPosts: { request: Paging; response: Page & { posts: Post[] } };
   getProfile: {
     request: { profileName: string };
-    response: { profile: PublicProfile; contentItems: ContentItem[] };
+    /** `packages`: what the person offers to book (a photographer's media packages), cheapest first. */
+    response: { profile: PublicProfile; contentItems: ContentItem[]; packages: MediaPackage[] };
   };
   getEventOrders: { request: NoFields; response: { eventOrders: EventOrderSummary[] } };
   getMyEvents: { request: NoFields; response: { events: EventSummary[] } };

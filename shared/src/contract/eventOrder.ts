@@ -84,6 +84,20 @@ export type OrderActionRequest = { orderId: string } & (
   | { action: 'approve' | 'deliver' | 'cancel' }
 );
 
+/** A booking from a photographer's page: the event, the package, what the client needs. */
+export interface BookingRequest {
+  /** The photographer's profile name. */
+  photographer: string;
+  packageId: number;
+  eventName: string;
+  /** When the event starts: `YYYY-MM-DDTHH:mm`, in the client's time zone, with its offset (an ISO date-time). */
+  eventDate: string;
+  location: string;
+  guests: number;
+  requirements: string;
+  discountCode?: string;
+}
+
 /** An order is paid as a purchase of one line, which names the order so: `order:ord-1004`. */
 export const ORDER_LINE_PREFIX = 'order:';
 

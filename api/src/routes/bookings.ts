@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { PAGES } from '@marketplace/shared/platform';
+import { formatMoney } from '@marketplace/shared/format';
+import { CURRENCY } from '../domain/orders.js';
+import { codeRefusal, lineDiscount } from '../domain/pricing.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { fields, type Router } from '../http/route.js';
+import { notifyUser, type Services } from '../services.js';
+
+/** How far ahead an event may be booked. */
+const BOOKING_HORIZON_DAYS = 2 * 365;
+
+const BOOKING = z.object({
+  photographer: fields.profileName(),
+  packageId: fields.id(),
+  eventName: fields.text(120),
+  eventDate: z
+    .string()
+    .max(40)
+    .refine((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) && !Number.isNaN(Date.parse(text)), {
+      message: 'must be a date and time',
+    })
+    .transform((text) => new Date(text).toISOString()),
+  location: fields.text(200),
+  guests: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a whole number of guests')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 10_000, 'must be from 1 to 10,000'),
+  requirements: fields.optionalText(2000).transform((text) => text ?? ''),
+  discountCode: fields.optionalText(40),
+});
+
+/** A client books a photographer from their page: a new event order, a request for the photographer to answer. */
+export function registerBookingRoutes(r: Router, services: Services): void {
+  const { repos } = services;
+
+  r.user('bookPhotographer', BOOKING, async (booking, { user }) => {
+    const photographer = await repos.users.byProfileName(booking.photographer);
+    if (!photographer) throw notFound('Photographer');
+    if (photographer.id === user.id) throw new HttpError(400, 'You cannot book yourself', 'photographer');
+    const offered = await repos.offers.mediaPackage(photographer.id, booking.packageId);
+    if (!offered) throw new HttpError(400, 'This package is not offered by this photographer', 'packageId');
+    const now = Date.now();
+    const starts = Date.parse(booking.eventDate);
+    if (starts <= now) throw new HttpError(400, 'The event must be in the future', 'eventDate');
+    if (starts > now + BOOKING_HORIZON_DAYS * 86_400_000)
+      throw new HttpError(400, 'The event must be within two years', 'eventDate');
+
+    // The price is the package's now, less the photographer's own code: the order keeps both.
+    let totalCents = offered.priceCents;
+    let discountCode: string | null = null;
+    if (booking.discountCode) {
+      const found = await repos.purchases.findCode(booking.discountCode);
+      if (!found)
+        throw new HttpError(400, `There is no discount code ${booking.discountCode.toUpperCase()}`, 'discountCode');
+      const line = {
+        identifier: 'booking',
+        sellerId: photographer.id,
+        priceCents: offered.priceCents,
+        currency: CURRENCY,
+      };
+      const refusal = codeRefusal(found.terms, [line], new Date(now));
+      if (refusal) {
+        throw new HttpError(
+          400,
+          found.terms.sellerId === photographer.id ? refusal : `The code ${found.terms.code} is another photographer's`,
+          'discountCode',
+        );
+      }
+      totalCents -= lineDiscount(offered.priceCents, found.terms.percentOff);
+      discountCode = found.terms.code;
+    }
+
+    const orderId = await repos.transaction(async (tx) => {
+      const created = await tx.orders.create({
+        clientId: user.id,
+        photographerId: photographer.id,
+        eventName: booking.eventName,
+        eventDate: booking.eventDate,
+        location: booking.location,
+        packageName: offered.name,
+        requirementInfo: {
+          summary: booking.requirements,
+          items: [{ label: 'Guests', value: String(booking.guests) }],
+        },
+        discountCode,
+        totalCents,
+      });
+      await notifyUser(
+        { repos: tx, relay: services.relay },
+        photographer.id,
+        `${user.username} asked you to photograph ${booking.eventName} (${offered.name}, ${formatMoney(totalCents, CURRENCY)}).`,
+        PAGES.eventOrder.href({ orderId: created }),
+      );
+      return created;
+    });
+    services.relay.kick();
+    return { orderId };
+  });
+}
