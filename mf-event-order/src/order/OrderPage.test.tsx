@@ -246,8 +246,11 @@ describe('views', () => {
     renderAt('/eventorder/ord-1');
     expect(await screen.findByRole('link', { name: 'Download all (1 file, ZIP)' })).toHaveAttribute('href', zip);
     expect(within(screen.getByRole('list', { name: 'Uploaded files' })).getByText('venue.png')).toBeInTheDocument();
-    expect(screen.getByLabelText('Anyone with this link sees the delivered pictures')).toHaveValue(
-      `${window.location.origin}/eventorder/ord-1?sharingId=share-1`,
+    // The link is made absolute once the page is in the browser (an effect after the first render).
+    await waitFor(() =>
+      expect(screen.getByLabelText('Anyone with this link sees the delivered pictures')).toHaveValue(
+        `${window.location.origin}/eventorder/ord-1?sharingId=share-1`,
+      ),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Stop sharing this link' }));
     expect(await screen.findByText('The old link no longer works: this is the new one')).toBeInTheDocument();
