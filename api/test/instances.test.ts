@@ -198,12 +198,17 @@ describe('several instances on one database', () => {
     const clara = await a().as('clara');
     const mia = await b().as('mia');
     // Both requests read the order as awaiting approval, then wait at their update behind this lock.
+    const { quote } = (await clara.call('getEventOrderDetails', { orderId: 'ord-1003' })).body.eventOrderInfo;
     const holder = new pg.Client({ connectionString: a().config.databaseUrl ?? '' });
     await holder.connect();
     try {
       await holder.query('BEGIN');
       await holder.query(`SELECT id FROM event_orders WHERE order_id = 'ord-1003' FOR UPDATE`);
-      const approve = clara.call('changeEventOrder', { orderId: 'ord-1003', action: 'approve' });
+      const approve = clara.call('changeEventOrder', {
+        orderId: 'ord-1003',
+        action: 'approve',
+        quoteSentAt: quote?.sentAt,
+      });
       const decline = mia.call('changeEventOrder', { orderId: 'ord-1003', action: 'decline', reason: 'Booked' });
       await eventually(
         async () =>

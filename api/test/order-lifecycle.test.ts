@@ -19,6 +19,9 @@ const infoOf = async (orderId: string, client = clara) =>
   (await client.call('getEventOrderDetails', { orderId })).body.eventOrderInfo;
 const latestNotice = async (client: TestClient) =>
   present((await client.call('getNotifications')).body.notifications[0], 'a notification');
+/** The client approves the quote they read (its sentAt). */
+const approve = async (orderId: string, client = clara) =>
+  act(client, { orderId, action: 'approve', quoteSentAt: (await infoOf(orderId, client)).quote?.sentAt });
 const quote = { packagePriceCents: 40000, discountCents: 4000, extrasCents: 5000, extrasNote: 'Second shooter' };
 
 describe('the order lifecycle', () => {
@@ -55,7 +58,7 @@ describe('the order lifecycle', () => {
     expect(details.mediaPayoutInfo).toMatchObject({ totalCents: 41000, platformFeeCents: 6150 });
     expect(details.eventOrderInfo.actions).toEqual(['approve', 'cancel']);
 
-    expect((await act(clara, { orderId, action: 'approve' })).body).toMatchObject({ publicStatus: 'APPROVED' });
+    expect((await approve(orderId)).body).toMatchObject({ publicStatus: 'APPROVED' });
     expect(await latestNotice(mia)).toMatchObject({ content: expect.stringContaining('approved') });
     // Approved, the order waits for its payment: the photographer can no longer re-quote or decline.
     const late = await act(mia, { orderId, action: 'sendQuote', ...quote });
@@ -100,7 +103,7 @@ describe('the order lifecycle', () => {
     });
     expect([early.status, early.body.error]).toEqual([
       409,
-      'Deliverables are uploaded once the order is paid, until it is delivered',
+      'Deliverables are added and changed once the order is paid, until it is delivered',
     ]);
     await mine(mia);
     expect((await act(clara, { orderId, action: 'deliver' })).body.error).toBe('Only the photographer can do this');
@@ -122,7 +125,7 @@ describe('the order lifecycle', () => {
     });
     expect([late.status, late.body.error]).toEqual([
       409,
-      'Deliverables are uploaded once the order is paid, until it is delivered',
+      'Deliverables are added and changed once the order is paid, until it is delivered',
     ]);
   });
 
@@ -189,7 +192,7 @@ describe('the order lifecycle', () => {
     });
     expect(await infoOf(orderId)).toMatchObject({ declineReason: 'Booked that day', actions: [] });
     expect(await latestNotice(clara)).toMatchObject({ content: expect.stringContaining('Booked that day') });
-    expect((await act(clara, { orderId, action: 'approve' })).body.error).toBe('This order was declined');
+    expect((await approve(orderId)).body.error).toBe('This order was declined');
   });
 });
 
@@ -236,8 +239,9 @@ describe('bad input and races', () => {
     const orderId = 'ord-1002';
     expect((await act(mia, { orderId, action: 'sendQuote', ...quote })).status).toBe(200);
     const before = await noticesOf(orderId);
+    const quoteSentAt = (await infoOf(orderId)).quote?.sentAt;
     const [approve, decline] = await Promise.all([
-      act(clara, { orderId, action: 'approve' }),
+      act(clara, { orderId, action: 'approve', quoteSentAt }),
       act(mia, { orderId, action: 'decline', reason: 'Changed my mind' }),
     ]);
     expect([approve.status, decline.status].sort()).toEqual([200, 409]);
@@ -295,7 +299,7 @@ describe('paying an approved order', () => {
     expect((await act(mia, { orderId, action: 'sendQuote', ...quote })).status).toBe(200);
     // Not before the quote is approved, and only by the client.
     expect((await clara.call('payEventOrder', { orderId })).status).toBe(409);
-    expect((await act(clara, { orderId, action: 'approve' })).status).toBe(200);
+    expect((await approve(orderId)).status).toBe(200);
     expect((await infoOf(orderId)).actions).toEqual(['pay', 'cancel']);
     expect((await mia.call('payEventOrder', { orderId })).body.error).toBe('Only the client can do this');
 
@@ -390,7 +394,7 @@ describe('booking from a photographer page', () => {
       actions: ['cancel'],
     });
     expect(details.discountCode).toBe('MIA10');
-    expect(details.mediaPayoutInfo.totalCents).toBe(essentials.priceCents - essentials.priceCents / 10);
+    expect(details.mediaPayoutInfo?.totalCents).toBe(essentials.priceCents - essentials.priceCents / 10);
     expect(details.requirementInfo).toEqual({
       summary: 'Speeches and the first dance.',
       items: [{ label: 'Guests', value: '80' }],
@@ -402,7 +406,7 @@ describe('booking from a photographer page', () => {
     expect((await infoOf(orderId, mia)).actions).toEqual(['askRequirements', 'sendQuote', 'decline']);
     // The package's price changing later does not change the booking.
     await t.rows`UPDATE media_packages SET price_cents = 99900 WHERE id = ${essentials.id}`;
-    expect((await clara.call('getEventOrderDetails', { orderId })).body.mediaPayoutInfo.totalCents).toBe(22500);
+    expect((await clara.call('getEventOrderDetails', { orderId })).body.mediaPayoutInfo?.totalCents).toBe(22500);
     await t.rows`UPDATE media_packages SET price_cents = ${essentials.priceCents} WHERE id = ${essentials.id}`;
   });
 
@@ -426,5 +430,115 @@ describe('booking from a photographer page', () => {
     const { request } = await booking();
     expect((await mia.call('bookPhotographer', request)).body.error).toBe('You cannot book yourself');
     expect((await t.client().call('bookPhotographer', request)).status).toBe(401);
+  });
+});
+
+describe('what each side may change and see', () => {
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 16) + 'Z';
+  /** A new booking of mia's Essentials by clara, with mia's code. */
+  const book = async () => {
+    const packages = (await clara.call('getProfile', { profileName: 'mia' })).body.packages ?? [];
+    const essentials = present(
+      packages.find((p) => p.name === 'Essentials'),
+      "mia's Essentials",
+    );
+    const booked = await clara.call('bookPhotographer', {
+      photographer: 'mia',
+      packageId: essentials.id,
+      eventName: 'Summer party',
+      eventDate: inDays(60),
+      location: 'The roof',
+      guests: 40,
+      requirements: 'Candid shots.',
+      discountCode: 'MIA10',
+    });
+    return present(booked.body.orderId, 'the order id');
+  };
+  const upload = async (client: TestClient, orderId: string) => {
+    const added = await client.call('addTarget', {
+      orderId,
+      description: 'A picture',
+      fileName: 'picture.png',
+      contentType: 'image/png',
+    });
+    const put = await client.fetch(added.body.uploadUrl.replace(t.config.filesOrigin, t.url), {
+      method: 'PUT',
+      body: new Blob([new Uint8Array(gradientPng(64, 48, 5))]),
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(put.status).toBe(200);
+    const target = await processed(client, orderId, added.body.targetIdentifier, 5000);
+    expect([target.state, target.failureReason]).toEqual(['ready', null]);
+    return target.targetId;
+  };
+  const timesUsed = async (code: string) =>
+    Number((await t.rows<{ n: number }>`SELECT times_used AS n FROM discount_codes WHERE code = ${code}`)[0]?.n);
+
+  it('approves only the quote the client read: one sent meanwhile is not approved unseen', async () => {
+    const orderId = await book();
+    expect((await act(mia, { orderId, action: 'sendQuote', ...quote })).status).toBe(200);
+    const read = (await infoOf(orderId)).quote?.sentAt;
+    const higher = await act(mia, { orderId, action: 'sendQuote', ...quote, extrasCents: 90000 });
+    expect(higher.status).toBe(200);
+    const stale = await act(clara, { orderId, action: 'approve', quoteSentAt: read });
+    expect([stale.status, stale.body.error]).toEqual([
+      409,
+      'The photographer sent a new quote meanwhile: read it before approving',
+    ]);
+    expect((await infoOf(orderId)).publicStatus).toBe('AWAITING_APPROVAL');
+    expect((await approve(orderId)).body).toMatchObject({ publicStatus: 'APPROVED' });
+    expect((await infoOf(orderId)).quote?.totalCents).toBe(126000);
+  });
+
+  it("keeps each side's files its own, a delivery's files fixed, and the terms from a sharing link", async () => {
+    const orderId = await book();
+    const codeUses = await timesUsed('MIA10');
+    const reference = await upload(clara, orderId);
+    expect((await act(mia, { orderId, action: 'sendQuote', ...quote })).status).toBe(200);
+    expect((await approve(orderId)).status).toBe(200);
+    const purchase = present((await clara.call('payEventOrder', { orderId })).body.purchase, 'a purchase');
+    expect((await sendWebhook(t, paidEvent(purchase.purchaseNumber, purchase.totalCents).payload)).body.outcome).toBe(
+      'paid',
+    );
+    // The code the order was booked with counts as used once the order is paid.
+    expect(await timesUsed('MIA10')).toBe(codeUses + 1);
+    const deliverable = await upload(mia, orderId);
+
+    // Neither side removes or renames the other's file.
+    const theirs = await mia.call('removeTarget', { targetId: reference });
+    expect([theirs.status, theirs.body.error]).toEqual([403, 'Only who uploaded a file can remove it']);
+    expect((await clara.call('removeTarget', { targetId: deliverable })).status).toBe(403);
+    const renamed = await clara.call('changeTargetDescription', {
+      orderId,
+      targetId: deliverable,
+      description: 'Mine now',
+    });
+    expect(renamed.status).toBe(404);
+
+    // A sharing link before the delivery: the event, nothing delivered yet, none of the terms.
+    const sharingId = present((await clara.call('getEventOrderDetails', { orderId })).body.sharingId, 'its link');
+    const early = (await t.client().call('getEventOrderDetails', { orderId, sharingId })).body;
+    expect(early).toMatchObject({
+      view: 'sharedUser',
+      targets: [],
+      discountCode: null,
+      mediaPayoutInfo: null,
+      requirementInfo: { summary: '', items: [] },
+    });
+    expect(early.eventOrderInfo).toMatchObject({ quote: null, requirementsRequest: null, declineReason: null });
+
+    expect((await act(mia, { orderId, action: 'deliver' })).status).toBe(200);
+    const shared = (await t.client().call('getEventOrderDetails', { orderId, sharingId })).body;
+    expect(shared.targets.map((target) => target.targetId)).toEqual([deliverable]);
+    // Delivered: the photographer's files stay as they were delivered.
+    const late = await mia.call('removeTarget', { targetId: deliverable });
+    expect([late.status, late.body.error]).toEqual([
+      409,
+      'Deliverables are added and changed once the order is paid, until it is delivered',
+    ]);
+    expect(
+      (await mia.call('changeTargetDescription', { orderId, targetId: deliverable, description: 'Changed' })).status,
+    ).toBe(409);
+    expect((await clara.call('getEventOrderDetails', { orderId })).body.targets).toHaveLength(2);
   });
 });

@@ -183,14 +183,14 @@ export const isClosed = (order: OrderFacts) =>
   order.deleted || order.infoStatus === 'CANCELLED' || order.publicStatus === 'DECLINED';
 
 /**
- * Why `view` may not add a file now, or null when it may: the client adds reference files while
+ * Why `view` may not add (or change its own) file now, or null when it may: the client adds reference files while
  * the order is open; the photographer adds deliverables once it is paid, until it is delivered.
  */
 export function uploadRefusal(order: OrderFacts, view: EventOrderView): string | null {
   if (view === 'sharedUser') return 'You are not allowed to change this order';
   if (isClosed(order)) return 'This order is closed: its files can no longer change';
   if (view === 'photographer' && order.publicStatus !== 'PENDING_FULFILLMENTS')
-    return 'Deliverables are uploaded once the order is paid, until it is delivered';
+    return 'Deliverables are added and changed once the order is paid, until it is delivered';
   return null;
 }
 
@@ -269,21 +269,25 @@ export function detailsFor(
       createdAt: order.createdAt,
       canCancel: canCancel(order, view),
       actions: actionsFor(order, view),
-      quote: order.quote,
-      requirementsRequest: order.requirementsRequest,
-      requirementsAnswer: order.requirementsAnswer,
-      declineReason: order.declineReason,
+      // The terms between the parties are theirs: a sharing-link holder sees the event and what
+      // was delivered, not the price, the requirements or why anything was asked or declined.
+      quote: party ? order.quote : null,
+      requirementsRequest: party ? order.requirementsRequest : null,
+      requirementsAnswer: party ? order.requirementsAnswer : null,
+      declineReason: party ? order.declineReason : null,
     },
-    requirementInfo: order.requirementInfo,
-    discountCode: order.discountCode,
-    mediaPayoutInfo: {
-      currency: CURRENCY,
-      totalCents: order.totalCents,
-      platformFeeCents,
-      photographerPayoutCents,
-      paidOut: order.paidOutAt !== null,
-      paidOutAt: order.paidOutAt,
-    },
+    requirementInfo: party ? order.requirementInfo : { summary: '', items: [] },
+    discountCode: party ? order.discountCode : null,
+    mediaPayoutInfo: party
+      ? {
+          currency: CURRENCY,
+          totalCents: order.totalCents,
+          platformFeeCents,
+          photographerPayoutCents,
+          paidOut: order.paidOutAt !== null,
+          paidOutAt: order.paidOutAt,
+        }
+      : null,
     targets,
     sharingId: party ? order.sharingId : null,
     canUpload: uploadRefusal(order, view) === null,

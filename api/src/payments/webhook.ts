@@ -54,6 +54,8 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
         return done('flagged');
       }
       if (!(await tx.purchases.markPaid(purchase.id, event.reference, now))) return done('already settled');
+      // The code the order was booked with is used once the order is paid, as a purchase's is.
+      if (order.discountCode) await tx.purchases.countCodeUseOf(order.photographerId, order.discountCode);
       const page = PAGES.eventOrder.href({ orderId });
       await notifyUser(
         outbox,

@@ -77,6 +77,8 @@ export interface TransitionData {
   requirementsRequest?: string;
   requirementsAnswer?: string;
   declineReason?: string;
+  /** Not written: the change is made only while this is still the order's quote (null: none). */
+  whileQuote?: OrderQuote | null;
 }
 
 const TARGET_COLUMNS = [
@@ -232,7 +234,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
      */
     async transition(order: Order, name: OrderTransition, data: TransitionData = {}): Promise<boolean> {
       const rule = ORDER_TRANSITIONS[name];
-      const result = await db
+      let update = db
         .updateTable('event_orders')
         .set({
           ...('to' in rule ? { public_status: rule.to } : {}),
@@ -245,8 +247,14 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         })
         .where('id', '=', order.rowId)
         .where((eb) => live(eb))
-        .where('public_status', 'in', rule.from)
-        .executeTakeFirst();
+        .where('public_status', 'in', rule.from);
+      if (data.whileQuote !== undefined) {
+        // Stored as JSON.stringify wrote it, and parsing keeps its keys' order: the same text.
+        update = data.whileQuote
+          ? update.where('quote', '=', JSON.stringify(data.whileQuote))
+          : update.where('quote', 'is', null);
+      }
+      const result = await update.executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
@@ -289,7 +297,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
 
     /**
      * The order's targets whose file has arrived (processing, ready or refused), in the order they
-     * were added, as `view` sees them: a sharing-link holder sees the ready deliverables only.
+     * were added, as `view` sees them: a sharing-link holder sees the ready deliverables of a delivered order only.
      */
     async targets(order: Order, view: EventOrderView): Promise<Target[]> {
       let query = db
@@ -298,6 +306,8 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .where('order_id', '=', order.rowId)
         .where('state', '!=', 'waiting');
       if (view === 'sharedUser') {
+        // What was delivered, once it was: nothing of a delivery still under way.
+        if (order.publicStatus !== 'DELIVERED') return [];
         query = query.where('uploader_id', '=', order.photographerId).where('state', '=', 'ready');
       }
       const rows = await query.orderBy('id').execute();
@@ -372,10 +382,11 @@ export function ordersRepository(db: Db, urls: FileUrls) {
       return { targetId: id, targetIdentifier, key: quarantineKey(order.orderId, targetIdentifier), token };
     },
 
-    /** The changed target, or undefined when the order has no such uploaded target. */
+    /** The changed target, or undefined when the order has no such target uploaded by `uploaderId`. */
     async describeTarget(
       order: Order,
       view: EventOrderView,
+      uploaderId: number,
       targetId: number,
       description: string,
     ): Promise<Target | undefined> {
@@ -384,6 +395,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .set({ description })
         .where('id', '=', targetId)
         .where('order_id', '=', order.rowId)
+        .where('uploader_id', '=', uploaderId)
         .where('state', '!=', 'waiting')
         .returning(TARGET_COLUMNS)
         .executeTakeFirst();
@@ -391,11 +403,14 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     },
 
     /** A target's order, for deciding who may remove it, and where its files are (or would be) stored: quarantine, original, and what the media job made. */
-    async targetById(targetId: number): Promise<{ order: Order | undefined; keys: string[] } | undefined> {
+    async targetById(
+      targetId: number,
+    ): Promise<{ order: Order | undefined; uploaderId: number; keys: string[] } | undefined> {
       const row = await slotQuery.select(['t.file_path', 't.media']).where('t.id', '=', targetId).executeTakeFirst();
       return (
         row && {
           order: await byRowId(row.order_id),
+          uploaderId: row.uploader_id,
           keys: [
             toSlot(row).key,
             ...(row.file_path ? [row.file_path] : []),

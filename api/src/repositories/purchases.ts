@@ -414,6 +414,16 @@ export function purchasesRepository(db: Db) {
         .execute();
     },
 
+    /** A use of the owner's code by its text (an event order keeps the code it was booked with). */
+    async countCodeUseOf(ownerId: number, code: string): Promise<void> {
+      await db
+        .updateTable('discount_codes')
+        .set((eb) => ({ times_used: eb('times_used', '+', 1) }))
+        .where('owner_id', '=', ownerId)
+        .where('code', '=', code)
+        .execute();
+    },
+
     /** Which of these items `userId` owns (an entitlement: a paid purchase of theirs granted it). */
     async ownedAmong(userId: number, identifiers: readonly string[]): Promise<Set<string>> {
       if (identifiers.length === 0) return new Set();

@@ -14,6 +14,7 @@ import {
   type OrderTransition,
   uploadRefusal,
 } from '../domain/orders.js';
+import type { RepositorySet } from '../repositories/index.js';
 import type { TransitionData } from '../repositories/orders.js';
 import { settleUploads } from '../files/uploads.js';
 import { uploadLimit } from '../config.js';
@@ -56,6 +57,18 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     return order;
   };
 
+  /**
+   * Inside a transaction, before a party's file changes: holds the order's row while the party may
+   * still change its files (as for adding one: the client's references while the order is open, the
+   * photographer's deliverables while it is being fulfilled), or refuses with the reason.
+   */
+  const holdForFiles = async (tx: RepositorySet, order: Order, actor: 'client' | 'photographer') => {
+    if (await tx.orders.holdIfOpen(order.rowId, actor === 'photographer' ? 'PENDING_FULFILLMENTS' : null)) return;
+    // Read on the transaction's own connection (SQLite has one: another would wait for this one).
+    const now = await tx.orders.byOrderId(order.orderId);
+    throw new HttpError(409, (now && uploadRefusal(now, actor)) ?? orderClosed().message);
+  };
+
   r.user('getEventOrders', noFields, async (_input, { user }) => ({
     eventOrders: (await repos.orders.ofParty(user.id)).map((order) => summaryFor(order, user.id)),
   }));
@@ -92,16 +105,10 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       if (refusal) throw new HttpError(409, refusal);
       // Added only while the order allows it, decided with the order's row held (a cancel or a
       // delivery racing it comes before or after, never between the check and the insert).
-      const added = await repos.transaction(async (tx) =>
-        (await tx.orders.holdIfOpen(order.rowId, actor === 'photographer' ? 'PENDING_FULFILLMENTS' : null))
-          ? tx.orders.addTarget(order, user.id, file)
-          : null,
-      );
-      if (!added)
-        throw new HttpError(
-          409,
-          uploadRefusal(await orderOf(orderId), actor) ?? 'This order changed meanwhile: try again',
-        );
+      const added = await repos.transaction(async (tx) => {
+        await holdForFiles(tx, order, actor);
+        return tx.orders.addTarget(order, user.id, file);
+      });
       const { key, token, ...target } = added;
       // The object store's presigned POST, or the API's own upload target with its token.
       const post = await files.presignUpload(key, file.contentType, uploadLimit(services.config, file.contentType));
@@ -117,9 +124,10 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     async ({ orderId, targetId, description }, { user }) => {
       const order = await orderOf(orderId);
       requireParty(order, user);
+      const actor = actorOf(order, user);
       const target = await repos.transaction(async (tx) => {
-        if (!(await tx.orders.holdIfOpen(order.rowId))) throw orderClosed();
-        return tx.orders.describeTarget(order, actorOf(order, user), targetId, description);
+        await holdForFiles(tx, order, actor);
+        return tx.orders.describeTarget(order, actor, user.id, targetId, description);
       });
       if (!target) throw notFound('Target');
       return { target };
@@ -130,10 +138,11 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     const found = await repos.orders.targetById(targetId);
     if (!found) throw notFound('Target');
     if (!found.order) throw notFound('Order');
-    requireParty(found.order, user);
-    const { rowId } = found.order;
+    const order = found.order;
+    requireParty(order, user);
+    if (found.uploaderId !== user.id) throw forbidden('Only who uploaded a file can remove it');
     const removed = await repos.transaction(async (tx) => {
-      if (!(await tx.orders.holdIfOpen(rowId))) throw orderClosed();
+      await holdForFiles(tx, order, actorOf(order, user));
       return tx.orders.removeTarget(targetId);
     });
     // Its files as the row held them when it went (the original and what the media job made), and
@@ -154,13 +163,19 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     actor: EventOrderView,
     data: TransitionData,
     news: string,
-    /** A further condition of the change, checked once the order's state allows it: why not, or null. */
-    unmet: () => Promise<string | null> = async () => null,
+    /**
+     * A further condition of the change, checked inside its transaction once the guarded update
+     * holds the order's row (a file removed at the same moment went before or comes after): why
+     * not, or null. A reason undoes the change.
+     */
+    unmet: (tx: RepositorySet) => Promise<string | null> = async () => null,
   ): Promise<Order> => {
-    const reason = refusalOf(order, name, actor) ?? (await unmet());
+    const reason = refusalOf(order, name, actor);
     if (reason) throw new HttpError(409, reason);
     const changed = await repos.transaction(async (tx) => {
       if (!(await tx.orders.transition(order, name, data))) return false;
+      const why = await unmet(tx);
+      if (why) throw new HttpError(409, why);
       // A cancelled order is not paid: its open payment ends with it (a payment confirmed after
       // all is held for a refund by the webhook).
       if (name === 'cancel') await tx.purchases.expireOpen(orderLineOf(order.orderId));
@@ -244,11 +259,20 @@ export function registerOrderRoutes(r: Router, services: Services): void {
         );
         break;
       case 'approve':
-        changed = await change(order, 'approve', actor, {}, `${who} approved your quote for ${about}.`);
+        // The quote the client read: a newer one sent meanwhile is not approved unseen.
+        if (!refusalOf(order, 'approve', actor) && order.quote?.sentAt !== input.quoteSentAt)
+          throw new HttpError(409, QUOTE_CHANGED);
+        changed = await change(
+          order,
+          'approve',
+          actor,
+          { whileQuote: order.quote },
+          `${who} approved your quote for ${about}.`,
+        );
         break;
       case 'deliver':
-        changed = await change(order, 'deliver', actor, {}, `${who} delivered your ${about}.`, async () =>
-          (await repos.orders.hasDeliverable(order))
+        changed = await change(order, 'deliver', actor, {}, `${who} delivered your ${about}.`, async (tx) =>
+          (await tx.orders.hasDeliverable(order))
             ? null
             : 'Upload at least one photo or video before marking the order delivered',
         );
@@ -274,6 +298,8 @@ const cents = () =>
     .regex(/^\d{1,8}$/, 'must be a whole number of cents')
     .transform(Number)
     .refine((n) => n <= 10_000_000, 'must be at most $100,000');
+
+const QUOTE_CHANGED = 'The photographer sent a new quote meanwhile: read it before approving';
 
 /** The lowest total a quote may ask: card payments of less cost more than they bring. */
 const MIN_QUOTE_CENTS = 100;
@@ -309,7 +335,8 @@ const ORDER_ACTION_INPUT = z
           path: ['packagePriceCents'],
         }),
       z.object({ orderId: orderId(), action: z.literal('decline'), reason: fields.text(500) }),
-      z.object({ orderId: orderId(), action: z.enum(['approve', 'deliver', 'cancel']) }),
+      z.object({ orderId: orderId(), action: z.literal('approve'), quoteSentAt: z.string().max(40).optional() }),
+      z.object({ orderId: orderId(), action: z.enum(['deliver', 'cancel']) }),
     ]),
   );
 

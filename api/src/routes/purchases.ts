@@ -192,6 +192,15 @@ export function registerPurchaseRoutes(r: Router, services: Services): void {
     const key = orderLineOf(order.orderId);
     const now = new Date();
     const purchaseNumber = await repos.transaction(async (tx) => {
+      // Opened only while the order awaits its payment, decided with its row held: a cancel at the
+      // same moment comes before (refused here) or after (and ends this purchase).
+      if (!(await tx.orders.holdIfOpen(order.rowId, 'APPROVED'))) {
+        const now = await tx.orders.byOrderId(order.orderId);
+        throw new HttpError(
+          409,
+          (now && refusalOf(now, 'pay', 'payment')) ?? 'This order changed meanwhile: look again',
+        );
+      }
       // One open purchase per order: paying again (a double click, a second tab, a retry) goes on
       // with the same one while it is open and of the order's total.
       const existing = await tx.purchases.openFor(key);

@@ -166,7 +166,7 @@ function QuoteForm({
   const last = details.eventOrderInfo.quote;
   const cents = (value: number) => formatMoney(value).replace(/^\$/, '').replaceAll(',', '');
   const [amounts, setAmounts] = useState<Record<MoneyField, string>>({
-    packagePriceCents: cents(last?.packagePriceCents ?? details.mediaPayoutInfo.totalCents),
+    packagePriceCents: cents(last?.packagePriceCents ?? details.mediaPayoutInfo?.totalCents ?? 0),
     discountCents: cents(last?.discountCents ?? 0),
     extrasCents: cents(last?.extrasCents ?? 0),
   });
@@ -356,7 +356,7 @@ export function OrderActionButtons({
           title="Approve this quote?"
           text={`You agree to pay ${quote ? formatMoney(quote.totalCents, quote.currency) : 'the quoted total'} for this order.`}
           submit="Approve"
-          change={{ action: 'approve' }}
+          change={{ action: 'approve', ...(quote && { quoteSentAt: quote.sentAt }) }}
           onChange={onChange}
           onClose={close}
         />

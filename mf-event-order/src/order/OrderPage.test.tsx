@@ -487,7 +487,8 @@ describe('order actions', () => {
     expect(dialog).toHaveTextContent('You agree to pay $350.00 for this order.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('This order was declined');
-    expect(sent).toEqual([{ orderId: 'ord-1', action: 'approve' }]);
+    // The quote it approves is the one on screen.
+    expect(sent).toEqual([{ orderId: 'ord-1', action: 'approve', quoteSentAt: '2026-11-02T10:00:00Z' }]);
   });
 
   it('client: answers what the photographer asked', async () => {

@@ -259,19 +259,21 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
         </Panel>
       )}
       {details.sharingId && deliverables.length > 0 && <SharePanel details={details} onReset={actions.resetSharing} />}
-      <Panel aria-labelledby="payout">
-        <h2 id="payout">Media payout</h2>
-        <dl>
-          <dt>Total</dt>
-          <dd>{formatMoney(pay.totalCents, pay.currency)}</dd>
-          <dt>Platform fee</dt>
-          <dd>{formatMoney(pay.platformFeeCents, pay.currency)}</dd>
-          <dt>Photographer payout</dt>
-          <dd>{formatMoney(pay.photographerPayoutCents, pay.currency)}</dd>
-          <dt>Paid out</dt>
-          <dd>{pay.paidOut && pay.paidOutAt ? formatDate(pay.paidOutAt) : 'Not yet'}</dd>
-        </dl>
-      </Panel>
+      {pay && (
+        <Panel aria-labelledby="payout">
+          <h2 id="payout">Media payout</h2>
+          <dl>
+            <dt>Total</dt>
+            <dd>{formatMoney(pay.totalCents, pay.currency)}</dd>
+            <dt>Platform fee</dt>
+            <dd>{formatMoney(pay.platformFeeCents, pay.currency)}</dd>
+            <dt>Photographer payout</dt>
+            <dd>{formatMoney(pay.photographerPayoutCents, pay.currency)}</dd>
+            <dt>Paid out</dt>
+            <dd>{pay.paidOut && pay.paidOutAt ? formatDate(pay.paidOutAt) : 'Not yet'}</dd>
+          </dl>
+        </Panel>
+      )}
     </div>
   );
 }

@@ -81,7 +81,9 @@ export type OrderActionRequest = { orderId: string } & (
   | { action: 'answerRequirements'; answer: string }
   | { action: 'sendQuote'; packagePriceCents: number; discountCents: number; extrasCents: number; extrasNote?: string }
   | { action: 'decline'; reason: string }
-  | { action: 'approve' | 'deliver' | 'cancel' }
+  /** The quote approved is the one the client read: `quoteSentAt` is its `sentAt`. */
+  | { action: 'approve'; quoteSentAt?: string }
+  | { action: 'deliver' | 'cancel' }
 );
 
 /** A booking from a photographer's page: the event, the package, what the client needs. */
@@ -186,8 +188,10 @@ export interface EventOrderDetails {
   statuses: ProgressStatus[];
   eventOrderInfo: EventOrderInfo;
   requirementInfo: RequirementInfo;
+  /** The parties' only, as is everything the order's terms hold: null for a sharing-link holder. */
   discountCode: string | null;
-  mediaPayoutInfo: MediaPayoutInfo;
+  /** Null for a sharing-link holder. */
+  mediaPayoutInfo: MediaPayoutInfo | null;
   targets: Target[];
   /** Present for the client and the photographer, who may share the order. */
   sharingId: string | null;
