@@ -31,6 +31,25 @@ describe('event orders', () => {
     expect((await t.client().call('getEventOrders')).status).toBe(401);
   });
 
+  it('pictures each order by its first delivered photo, which the list holder may load', async () => {
+    const orders = (await clara.call('getEventOrders')).body.eventOrders;
+    const delivered = present(
+      orders.find((o) => o.orderId === 'ord-1006'),
+      'ord-1006',
+    );
+    const thumbnail = present(delivered.thumbnailUrl, "ord-1006's thumbnail");
+    // The photographer's first deliverable (the demo's are from before the media pipeline: the file itself).
+    const [firstDelivered] = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets.filter(
+      (target) => target.kind === 'deliverable',
+    );
+    expect(new URL(thumbnail).pathname).toContain(present(firstDelivered, 'a deliverable').targetIdentifier);
+    const local = thumbnail.replace(t.config.filesOrigin, t.url);
+    const picture = await fetch(local, { headers: { cookie: clara.cookieHeader } });
+    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/png']);
+    // An order with no picture yet has none.
+    expect(orders.find((o) => o.orderId === 'ord-1001')?.thumbnailUrl).toBeNull();
+  });
+
   it.each([
     ['ord-1001', 'ORDER_REQUEST', null, 'CURRENT LOCKED LOCKED LOCKED LOCKED'],
     ['ord-1002', 'REQUIREMENTS_NEEDED', 'AWAITING_APPROVAL', 'COMPLETED CURRENT LOCKED LOCKED LOCKED'],
@@ -301,12 +320,17 @@ describe('upload targets', () => {
 
     const nora = await t.as('nora');
     expect((await nora.call('removeTarget', { targetId: second.targetId })).status).toBe(403);
+    // The other party neither: a file is its uploader's.
+    expect(second.kind).toBe('reference');
+    expect((await mia.call('removeTarget', { targetId: second.targetId })).status).toBe(403);
     const filePath = join(t.config.mediaDir, 'uploads', 'ord-1006');
     expect(existsSync(filePath)).toBe(true);
-    expect((await mia.call('removeTarget', { targetId: second.targetId })).body).toEqual({ removed: second.targetId });
+    expect((await clara.call('removeTarget', { targetId: second.targetId })).body).toEqual({
+      removed: second.targetId,
+    });
     const remaining = (await clara.call('getEventOrderDetails', { orderId: 'ord-1006' })).body.targets;
     expect(remaining.filter((x) => x.kind === 'reference').map((x) => x.targetId)).toEqual([first.targetId]);
-    expect((await mia.call('removeTarget', { targetId: second.targetId })).status).toBe(404);
+    expect((await clara.call('removeTarget', { targetId: second.targetId })).status).toBe(404);
   });
 });
 

@@ -221,7 +221,7 @@ export function fees(totalCents: number): { platformFeeCents: number; photograph
 }
 
 /** An order in the list of a party to it: the counterpart is the other party. */
-export function summaryFor(order: Order, userId: number): EventOrderSummary {
+export function summaryFor(order: Order, userId: number, thumbnailUrl: string | null = null): EventOrderSummary {
   const asClient = order.clientId === userId;
   return {
     orderId: order.orderId,
@@ -236,6 +236,7 @@ export function summaryFor(order: Order, userId: number): EventOrderSummary {
     currency: CURRENCY,
     totalCents: order.totalCents,
     createdAt: order.createdAt,
+    thumbnailUrl,
   };
 }
 

@@ -101,6 +101,9 @@ const THUMBNAIL_WIDTH = 640;
 const jpegsOf = (media: TargetMedia) =>
   media.derivatives.filter((d) => d.contentType === 'image/jpeg').sort((a, b) => a.width - b.width);
 
+/** The smallest JPEG made: a list's thumbnail. */
+export const smallestJpeg = (media: TargetMedia): Derivative | undefined => jpegsOf(media)[0];
+
 /** The largest JPEG made: what a creator downloads of their photo (the source keeps its metadata). */
 export const largestJpeg = (media: TargetMedia): Derivative | undefined => jpegsOf(media).at(-1);
 

@@ -12,7 +12,7 @@ import { type ExpressionBuilder } from 'kysely';
 import { ORDER_TRANSITIONS, type Order, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
 import { quarantineKey } from '../files/paths.js';
-import { MASTER_PLAYLIST, type TargetMedia, parseMedia, pictureOf } from '../media/derivatives.js';
+import { MASTER_PLAYLIST, type TargetMedia, parseMedia, pictureOf, smallestJpeg } from '../media/derivatives.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
@@ -225,6 +225,38 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         .orderBy('o.id', 'desc')
         .execute();
       return rows.map(toOrder);
+    },
+
+    /**
+     * Each order's small picture, by its row id: the smallest JPEG made of its first ready photo,
+     * the photographer's (a deliverable) before the client's (a reference); none for an order with neither.
+     */
+    async thumbnails(orders: readonly Order[]): Promise<Map<number, string>> {
+      const thumbnails = new Map<number, string>();
+      if (orders.length === 0) return thumbnails;
+      const photographerOf = new Map(orders.map((order) => [order.rowId, order.photographerId]));
+      const rows = await db
+        .selectFrom('order_targets')
+        .select(['order_id', 'identifier', 'uploader_id', 'content_type', 'media'])
+        .where('order_id', 'in', [...photographerOf.keys()])
+        .where('state', '=', 'ready')
+        .orderBy('id')
+        .execute();
+      const deliverableFirst = [...rows].sort(
+        (a, b) =>
+          Number(b.uploader_id === photographerOf.get(b.order_id)) -
+          Number(a.uploader_id === photographerOf.get(a.order_id)),
+      );
+      for (const row of deliverableFirst) {
+        if (thumbnails.has(row.order_id)) continue;
+        const media = parseMedia(row.media);
+        const smallest = media && smallestJpeg(media);
+        if (smallest) thumbnails.set(row.order_id, urls.orderFile(row.identifier, smallest.name, false));
+        // A picture from before the media pipeline is its own thumbnail.
+        else if (!media && row.content_type.startsWith('image/'))
+          thumbnails.set(row.order_id, urls.orderFile(row.identifier, null, false));
+      }
+      return thumbnails;
     },
 
     /**

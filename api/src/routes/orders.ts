@@ -69,9 +69,13 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     throw new HttpError(409, (now && uploadRefusal(now, actor)) ?? orderClosed().message);
   };
 
-  r.user('getEventOrders', noFields, async (_input, { user }) => ({
-    eventOrders: (await repos.orders.ofParty(user.id)).map((order) => summaryFor(order, user.id)),
-  }));
+  r.user('getEventOrders', noFields, async (_input, { user }) => {
+    const orders = await repos.orders.ofParty(user.id);
+    const thumbnails = await repos.orders.thumbnails(orders);
+    return {
+      eventOrders: orders.map((order) => summaryFor(order, user.id, thumbnails.get(order.rowId) ?? null)),
+    };
+  });
 
   r.visitor(
     'getEventOrderDetails',

@@ -8,6 +8,7 @@ import {
   orderStage,
   orderStatusLabel,
   PAGES,
+  PhotoIcon,
   theme,
   Time,
   type EventOrderSummary,
@@ -43,18 +44,32 @@ const List = styled.ul`
   gap: ${theme.space.sm};
 `;
 
+const THUMBNAIL_PX = 56;
+
 const Row = styled.li`
   display: grid;
-  grid-template-columns: 1fr auto;
+  grid-template-columns: ${THUMBNAIL_PX}px minmax(0, 1fr) auto;
   gap: ${theme.space.xs} ${theme.space.md};
+  align-items: start;
   padding: ${theme.space.md};
   border: 1px solid ${theme.colors.control};
   border-radius: 8px;
   a {
     font-weight: 600;
   }
+  .thumbnail {
+    grid-row: span 2;
+    width: ${THUMBNAIL_PX}px;
+    height: ${THUMBNAIL_PX}px;
+    border-radius: 6px;
+    object-fit: cover;
+    background: ${theme.colors.locked};
+    display: grid;
+    place-items: center;
+    color: ${theme.colors.muted};
+  }
   .facts {
-    grid-column: 1 / -1;
+    grid-column: 2 / -1;
     color: ${theme.colors.muted};
     font-size: ${theme.text.small};
   }
@@ -68,6 +83,14 @@ function OrderRow({ order }: { order: EventOrderSummary }) {
   const other = order.view === 'client' ? `with ${order.counterpart}` : `for ${order.counterpart}`;
   return (
     <Row>
+      {/* The row's link names the order: its picture adds nothing for a screen reader. */}
+      {order.thumbnailUrl ? (
+        <img className="thumbnail" src={order.thumbnailUrl} alt="" loading="lazy" data-testid="order-thumbnail" />
+      ) : (
+        <span className="thumbnail" aria-hidden="true">
+          <PhotoIcon />
+        </span>
+      )}
       <Link to={PAGES.eventOrder.href({ orderId: order.orderId })}>
         {order.eventName} ({order.orderId})
       </Link>

@@ -59,6 +59,7 @@ describe('account pages', () => {
     currency: 'USD',
     totalCents: 35000,
     createdAt: '',
+    thumbnailUrl: null,
     ...over,
   });
 
@@ -67,7 +68,7 @@ describe('account pages', () => {
       http.get('http://api.test/v2/user/eventOrders', () =>
         HttpResponse.json({
           eventOrders: [
-            summary({}),
+            summary({ thumbnailUrl: 'http://files.test/f/tgt-1?f=320.jpg' }),
             summary({ orderId: 'ord-1002', eventName: 'Launch', publicStatus: 'REQUIREMENTS_NEEDED', status: null }),
             summary({ orderId: 'ord-1009', eventName: 'Fair', publicStatus: 'APPROVED', status: 'CANCELLED' }),
             summary({
@@ -102,6 +103,8 @@ describe('account pages', () => {
       '/eventorder/ord-1006',
     );
     expect(screen.getByTestId('order-row-status')).toHaveTextContent('Delivered');
+    // Its first delivered photo, as the API signed it.
+    expect(screen.getByTestId('order-thumbnail')).toHaveAttribute('src', 'http://files.test/f/tgt-1?f=320.jpg');
     await userEvent.click(screen.getByRole('button', { name: 'Cancelled' }));
     expect(screen.getByTestId('order-row-status')).toHaveTextContent('Order has been cancelled');
     expect(screen.getByRole('button', { name: 'Cancelled' })).toHaveAttribute('aria-pressed', 'true');

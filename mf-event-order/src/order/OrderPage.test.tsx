@@ -258,7 +258,7 @@ describe('views', () => {
     expect(calls()).toBe(2);
   });
 
-  it('photographer: sees Pending Requirements, cannot cancel or download', async () => {
+  it("photographer: sees Pending Requirements, cannot cancel, download, or change the client's files", async () => {
     const base = orderDetails();
     serve(
       orderDetails({
@@ -271,6 +271,8 @@ describe('views', () => {
     expect(await screen.findByText('Pending Requirements')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Download' })).toBeNull();
+    expect(screen.getByRole('list', { name: 'Uploaded files' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^(Remove|Change the description of) / })).toBeNull();
   });
 });
 

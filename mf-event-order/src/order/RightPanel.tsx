@@ -186,7 +186,8 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
   // SPEC.md section 6: client and sharedUser may download (a link holder the pictures, never an
   // original); the parties (client, photographer) manage uploads while the order lets them.
   const canDownload = view === 'client' || view === 'sharedUser';
-  const canEdit = view !== 'sharedUser' && details.eventOrderInfo.status !== 'CANCELLED';
+  // Each party changes only its own files (the API holds it): the reference files are the client's.
+  const canEdit = view === 'client' && details.canUpload;
   const deliverables = details.targets.filter((t) => t.kind === 'deliverable');
   const references = details.targets.filter((t) => t.kind === 'reference');
   const zipUrl = safeHref(details.deliverablesZipUrl ?? '');

@@ -215,4 +215,6 @@ export interface EventOrderSummary {
   currency: string;
   totalCents: number;
   createdAt: string;
+  /** A small picture of the order: its first delivered photo, else its first reference picture; null before either. */
+  thumbnailUrl: string | null;
 }
