@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   notification,
   orderDetails,
@@ -19,6 +19,7 @@ const present = <T,>(value: T | undefined): T => {
   return value;
 };
 import { OrderPage } from './OrderPage.js';
+import { PROCESSING_POLL_MS } from './useOrderDetails.js';
 
 const server = useMswServer();
 afterEach(() => vi.unstubAllGlobals());
@@ -358,7 +359,10 @@ describe('targets', () => {
       orderDetails({ targets: [ready, processing, refused] }),
       orderDetails({ targets: [ready, { ...ready, targetId: 8, target: 'later.jpg' }, refused] }),
     );
-    renderAt('/eventorder/ord-1');
+    // Time runs as usual, and can be moved on past the polls that must no longer come.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    const { client } = renderAt('/eventorder/ord-1');
     const list = await screen.findByRole('list', { name: 'Uploaded files' });
     const picture = within(list).getByAltText('venue.png');
     expect(picture.closest('picture')?.querySelectorAll('source')).toHaveLength(3);
@@ -375,7 +379,9 @@ describe('targets', () => {
     await waitFor(() => expect(within(list).getAllByAltText('later.jpg')).toHaveLength(1), { timeout: 5000 });
     expect(within(list).queryByRole('status')).toBeNull();
     const settled = calls();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await vi.advanceTimersByTimeAsync(PROCESSING_POLL_MS * 3);
+    // A poll would be a read under way the moment its timer fired.
+    expect(client.isFetching()).toBe(0);
     expect(calls()).toBe(settled);
   });
 
@@ -386,17 +392,20 @@ describe('targets', () => {
     });
     try {
       const calls = serve(orderDetails());
-      renderAt('/eventorder/ord-1');
+      const { client } = renderAt('/eventorder/ord-1');
       await screen.findByRole('list', { name: 'Uploaded files' });
       expect(calls()).toBe(1);
+      // A notification's read starts as it arrives (the query is fetching at once): none for another order's.
       publish('notifications', 'clara', notification({ content: 'About another order', link: '/eventorder/ord-2' }));
+      expect(client.isFetching()).toBe(0);
       publish(
         'notifications',
         'clara',
         notification({ content: 'New upload "x.png" on order ord-1.', link: '/eventorder/ord-1' }),
       );
+      expect(client.isFetching()).toBe(1);
       await waitFor(() => expect(calls()).toBe(2));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor(() => expect(client.isFetching()).toBe(0));
       expect(calls()).toBe(2);
     } finally {
       sessionStore.setState({ isLoggedIn: false, user: null });
