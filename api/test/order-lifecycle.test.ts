@@ -55,7 +55,11 @@ describe('the order lifecycle', () => {
     expect(await latestNotice(clara)).toMatchObject({ content: expect.stringContaining('$410.00') });
     const details = (await clara.call('getEventOrderDetails', { orderId })).body;
     expect(details.eventOrderInfo.quote).toMatchObject({ ...quote, totalCents: 41000, currency: 'USD' });
-    expect(details.mediaPayoutInfo).toMatchObject({ totalCents: 41000, platformFeeCents: 6150 });
+    expect(details.payment).toEqual({ currency: 'USD', totalCents: 41000, paid: false });
+    expect((await mia.call('getEventOrderDetails', { orderId })).body.mediaPayoutInfo).toMatchObject({
+      totalCents: 41000,
+      platformFeeCents: 6150,
+    });
     expect(details.eventOrderInfo.actions).toEqual(['approve', 'cancel']);
 
     expect((await approve(orderId)).body).toMatchObject({ publicStatus: 'APPROVED' });
@@ -327,6 +331,11 @@ describe('paying an approved order', () => {
       status: 'SECURED',
       actions: [],
     });
+    expect((await clara.call('getEventOrderDetails', { orderId })).body.payment).toEqual({
+      currency: 'USD',
+      totalCents: 41000,
+      paid: true,
+    });
     expect(await latestNotice(mia)).toMatchObject({
       content: expect.stringContaining('paid $410.00 for order ord-1007'),
       link: `/eventorder/${orderId}`,
@@ -394,7 +403,7 @@ describe('booking from a photographer page', () => {
       actions: ['cancel'],
     });
     expect(details.discountCode).toBe('MIA10');
-    expect(details.mediaPayoutInfo?.totalCents).toBe(essentials.priceCents - essentials.priceCents / 10);
+    expect(details.payment?.totalCents).toBe(essentials.priceCents - essentials.priceCents / 10);
     expect(details.requirementInfo).toEqual({
       summary: 'Speeches and the first dance.',
       items: [{ label: 'Guests', value: '80' }],
@@ -406,7 +415,7 @@ describe('booking from a photographer page', () => {
     expect((await infoOf(orderId, mia)).actions).toEqual(['askRequirements', 'sendQuote', 'decline']);
     // The package's price changing later does not change the booking.
     await t.rows`UPDATE media_packages SET price_cents = 99900 WHERE id = ${essentials.id}`;
-    expect((await clara.call('getEventOrderDetails', { orderId })).body.mediaPayoutInfo?.totalCents).toBe(22500);
+    expect((await clara.call('getEventOrderDetails', { orderId })).body.payment?.totalCents).toBe(22500);
     await t.rows`UPDATE media_packages SET price_cents = ${essentials.priceCents} WHERE id = ${essentials.id}`;
   });
 
@@ -522,6 +531,7 @@ describe('what each side may change and see', () => {
       view: 'sharedUser',
       targets: [],
       discountCode: null,
+      payment: null,
       mediaPayoutInfo: null,
       requirementInfo: { summary: '', items: [] },
     });

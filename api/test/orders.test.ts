@@ -79,13 +79,8 @@ describe('event orders', () => {
       backButton: { text: 'Back to orders', link: '/user/orders' },
       discountCode: null,
       requirementInfo: { summary: expect.any(String), items: expect.any(Array) },
-      mediaPayoutInfo: {
-        currency: 'USD',
-        totalCents: 35000,
-        platformFeeCents: 5250,
-        photographerPayoutCents: 29750,
-        paidOut: false,
-      },
+      payment: { currency: 'USD', totalCents: 35000, paid: false },
+      mediaPayoutInfo: null,
       targets: [],
       sharingId: expect.any(String),
     });

@@ -201,7 +201,10 @@ describe('showing an order', () => {
     expect(client.sharingId).toBe('share');
     expect(client.backButton).toEqual({ text: 'Back to orders', link: '/user/orders' });
     expect(client.eventOrderInfo.canCancel).toBe(true);
-    expect(client.mediaPayoutInfo).toMatchObject({
+    // The client sees what the order costs; the photographer's share is the photographer's.
+    expect(client.payment).toEqual({ currency: 'USD', totalCents: 35000, paid: false });
+    expect(client.mediaPayoutInfo).toBeNull();
+    expect(detailsFor(order(), 'photographer', []).mediaPayoutInfo).toMatchObject({
       totalCents: 35000,
       platformFeeCents: 5250,
       photographerPayoutCents: 29750,

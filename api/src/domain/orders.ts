@@ -214,6 +214,9 @@ export function progress(status: EventOrderStatus): ProgressStatus[] {
   }));
 }
 
+/** The states of an order its client has paid for (the webhook's `pay` moved it on). */
+const PAID_STATUSES: readonly EventOrderStatus[] = ['PENDING_FULFILLMENTS', 'DELIVERED'];
+
 /** The platform fee (rounded to the cent) and what the photographer is paid. */
 export function fees(totalCents: number): { platformFeeCents: number; photographerPayoutCents: number } {
   const platformFeeCents = Math.round(totalCents * PLATFORM_FEE);
@@ -279,16 +282,20 @@ export function detailsFor(
     },
     requirementInfo: party ? order.requirementInfo : { summary: '', items: [] },
     discountCode: party ? order.discountCode : null,
-    mediaPayoutInfo: party
-      ? {
-          currency: CURRENCY,
-          totalCents: order.totalCents,
-          platformFeeCents,
-          photographerPayoutCents,
-          paidOut: order.paidOutAt !== null,
-          paidOutAt: order.paidOutAt,
-        }
+    payment: party
+      ? { currency: CURRENCY, totalCents: order.totalCents, paid: PAID_STATUSES.includes(order.publicStatus) }
       : null,
+    mediaPayoutInfo:
+      view === 'photographer'
+        ? {
+            currency: CURRENCY,
+            totalCents: order.totalCents,
+            platformFeeCents,
+            photographerPayoutCents,
+            paidOut: order.paidOutAt !== null,
+            paidOutAt: order.paidOutAt,
+          }
+        : null,
     targets,
     sharingId: party ? order.sharingId : null,
     canUpload: uploadRefusal(order, view) === null,

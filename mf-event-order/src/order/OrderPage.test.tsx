@@ -185,6 +185,16 @@ describe('views', () => {
     expect(screen.getByText('Awaiting Approval', { selector: 'strong' })).toBeInTheDocument();
   });
 
+  it("client: sees what the order costs and whether it is paid, not the photographer's payout", async () => {
+    serve(orderDetails({ view: 'client', mediaPayoutInfo: null }));
+    renderAt('/eventorder/ord-1');
+    const payment = await screen.findByRole('region', { name: 'Payment' });
+    expect(payment).toHaveTextContent('Total$350.00');
+    expect(payment).toHaveTextContent('PaidNot yet');
+    expect(screen.queryByRole('region', { name: 'Media payout' })).toBeNull();
+    expect(screen.queryByText('Photographer payout')).toBeNull();
+  });
+
   it("plays a processed video's HLS ladder in its row, its poster at the row's width until then", async () => {
     const base = orderDetails();
     const [picture] = base.targets;

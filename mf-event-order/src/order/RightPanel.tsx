@@ -275,6 +275,17 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
           </dl>
         </Panel>
       )}
+      {view === 'client' && details.payment && (
+        <Panel aria-labelledby="payment">
+          <h2 id="payment">Payment</h2>
+          <dl>
+            <dt>Total</dt>
+            <dd>{formatMoney(details.payment.totalCents, details.payment.currency)}</dd>
+            <dt>Paid</dt>
+            <dd>{details.payment.paid ? 'Yes' : 'Not yet'}</dd>
+          </dl>
+        </Panel>
+      )}
     </div>
   );
 }

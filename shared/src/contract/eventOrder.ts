@@ -108,6 +108,15 @@ export interface RequirementInfo {
   items: { label: string; value: string }[];
 }
 
+/** What the client pays for the order: the booked price, then the quote's total. */
+export interface OrderPayment {
+  currency: string;
+  totalCents: number;
+  /** Paid through checkout (the order is being fulfilled or delivered). */
+  paid: boolean;
+}
+
+/** The photographer's share of the order and when it was paid out: theirs alone to see. */
 export interface MediaPayoutInfo {
   currency: string;
   totalCents: number;
@@ -190,7 +199,9 @@ export interface EventOrderDetails {
   requirementInfo: RequirementInfo;
   /** The parties' only, as is everything the order's terms hold: null for a sharing-link holder. */
   discountCode: string | null;
-  /** Null for a sharing-link holder. */
+  /** The parties': what the order costs the client; null for a sharing-link holder. */
+  payment: OrderPayment | null;
+  /** The photographer's only: null for the client and a sharing-link holder. */
   mediaPayoutInfo: MediaPayoutInfo | null;
   targets: Target[];
   /** Present for the client and the photographer, who may share the order. */

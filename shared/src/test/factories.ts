@@ -140,6 +140,7 @@ export function orderDetails(over: Partial<EventOrderDetails> = {}): EventOrderD
     },
     requirementInfo: { summary: 'Coverage for 60 guests.', items: [{ label: 'Dress code', value: 'Smart casual' }] },
     discountCode: null,
+    payment: { currency: 'USD', totalCents: 35000, paid: false },
     mediaPayoutInfo: {
       currency: 'USD',
       totalCents: 35000,
