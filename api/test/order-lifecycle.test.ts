@@ -435,6 +435,28 @@ describe('booking from a photographer page', () => {
     expect((await clara.call('getEventOrders')).body.eventOrders.length).toBe(before);
   });
 
+  it("books one of the client's own events, which gives the order its name, date and place", async () => {
+    const olga = await t.as('olga');
+    const { request } = await booking({ eventIdentifier: 'winter-gala-2026' });
+    const { eventName: _name, eventDate: _date, location: _where, ...withoutNewEvent } = request;
+    const booked = await olga.call('bookPhotographer', withoutNewEvent);
+    expect(booked.status, booked.body.error).toBe(200);
+    const info = await infoOf(present(booked.body.orderId, 'the order'), olga);
+    const gala = (await olga.call('getEvent', { eventIdentifier: 'winter-gala-2026' })).body.event;
+    expect(info).toMatchObject({ eventName: 'Winter Gala', location: 'Grand Hotel Ballroom', client: 'Olga Events' });
+    expect(info.eventDate).toBe(gala.startsAt);
+    // Someone else's event is not the client's to book; a new one needs its name, date and place.
+    const others = await clara.call('bookPhotographer', withoutNewEvent);
+    expect([others.status, others.body.field, others.body.error]).toEqual([
+      400,
+      'eventIdentifier',
+      'Choose one of your own events, or describe a new one',
+    ]);
+    const { location: _place, ...nowhere } = (await booking()).request;
+    const refused = await clara.call('bookPhotographer', nowhere);
+    expect([refused.status, refused.body.field]).toEqual([400, 'location']);
+  });
+
   it('refuses booking oneself and a visitor', async () => {
     const { request } = await booking();
     expect((await mia.call('bookPhotographer', request)).body.error).toBe('You cannot book yourself');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, parseMoney } from './format.js';
+import { eventTimeFromInput, eventTimeInput, formatEventTime, formatMoney, parseMoney } from './format.js';
 
 describe('formatMoney', () => {
   it('shows cents as dollars with two decimals and thousands separators', () => {
@@ -35,5 +35,18 @@ describe('parseMoney', () => {
 
   it('refuses what is not an amount', () => {
     for (const text of ['', 'abc', '-5', '1.234', '1,25', '12e3', '$', '1.']) expect(parseMoney(text)).toBeNull();
+  });
+});
+
+describe('event times', () => {
+  it("shows an event's start on its venue's clock, the same in every time zone", () => {
+    expect(formatEventTime('2027-05-01T18:30:00.000Z')).toBe('Sat, 1 May 2027, 18:30');
+    expect(formatEventTime('soon')).toBe('');
+  });
+
+  it('round-trips a datetime-local value', () => {
+    expect(eventTimeInput('2027-05-01T18:30:00.000Z')).toBe('2027-05-01T18:30');
+    expect(eventTimeFromInput('2027-05-01T18:30')).toBe('2027-05-01T18:30Z');
+    expect(eventTimeFromInput('')).toBe('');
   });
 });

@@ -21,3 +21,36 @@ export function parseMoney(text: string): number | null {
   const cents = Number(whole.replaceAll(',', '')) * 100 + Number(fraction.padEnd(2, '0'));
   return Number.isSafeInteger(cents) ? cents : null;
 }
+
+/**
+ * An event's times are its venue's wall clock, carried as UTC instants (the platform knows no
+ * venue's time zone): shown in UTC, they read the same to every visitor and in the
+ * server-rendered page as after hydration, whatever the time zone of either.
+ */
+const EVENT_TIME = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** When an event starts, as its page shows it: "Sat, 1 May 2027, 18:30"; '' for a value that is no time. */
+export function formatEventTime(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? '' : EVENT_TIME.format(time);
+}
+
+/** An event's start as a `datetime-local` input's value ("2027-05-01T18:30"), on the venue's clock. */
+export function eventTimeInput(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? '' : time.toISOString().slice(0, 16);
+}
+
+/** A `datetime-local` input's value as the instant the API stores; what is no time is sent as typed, for the API's reason. */
+export function eventTimeFromInput(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value) ? `${value}Z` : value;
+}

@@ -53,6 +53,8 @@ export {
   TextField,
   Checkbox,
   FileField,
+  SelectField,
+  type SelectFieldProps,
   type TextFieldProps,
   type CheckboxProps,
   type FileFieldProps,
@@ -91,12 +93,13 @@ export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
 export { useClickOutside } from './ui/useClickOutside.js';
 export { useKeptDraft } from './ui/useKeptDraft.js';
+export { useFormErrors, type FieldErrors } from './ui/useFormErrors.js';
 export * from './exposes.js';
 export { mountApp, createQueryClient, GlobalStyle } from './app/mount.js';
 export { rootErrorHandlers } from './app/rootErrors.js';
 export { pageRoutes } from './app/pageRoutes.js';
 export { safeHref } from './safeHref.js';
-export { formatMoney, parseMoney } from './format.js';
+export { eventTimeFromInput, eventTimeInput, formatEventTime, formatMoney, parseMoney } from './format.js';
 export {
   BrowserRouter,
   Link,

@@ -551,6 +551,42 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       }
     },
   ],
+  // Sellers manage their offers: a package's hours and whether it is still offered, and a code
+  // that takes an amount off instead of a percentage (percent_off 0 then). A buyer types a code
+  // without its seller, so a code's text names one code whatever its case.
+  [
+    '0015_seller_offers',
+    async (db) => {
+      await db.schema
+        .alterTable('media_packages')
+        .addColumn('hours', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('media_packages')
+        .addColumn('active', 'integer', (col) => col.notNull().defaultTo(1))
+        .execute();
+      await db.schema.alterTable('discount_codes').addColumn('amount_off_cents', 'integer').execute();
+      await db.schema
+        .createIndex('discount_codes_code')
+        .on('discount_codes')
+        .unique()
+        .expression(sql`upper(code)`)
+        .execute();
+    },
+  ],
+  // Organizers manage their events: an event is published (listed, searchable, its page public)
+  // or a draft only its organizer sees; every event before this was published. An uploaded
+  // cover's source waits for its media job (never served; null after), as a profile picture's does.
+  [
+    '0016_event_publishing',
+    async (db) => {
+      await db.schema
+        .alterTable('events')
+        .addColumn('published', 'integer', (col) => col.notNull().defaultTo(1))
+        .execute();
+      await db.schema.alterTable('events').addColumn('cover_source', 'text').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

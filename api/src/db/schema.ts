@@ -41,6 +41,10 @@ export interface Schema {
     organizer_id: number;
     /** What the media job made of the cover, as JSON (0011); null before. */
     cover_media: string | null;
+    /** 1: listed and public; 0: a draft only its organizer sees (0016). */
+    published: Generated<number>;
+    /** An uploaded cover's source while its media job has not made it, never served (0016); null after. */
+    cover_source: string | null;
   };
   content_items: {
     id: Generated<number>;
@@ -136,6 +140,10 @@ export interface Schema {
     price_cents: number;
     photo_count: number;
     video_minutes: number;
+    /** Hours of coverage (0015). */
+    hours: Generated<number>;
+    /** 0 once its owner withdrew it: no longer offered or bookable (0015). */
+    active: Generated<number>;
   };
   discount_codes: {
     id: Generated<number>;
@@ -148,6 +156,8 @@ export interface Schema {
     max_uses: number | null;
     /** 0 once its owner switched it off (0013). */
     active: Generated<number>;
+    /** What an amount code takes off, in cents (0015); null for a percent code, whose percent_off is 1-100 (0 here). */
+    amount_off_cents: number | null;
   };
   /** The code a cart carries (0013): one per cart, checked again at checkout. */
   cart_discount_codes: { owner_key: string; code_id: number; applied_at: string };

@@ -439,6 +439,7 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
           price_cents: 25000,
           photo_count: 50,
           video_minutes: 0,
+          hours: 2,
         },
         {
           owner_id,
@@ -447,6 +448,7 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
           price_cents: 60000,
           photo_count: 150,
           video_minutes: 3,
+          hours: 5,
         },
         {
           owner_id,
@@ -455,6 +457,7 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
           price_cents: 120000,
           photo_count: 400,
           video_minutes: 10,
+          hours: 10,
         },
       ])
       .execute();

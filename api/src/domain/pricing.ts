@@ -17,7 +17,10 @@ export interface CodeTerms {
   id: number;
   code: string;
   sellerId: number;
+  /** 1-100 for a percent code; 0 for an amount code. */
   percentOff: number;
+  /** An amount code's cents off; null for a percent code. */
+  amountOffCents: number | null;
   expiresAt: string | null;
   maxUses: number | null;
   timesUsed: number;
@@ -52,6 +55,12 @@ export function codeRefusal(code: CodeTerms, lines: readonly PricedLine[], now: 
 export const lineDiscount = (priceCents: number, percentOff: number): number =>
   Math.floor((priceCents * percentOff + 50) / 100);
 
+/** What `code` takes off one thing of `priceCents` (a booking): its percent, or its amount capped at the price. */
+export const codeDiscount = (priceCents: number, code: Pick<CodeTerms, 'percentOff' | 'amountOffCents'>): number =>
+  code.amountOffCents !== null
+    ? Math.min(Math.max(code.amountOffCents, 0), priceCents)
+    : lineDiscount(priceCents, code.percentOff);
+
 /**
  * Prices the lines, taking `code` (already judged usable) off its seller's lines only. Throws when
  * the lines are in more than one currency: one purchase is paid in one.
@@ -59,8 +68,18 @@ export const lineDiscount = (priceCents: number, percentOff: number): number =>
 export function priceCart<L extends PricedLine>(lines: readonly L[], code: CodeTerms | null): CartPrice<L> {
   const currencies = new Set(lines.map((line) => line.currency));
   if (currencies.size > 1) throw new MixedCurrencies([...currencies]);
+  // An amount code comes off once, from the total of its seller's lines (never below zero), taken
+  // from those lines in cart order so each line's discount is at most its price.
+  let amountLeft = code?.amountOffCents ?? 0;
   const priced = lines.map((line) => {
-    const discountCents = code && line.sellerId === code.sellerId ? lineDiscount(line.priceCents, code.percentOff) : 0;
+    let discountCents = 0;
+    if (code && line.sellerId === code.sellerId) {
+      if (code.amountOffCents === null) discountCents = lineDiscount(line.priceCents, code.percentOff);
+      else {
+        discountCents = Math.min(Math.max(amountLeft, 0), line.priceCents);
+        amountLeft -= discountCents;
+      }
+    }
     return { ...line, discountCents, amountCents: line.priceCents - discountCents };
   });
   const sum = (pick: (line: (typeof priced)[number]) => number) =>

@@ -123,3 +123,11 @@ export const isPrivateKey = (key: string): boolean => PRIVATE_PREFIXES.some((pre
 
 /** Where one run of a photo or video for sale's media job keeps its unmarked pictures and ladder (a new folder each run, as under `media/`). */
 export const unmarkedFolder = (identifier: string, run: string): string => `unmarked/content/${identifier}/${run}`;
+
+/**
+ * Where an organizer's uploaded cover waits for its media job (`sources/`: never served), under
+ * a random name new to each upload; the same random name is the local upload URL's token
+ * (files/routes.ts), so the key the event holds is the upload's permission.
+ */
+export const coverSourceKey = (eventIdentifier: string, token: string, contentType: string): string =>
+  `sources/covers/${eventIdentifier}/${token}.${EXTENSIONS[contentType] ?? 'bin'}`;

@@ -212,6 +212,52 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
       await rm(work, { recursive: true, force: true });
     }
   });
+
+  registerCoverUploadRoute(app, services);
+}
+
+/**
+ * The local store's upload target of an event's new cover (uploadEventCover): the token is the
+ * random name of the key the event holds (files/paths.ts coverSourceKey), so only the latest
+ * upload the organizer asked for is taken, once. Checked as an order's upload is (size, leading
+ * bytes against the type the key names), stored where nothing serves it, and queued for its
+ * media job, which makes the cover shown.
+ */
+function registerCoverUploadRoute(app: Hono<AppEnv>, services: Services): void {
+  const { repos, config, files, media } = services;
+  app.put(`${FILES_PATHS.upload}/cover/:eventIdentifier`, limitBody(config.uploadMaxBytes, 'The file'), async (c) => {
+    const eventIdentifier = c.req.param('eventIdentifier');
+    const key = await repos.content.uploadedCover(eventIdentifier);
+    const token = c.req.query('token') ?? '';
+    const expected =
+      key
+        ?.split('/')
+        .pop()
+        ?.replace(/\.[^.]*$/, '') ?? '';
+    const given = Buffer.from(token);
+    if (!key || given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected)))
+      throw new HttpError(403, 'Invalid upload token');
+    if ((await files.size(key)) !== undefined) throw new HttpError(409, 'This cover was uploaded already');
+    const contentType = contentTypeOf(key);
+    const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (declared !== contentType) throw new HttpError(415, `Expected Content-Type ${contentType}`);
+    const work = await mkdtemp(join(tmpdir(), 'upload-'));
+    try {
+      const received = join(work, 'file');
+      const limit = uploadLimit(config, contentType);
+      const file = await receiveUpload(c.req.raw.body, limit, received);
+      const problem = uploadProblem({ contentType }, file, limit);
+      if (problem) throw new HttpError(problem.status, problem.reason);
+      await files.putFile(key, received, contentType);
+      await media.send({ coverOf: eventIdentifier }).catch((error: unknown) => {
+        // Queued again when the organizer next reads their events (routes/events.ts).
+        console.error(`[media] could not queue the cover of ${eventIdentifier}: ${String(error)}`);
+      });
+      return c.json({ eventIdentifier, sizeBytes: file.size });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
 }
 
 /** A file the media job made, saved under the upload's name with the made file's extension ("venue.png" as "venue.jpg"). */

@@ -39,7 +39,7 @@ export async function receiveUpload(
 
 /** Why a file cannot be its target's, with the answer's status, or null when it can. */
 export function uploadProblem(
-  slot: UploadSlot,
+  slot: Pick<UploadSlot, 'contentType'>,
   file: { size: number; leading: Uint8Array },
   maxBytes: number,
 ): { status: 400 | 413; reason: string } | null {

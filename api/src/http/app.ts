@@ -5,6 +5,7 @@ import { cookieOf, SESSION_COOKIE } from '../auth/sessions.js';
 import { registerAccountRoutes } from '../routes/account.js';
 import { registerAuthRoutes } from '../routes/auth.js';
 import { registerBrowseRoutes } from '../routes/browse.js';
+import { registerEventRoutes } from '../routes/events.js';
 import { registerCartRoutes } from '../routes/cart.js';
 import { registerChatRoutes } from '../routes/chat.js';
 import { registerNotificationRoutes } from '../routes/notifications.js';
@@ -82,6 +83,7 @@ export function createApp(services: Services, { internalRoutes = true } = {}): H
   registerChatRoutes(router, services);
   registerBrowseRoutes(router, services);
   registerAccountRoutes(router, services);
+  registerEventRoutes(router, services);
   registerOrderRoutes(router, services);
   registerBookingRoutes(router, services);
   registerPurchaseRoutes(router, services);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PAGES } from '@marketplace/shared/platform';
 import { otherParty } from '../domain/orders.js';
 import type { FileStore } from '../files/store.js';
-import { unmarkedFolder } from '../files/paths.js';
+import { contentTypeOf, unmarkedFolder } from '../files/paths.js';
 import { notifyUser, type Services } from '../services.js';
 import { type Derivative, derivativeFolder, largestJpeg, type TargetMedia } from './derivatives.js';
 import { createWriteStream } from 'node:fs';
@@ -222,6 +222,29 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
   };
 
   /**
+   * An event's cover: one its organizer uploaded (routes/events.ts), made into pictures under
+   * `media/cover/<identifier>/<random>/` and shown in place of the one before, whose files go, as
+   * does the upload; a file that does not decode as its type is forgotten (the cover stays as it
+   * was). Without an upload, the seed's cover (publicJob).
+   */
+  const coverJob = async (identifier: string) => {
+    const key = await repos.content.uploadedCover(identifier);
+    if (!key) return publicJob('cover', identifier);
+    const folder = `media/cover/${identifier}/${randomBytes(9).toString('base64url')}`;
+    const made = await makeMedia(files, { key, contentType: contentTypeOf(key) }, PUBLIC_SOURCE_MAX_BYTES, folder);
+    if (!made.ok) {
+      console.error(`[media] the uploaded cover of ${identifier} was refused: ${made.reason}`);
+      if (await repos.content.dropCoverSource(identifier, key)) await files.remove(key);
+      return;
+    }
+    const recorded = await repos.content.setUploadedCover(identifier, key, made.media);
+    // Another worker recorded it first, or a newer upload replaced it meanwhile.
+    if (!recorded) return void (await removeAll(files, made.stored));
+    if (recorded.replaced) await removeAll(files, madeFiles(recorded.replaced));
+    await files.remove(key);
+  };
+
+  /**
    * A user's profile picture (public media): a square JPEG under `media/avatar/<profile
    * name>/<random>/`, then served as the user's picture in place of the source, once.
    */
@@ -238,7 +261,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
 
   const handle: JobHandler = async (job) => {
     if ('contentIdentifier' in job) return publicJob('content', job.contentIdentifier);
-    if ('coverOf' in job) return publicJob('cover', job.coverOf);
+    if ('coverOf' in job) return coverJob(job.coverOf);
     if ('avatarOf' in job) return avatarJob(job.avatarOf);
     const target = await repos.orders.processingTarget(job.targetIdentifier);
     // Finished by another worker, or removed: nothing to do.

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import type { ContentItem, EventSummary, Post } from '@marketplace/shared/contract';
+import type { ContentItem, EventSummary, OwnEvent, Post } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { Schema } from '../db/schema.js';
 import type { SessionUser } from '../http/env.js';
@@ -82,6 +82,9 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
         'e.starts_at',
         'e.cover_path',
         'e.cover_media',
+        'e.published',
+        'e.cover_source',
+        'e.organizer_id',
         'u.username as organizer',
         'u.profile_name as organizer_profile_name',
         eb
@@ -217,6 +220,12 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     itemCount: Number(row.item_count ?? 0),
   });
 
+  const toOwnEvent = (row: EventRow, coverProcessing: boolean): OwnEvent => ({
+    ...toEvent(row),
+    published: row.published === 1,
+    coverProcessing,
+  });
+
   return {
     /**
      * A photo or video whose media are not made yet (waitingForMedia), with where its source is,
@@ -315,6 +324,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
     async events(pageNo: number, limit: number): Promise<Page<EventSummary>> {
       const { limit: rows, offset } = pageWindow(pageNo, limit);
       const found = await eventQuery()
+        .where('e.published', '=', 1)
         .orderBy('e.starts_at', 'desc')
         .orderBy('e.id')
         .limit(rows)
@@ -324,14 +334,154 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       return { items: page.map(toEvent), more };
     },
 
-    async event(identifier: string): Promise<EventSummary | undefined> {
-      const row = await eventQuery().where('e.identifier', '=', identifier).executeTakeFirst();
+    /** A published event, or a draft to its organizer; undefined to anyone else (as for no such event). */
+    async event(identifier: string, viewer: SessionUser | null): Promise<EventSummary | undefined> {
+      const row = await eventQuery()
+        .where('e.identifier', '=', identifier)
+        .where((eb) =>
+          viewer ? eb.or([eb('e.published', '=', 1), eb('e.organizer_id', '=', viewer.id)]) : eb('e.published', '=', 1),
+        )
+        .executeTakeFirst();
       return row && toEvent(row);
     },
 
-    async eventsOrganizedBy(userId: number): Promise<EventSummary[]> {
+    /**
+     * The organizer's events, drafts too, newest first, each with the key of a cover upload
+     * waiting for its media job (null for none): whether it arrived is the file store's to say.
+     */
+    async eventsOrganizedBy(userId: number): Promise<{ event: OwnEvent; coverSource: string | null }[]> {
       const rows = await eventQuery().where('e.organizer_id', '=', userId).orderBy('e.starts_at', 'desc').execute();
-      return rows.map(toEvent);
+      return rows.map((row) => ({ event: toOwnEvent(row, row.cover_source !== null), coverSource: row.cover_source }));
+    },
+
+    /** One event as its organizer sees it; undefined for no such event. */
+    async ownEvent(identifier: string): Promise<(OwnEvent & { organizerId: number }) | undefined> {
+      const row = await eventQuery().where('e.identifier', '=', identifier).executeTakeFirst();
+      return row && { ...toOwnEvent(row, row.cover_source !== null), organizerId: row.organizer_id };
+    },
+
+    /** The identifiers in use that start with `stem` (a new event's identifier is made unique among them). */
+    async identifiersLike(stem: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('events')
+        .select('identifier')
+        // A slug has no LIKE wildcards (routes/events.ts slugOf).
+        .where('identifier', 'like', `${stem}%`)
+        .execute();
+      return rows.map((row) => row.identifier);
+    },
+
+    /** A new event, a draft; throws a unique violation when another took the identifier meanwhile. */
+    async addEvent(
+      organizerId: number,
+      identifier: string,
+      draft: { name: string; startsAt: string; location: string; description?: string },
+    ): Promise<void> {
+      await db
+        .insertInto('events')
+        .values({
+          identifier,
+          name: draft.name,
+          description: draft.description ?? '',
+          location: draft.location,
+          starts_at: draft.startsAt,
+          cover_path: null,
+          organizer_id: organizerId,
+          published: 0,
+        })
+        .execute();
+    },
+
+    /** Changes the organizer's event: false when it is not theirs (or not there). */
+    async updateEvent(
+      organizerId: number,
+      identifier: string,
+      draft: { name: string; startsAt: string; location: string; description?: string },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('events')
+        .set({
+          name: draft.name,
+          description: draft.description ?? '',
+          location: draft.location,
+          starts_at: draft.startsAt,
+        })
+        .where('identifier', '=', identifier)
+        .where('organizer_id', '=', organizerId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async setPublished(organizerId: number, identifier: string, published: boolean): Promise<boolean> {
+      const result = await db
+        .updateTable('events')
+        .set({ published: published ? 1 : 0 })
+        .where('identifier', '=', identifier)
+        .where('organizer_id', '=', organizerId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Names where the organizer's next cover upload goes; answers the key it replaces (an upload never made, or not yet processed), if any. */
+    async startCoverUpload(organizerId: number, identifier: string, key: string): Promise<string | null | undefined> {
+      const row = await db
+        .selectFrom('events')
+        .select('cover_source')
+        .where('identifier', '=', identifier)
+        .where('organizer_id', '=', organizerId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await db
+        .updateTable('events')
+        .set({ cover_source: key })
+        .where('identifier', '=', identifier)
+        .where('organizer_id', '=', organizerId)
+        .execute();
+      return row.cover_source;
+    },
+
+    /** The key an event's uploaded cover waits under for its media job; undefined for none. */
+    async uploadedCover(identifier: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('events')
+        .select('cover_source')
+        .where('identifier', '=', identifier)
+        .executeTakeFirst();
+      return row?.cover_source ?? undefined;
+    },
+
+    /**
+     * Records the cover made of the upload at `source`, once, in place of the one before: the
+     * media it replaced (null for none) or undefined when another worker (or a newer upload) came first.
+     */
+    async setUploadedCover(
+      identifier: string,
+      source: string,
+      media: TargetMedia,
+    ): Promise<{ replaced: TargetMedia | null } | undefined> {
+      const before = await db
+        .selectFrom('events')
+        .select('cover_media')
+        .where('identifier', '=', identifier)
+        .executeTakeFirst();
+      const result = await db
+        .updateTable('events')
+        .set({ cover_media: JSON.stringify(media), cover_path: null, cover_source: null })
+        .where('identifier', '=', identifier)
+        .where('cover_source', '=', source)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n ? { replaced: parseMedia(before?.cover_media ?? null) } : undefined;
+    },
+
+    /** Forgets an uploaded cover the media job refused: false when a newer upload replaced it meanwhile. */
+    async dropCoverSource(identifier: string, source: string): Promise<boolean> {
+      const result = await db
+        .updateTable('events')
+        .set({ cover_source: null })
+        .where('identifier', '=', identifier)
+        .where('cover_source', '=', source)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     /** Events whose name contains the LIKE pattern (any case), newest first. */
@@ -339,6 +489,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       const rows = await db
         .selectFrom('events')
         .select(['identifier', 'name', 'cover_path'])
+        .where('published', '=', 1)
         .where((eb) => likeIgnoringCase(eb.ref('name'), likePattern))
         .orderBy('starts_at', 'desc')
         .limit(limit)

@@ -70,6 +70,7 @@ export function purchasesRepository(db: Db) {
     'd.code',
     'd.owner_id',
     'd.percent_off',
+    'd.amount_off_cents',
     'd.expires_at',
     'd.max_uses',
     'd.times_used',
@@ -82,6 +83,7 @@ export function purchasesRepository(db: Db) {
     code: string;
     owner_id: number;
     percent_off: number;
+    amount_off_cents: number | null;
     expires_at: string | null;
     max_uses: number | null;
     times_used: number;
@@ -95,6 +97,7 @@ export function purchasesRepository(db: Db) {
       code: row.code,
       sellerId: row.owner_id,
       percentOff: row.percent_off,
+      amountOffCents: row.amount_off_cents === null ? null : Number(row.amount_off_cents),
       expiresAt: row.expires_at,
       maxUses: row.max_uses,
       timesUsed: Number(row.times_used),

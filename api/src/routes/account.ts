@@ -1,16 +1,13 @@
 import { z } from 'zod';
-import type { Role } from '@marketplace/shared/contract';
-import type { SessionUser } from '../http/env.js';
-import { HttpError, forbidden } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { isUniqueViolation } from '../repositories/sql.js';
 import type { Services } from '../services.js';
+import { registerOfferRoutes } from './offers.js';
 
 /** The signed-in user's own pages: profile and settings, role pages, and the contact form. */
-export function registerAccountRoutes(r: Router, { repos }: Services): void {
-  const requireRole = (user: SessionUser, role: Role, page: string) => {
-    if (!user.roles.includes(role)) throw forbidden(`${page} are for users with the ${role} role`);
-  };
+export function registerAccountRoutes(r: Router, services: Services): void {
+  const { repos } = services;
 
   r.user('getOwnProfile', noFields, (_input, { user }) => repos.users.ownProfile(user));
 
@@ -34,20 +31,8 @@ export function registerAccountRoutes(r: Router, { repos }: Services): void {
     },
   );
 
-  r.user('getMyEvents', noFields, async (_input, { user }) => {
-    requireRole(user, 'EVENT_ORGANIZER', 'Events');
-    return { events: await repos.content.eventsOrganizedBy(user.id) };
-  });
-
-  r.user('getMediaPackages', noFields, async (_input, { user }) => {
-    requireRole(user, 'MEDIA', 'Media packages');
-    return { mediaPackages: await repos.offers.mediaPackages(user.id) };
-  });
-
-  r.user('getDiscountCodes', noFields, async (_input, { user }) => {
-    requireRole(user, 'MEDIA', 'Discount codes');
-    return { discountCodes: await repos.offers.discountCodes(user.id) };
-  });
+  // Media packages and discount codes: their lists, and create, edit, withdraw.
+  registerOfferRoutes(r, services);
 
   // Sent without credentials (SPEC.md section 7): anyone may write to the business.
   r.visitor(

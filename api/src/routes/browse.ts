@@ -44,7 +44,8 @@ export function registerBrowseRoutes(r: Router, { repos }: Services): void {
   );
 
   r.visitor('getEvent', z.object({ eventIdentifier: fields.text(100) }), async ({ eventIdentifier }, { user }) => {
-    const event = await repos.content.event(eventIdentifier);
+    // A draft is its organizer's alone: to anyone else it is not there, as an event that never was.
+    const event = await repos.content.event(eventIdentifier, user);
     if (!event) throw notFound('Event');
     return { event, contentItems: await repos.content.itemsOfEvent(eventIdentifier, user) };
   });

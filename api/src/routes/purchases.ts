@@ -42,6 +42,7 @@ export async function cartSummaryOf(repos: RepositorySet, key: string | null, no
     discountCode: usable && {
       code: usable.terms.code,
       percentOff: usable.terms.percentOff,
+      ...(usable.terms.amountOffCents !== null ? { amountOffCents: usable.terms.amountOffCents } : {}),
       sellerProfileName: usable.sellerProfileName,
       sellerName: usable.sellerName,
     },

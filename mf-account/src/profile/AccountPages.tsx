@@ -1,4 +1,4 @@
-import { Avatar, callQuery, formatMoney, Link, PAGES } from '@marketplace/shared';
+import { Avatar, callQuery, Link, PAGES } from '@marketplace/shared';
 import { AccountPage } from './AccountPage.js';
 import { useAccountQuery } from './queries.js';
 
@@ -27,74 +27,6 @@ export function ProfilePage() {
           </dl>
         </div>
       )}
-    </AccountPage>
-  );
-}
-
-export function MyEventsPage() {
-  const q = useAccountQuery(callQuery('getMyEvents'));
-  return (
-    <AccountPage
-      title="Your events"
-      state={q}
-      empty={{ when: q.data?.events.length === 0, title: 'No events yet.', hint: 'Events you organize appear here.' }}
-    >
-      <ul>
-        {q.data?.events.map((e) => (
-          <li key={e.eventIdentifier}>
-            <Link to={PAGES.event.href({ eventIdentifier: e.eventIdentifier })}>{e.name}</Link> ·{' '}
-            {new Date(e.startsAt).toLocaleDateString()}
-          </li>
-        ))}
-      </ul>
-    </AccountPage>
-  );
-}
-
-export function MediaPackagesPage() {
-  const q = useAccountQuery(callQuery('getMediaPackages'));
-  return (
-    <AccountPage
-      title="Media packages"
-      state={q}
-      empty={{
-        when: q.data?.mediaPackages.length === 0,
-        title: 'No media packages yet.',
-        hint: 'The packages you offer to clients appear here.',
-      }}
-    >
-      <ul>
-        {q.data?.mediaPackages.map((p) => (
-          <li key={p.id}>
-            <strong>{p.name}</strong> · {formatMoney(p.priceCents)} · {p.photoCount} photos
-            {p.videoMinutes ? `, ${p.videoMinutes} min video` : ''} — {p.description}
-          </li>
-        ))}
-      </ul>
-    </AccountPage>
-  );
-}
-
-export function DiscountCodesPage() {
-  const q = useAccountQuery(callQuery('getDiscountCodes'));
-  return (
-    <AccountPage
-      title="Discount codes"
-      state={q}
-      empty={{
-        when: q.data?.discountCodes.length === 0,
-        title: 'No discount codes yet.',
-        hint: 'Codes you create for your clients appear here.',
-      }}
-    >
-      <ul>
-        {q.data?.discountCodes.map((d) => (
-          <li key={d.id}>
-            <code>{d.code}</code> · {d.percentOff}% off · used {d.timesUsed} times
-            {d.expiresAt ? ` · until ${new Date(d.expiresAt).toLocaleDateString()}` : ''}
-          </li>
-        ))}
-      </ul>
     </AccountPage>
   );
 }

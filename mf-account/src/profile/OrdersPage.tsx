@@ -48,17 +48,20 @@ const THUMBNAIL_PX = 56;
 
 const Row = styled.li`
   display: grid;
-  grid-template-columns: ${THUMBNAIL_PX}px minmax(0, 1fr) auto;
+  grid-template-columns: ${THUMBNAIL_PX}px minmax(0, 1fr);
+  grid-template-areas: 'thumbnail title' 'thumbnail status' 'thumbnail facts';
   gap: ${theme.space.xs} ${theme.space.md};
   align-items: start;
   padding: ${theme.space.md};
   border: 1px solid ${theme.colors.control};
   border-radius: 8px;
   a {
+    grid-area: title;
     font-weight: 600;
+    overflow-wrap: anywhere;
   }
   .thumbnail {
-    grid-row: span 2;
+    grid-area: thumbnail;
     width: ${THUMBNAIL_PX}px;
     height: ${THUMBNAIL_PX}px;
     border-radius: 6px;
@@ -69,13 +72,21 @@ const Row = styled.li`
     color: ${theme.colors.muted};
   }
   .facts {
-    grid-column: 2 / -1;
+    grid-area: facts;
     color: ${theme.colors.muted};
     font-size: ${theme.text.small};
   }
   .status {
+    grid-area: status;
     font-weight: 600;
-    text-align: right;
+  }
+  /* Wide enough: the status beside the title, on the right. */
+  @media (min-width: 640px) {
+    grid-template-columns: ${THUMBNAIL_PX}px minmax(0, 1fr) auto;
+    grid-template-areas: 'thumbnail title status' 'thumbnail facts facts';
+    .status {
+      text-align: right;
+    }
   }
 `;
 

@@ -11,7 +11,10 @@ import {
   type OwnProfile,
 } from '@marketplace/shared';
 import { LegalPage } from '../content/LegalPage.js';
-import { DiscountCodesPage, MediaPackagesPage, MyEventsPage, OrdersPage, ProfilePage } from './AccountPages.js';
+import { DiscountCodesPage } from '../offers/DiscountCodesPage.js';
+import { MediaPackagesPage } from '../offers/MediaPackagesPage.js';
+import { MyEventsPage } from '../events/MyEventsPage.js';
+import { OrdersPage, ProfilePage } from './AccountPages.js';
 import { SettingsPage } from './SettingsPage.js';
 
 const profile: OwnProfile = {
@@ -135,7 +138,16 @@ describe('account pages', () => {
       http.get('http://api.test/v2/user/mediaPackages', () =>
         HttpResponse.json({
           mediaPackages: [
-            { id: 1, name: 'Essentials', description: 'Two hours', priceCents: 25000, photoCount: 50, videoMinutes: 0 },
+            {
+              id: 1,
+              name: 'Essentials',
+              description: 'Two hours',
+              priceCents: 25000,
+              photoCount: 50,
+              videoMinutes: 0,
+              hours: 2,
+              active: true,
+            },
           ],
         }),
       ),

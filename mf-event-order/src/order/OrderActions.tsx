@@ -8,6 +8,7 @@ import {
   parseMoney,
   TextField,
   theme,
+  useFormErrors,
   type EventOrderDetails,
   type OrderAction,
 } from '@marketplace/shared';
@@ -25,39 +26,35 @@ const Form = styled.form`
   gap: ${theme.space.md};
 `;
 
-/** A form's failure: a reason beside the field it names, or one for the whole form. */
-interface Failure {
-  field: string | null;
-  message: string;
-}
-
-const failureOf = (error: unknown): Failure =>
-  error instanceof ApiError
-    ? { field: error.field ?? null, message: error.message }
-    : { field: null, message: 'That did not work: try again' };
+/** The fields of the order's forms: a reason about any other (the order, the action) is the form's. */
+const FORM_FIELDS = [
+  'message',
+  'answer',
+  'reason',
+  'packagePriceCents',
+  'discountCents',
+  'extrasCents',
+  'extrasNote',
+] as const;
+type FormField = (typeof FORM_FIELDS)[number];
 
 /** Sends a change once at a time and keeps its failure for the form to show. */
 function useSend(onChange: (change: OrderChange) => Promise<void>, onDone: () => void) {
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { errorOf, formError, show, fail } = useFormErrors(FORM_FIELDS);
   const send = async (change: OrderChange) => {
     setBusy(true);
-    setFailure(null);
+    show({});
     try {
       await onChange(change);
       onDone();
     } catch (error) {
-      setFailure(failureOf(error));
+      fail(error);
     } finally {
       setBusy(false);
     }
   };
-  const errorOf = (field: string) => (failure?.field === field ? failure.message : undefined);
-  const formError =
-    failure && (failure.field === null || failure.field === 'orderId' || failure.field === 'action')
-      ? failure.message
-      : null;
-  return { busy, send, errorOf, formError, setFailure };
+  return { busy, send, errorOf, formError, show };
 }
 
 function FormModal({
@@ -115,12 +112,12 @@ function TextForm({
   label: string;
   submit: string;
   toChange: (text: string) => OrderChange;
-  field: string;
+  field: FormField;
   onChange: (change: OrderChange) => Promise<void>;
   onClose: () => void;
 }) {
   const [text, setText] = useState('');
-  const { busy, send, errorOf, formError, setFailure } = useSend(onChange, onClose);
+  const { busy, send, errorOf, formError, show } = useSend(onChange, onClose);
   return (
     <FormModal
       title={title}
@@ -128,9 +125,7 @@ function TextForm({
       busy={busy}
       formError={formError}
       onClose={onClose}
-      onSubmit={() =>
-        text.trim() ? void send(toChange(text)) : setFailure({ field, message: 'Write something first' })
-      }
+      onSubmit={() => (text.trim() ? void send(toChange(text)) : show({ [field]: 'Write something first' }))}
     >
       <TextField
         multiline
@@ -171,7 +166,7 @@ function QuoteForm({
     extrasCents: cents(last?.extrasCents ?? 0),
   });
   const [extrasNote, setExtrasNote] = useState(last?.extrasNote ?? '');
-  const { busy, send, errorOf, formError, setFailure } = useSend(onChange, onClose);
+  const { busy, send, errorOf, formError, show } = useSend(onChange, onClose);
   const parsed = Object.fromEntries(MONEY_FIELDS.map((f) => [f, parseMoney(amounts[f])])) as Record<
     MoneyField,
     number | null
@@ -183,8 +178,15 @@ function QuoteForm({
   const submit = () => {
     const { packagePriceCents, discountCents, extrasCents } = parsed;
     if (packagePriceCents === null || discountCents === null || extrasCents === null) {
-      const wrong = MONEY_FIELDS.find((f) => parsed[f] === null) ?? 'packagePriceCents';
-      setFailure({ field: wrong, message: 'Enter an amount in dollars, like 250 or 99.50' });
+      // Each amount that is not one, beside its box.
+      show(
+        Object.fromEntries(
+          MONEY_FIELDS.filter((f) => parsed[f] === null).map((f) => [
+            f,
+            'Enter an amount in dollars, like 250 or 99.50',
+          ]),
+        ),
+      );
       return;
     }
     void send({ action: 'sendQuote', packagePriceCents, discountCents, extrasCents, extrasNote });
@@ -287,7 +289,7 @@ export function OrderActionButtons({
     onPay().then(
       () => setPaying(false),
       (error: unknown) => {
-        setPayError(failureOf(error).message);
+        setPayError(error instanceof ApiError ? error.message : 'That did not work: try again');
         setPaying(false);
       },
     );

@@ -1,5 +1,6 @@
 import {
   EmptyState,
+  formatEventTime,
   PageLayout,
   PageSkeleton,
   PhotoIcon,
@@ -38,6 +39,11 @@ export function EventPage() {
         }
       >
         <h1>{data?.event.name}</h1>
+        {data && (
+          <p>
+            <time dateTime={data.event.startsAt}>{formatEventTime(data.event.startsAt)}</time> · {data.event.location}
+          </p>
+        )}
         <p>{data?.event.description}</p>
         {data &&
           (data.contentItems.length === 0 ? (

@@ -1,20 +1,27 @@
 import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import styled from 'styled-components';
 import {
-  ApiError,
   apiCall,
   Button,
+  callQuery,
+  eventTimeFromInput,
+  formatEventTime,
   formatMoney,
   Modal,
   PAGES,
   requestChat,
+  SelectField,
   setLoginRedirect,
   TextField,
   theme,
+  useFormErrors,
   useLocation,
   useNavigate,
   useSession,
+  type FieldErrors,
   type MediaPackage,
+  type OwnEvent,
   type PublicProfile,
 } from '@marketplace/shared';
 
@@ -50,10 +57,29 @@ const Form = styled.form`
   gap: ${theme.space.md};
 `;
 
-const FIELDS = ['eventName', 'eventDate', 'location', 'guests', 'requirements', 'discountCode'] as const;
+const FIELDS = [
+  'eventIdentifier',
+  'eventName',
+  'eventDate',
+  'location',
+  'guests',
+  'requirements',
+  'discountCode',
+] as const;
 type Field = (typeof FIELDS)[number];
 
-/** The booking form of one package: the event, what the client needs, a code of the photographer's. */
+/** The event choice that describes a new event in the form. */
+const NEW_EVENT = '';
+
+/** The upcoming events the user organizes, which a booking may be for; none for anyone else. */
+function useOwnUpcomingEvents(): OwnEvent[] {
+  const organizes = useSession((s) => s.user?.roles.includes('EVENT_ORGANIZER') ?? false);
+  const { data } = useQuery({ ...callQuery('getMyEvents'), enabled: organizes });
+  const now = Date.now();
+  return (data?.events ?? []).filter((event) => Date.parse(event.startsAt) > now);
+}
+
+/** The booking form of one package: the event (one of the client's or a new one), what the client needs, a code of the photographer's. */
 function BookingForm({
   profile,
   offer,
@@ -64,7 +90,11 @@ function BookingForm({
   onClose: () => void;
 }) {
   const navigate = useNavigate();
-  const [values, setValues] = useState<Record<Field, string>>({
+  const ownEvents = useOwnUpcomingEvents();
+  // The first of the user's own events until they choose (they load after the form opens).
+  const [choice, setChoice] = useState<string | null>(null);
+  const eventIdentifier = choice ?? ownEvents[0]?.eventIdentifier ?? NEW_EVENT;
+  const [values, setValues] = useState<Record<Exclude<Field, 'eventIdentifier'>, string>>({
     eventName: '',
     eventDate: '',
     location: '',
@@ -72,39 +102,43 @@ function BookingForm({
     requirements: '',
     discountCode: '',
   });
-  const [failure, setFailure] = useState<{ field: string | null; message: string } | null>(null);
+  const { errorOf, formError, show, fail } = useFormErrors(FIELDS);
   const [busy, setBusy] = useState(false);
-  const set = (field: Field) => (event: { target: { value: string } }) =>
+  const set = (field: keyof typeof values) => (event: { target: { value: string } }) =>
     setValues({ ...values, [field]: event.target.value });
-  const errorOf = (field: Field) => (failure?.field === field ? failure.message : undefined);
+  const isNew = eventIdentifier === NEW_EVENT;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const missing = (['eventName', 'eventDate', 'location', 'guests'] as const).find((f) => !values[f].trim());
-    if (missing) return setFailure({ field: missing, message: 'Fill this in' });
-    // datetime-local is the client's wall clock: sent with its offset, as an instant.
-    const starts = new Date(values.eventDate);
-    if (Number.isNaN(starts.getTime())) return setFailure({ field: 'eventDate', message: 'Pick a date and time' });
+    // Every missing answer at once, each beside its box.
+    const required: readonly (keyof typeof values)[] = isNew
+      ? ['eventName', 'eventDate', 'location', 'guests']
+      : ['guests'];
+    const found: FieldErrors<Field> = Object.fromEntries(
+      required.filter((field) => !values[field].trim()).map((field) => [field, 'Fill this in']),
+    );
+    if (values.guests.trim() && !/^\d+$/.test(values.guests.trim())) found.guests = 'A whole number of guests';
+    if (!show(found)) return;
     setBusy(true);
-    setFailure(null);
     try {
       const { orderId } = await apiCall('bookPhotographer', {
         photographer: profile.profileName,
         packageId: offer.id,
-        eventName: values.eventName,
-        eventDate: starts.toISOString(),
-        location: values.location,
+        ...(isNew
+          ? {
+              eventName: values.eventName,
+              // The venue's clock, as every event's time is (formatEventTime).
+              eventDate: eventTimeFromInput(values.eventDate),
+              location: values.location,
+            }
+          : { eventIdentifier }),
         guests: Number(values.guests),
         requirements: values.requirements,
         ...(values.discountCode.trim() ? { discountCode: values.discountCode.trim() } : {}),
       });
       navigate(PAGES.eventOrder.href({ orderId }));
     } catch (error) {
-      setFailure(
-        error instanceof ApiError
-          ? { field: error.field ?? null, message: error.message }
-          : { field: null, message: 'The booking could not be sent: try again' },
-      );
+      fail(error, 'The booking could not be sent: try again');
       setBusy(false);
     }
   };
@@ -115,27 +149,46 @@ function BookingForm({
         <p>
           {offer.description} {formatMoney(offer.priceCents)}, before any code.
         </p>
-        <TextField
-          label="Event"
-          value={values.eventName}
-          maxLength={120}
-          onChange={set('eventName')}
-          error={errorOf('eventName')}
-        />
-        <TextField
-          label="Date and time"
-          type="datetime-local"
-          value={values.eventDate}
-          onChange={set('eventDate')}
-          error={errorOf('eventDate')}
-        />
-        <TextField
-          label="Place"
-          value={values.location}
-          maxLength={200}
-          onChange={set('location')}
-          error={errorOf('location')}
-        />
+        {ownEvents.length > 0 && (
+          <SelectField
+            label="Which event?"
+            value={eventIdentifier}
+            onChange={(event) => setChoice(event.target.value)}
+            error={errorOf('eventIdentifier')}
+            options={[
+              ...ownEvents.map((own) => ({
+                value: own.eventIdentifier,
+                label: `${own.name}, ${formatEventTime(own.startsAt)}`,
+              })),
+              { value: NEW_EVENT, label: 'A new event' },
+            ]}
+          />
+        )}
+        {isNew && (
+          <>
+            <TextField
+              label="Event"
+              value={values.eventName}
+              maxLength={120}
+              onChange={set('eventName')}
+              error={errorOf('eventName')}
+            />
+            <TextField
+              label="Date and time"
+              type="datetime-local"
+              value={values.eventDate}
+              onChange={set('eventDate')}
+              error={errorOf('eventDate')}
+            />
+            <TextField
+              label="Place"
+              value={values.location}
+              maxLength={200}
+              onChange={set('location')}
+              error={errorOf('location')}
+            />
+          </>
+        )}
         <TextField
           label="Guests"
           inputMode="numeric"
@@ -159,7 +212,7 @@ function BookingForm({
           onChange={set('discountCode')}
           error={errorOf('discountCode')}
         />
-        {failure && !FIELDS.includes(failure.field as Field) && <p role="alert">{failure.message}</p>}
+        {formError && <p role="alert">{formError}</p>}
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           <Button type="submit" variant="primary" disabled={busy}>
             Send request

@@ -67,6 +67,10 @@ describe('event page', () => {
     expect(status.querySelectorAll('[aria-hidden="true"] > li')).toHaveLength(8);
     expect(await screen.findByRole('heading', { name: 'Summer Jazz Night', level: 1 })).toBeInTheDocument();
     expect(screen.queryByRole('status')).toBeNull();
+    // When and where, under the title: the venue's clock, whatever the viewer's time zone.
+    const when = screen.getByText('Wed, 1 Jul 2026, 18:00');
+    expect(when).toHaveAttribute('datetime', '2026-07-01T18:00:00.000Z');
+    expect(when.parentElement).toHaveTextContent('Wed, 1 Jul 2026, 18:00 · Harbour');
     const gallery = screen.getByRole('list', { name: 'Gallery' });
     expect(within(gallery).getAllByRole('listitem')).toHaveLength(3);
     // Photos are thumbnails, the first row's loaded at once (the first first: it is likely the
@@ -342,7 +346,7 @@ describe('creator page', () => {
       ),
     );
 
-  it('lets a member book a package: the request carries the event as an instant, then opens the new order', async () => {
+  it("lets a member book a package: every missing answer shown at once, the event's time on its venue's clock, then the new order", async () => {
     serveProfile();
     sessionStore.setState({
       isLoggedIn: true,
@@ -367,7 +371,10 @@ describe('creator page', () => {
     await userEvent.click(within(packages).getByRole('button', { name: 'Book Essentials' }));
     const form = screen.getByRole('dialog', { name: 'Book Mia Lens: Essentials' });
     await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
-    expect(within(form).getByLabelText('Event')).toHaveAccessibleDescription('Fill this in');
+    for (const label of ['Event', 'Date and time', 'Place', 'Guests'])
+      expect(within(form).getByLabelText(label)).toHaveAccessibleDescription('Fill this in');
+    // Not one of the user's events to choose: they organize none.
+    expect(within(form).queryByLabelText('Which event?')).toBeNull();
     expect(sent).toEqual([]);
     await userEvent.type(within(form).getByLabelText('Event'), 'Spring gala');
     await userEvent.type(within(form).getByLabelText('Date and time'), '2027-05-01T18:30');
@@ -383,9 +390,65 @@ describe('creator page', () => {
       photographer: 'mia',
       packageId: '11',
       eventName: 'Spring gala',
-      eventDate: new Date('2027-05-01T18:30').toISOString(),
+      eventDate: '2027-05-01T18:30Z',
       location: 'Riverside Hall',
       guests: '80',
+      requirements: '',
+    });
+  });
+
+  it('lets an organizer book one of their upcoming events, which the request names instead of describing', async () => {
+    serveProfile();
+    sessionStore.setState({
+      isLoggedIn: true,
+      user: { profileName: 'olga', username: 'Olga', roles: ['EVENT_ORGANIZER'], profilePicture: null },
+    });
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    server.use(
+      http.get(`${API}/user/events`, () =>
+        HttpResponse.json({
+          events: [
+            {
+              ...event({ eventIdentifier: 'gala', name: 'Winter Gala', startsAt: '2099-01-10T19:00:00.000Z' }),
+              published: true,
+              coverProcessing: false,
+            },
+            {
+              ...event({ eventIdentifier: 'old', name: 'Last year', startsAt: '2020-01-10T19:00:00.000Z' }),
+              published: true,
+              coverProcessing: false,
+            },
+          ],
+        }),
+      ),
+      http.post(`${API}/bookings`, async ({ request }) => {
+        sent.push(Object.fromEntries((await request.formData()).entries()));
+        return HttpResponse.json({ orderId: 'ord-abc12345' });
+      }),
+    );
+    renderAt('/user/mia');
+    await userEvent.click(await screen.findByRole('button', { name: 'Book Essentials' }));
+    const form = screen.getByRole('dialog', { name: 'Book Mia Lens: Essentials' });
+    const which = await within(form).findByLabelText('Which event?');
+    // Upcoming ones only, and a new one.
+    expect(
+      within(which)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Winter Gala, Sat, 10 Jan 2099, 19:00', 'A new event']);
+    expect(within(form).queryByLabelText('Place')).toBeNull();
+    // Choosing a new event asks for it.
+    await userEvent.selectOptions(which, 'A new event');
+    expect(within(form).getByLabelText('Place')).toBeInTheDocument();
+    await userEvent.selectOptions(which, 'Winter Gala, Sat, 10 Jan 2099, 19:00');
+    await userEvent.type(within(form).getByLabelText('Guests'), '300');
+    await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toEqual({
+      photographer: 'mia',
+      packageId: '11',
+      eventIdentifier: 'gala',
+      guests: '300',
       requirements: '',
     });
   });
@@ -487,9 +550,12 @@ describe('cart page', () => {
   it('swallows a failed removal and keeps the item', async () => {
     sessionStore.setState({ cart: [cartItem('a')], loaded: true });
     server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
+    const removal = vi.spyOn(sessionStore.getState(), 'removeFromCart');
     renderAt('/cart');
     await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
-    await new Promise((r) => setTimeout(r, 30));
+    // Once the removal has failed and been dealt with.
+    await waitFor(() => expect(removal).toHaveBeenCalledWith('a'));
+    await act(() => removal.mock.results[0]?.value);
     expect(screen.getByRole('button', { name: 'Remove a' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
   });

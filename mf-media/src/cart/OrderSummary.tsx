@@ -158,7 +158,10 @@ function Totals({ summary, busy, onRemoveCode }: { summary: CartSummary; busy: b
             Discount <code>{discountCode.code}</code>
             <br />
             <span className="muted">
-              {discountCode.percentOff}% off {discountCode.sellerName}&rsquo;s items
+              {discountCode.amountOffCents !== undefined
+                ? `${formatMoney(discountCode.amountOffCents, currency)} off the total of`
+                : `${discountCode.percentOff}% off`}{' '}
+              {discountCode.sellerName}&rsquo;s items
             </span>{' '}
             <Button
               variant="link"

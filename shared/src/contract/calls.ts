@@ -12,10 +12,14 @@ import type {
   ContactMessage,
   ContentItem,
   DiscountCode,
+  DiscountCodeDraft,
+  EventDraft,
   EventSummary,
   MediaPackage,
+  MediaPackageDraft,
   MessageNotification,
   Notification,
+  OwnEvent,
   OwnProfile,
   Post,
   PublicProfile,
@@ -117,6 +121,23 @@ export const API_CALLS = {
   getMyEvents: { method: 'GET', path: '/v2/user/events', encoding: 'none', credentials: true },
   getMediaPackages: { method: 'GET', path: '/v2/user/mediaPackages', encoding: 'none', credentials: true },
   getDiscountCodes: { method: 'GET', path: '/v2/user/discountCodes', encoding: 'none', credentials: true },
+  // A photographer's own offers: create, edit and withdraw packages and codes.
+  createMediaPackage: { method: 'POST', path: '/v2/user/mediaPackages/create', encoding: 'form', credentials: true },
+  updateMediaPackage: { method: 'POST', path: '/v2/user/mediaPackages/update', encoding: 'form', credentials: true },
+  withdrawMediaPackage: {
+    method: 'POST',
+    path: '/v2/user/mediaPackages/withdraw',
+    encoding: 'form',
+    credentials: true,
+  },
+  createDiscountCode: { method: 'POST', path: '/v2/user/discountCodes/create', encoding: 'form', credentials: true },
+  updateDiscountCode: { method: 'POST', path: '/v2/user/discountCodes/update', encoding: 'form', credentials: true },
+  withdrawDiscountCode: {
+    method: 'POST',
+    path: '/v2/user/discountCodes/withdraw',
+    encoding: 'form',
+    credentials: true,
+  },
   getOwnProfile: { method: 'GET', path: '/v2/user/profile', encoding: 'none', credentials: true },
   updateProfile: { method: 'POST', path: '/v2/user/updateProfile', encoding: 'form', credentials: true },
   getChatMessages: { method: 'GET', path: '/v2/chat/messages', encoding: 'query', credentials: true },
@@ -143,6 +164,11 @@ export const API_CALLS = {
   },
   getPurchases: { method: 'GET', path: '/v2/user/purchases', encoding: 'none', credentials: true },
   getSales: { method: 'GET', path: '/v2/user/sales', encoding: 'none', credentials: true },
+  // An organizer's own events: written, published or withdrawn, and their covers uploaded.
+  createEvent: { method: 'POST', path: '/v2/user/events/create', encoding: 'form', credentials: true },
+  updateEvent: { method: 'POST', path: '/v2/user/events/update', encoding: 'form', credentials: true },
+  setEventPublished: { method: 'POST', path: '/v2/user/events/publish', encoding: 'form', credentials: true },
+  uploadEventCover: { method: 'POST', path: '/v2/user/events/cover', encoding: 'form', credentials: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof API_CALLS;
@@ -227,9 +253,20 @@ export interface ApiContract {
     response: { profile: PublicProfile; contentItems: ContentItem[]; packages: MediaPackage[] };
   };
   getEventOrders: { request: NoFields; response: { eventOrders: EventOrderSummary[] } };
-  getMyEvents: { request: NoFields; response: { events: EventSummary[] } };
+  /** The organizer's events, drafts too, newest first. */
+  getMyEvents: { request: NoFields; response: { events: OwnEvent[] } };
   getMediaPackages: { request: NoFields; response: { mediaPackages: MediaPackage[] } };
   getDiscountCodes: { request: NoFields; response: { discountCodes: DiscountCode[] } };
+  /** The MEDIA user's own packages and codes only: another's id is not found. */
+  createMediaPackage: { request: MediaPackageDraft; response: { mediaPackage: MediaPackage } };
+  updateMediaPackage: { request: MediaPackageDraft & { id: number }; response: { mediaPackage: MediaPackage } };
+  /** No longer offered nor bookable; orders already made keep its name and price. */
+  withdrawMediaPackage: { request: { id: number }; response: { mediaPackage: MediaPackage } };
+  /** `code` is uppercased; a code's text is refused (409) when any code has it. */
+  createDiscountCode: { request: DiscountCodeDraft; response: { discountCode: DiscountCode } };
+  updateDiscountCode: { request: DiscountCodeDraft & { id: number }; response: { discountCode: DiscountCode } };
+  /** Switched off: refused in carts, at checkout and in bookings from then on. */
+  withdrawDiscountCode: { request: { id: number }; response: { discountCode: DiscountCode } };
   getOwnProfile: { request: NoFields; response: OwnProfile };
   updateProfile: {
     request: { username?: string; email?: string; bio?: string };
@@ -265,6 +302,20 @@ export interface ApiContract {
   };
   /** A seller's sales, newest first, and their totals per month. */
   getSales: { request: NoFields; response: { sales: Sale[]; months: SalesMonth[] } };
+  /** An organizer's new event, a draft until published; refused field by field with the reason. */
+  createEvent: { request: EventDraft; response: { event: OwnEvent } };
+  updateEvent: { request: EventDraft & { eventIdentifier: string }; response: { event: OwnEvent } };
+  /** Publishes the organizer's event, or withdraws it (its page is theirs alone again). */
+  setEventPublished: { request: { eventIdentifier: string; published: boolean }; response: { event: OwnEvent } };
+  /**
+   * Where the event's new cover goes, once, as for `addTarget`: a presigned POST with
+   * `uploadFields`, or a PUT of the bytes. Its media job makes the cover shown; until then the
+   * event says `coverProcessing`.
+   */
+  uploadEventCover: {
+    request: { eventIdentifier: string; contentType: string };
+    response: { uploadUrl: string; uploadFields?: Record<string, string> };
+  };
 }
 
 // Compile-time check that the table and the contract name the same calls.

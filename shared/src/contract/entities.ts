@@ -150,6 +150,25 @@ export interface EventSummary {
   itemCount: number;
 }
 
+/** An event as its organizer sees it on their events page. */
+export interface OwnEvent extends EventSummary {
+  /** Listed and public; false for a draft (or a withdrawn event), whose page only its organizer sees. */
+  published: boolean;
+  /** A cover was uploaded and its media job has not made it yet: `cover` is still the one before. */
+  coverProcessing: boolean;
+}
+
+/**
+ * What an organizer writes of an event. `startsAt` is ISO 8601; `description` may be empty. The
+ * event's identifier (its address) is made from the name when it is created and kept after.
+ */
+export interface EventDraft {
+  name: string;
+  startsAt: string;
+  location: string;
+  description?: string;
+}
+
 export interface Post {
   id: number;
   author: ChatWindowEntry;
@@ -171,18 +190,59 @@ export interface PublicProfile {
 export interface MediaPackage {
   id: number;
   name: string;
+  /** What is included. */
   description: string;
   priceCents: number;
+  /** Edited photos delivered. */
   photoCount: number;
   videoMinutes: number;
+  /** Hours of coverage; 0 when the package does not say. */
+  hours: number;
+  /** False once its photographer withdrew it: listed to its owner only, and not bookable. */
+  active: boolean;
 }
 
 export interface DiscountCode {
   id: number;
   code: string;
+  /** 1-100 for a percent code; 0 for an amount code. */
   percentOff: number;
+  /** What an amount code takes off, in cents; null for a percent code. */
+  amountOffCents: number | null;
   expiresAt: string | null;
+  /** Paid purchases and bookings it may take off; null: no limit. */
+  maxUses: number | null;
   timesUsed: number;
+  /** False once its owner withdrew it: refused wherever it is typed. */
+  active: boolean;
+}
+
+/**
+ * A media package as its owner writes it (create, or replace on update). Money in cents; counts
+ * are whole numbers. `active` defaults to true on create.
+ */
+export interface MediaPackageDraft {
+  name: string;
+  description?: string;
+  priceCents: number;
+  hours: number;
+  photoCount: number;
+  videoMinutes?: number;
+  active?: boolean;
+}
+
+/**
+ * A discount code as its owner writes it (create, or replace on update): exactly one of
+ * `percentOff` (1-100) and `amountOffCents`; `expiresAt` (an instant, or a date meaning that day's
+ * end in UTC) and `maxUses` absent for none.
+ */
+export interface DiscountCodeDraft {
+  code: string;
+  percentOff?: number;
+  amountOffCents?: number;
+  expiresAt?: string;
+  maxUses?: number;
+  active?: boolean;
 }
 
 export interface ContactMessage {

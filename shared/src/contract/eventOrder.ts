@@ -91,10 +91,13 @@ export interface BookingRequest {
   /** The photographer's profile name. */
   photographer: string;
   packageId: number;
-  eventName: string;
+  /** One of the client's own events (they organize it): its name, date and place are the order's. */
+  eventIdentifier?: string;
+  /** A new event's name, date and place: needed unless `eventIdentifier` names one. */
+  eventName?: string;
   /** When the event starts: `YYYY-MM-DDTHH:mm`, in the client's time zone, with its offset (an ISO date-time). */
-  eventDate: string;
-  location: string;
+  eventDate?: string;
+  location?: string;
   guests: number;
   requirements: string;
   discountCode?: string;

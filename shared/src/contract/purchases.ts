@@ -5,10 +5,15 @@
  */
 import type { ResponsiveImage } from './entities.js';
 
-/** A photographer's code applied to the cart: it takes `percentOff` off that photographer's items only. */
+/**
+ * A photographer's code applied to the cart: it takes `percentOff` off each of that photographer's
+ * items, or for an amount code `amountOffCents` once off their total (percentOff 0 then).
+ */
 export interface AppliedDiscountCode {
   code: string;
   percentOff: number;
+  /** Present for an amount code only. */
+  amountOffCents?: number;
   sellerProfileName: string;
   sellerName: string;
 }

@@ -4,6 +4,7 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type Ref,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
 import styled, { css } from 'styled-components';
@@ -66,6 +67,10 @@ const TextArea = styled.textarea`
   resize: vertical;
 `;
 
+const Select = styled.select`
+  ${textBox}
+`;
+
 /** `label` always names the box; `hideLabel` keeps the name for screen readers only (a search box). */
 interface FieldBase {
   label: string;
@@ -83,8 +88,8 @@ export type TextFieldProps = FieldBase &
   );
 
 /** A text field with its label, and its hint and error text tied to the box (aria-describedby). */
-export function TextField(props: TextFieldProps) {
-  const { label, hideLabel, hint, error, id: givenId, ...rest } = props;
+/** A field's box attributes (id, name, description, invalid) and its label, hint and error around the box. */
+function useFieldParts({ label, hideLabel, hint, error, id: givenId }: FieldBase & { id?: string | undefined }) {
   const ownId = useId();
   const id = givenId ?? ownId;
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
@@ -95,14 +100,10 @@ export function TextField(props: TextFieldProps) {
     'aria-describedby': described,
     'aria-invalid': error ? true : undefined,
   };
-  return (
+  const around = (box: ReactNode) => (
     <Wrap>
       {!hideLabel && <label htmlFor={id}>{label}</label>}
-      {'multiline' in rest && rest.multiline ? (
-        <TextArea {...withoutMultiline(rest)} {...a11y} />
-      ) : (
-        <Input {...(withoutMultiline(rest) as InputHTMLAttributes<HTMLInputElement>)} {...a11y} />
-      )}
+      {box}
       {hint && (
         <p className="hint" id={`${id}-hint`}>
           {hint}
@@ -114,6 +115,39 @@ export function TextField(props: TextFieldProps) {
         </p>
       )}
     </Wrap>
+  );
+  return { a11y, around };
+}
+
+export function TextField(props: TextFieldProps) {
+  const { label: _label, hideLabel: _hideLabel, hint: _hint, error: _error, id: _id, ...rest } = props;
+  const { a11y, around } = useFieldParts(props);
+  return around(
+    'multiline' in rest && rest.multiline ? (
+      <TextArea {...withoutMultiline(rest)} {...a11y} />
+    ) : (
+      <Input {...(withoutMultiline(rest) as InputHTMLAttributes<HTMLInputElement>)} {...a11y} />
+    ),
+  );
+}
+
+export type SelectFieldProps = FieldBase &
+  SelectHTMLAttributes<HTMLSelectElement> & {
+    options: readonly { value: string; label: string }[];
+  };
+
+/** A choice of a few options, with its label, hint and error tied to it as a text field's are. */
+export function SelectField(props: SelectFieldProps) {
+  const { label: _label, hideLabel: _hideLabel, hint: _hint, error: _error, id: _id, options, ...rest } = props;
+  const { a11y, around } = useFieldParts(props);
+  return around(
+    <Select {...rest} {...a11y}>
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </Select>,
   );
 }
 
