@@ -76,9 +76,11 @@ export function registerBookingRoutes(r: Router, services: Services): void {
     const event = await eventOf(booking, user.id);
     const now = Date.now();
     const starts = Date.parse(event.startsAt);
-    if (starts <= now) throw new HttpError(400, 'The event must be in the future', 'eventDate');
+    // Beside the field the client chose the event by.
+    const when = booking.eventIdentifier ? 'eventIdentifier' : 'eventDate';
+    if (starts <= now) throw new HttpError(400, 'The event must be in the future', when);
     if (starts > now + BOOKING_HORIZON_DAYS * 86_400_000)
-      throw new HttpError(400, 'The event must be within two years', 'eventDate');
+      throw new HttpError(400, 'The event must be within two years', when);
 
     // The price is the package's now, less the photographer's own code: the order keeps both.
     let totalCents = offered.priceCents;

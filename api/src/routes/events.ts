@@ -72,8 +72,8 @@ export function registerEventRoutes(r: Router, services: Services): void {
   const ownEvent = async (user: SessionUser, eventIdentifier: string) => {
     requireOrganizer(user);
     const event = await repos.content.ownEvent(eventIdentifier);
-    if (!event) throw notFound('Event');
-    if (event.organizerId !== user.id) throw forbidden('This event is organized by someone else');
+    // Another's event is not found, as one that does not exist: a draft's address stays unknown.
+    if (!event || event.organizerId !== user.id) throw notFound('Event');
     return event;
   };
   const shown = ({ organizerId: _organizerId, ...event }: OwnEvent & { organizerId: number }): OwnEvent => event;

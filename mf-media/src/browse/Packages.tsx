@@ -91,9 +91,8 @@ function BookingForm({
 }) {
   const navigate = useNavigate();
   const ownEvents = useOwnUpcomingEvents();
-  // The first of the user's own events until they choose (they load after the form opens).
-  const [choice, setChoice] = useState<string | null>(null);
-  const eventIdentifier = choice ?? ownEvents[0]?.eventIdentifier ?? NEW_EVENT;
+  // A new event until the user chooses one of theirs (they load after the form opens).
+  const [eventIdentifier, setEventIdentifier] = useState(NEW_EVENT);
   const [values, setValues] = useState<Record<Exclude<Field, 'eventIdentifier'>, string>>({
     eventName: '',
     eventDate: '',
@@ -153,14 +152,14 @@ function BookingForm({
           <SelectField
             label="Which event?"
             value={eventIdentifier}
-            onChange={(event) => setChoice(event.target.value)}
+            onChange={(event) => setEventIdentifier(event.target.value)}
             error={errorOf('eventIdentifier')}
             options={[
+              { value: NEW_EVENT, label: 'A new event' },
               ...ownEvents.map((own) => ({
                 value: own.eventIdentifier,
                 label: `${own.name}, ${formatEventTime(own.startsAt)}`,
               })),
-              { value: NEW_EVENT, label: 'A new event' },
             ]}
           />
         )}

@@ -87,7 +87,6 @@ export type TextFieldProps = FieldBase &
     | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>)
   );
 
-/** A text field with its label, and its hint and error text tied to the box (aria-describedby). */
 /** A field's box attributes (id, name, description, invalid) and its label, hint and error around the box. */
 function useFieldParts({ label, hideLabel, hint, error, id: givenId }: FieldBase & { id?: string | undefined }) {
   const ownId = useId();
@@ -119,6 +118,7 @@ function useFieldParts({ label, hideLabel, hint, error, id: givenId }: FieldBase
   return { a11y, around };
 }
 
+/** A text field with its label, and its hint and error text tied to the box (aria-describedby). */
 export function TextField(props: TextFieldProps) {
   const { label: _label, hideLabel: _hideLabel, hint: _hint, error: _error, id: _id, ...rest } = props;
   const { a11y, around } = useFieldParts(props);

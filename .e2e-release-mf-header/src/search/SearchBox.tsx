@@ -1,0 +1,126 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import styled from 'styled-components';
+import {
+  Avatar,
+  popupSurface,
+  TextField,
+  theme,
+  useClickOutside,
+  useKeptDraft,
+  type SearchResult,
+} from '@marketplace/shared';
+import { useFollow } from '../useFollow.js';
+import { useSearch } from './useSearch.js';
+
+const Wrap = styled.div`
+  position: relative;
+  flex: 1;
+  max-width: 420px;
+`;
+
+const Results = styled.ul`
+  position: absolute;
+  left: 0;
+  right: 0;
+  top: calc(100% + 4px);
+  margin: 0;
+  padding: 4px 0;
+  list-style: none;
+  ${popupSurface}
+  z-index: 950;
+  li {
+    display: flex;
+    gap: 8px;
+    align-items: center;
+    padding: 6px 12px;
+    cursor: pointer;
+  }
+  li[aria-selected='true'] {
+    background: ${theme.colors.surface};
+  }
+`;
+
+/** SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text. */
+export function SearchBox() {
+  // Kept through a remount (the shell switching the header to another version), not just a render.
+  const [typed, setTyped, clearTyped] = useKeptDraft('header:search');
+  // -1 is the typed text itself; 0..n-1 a result.
+  const [selected, setSelected] = useState(-1);
+  const [open, setOpen] = useState(false);
+  const results = useSearch(typed);
+  const follow = useFollow();
+  const wrap = useRef<HTMLDivElement>(null);
+  const listId = useId();
+
+  useEffect(() => setSelected(-1), [results]);
+  useClickOutside(wrap, open, () => setOpen(false));
+
+  const go = (result: SearchResult) => {
+    setOpen(false);
+    clearTyped();
+    follow(result.urlLink);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const n = results.length;
+    if (e.key === 'ArrowDown' && n > 0) {
+      e.preventDefault();
+      setOpen(true);
+      setSelected((i) => (i + 1 >= n ? -1 : i + 1));
+    } else if (e.key === 'ArrowUp' && n > 0) {
+      e.preventDefault();
+      setOpen(true);
+      setSelected((i) => (i <= -1 ? n - 1 : i - 1));
+    } else if (e.key === 'Enter') {
+      const result = results[selected];
+      if (result) {
+        e.preventDefault();
+        go(result);
+      }
+    } else if (e.key === 'Escape') {
+      setOpen(false);
+    }
+  };
+
+  const showing = open && results.length > 0;
+  const current = results[selected];
+  return (
+    <Wrap ref={wrap}>
+      <TextField
+        label="Search"
+        hideLabel
+        type="search"
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={showing}
+        aria-controls={listId}
+        aria-activedescendant={current ? `${listId}-${selected}` : undefined}
+        placeholder="Search for people or events..."
+        value={current ? current.name : typed}
+        onChange={(e) => {
+          setTyped(e.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onKeyDown={onKeyDown}
+      />
+      {showing && (
+        <Results id={listId} role="listbox" aria-label="Search results">
+          {results.map((r, i) => (
+            <li
+              key={`${r.urlLink}`}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === selected}
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => go(r)}
+            >
+              <Avatar src={r.iconUrl} name="" size={24} />
+              <span>{r.name}</span>
+            </li>
+          ))}
+        </Results>
+      )}
+    </Wrap>
+  );
+}

@@ -1,0 +1,32 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { callQuery, SEARCH_DEBOUNCE_MS, type SearchResult } from '@marketplace/shared';
+
+/** The value, once it has stopped changing for `ms`. */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/**
+ * Search results for the typed text, debounced 100 ms (SPEC.md section 5). Each query is its own
+ * cache entry, so a slow answer to an older query can never show under a newer one; an empty
+ * query has no results at all.
+ */
+export function useSearch(typed: string): SearchResult[] {
+  const query = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const enabled = query !== '' && typed.trim() !== '';
+  const { data } = useQuery({
+    ...callQuery('search', { query }),
+    select: (r): SearchResult[] => r.searchResults,
+    enabled,
+    staleTime: 60_000,
+    // While the next query loads, the previous results stay (never the other way round).
+    placeholderData: keepPreviousData,
+  });
+  return enabled ? (data ?? []) : [];
+}

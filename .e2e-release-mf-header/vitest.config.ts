@@ -1,0 +1,3 @@
+import { uiTestConfig } from 'build-preset/vitest';
+
+export default uiTestConfig({ setupFiles: ['@marketplace/shared/testing/fake-live'] });
