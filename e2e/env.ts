@@ -70,11 +70,20 @@ export const BROKER_DIR = process.env.E2E_BROKER_DIR;
 /** The production project's object store (s3rver), where browsers send uploads; unset otherwise. */
 export const UPLOAD_ORIGIN = process.env.E2E_UPLOAD_ORIGIN;
 
+/**
+ * How long the suite's page servers wait for the API. The suite checks what a render holds; on a
+ * 2-core machine where the other worker's test is encoding video, the API's answer can come later
+ * than the 500 ms a deployment waits, and the page then arrives with skeletons. The deadline's own
+ * behaviour is tested with a shell of its own at 500 ms (server-rendering.spec.ts).
+ */
+const SUITE_DATA_DEADLINE_MS = '5000';
+
 /** The runtime config environment of a shell whose remotes are on the given ports (and the key its page server signs beacon tokens with). */
 export function runtimeEnv(ports: Record<RemoteName, number> = PORTS): Record<string, string> {
   return {
     API_ORIGIN: API,
     RUM_TOKEN_KEY,
+    PAGE_DATA_DEADLINE_MS: SUITE_DATA_DEADLINE_MS,
     ...(LIVE_URL ? { LIVE_URL } : {}),
     ...(UPLOAD_ORIGIN ? { UPLOAD_ORIGIN } : {}),
     ...manifestEnv(ports),
