@@ -32,19 +32,23 @@ describe('message notifications', () => {
 });
 
 describe('chat', () => {
-  it('opening a conversation returns it, marks it READ and opens the window', async () => {
+  it('reading a conversation answers it and changes nothing; opening it marks it READ and opens the window', async () => {
     const clara = await t().as('clara');
+    const statusOfMia = async () =>
+      present(
+        (await clara.call('getMessageNotifications', { pageNo: 0, limit: 50 })).body.messageNotifications.find(
+          (m) => m.profileName === 'mia',
+        ),
+        "mia's entry",
+      ).status;
     const res = await clara.call('getChatMessages', { profileName: 'mia' });
     expect(res.status).toBe(200);
     expect(res.body.contact).toMatchObject({ profileName: 'mia', username: 'Mia Lens' });
     expect(res.body.messages.map((m: { fromProfileName: string }) => m.fromProfileName)).toEqual(['clara', 'mia']);
-    const list = (await clara.call('getMessageNotifications', { pageNo: 0, limit: 50 })).body.messageNotifications;
-    expect(
-      present(
-        list.find((m) => m.profileName === 'mia'),
-        "mia's entry",
-      ).status,
-    ).toBe('READ');
+    expect(await statusOfMia()).not.toBe('READ');
+    expect((await clara.call('getOpenChats')).body.chats).toEqual([]);
+    expect((await clara.call('openChat', { profileName: 'mia' })).body).toEqual({ opened: 'mia' });
+    expect(await statusOfMia()).toBe('READ');
     expect((await clara.call('getOpenChats')).body.chats.map((c: { profileName: string }) => c.profileName)).toEqual([
       'mia',
     ]);
@@ -52,7 +56,7 @@ describe('chat', () => {
 
   it('closeChat removes the window', async () => {
     const clara = await t().as('clara');
-    await clara.call('getChatMessages', { profileName: 'leo' });
+    await clara.call('openChat', { profileName: 'leo' });
     expect((await clara.call('closeChat', { profileName: 'leo' })).body).toEqual({ closed: 'leo' });
     const open = (await clara.call('getOpenChats')).body.chats.map((c: { profileName: string }) => c.profileName);
     expect(open).not.toContain('leo');

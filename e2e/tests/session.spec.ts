@@ -71,3 +71,66 @@ test('api -> header: a notification published live appears in the badge and the 
     'Your event has a new photographer',
   );
 });
+
+test('shell: with the session cookie gone, each way a page notices (a route change, a page load, the live channel) ends at /user/login with the way back kept', async ({
+  page,
+}) => {
+  const dropSession = () => page.context().clearCookies({ name: 'session' });
+  const loggedInCookie = async () => (await page.context().cookies()).find((c) => c.name === 'loggedIn')?.value;
+  const returnPath = async () =>
+    decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'loginRedirect')?.value ?? '');
+
+  // A route change: the shell's check.
+  await logIn(page, 'dave');
+  await dropSession();
+  await page.getByRole('link', { name: 'Posts' }).click();
+  await expect(page).toHaveURL(/\/user\/login$/);
+  expect(await loggedInCookie()).toBe('no');
+  expect(await returnPath()).toBe('/community');
+
+  // A page load: the session store's user info (and the shell's check beside it).
+  await logIn(page, 'dave');
+  await dropSession();
+  await page.goto('/events');
+  await expect(page).toHaveURL(/\/user\/login$/);
+  expect(await loggedInCookie()).toBe('no');
+  expect(await returnPath()).toBe('/events');
+
+  // The live channel: the session ends on the server, which closes its broker connections; the
+  // page asks for a new broker login, is refused, and ends the session without a route change.
+  let sockets = 0;
+  page.on('websocket', () => sockets++);
+  await logIn(page, 'dave');
+  await expect.poll(() => sockets).toBeGreaterThan(0);
+  await page.goto('/events');
+  await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  await expect.poll(() => sockets).toBeGreaterThan(1);
+  const liveLogins: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/v2/liveCredentials') && liveLogins.push(r.url()));
+  const res = await page.context().request.post(`${API}/v2/logout`);
+  expect(res.status()).toBe(200);
+  await page.context().addCookies([{ name: 'loggedIn', value: 'yes', url: 'http://localhost:13000' }]);
+  await expect(page).toHaveURL(/\/user\/login$/, { timeout: 15_000 });
+  expect(await returnPath()).toBe('/events');
+  // Asked once, refused, and not again.
+  await page.waitForTimeout(5_000);
+  expect(liveLogins).toHaveLength(1);
+});
+
+test('shell: after logout, Back to a private page shows none of its data, from the cache or otherwise', async ({
+  page,
+}) => {
+  await logIn(page, 'clara');
+  await page.goto('/eventorder/ord-1006');
+  await expect(page.getByRole('heading', { name: 'Annual awards' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Download' }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Profile menu' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/eventorder\/ord-1006$/);
+  await expect(page.getByText('You are unauthorized to view this page')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Annual awards' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Download' })).toHaveCount(0);
+});

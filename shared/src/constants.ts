@@ -10,6 +10,8 @@ export const SCROLL_LOAD_THRESHOLD = 0.9;
 export const SEARCH_DEBOUNCE_MS = 100;
 /** Width at or below which the mobile layout applies. */
 export const MOBILE_BREAKPOINT_PX = 768;
+/** How long a session lasts from its log in (the API's session and its loggedIn=yes cookie). */
+export const SESSION_DAYS = 30;
 export const LOGGED_IN_COOKIE_DAYS_AT_LOGOUT = 7;
 export const LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE = 30;
 export const LOGIN_REDIRECT_COOKIE_DAYS = 1;

@@ -12,4 +12,22 @@ describe('the loggedIn cookie on a host under a two-label public suffix', () => 
     expect(isLoggedInCookie()).toBe(false);
     expect(document.cookie).toBe('loggedIn=no');
   });
+
+  it("is 'no' after logout when the API wrote 'yes' on the page's own host (COOKIE_DOMAIN unset)", async () => {
+    // The API answering on the page's host without a domain: a host-only cookie beside the
+    // parent domain's, which the browser would send first.
+    document.cookie = 'loggedIn=yes; path=/';
+    await setLoggedInCookie('no', 'logout');
+    expect(isLoggedInCookie()).toBe(false);
+    expect(document.cookie).toBe('loggedIn=no');
+  });
+
+  it("is 'yes' after a log in that follows a logout on the parent domain", async () => {
+    document.cookie = 'loggedIn=no; path=/; domain=.example.co.uk';
+    // The API's log in answer, on the page's host.
+    document.cookie = 'loggedIn=yes; path=/';
+    await setLoggedInCookie('yes', 'login');
+    expect(isLoggedInCookie()).toBe(true);
+    expect(document.cookie).toBe('loggedIn=yes');
+  });
 });

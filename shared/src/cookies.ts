@@ -5,6 +5,7 @@ import {
   LOGGED_IN_COOKIE_DAYS_AT_LOGOUT,
   LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE,
   LOGIN_REDIRECT_COOKIE_DAYS,
+  SESSION_DAYS,
 } from './constants.js';
 import { cookieIn, loggedInIn } from './platform/cookies.js';
 
@@ -33,10 +34,24 @@ export function isLoggedInCookie(cookieHeader?: string): boolean {
   return loggedInIn(cookieHeader ?? globalThis.document?.cookie);
 }
 
-export async function setLoggedInCookie(value: 'yes' | 'no', reason: 'logout' | 'authFailure'): Promise<void> {
-  const expires = reason === 'logout' ? LOGGED_IN_COOKIE_DAYS_AT_LOGOUT : LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE;
+const LOGGED_IN_COOKIE_DAYS = {
+  login: SESSION_DAYS,
+  logout: LOGGED_IN_COOKIE_DAYS_AT_LOGOUT,
+  authFailure: LOGGED_IN_COOKIE_DAYS_ON_AUTH_FAILURE,
+};
+
+/**
+ * Writes the loggedIn cookie on the parent domain, and removes a copy of it on the page's own host
+ * (one the API wrote without COOKIE_DOMAIN, when it answers on the page's host): with two, the
+ * browser sends the older first, and a "yes" written at log in would outlive the "no" of a logout.
+ */
+export async function setLoggedInCookie(
+  value: 'yes' | 'no',
+  reason: keyof typeof LOGGED_IN_COOKIE_DAYS,
+): Promise<void> {
   const domain = await parentDomain().catch(() => undefined);
-  Cookies.set(COOKIE_LOGGED_IN, value, { expires, path: '/', sameSite: 'Lax', domain });
+  if (domain) Cookies.remove(COOKIE_LOGGED_IN, { path: '/' });
+  Cookies.set(COOKIE_LOGGED_IN, value, { expires: LOGGED_IN_COOKIE_DAYS[reason], path: '/', sameSite: 'Lax', domain });
 }
 
 /** Remembers where to return after logging in (1 day). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { cookieIn, PLATFORM_COOKIES } from '@marketplace/shared/node/choice';
-import { COOKIE_LOGGED_IN, LOGGED_IN_COOKIE_DAYS_AT_LOGOUT } from '@marketplace/shared/constants';
+import { COOKIE_LOGGED_IN, LOGGED_IN_COOKIE_DAYS_AT_LOGOUT, SESSION_DAYS } from '@marketplace/shared/constants';
 import type { ApiConfig } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { guestCartKeyOf } from '../repositories/cart.js';
@@ -10,7 +10,6 @@ import type { SessionsRepository } from '../repositories/sessions.js';
 
 export const SESSION_COOKIE = PLATFORM_COOKIES.session;
 export const GUEST_CART_COOKIE = PLATFORM_COOKIES.guestCart;
-const SESSION_DAYS = 30;
 const DAY_SECONDS = 86_400;
 
 /**

@@ -85,11 +85,11 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
     },
 
     /**
-     * Opens a conversation: its message notification becomes READ, the window is remembered as
-     * open, and the newest messages are answered, oldest first.
+     * Opens a conversation: its message notification becomes READ (SPEC.md section 4 "Message
+     * notifications") and the window is remembered as open.
      */
-    async open(self: Party, other: Party): Promise<ChatMessage[]> {
-      const rows = await inTransaction(db, async (trx) => {
+    async open(self: Party, other: Party): Promise<void> {
+      await inTransaction(db, async (trx) => {
         await trx
           .updateTable('message_notifications')
           .set({ status: 'READ' })
@@ -101,21 +101,24 @@ export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
           .values({ user_id: self.id, other_id: other.id, opened_at: nowIso() })
           .onConflict((oc) => oc.columns(['user_id', 'other_id']).doNothing())
           .execute();
-        const newest = await trx
-          .selectFrom('chat_messages')
-          .select(['id', 'from_id', 'content', 'timestamp'])
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('from_id', '=', self.id), eb('to_id', '=', other.id)]),
-              eb.and([eb('from_id', '=', other.id), eb('to_id', '=', self.id)]),
-            ]),
-          )
-          .orderBy('id', 'desc')
-          .limit(CHAT_HISTORY_LIMIT)
-          .execute();
-        return newest.reverse();
       });
-      return rows.map((row) => {
+    },
+
+    /** The newest messages of a conversation, oldest first; reading them changes nothing. */
+    async messages(self: Party, other: Party): Promise<ChatMessage[]> {
+      const rows = await db
+        .selectFrom('chat_messages')
+        .select(['id', 'from_id', 'content', 'timestamp'])
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('from_id', '=', self.id), eb('to_id', '=', other.id)]),
+            eb.and([eb('from_id', '=', other.id), eb('to_id', '=', self.id)]),
+          ]),
+        )
+        .orderBy('id', 'desc')
+        .limit(CHAT_HISTORY_LIMIT)
+        .execute();
+      return rows.reverse().map((row) => {
         const [from, to] = row.from_id === self.id ? [self, other] : [other, self];
         return {
           id: row.id,

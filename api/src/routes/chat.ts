@@ -39,9 +39,17 @@ export function registerChatRoutes(r: Router, { repos, relay }: Services): void 
     return { closed: other.profileName };
   });
 
+  // Opening a window is its own call (a POST): a page that shows a conversation it read earlier
+  // still marks it read, and reading one (a GET) changes nothing.
+  r.user('openChat', z.object({ profileName: fields.text(30) }), async ({ profileName }, { user }) => {
+    const other = await partner(profileName, user);
+    await repos.chat.open(user, other);
+    return { opened: other.profileName };
+  });
+
   r.user('getChatMessages', z.object({ profileName: fields.text(30) }), async ({ profileName }, { user }) => {
     const other = await partner(profileName, user);
-    return { contact: repos.users.chatEntry(other), messages: await repos.chat.open(user, other) };
+    return { contact: repos.users.chatEntry(other), messages: await repos.chat.messages(user, other) };
   });
 
   // A sent message becomes the recipient's NEW message notification, and its live message is

@@ -9,14 +9,14 @@ export const PROCESSING_POLL_MS = 2000;
 const PROCESSING_POLLS = 300;
 
 /**
- * SPEC.md section 7: sharingId as a query; no retry; no refetch on window focus; cached 5
+ * SPEC.md section 7: sharingId as a query; no retry (the contract's `noRetry`, which every query of
+ * the call and the shell's prefetch follow); no refetch on window focus; cached 5
  * minutes. While a file is processing (the media pipeline), read again every few seconds, so the
  * picture, or the reason it was refused, appears without a reload.
  */
 export function orderDetailsQuery(orderId: string, sharingId: string | undefined) {
   return queryOptions({
     ...callQuery('getEventOrderDetails', { orderId, sharingId }),
-    retry: false,
     refetchOnWindowFocus: false,
     // Not after an error, and not for ever: past PROCESSING_POLLS the live notice (or a reload) tells.
     refetchInterval: (query) =>

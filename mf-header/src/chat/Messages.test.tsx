@@ -8,6 +8,7 @@ import type * as shared from '@marketplace/shared';
 import { publish } from '@marketplace/shared/test-utils';
 import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
+import { chatKey } from './useChat.js';
 
 afterEach(() => {
   resetHarness();
@@ -250,7 +251,28 @@ describe('chat windows', () => {
     await waitFor(() => expect(sentTo('/messageNotifications')).toHaveLength(1));
     publish('chatNotifications', 'nora', message('mia', { content: 'One' }));
     await waitFor(() => expect(sentTo('/chat/messages')).toHaveLength(2));
+    // Read again: the server is told it is read again.
+    await waitFor(() => expect(sentTo('/chat/openChat')).toHaveLength(2));
     expect(badge()).toBeNull();
+  });
+
+  it('tells the server a conversation is read each time its window opens, also when its messages come from the cache', async () => {
+    serveConversation('mia', ['One']);
+    logInAs();
+    const { client } = renderHeader();
+    // Fresh for a while, as the app's query client keeps data (shared createQueryClient).
+    client.setQueryDefaults(chatKey('mia'), { staleTime: 60_000 });
+    const mia = { profileName: 'mia', username: 'Mia', profilePicture: null };
+    chatStore.getState().open(mia);
+    await within(await screen.findByRole('region', { name: 'Chat with Mia' })).findByText('One');
+    await waitFor(() => expect(sentTo('/chat/openChat')).toHaveLength(1));
+    await userEvent.click(screen.getByRole('button', { name: 'Close chat with Mia' }));
+    chatStore.getState().open(mia);
+    await within(await screen.findByRole('region', { name: 'Chat with Mia' })).findByText('One');
+    await waitFor(() => expect(sentTo('/chat/openChat')).toHaveLength(2));
+    // Read from the cache the second time: reading alone would not have told the server.
+    expect(sentTo('/chat/messages')).toHaveLength(1);
+    expect(sentTo('/chat/openChat').map((r) => r.body)).toEqual(['profileName=mia', 'profileName=mia']);
   });
 
   it('brings back the windows the server still has open', async () => {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall, callKey, callQuery, type ApiResponse } from '@marketplace/shared';
 
@@ -5,7 +6,11 @@ export const chatKey = (profileName: string) => callKey('getChatMessages', { pro
 
 type Conversation = ApiResponse<'getChatMessages'>;
 
-/** One conversation: its messages, and sending a new one (appended once the server has it). */
+/**
+ * One conversation: its messages, and sending a new one (appended once the server has it). When
+ * its window opens, and each time its messages are read again (a message arrived), the server is
+ * told it is read (openChat), whether or not the messages came from the cache.
+ */
 export function useChat(profileName: string) {
   const queryClient = useQueryClient();
   const conversation = useQuery({
@@ -13,6 +18,11 @@ export function useChat(profileName: string) {
     retry: false,
     refetchOnWindowFocus: false,
   });
+  const { dataUpdatedAt } = conversation;
+  useEffect(() => {
+    // Once the messages are on the screen (from the cache at once, or once loaded).
+    if (dataUpdatedAt > 0) apiCall('openChat', { profileName }).catch(() => undefined);
+  }, [profileName, dataUpdatedAt]);
   const send = useMutation({
     mutationFn: (content: string) => apiCall('sendChatMessage', { profileName, content }),
     onSuccess: ({ message }) =>

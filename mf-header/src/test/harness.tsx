@@ -28,6 +28,7 @@ export const server = useMswServer(
   http.post(`${API}/updateNotificationStatus`, ok({})),
   http.post(`${API}/deleteNotification`, ok({ deleted: 1 })),
   http.post(`${API}/closeChat`, ok({ closed: '' })),
+  http.post(`${API}/chat/openChat`, ok({ opened: '' })),
   http.get(`${API}/search`, ok({ searchResults: [] })),
 );
 server.events.on('request:start', ({ request }) => {

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useMswServer } from '../test/msw.js';
-import { callKey, callQuery } from './queries.js';
+import { callKey, callQuery, pageCall, prefetchPageCalls } from './queries.js';
 
 const server = useMswServer();
 
@@ -25,5 +25,42 @@ describe('callQuery', () => {
     client.setQueryData(callKey('getEventOrderDetails', { orderId: 'b' }), 3);
     const selected = client.getQueryCache().findAll({ queryKey: callKey('getEventOrderDetails', { orderId: 'a' }) });
     expect(selected.map((q) => q.state.data).sort()).toEqual([1, 2]);
+  });
+});
+
+describe('prefetchPageCalls', () => {
+  const orderCall = pageCall('getEventOrderDetails', { orderId: 'ord-1' });
+
+  it('asks a call the contract says is asked once (order details) once, whoever asks: a failure is not asked again', async () => {
+    let asked = 0;
+    server.use(
+      http.get('http://api.test/v2/eventorder/:orderId/details', () => {
+        asked++;
+        return HttpResponse.json({ error: 'Busy' }, { status: 503 });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
+    prefetchPageCalls(client, [orderCall]);
+    await vi.waitFor(() => expect(client.getQueryState(orderCall.queryKey)?.status).toBe('error'));
+    expect(asked).toBe(1);
+    await expect(
+      client.fetchQuery({ ...callQuery('getEventOrderDetails', { orderId: 'ord-2' }), retryDelay: 0 }),
+    ).rejects.toThrow();
+    expect(asked).toBe(2);
+  });
+
+  it('asks another page call again once after a failure', async () => {
+    let asked = 0;
+    server.use(
+      http.get('http://api.test/v2/events/:id', () => {
+        asked++;
+        return HttpResponse.json({ error: 'Busy' }, { status: 503 });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
+    const eventCall = pageCall('getEvent', { eventIdentifier: 'jazz' });
+    prefetchPageCalls(client, [eventCall]);
+    await vi.waitFor(() => expect(client.getQueryState(eventCall.queryKey)?.status).toBe('error'));
+    expect(asked).toBe(2);
   });
 });

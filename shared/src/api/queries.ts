@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { CallArgs, CallName } from '../contract/calls.js';
+import { API_CALLS, type CallArgs, type CallName, type CallSpec } from '../contract/calls.js';
 import { isNotFoundQuery } from '../app/serverState.js';
 import { apiCall, apiCallWith, statusOf, type CallOptions } from './client.js';
 import { callKey, type PageCall } from './calls.js';
@@ -11,7 +11,16 @@ export { callKey, pageCall, type PageCall } from './calls.js';
  * `callKey`. Spread it and add what a call needs: `useQuery({ ...callQuery('getEvent', { eventIdentifier }), retry: false })`.
  */
 export function callQuery<K extends CallName>(name: K, ...args: CallArgs<K>) {
-  return queryOptions({ queryKey: callKey(name, args[0]), queryFn: () => apiCall(name, ...args) });
+  return queryOptions({
+    queryKey: callKey(name, args[0]),
+    queryFn: () => apiCall(name, ...args),
+    ...(isNoRetry(name) && { retry: false }),
+  });
+}
+
+/** A call the contract says is asked once (`noRetry`): no query of it, page or prefetch, asks again on failure. */
+function isNoRetry(name: CallName): boolean {
+  return (API_CALLS[name] as CallSpec).noRetry === true;
 }
 
 /**
@@ -32,12 +41,13 @@ export function prefetchPageCalls(client: QueryClient, calls: readonly PageCall[
   for (const call of calls) {
     const known = client.getQueryCache().find({ queryKey: call.queryKey, exact: true });
     if (known && isNotFoundQuery(known)) continue;
-    // The page's query joins this one while it runs, so it retries as a page's query does (once),
-    // except for answers that asking again will not change (not logged in, not yours, not found).
+    // The page's query joins this one while it runs, so it retries as a page's query does (once;
+    // never a call the contract says is asked once), except for answers that asking again will
+    // not change (not logged in, not yours, not found).
     void client.prefetchQuery({
       queryKey: call.queryKey,
       queryFn: () => sendPageCall(call),
-      retry: (failures, error) => failures < 1 && ![401, 403, 404].includes(statusOf(error)),
+      retry: (failures, error) => !isNoRetry(call.name) && failures < 1 && ![401, 403, 404].includes(statusOf(error)),
     });
   }
 }

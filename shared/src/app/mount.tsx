@@ -52,6 +52,11 @@ export async function mountApp(
   const element = document.getElementById(rootId);
   if (!element) throw new Error(`mountApp: no #${rootId} element`);
   const queryClient = createQueryClient();
+  // A session's data goes with it (a logout, an expiry, a logout in another tab): nothing of it
+  // shows again from the cache, on Back or on the next user's pages.
+  sessionStore.subscribe((state, previous) => {
+    if (previous.isLoggedIn && !state.isLoggedIn) queryClient.clear();
+  });
   const server = element.hasChildNodes() ? serverStateInPage() : null;
   // The store started from the session the server rendered with (createSessionStore); this checks it.
   void sessionStore.getState().load();

@@ -54,6 +54,8 @@ export interface CallSpec {
    * these calls' paths only.
    */
   lookup?: true;
+  /** Asked once, never again on failure, by whichever part of the platform asks (SPEC.md section 7 says so of some). */
+  noRetry?: true;
 }
 
 export const API_CALLS = {
@@ -90,6 +92,7 @@ export const API_CALLS = {
     encoding: 'query',
     credentials: true,
     lookup: true,
+    noRetry: true,
   },
   addTarget: { method: 'POST', path: '/v2/eventorder/target/add', encoding: 'multipart', credentials: true },
   changeTargetDescription: {
@@ -140,6 +143,7 @@ export const API_CALLS = {
   },
   getOwnProfile: { method: 'GET', path: '/v2/user/profile', encoding: 'none', credentials: true },
   updateProfile: { method: 'POST', path: '/v2/user/updateProfile', encoding: 'form', credentials: true },
+  openChat: { method: 'POST', path: '/v2/chat/openChat', encoding: 'form', credentials: true },
   getChatMessages: { method: 'GET', path: '/v2/chat/messages', encoding: 'query', credentials: true },
   sendChatMessage: { method: 'POST', path: '/v2/chat/sendMessage', encoding: 'form', credentials: true },
   getOpenChats: { method: 'GET', path: '/v2/chat/open', encoding: 'none', credentials: true },
@@ -278,6 +282,8 @@ export interface ApiContract {
   };
   sendChatMessage: { request: { profileName: string; content: string }; response: { message: ChatMessage } };
   getOpenChats: { request: NoFields; response: { chats: ChatWindowEntry[] } };
+  /** A chat window opened: the conversation's message notification becomes READ, the window is remembered as open. */
+  openChat: { request: { profileName: string }; response: { opened: string } };
   /**
    * A broker login for this page's one live connection: it may subscribe to the user's two topics
    * only and publish nothing, and it ends with the session (logout or expiry).

@@ -47,7 +47,9 @@ function setup(logins: (() => Promise<LiveLogin>)[] = []) {
     clients.push(c);
     return c;
   });
-  return { channel: new LiveChannel(() => 'ws://x/mqtt', login, connect), connect, login, clients };
+  // A login refused as "not logged in" (the API's 401) ends the session.
+  const endsSession = (error: unknown) => error instanceof Error && error.message === '401';
+  return { channel: new LiveChannel(() => 'ws://x/mqtt', login, connect, endsSession), connect, login, clients };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -230,6 +232,44 @@ describe('LiveChannel', () => {
       channel.close();
       await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS * 2);
       expect(login).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops asking for a login once the API says the session is over, and tells its listeners once', async () => {
+    vi.useFakeTimers();
+    try {
+      const { channel, connect, login } = setup([
+        () => Promise.reject(new Error('401')),
+        () => Promise.reject(new Error('401')),
+      ]);
+      const ended = vi.fn();
+      channel.onSessionEnd(ended);
+      channel.subscribe('notifications', 'clara', () => {});
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS * 10);
+      expect(login).toHaveBeenCalledTimes(1);
+      expect(connect).not.toHaveBeenCalled();
+      expect(ended).toHaveBeenCalledTimes(1);
+      expect(channel.topics).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('asks again after a broker refusal, and stops when the fresh login is refused as the session being over', async () => {
+    vi.useFakeTimers();
+    try {
+      const { channel, login, clients } = setup();
+      const ended = vi.fn();
+      channel.onSessionEnd(ended);
+      channel.subscribe('notifications', 'clara', () => {});
+      await vi.advanceTimersByTimeAsync(0);
+      login.mockImplementation(() => Promise.reject(new Error('401')));
+      clients[0]!.emit('error', { code: 5 });
+      await vi.advanceTimersByTimeAsync(LOGIN_RETRY_MS * 10);
+      expect(login).toHaveBeenCalledTimes(2);
+      expect(ended).toHaveBeenCalledTimes(1);
     } finally {
       vi.useRealTimers();
     }

@@ -79,13 +79,22 @@ export class LiveChannel {
   private generation = 0;
 
   private retry: ReturnType<typeof setTimeout> | null = null;
+  private readonly endListeners = new Set<() => void>();
 
   constructor(
     private readonly url: () => string,
     /** A fresh broker login; it throws when the API cannot give one (then the channel retries). */
     private readonly login: () => Promise<LiveLogin>,
     private readonly connect: Connect = connectWithMqtt,
+    /** Whether the login's failure says the session is over: then the channel stops asking and tells `onSessionEnd`'s listeners. */
+    private readonly loginEndsSession: (error: unknown) => boolean = () => false,
   ) {}
+
+  /** Calls `listener` when a broker login is refused because the session is over; returns the unsubscribe. */
+  onSessionEnd(listener: () => void): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
 
   /**
    * Subscribes to a user's topic; returns the unsubscribe. `onSubscribed` runs each time the
@@ -179,8 +188,15 @@ export class LiveChannel {
           return client;
         })
         .catch((error: unknown) => {
-          console.warn('[live] no broker login from the API; retrying', error);
           this.connecting = null;
+          if (generation !== this.generation) return null;
+          if (this.loginEndsSession(error)) {
+            // Asking again cannot help until someone logs in: the listeners end the session (which closes this channel).
+            this.close();
+            for (const listener of this.endListeners) listener();
+            return null;
+          }
+          console.warn('[live] no broker login from the API; retrying', error);
           this.reconnectLater(generation);
           return null;
         });

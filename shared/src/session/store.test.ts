@@ -25,6 +25,22 @@ describe('session store', () => {
     expect(member.getState()).toMatchObject({ user, isLoggedIn: true });
   });
 
+  it('follows the loggedIn cookie another tab wrote: its log in loads the user, its logout forgets user and cart', async () => {
+    server.use(
+      http.get('http://api.test/v2/userInfo', () => HttpResponse.json(user)),
+      http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [item('a')] })),
+    );
+    const store = createSessionStore();
+    await store.getState().followCookie();
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, ended: null });
+    document.cookie = 'loggedIn=yes; path=/';
+    await store.getState().followCookie();
+    expect(store.getState()).toMatchObject({ user, isLoggedIn: true, cart: [item('a')], ended: null });
+    document.cookie = 'loggedIn=no; path=/';
+    await store.getState().followCookie();
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, cart: [], ended: { reason: 'elsewhere' } });
+  });
+
   it.each([
     ['401', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })],
     ['403', () => HttpResponse.json({ error: 'Forbidden' }, { status: 403 })],

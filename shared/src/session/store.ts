@@ -10,6 +10,16 @@ import { live } from '../live/index.js';
 export type AddToCartResult = 'added' | 'alreadyInCart';
 
 /**
+ * How this page's session ended without its own logout: `expired` when a check here found it dead
+ * (SPEC.md section 4 "Session": the page goes to /user/login), `elsewhere` when another tab logged
+ * out (the page goes home, as that tab did). `at` tells two endings apart.
+ */
+export interface SessionEnding {
+  reason: 'expired' | 'elsewhere';
+  at: number;
+}
+
+/**
  * Who the cookie's session belongs to. SPEC.md section 3 "User context": logged in means a
  * non-empty username, so an empty one ends the session like a failure that ends it (see
  * `endsSession`); after a 500 the user is unknown for now and stays logged in, as the session
@@ -32,6 +42,8 @@ export interface SessionState {
   cart: CartItem[];
   /** The first load() has ended: `cart` and `user` are the server's, not the empty start. */
   loaded: boolean;
+  /** Set when the session ended without this page's logout, until the shell has moved the page on (it sets it null). */
+  ended: SessionEnding | null;
   /** Reads userInfo (when the cookie says logged in) and the cart. */
   load(): Promise<void>;
   /** After log in or sign up: the user, the cookie's state and the (merged) cart. */
@@ -46,10 +58,17 @@ export interface SessionState {
   /** SPEC.md section 4 "Logout": 200, 401 and status 0 all count as success. Rethrows anything else. */
   logout(): Promise<void>;
   /**
-   * The session has ended without a logout (SPEC.md section 4 "Session": the session check or
-   * userInfo failed): loggedIn no for 30 days, the live channel closed, the user forgotten.
+   * The session has ended without a logout (SPEC.md section 4 "Session": the session check,
+   * userInfo or the live channel's login found it dead): loggedIn no for 30 days, the live channel
+   * closed, the user forgotten, and `ended` says so, whichever check noticed first.
    */
   expire(): Promise<void>;
+  /**
+   * Follows the loggedIn cookie when another tab (or a page restored from the back-forward cache)
+   * may have changed it: logged out there, this page forgets the user as a logout does; logged
+   * in there, it loads the user.
+   */
+  followCookie(): Promise<void>;
 }
 
 export type SessionStore = StoreApi<SessionState>;
@@ -70,6 +89,7 @@ export function createSessionStore(start: { isLoggedIn?: boolean; session?: Serv
     isLoggedIn,
     cart: session?.cart ?? [],
     loaded: Boolean(session),
+    ended: null,
 
     async load() {
       const isLoggedIn = isLoggedInCookie();
@@ -93,7 +113,9 @@ export function createSessionStore(start: { isLoggedIn?: boolean; session?: Serv
     },
 
     async signedIn(user) {
-      set({ user, isLoggedIn: isLoggedInCookie() });
+      // Written here too, on the domain a logout writes it: the API's own cookie may be on another.
+      await setLoggedInCookie('yes', 'login');
+      set({ user, isLoggedIn: isLoggedInCookie(), ended: null });
       await get().reloadCart();
       set({ loaded: true });
     },
@@ -133,13 +155,23 @@ export function createSessionStore(start: { isLoggedIn?: boolean; session?: Serv
     async expire() {
       await setLoggedInCookie('no', 'authFailure');
       live.close();
-      set({ user: null, isLoggedIn: false });
+      set({ user: null, isLoggedIn: false, ended: { reason: 'expired', at: Date.now() } });
+    },
+
+    async followCookie() {
+      const cookie = isLoggedInCookie();
+      if (cookie === get().isLoggedIn) return;
+      if (cookie) return get().load();
+      live.close();
+      set({ user: null, isLoggedIn: false, cart: [], ended: { reason: 'elsewhere', at: Date.now() } });
     },
   }));
 }
 
 /** The page's one session store: every remote reads it through the shared singleton package. */
 export const sessionStore = createSessionStore();
+// The live channel's login refused as not logged in is the third way a page notices a dead session.
+live.onSessionEnd(() => void sessionStore.getState().expire());
 
 /**
  * The store useSession reads: the page's one store in the browser; a page's server provides a

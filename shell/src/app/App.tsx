@@ -9,6 +9,7 @@ import { VersionOverrideMarker } from '../layout/VersionOverrideMarker.js';
 import { useRootCommitted } from '../remotes/pageStart.js';
 import { checkForRollbacks } from '../remotes/rollbacks.js';
 import { RemoteSlot } from '../remotes/RemoteSlot.js';
+import { useSessionAcrossTabs } from '../session/useSessionAcrossTabs.js';
 import { useSessionCheck } from '../session/useSessionCheck.js';
 import { ROUTES, routeElement } from './routes.js';
 
@@ -66,6 +67,7 @@ function useRollbackCheck(): void {
 /** The shell's layout: header slot, the route's slot, footer, Beta mark, a tester's version marker and global overlays. */
 export function App() {
   useSessionCheck();
+  useSessionAcrossTabs();
   useRollbackCheck();
   useRootCommitted();
   const [contactOpen, setContactOpen] = useState(false);

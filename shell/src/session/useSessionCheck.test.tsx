@@ -1,23 +1,33 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { Link, MemoryRouter, Route, Routes } from '@marketplace/shared';
-import { describe, expect, it } from 'vitest';
+import { act } from 'react';
+import { Link, live, MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useMswServer } from '@marketplace/shared/test-utils';
+import { SESSION_CHANNEL, useSessionAcrossTabs } from './useSessionAcrossTabs.js';
 import { useSessionCheck } from './useSessionCheck.js';
 
 const server = useMswServer();
 
 function Probe() {
   useSessionCheck();
+  useSessionAcrossTabs();
   return <Link to="/community?x=1">next</Link>;
 }
+
+afterEach(() => {
+  live.close();
+  sessionStore.setState({ user: null, isLoggedIn: false, cart: [], ended: null });
+  document.documentElement.style.visibility = '';
+});
 
 function renderAt(path: string) {
   return render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/user/login" element={<p>login page</p>} />
+        <Route path="/" element={<p>home page</p>} />
         <Route path="*" element={<Probe />} />
       </Routes>
     </MemoryRouter>,
@@ -85,5 +95,105 @@ describe('session check on route change', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(cookie('loggedIn')).toBe('yes');
     window.dispatchEvent(new Event('pageshow'));
+  });
+});
+
+const NORA = { profileName: 'nora', username: 'Nora', profilePicture: null, roles: [] };
+
+/** A logged-in page whose route check passes: the session is still valid when the page asks. */
+function loggedInWithValidCheck() {
+  document.cookie = 'loggedIn=yes; path=/';
+  sessionStore.setState({ isLoggedIn: true, user: NORA });
+  server.use(
+    http.post('http://api.test/v2/checkAuthentication', () => HttpResponse.json({ authenticated: true })),
+    http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })),
+  );
+}
+
+describe('a dead session, whichever check notices it first', () => {
+  it("the store's user info on a page load: loggedIn=no, the return path is stored, and the user goes to /user/login", async () => {
+    loggedInWithValidCheck();
+    server.use(
+      http.get('http://api.test/v2/userInfo', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })),
+    );
+    renderAt('/event/x?y=1');
+    await act(() => sessionStore.getState().load());
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(cookie('loggedIn')).toBe('no');
+    expect(decodeURIComponent(cookie('loginRedirect') ?? '')).toBe('/event/x?y=1');
+  });
+
+  it("the live channel's login refused as not logged in: the user goes to /user/login, and it stops asking", async () => {
+    loggedInWithValidCheck();
+    let asked = 0;
+    server.use(
+      http.post('http://api.test/v2/liveCredentials', () => {
+        asked++;
+        return HttpResponse.json({ error: 'Not logged in' }, { status: 401 });
+      }),
+    );
+    renderAt('/eventorder/ord-1');
+    act(() => void live.subscribe('notifications', 'nora', () => {}));
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(cookie('loggedIn')).toBe('no');
+    expect(decodeURIComponent(cookie('loginRedirect') ?? '')).toBe('/eventorder/ord-1');
+    expect(asked).toBe(1);
+    expect(live.topics).toEqual([]);
+  });
+
+  it('a route change after another check ended the session still goes to /user/login', async () => {
+    loggedInWithValidCheck();
+    server.use(
+      http.get('http://api.test/v2/userInfo', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })),
+    );
+    renderAt('/login-first');
+    // Ended before the page moves on; the page is left on its route until then.
+    await act(() => sessionStore.getState().expire());
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(decodeURIComponent(cookie('loginRedirect') ?? '')).toBe('/login-first');
+  });
+});
+
+describe('the session across tabs', () => {
+  it('a logout in another tab logs this one out and sends it home', async () => {
+    loggedInWithValidCheck();
+    renderAt('/eventorder/ord-1');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'next' })).toBeInTheDocument());
+    // The other tab: its logout wrote the cookie, then told the others.
+    document.cookie = 'loggedIn=no; path=/';
+    const other = new BroadcastChannel(SESSION_CHANNEL);
+    other.postMessage('changed');
+    other.close();
+    expect(await screen.findByText('home page')).toBeInTheDocument();
+    expect(sessionStore.getState()).toMatchObject({ isLoggedIn: false, user: null });
+  });
+
+  it('a page restored from the back-forward cache is hidden until its session is checked, and leaves if it ended', async () => {
+    loggedInWithValidCheck();
+    renderAt('/eventorder/ord-1');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'next' })).toBeInTheDocument());
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    expect(document.documentElement.style.visibility).toBe('hidden');
+    // Logged out meanwhile, on the page the user went to.
+    document.cookie = 'loggedIn=no; path=/';
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    expect(await screen.findByText('home page')).toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement.style.visibility).toBe(''));
+    expect(sessionStore.getState().isLoggedIn).toBe(false);
+  });
+
+  it('a restored page whose session ended on the server goes to /user/login', async () => {
+    loggedInWithValidCheck();
+    renderAt('/eventorder/ord-1');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'next' })).toBeInTheDocument());
+    server.use(
+      http.post('http://api.test/v2/checkAuthentication', () =>
+        HttpResponse.json({ error: 'Not logged in' }, { status: 401 }),
+      ),
+    );
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement.style.visibility).toBe(''));
   });
 });

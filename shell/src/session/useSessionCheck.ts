@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import {
   apiCall,
   endsSession,
@@ -8,28 +8,45 @@ import {
   setLoginRedirect,
   useLocation,
   useNavigate,
+  useSession,
 } from '@marketplace/shared';
+
+/** Pages a return path never points at: after logging in, the user goes back to what they were doing. */
+const NOT_RETURNED_TO: readonly string[] = [PAGES.login.href(), PAGES.signup.href()];
 
 /**
  * SPEC.md section 4 "Session": on every route change while loggedIn = yes, ask the API whether
- * the session is still valid. A 500 changes nothing; any other failure sets loggedIn=no for
- * 30 days, remembers where the user was, and sends them to /user/login.
+ * the session is still valid. A 500 changes nothing; any other failure ends the session.
+ * However the page notices a dead session first (this check, the store's userInfo on a page load,
+ * the live channel's login), the ending is one: loggedIn=no for 30 days (the store's `expire`),
+ * the return path stored, and the user at /user/login. A logout in another tab sends this one home.
  */
 export function useSessionCheck(): void {
   const location = useLocation();
   const navigate = useNavigate();
+  // Where the page is when an ending is noticed (read then, not followed).
+  const here = useRef(location);
+  here.current = location;
   useEffect(() => {
     if (!isLoggedInCookie()) return;
     let cancelled = false;
     apiCall('checkAuthentication').catch(async (error: unknown) => {
-      if (cancelled || !endsSession(error)) return;
-      setLoginRedirect(`${location.pathname}${location.search}`);
-      // Before moving on: the login page's own check must already see loggedIn=no.
-      await sessionStore.getState().expire();
-      navigate(PAGES.login.href());
+      if (!cancelled && endsSession(error)) await sessionStore.getState().expire();
     });
     return () => {
       cancelled = true;
     };
-  }, [location.pathname, location.search, navigate]);
+  }, [location.pathname, location.search]);
+
+  const ended = useSession((s) => s.ended);
+  useEffect(() => {
+    if (!ended) return;
+    // Handled once, here: a remount of the shell does not move the page again.
+    sessionStore.setState({ ended: null });
+    if (ended.reason === 'elsewhere') return void navigate(PAGES.home.href());
+    const { pathname, search } = here.current;
+    if (NOT_RETURNED_TO.includes(pathname)) return;
+    setLoginRedirect(`${pathname}${search}`);
+    navigate(PAGES.login.href());
+  }, [ended, navigate]);
 }
