@@ -63,6 +63,7 @@ export { Time } from './ui/Time.js';
 export { PageLayout } from './ui/PageLayout.js';
 export { QueryState, type QueryStateProps } from './ui/QueryState.js';
 export { NotFoundState } from './ui/NotFoundState.js';
+export { NotAllowedState } from './ui/NotAllowedState.js';
 export {
   SITE_NAME,
   NOT_FOUND_HEAD,

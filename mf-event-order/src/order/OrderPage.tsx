@@ -74,7 +74,7 @@ export function OrderPage() {
       <PageLayout>
         <QueryState
           isLoading={isLoading}
-          error={!isLoading}
+          error={isLoading ? null : (error ?? true)}
           errorText="You are unauthorized to view this page"
           skeleton={ORDER_SKELETON}
         >

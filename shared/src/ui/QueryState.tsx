@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { statusOf } from '../api/client.js';
+import { NotAllowedState } from './NotAllowedState.js';
 import { NotFoundState } from './NotFoundState.js';
 import { EmptyState, PageSkeleton, VisuallyHidden } from './Surface.js';
 
@@ -29,7 +30,8 @@ export interface QueryStateProps {
 /**
  * The one loading, error and empty state every remote's lists and pages use: the skeleton (and
  * a status saying "Loading…" to screen readers) while loading, the not-found state for a thing
- * that does not exist, an alert on failure, the empty state, or the content.
+ * that does not exist, an alert on failure (with a way to log in when the data was refused to this
+ * visitor), the empty state, or the content.
  */
 export function QueryState({
   isLoading,
@@ -51,7 +53,11 @@ export function QueryState({
       </div>
     );
   if (notFoundText !== undefined && statusOf(error) === 404) return <NotFoundState text={notFoundText} />;
-  if (error) return <p role="alert">{typeof errorText === 'function' ? errorText(error) : errorText}</p>;
+  if (error) {
+    const text = typeof errorText === 'function' ? errorText(error) : errorText;
+    // Refused to this visitor (not logged in, or not theirs): a way in beside the reason.
+    return [401, 403].includes(statusOf(error)) ? <NotAllowedState text={text} /> : <p role="alert">{text}</p>;
+  }
   if (empty)
     return (
       <EmptyState title={emptyText} icon={emptyIcon}>
