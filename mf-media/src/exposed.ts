@@ -4,6 +4,7 @@ import CommunityPage from './exposes/CommunityPage.js';
 import CreatorPage from './exposes/CreatorPage.js';
 import EventPage from './exposes/EventPage.js';
 import EventsPage from './exposes/EventsPage.js';
+import SearchPage from './exposes/SearchPage.js';
 
 /**
  * Every module this remote exposes (its `exposes/` folder, which the build preset publishes as
@@ -16,4 +17,5 @@ export const EXPOSED = {
   CreatorPage,
   EventPage,
   EventsPage,
+  SearchPage,
 } satisfies ExposedComponents<'media'>;

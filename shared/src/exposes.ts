@@ -16,6 +16,7 @@ export interface ExposedModules {
     CommunityPage: Record<string, never>;
     CreatorPage: Record<string, never>;
     CartPage: Record<string, never>;
+    SearchPage: Record<string, never>;
   };
   eventOrder: { EventOrderPage: Record<string, never> };
   account: {

@@ -27,6 +27,15 @@ export interface EventRef {
   coverUrl: string | null;
 }
 
+/** A photo or video as a search hit: where it is shown (its event, else its creator's page) and its thumbnail. */
+export interface ItemRef {
+  identifier: string;
+  name: string;
+  eventIdentifier: string | null;
+  ownerProfileName: string;
+  thumbnailUrl: string | null;
+}
+
 export type ContentRepository = ReturnType<typeof contentRepository>;
 
 /**
@@ -150,7 +159,7 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
   };
 
   /** An event's cover: the pictures made of it; before that, a seeded one, or none while its source waits in `sources/`. */
-  const shownCover = (row: EventRow) => {
+  const shownCover = (row: Pick<EventRow, 'cover_path' | 'cover_media'>) => {
     const media = parseMedia(row.cover_media);
     if (media) return { coverUrl: urls.media(largestJpeg(media)?.key ?? null), cover: pictureOf(media, publicUrl) };
     return {
@@ -484,17 +493,40 @@ export function contentRepository(db: Db, urls: FileUrls, users: UsersRepository
       return result.numUpdatedRows > 0n;
     },
 
-    /** Events whose name contains the LIKE pattern (any case), newest first. */
+    /**
+     * Events whose name contains the LIKE pattern (any case), newest first, each with the cover
+     * URL the events list and the event page show (the media pipeline's, never a waiting source).
+     */
     async searchEvents(likePattern: string, limit: number): Promise<EventRef[]> {
       const rows = await db
         .selectFrom('events')
-        .select(['identifier', 'name', 'cover_path'])
+        .select(['identifier', 'name', 'cover_path', 'cover_media'])
         .where('published', '=', 1)
         .where((eb) => likeIgnoringCase(eb.ref('name'), likePattern))
         .orderBy('starts_at', 'desc')
         .limit(limit)
         .execute();
-      return rows.map((row) => ({ identifier: row.identifier, name: row.name, coverUrl: urls.media(row.cover_path) }));
+      return rows.map((row) => ({ identifier: row.identifier, name: row.name, coverUrl: shownCover(row).coverUrl }));
+    },
+
+    /**
+     * Photos and videos whose name contains the LIKE pattern (any case), newest first, outside
+     * draft events, each with the thumbnail a visitor's gallery shows (a preview of one for sale).
+     */
+    async searchItems(likePattern: string, limit: number): Promise<ItemRef[]> {
+      const rows = await itemQuery()
+        .where((eb) => likeIgnoringCase(eb.ref('ci.name'), likePattern))
+        .where((eb) => eb.or([eb('ci.event_id', 'is', null), eb('e.published', '=', 1)]))
+        .orderBy('ci.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        identifier: row.identifier,
+        name: row.name,
+        eventIdentifier: row.event_identifier,
+        ownerProfileName: row.owner_profile_name,
+        thumbnailUrl: shownFiles(row, false).thumbnailUrl,
+      }));
     },
 
     async itemsOfEvent(eventIdentifier: string, viewer: SessionUser | null): Promise<ContentItem[]> {

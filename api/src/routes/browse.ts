@@ -29,6 +29,16 @@ export function registerBrowseRoutes(r: Router, { repos }: Services): void {
           iconUrl: e.coverUrl,
           urlLink: PAGES.event.href({ eventIdentifier: e.identifier }),
         })),
+        // A photo or video opens in the viewer of the gallery that shows it (`?photo=`).
+        ...(await repos.content.searchItems(pattern, SEARCH_LIMIT_PER_KIND)).map((item) => ({
+          name: item.name,
+          iconUrl: item.thumbnailUrl,
+          urlLink: `${
+            item.eventIdentifier
+              ? PAGES.event.href({ eventIdentifier: item.eventIdentifier })
+              : PAGES.creator.href({ profileName: item.ownerProfileName })
+          }?${new URLSearchParams({ photo: item.identifier }).toString()}`,
+        })),
       ];
       return { searchResults };
     },

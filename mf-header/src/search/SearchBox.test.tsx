@@ -116,13 +116,49 @@ describe('search box', () => {
     expect(screen.queryByRole('listbox')).toBeNull();
   });
 
-  it('Enter on the typed text follows nothing', async () => {
+  it('Enter with no result chosen opens the results page for the typed text', async () => {
     serveSearch();
     renderHeader('/events');
     await userEvent.type(box(), 'sum');
     await waitFor(() => expect(options()).toHaveLength(2));
     await userEvent.keyboard('{Enter}');
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/search\?q=sum$/);
+    expect(screen.queryByRole('listbox')).toBeNull();
+    // The text stays in the box, to search again from.
+    expect(box()).toHaveValue('sum');
+  });
+
+  it('Enter on text the server finds nothing for opens the results page too, spaces and symbols kept whole', async () => {
+    serveSearch();
+    renderHeader('/events');
+    await userEvent.type(box(), ' rock & roll ');
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/search\?q=rock\+%26\+roll$/);
+  });
+
+  it('Enter in an empty box goes nowhere', async () => {
+    serveSearch();
+    renderHeader('/events');
+    await userEvent.click(box());
+    await userEvent.keyboard('{Enter}');
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/events$/);
+  });
+
+  it("says 'No results for “…”' when the server finds nothing, and not while results show", async () => {
+    serveSearch({ zzz: 100 });
+    renderHeader();
+    await userEvent.type(box(), 'sum');
+    await waitFor(() => expect(options()).toHaveLength(2));
+    expect(screen.queryByText(/No results/)).toBeNull();
+    await userEvent.clear(box());
+    await userEvent.type(box(), 'zzz');
+    // While the answer is on its way, nothing is said yet.
+    expect(screen.queryByText(/No results/)).toBeNull();
+    expect(await screen.findByText('No results for “zzz”')).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(box()).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByText(/No results/)).toBeNull();
   });
 
   it('clicking a result follows it', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import {
   Avatar,
+  PAGES,
   popupSurface,
   TextField,
   theme,
@@ -18,16 +19,20 @@ const Wrap = styled.div`
   max-width: 420px;
 `;
 
-const Results = styled.ul`
+const popup = `
   position: absolute;
   left: 0;
   right: 0;
   top: calc(100% + 4px);
   margin: 0;
+  z-index: 950;
+`;
+
+const Results = styled.ul`
+  ${popup}
   padding: 4px 0;
   list-style: none;
   ${popupSurface}
-  z-index: 950;
   li {
     display: flex;
     gap: 8px;
@@ -40,14 +45,29 @@ const Results = styled.ul`
   }
 `;
 
-/** SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text. */
+const NoResults = styled.p`
+  ${popup}
+  padding: 8px 12px;
+  ${popupSurface}
+  color: ${theme.colors.muted};
+`;
+
+/** The results page's address for the typed text (`/search?q=…`). */
+export const resultsPageFor = (typed: string) =>
+  `${PAGES.search.href()}?${new URLSearchParams({ q: typed.trim() }).toString()}`;
+
+/**
+ * SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text.
+ * Issue 8: an empty answer says 'No results for “…”', and Enter on the typed text (no result
+ * chosen) opens the results page for it.
+ */
 export function SearchBox() {
   // Kept through a remount (the shell switching the header to another version), not just a render.
   const [typed, setTyped, clearTyped] = useKeptDraft('header:search');
   // -1 is the typed text itself; 0..n-1 a result.
   const [selected, setSelected] = useState(-1);
   const [open, setOpen] = useState(false);
-  const results = useSearch(typed);
+  const { results, noResultsFor } = useSearch(typed);
   const follow = useFollow();
   const wrap = useRef<HTMLDivElement>(null);
   const listId = useId();
@@ -76,6 +96,11 @@ export function SearchBox() {
       if (result) {
         e.preventDefault();
         go(result);
+      } else if (typed.trim() !== '') {
+        // No result chosen: everything the text finds, on a page of its own (the text stays in the box).
+        e.preventDefault();
+        setOpen(false);
+        follow(resultsPageFor(typed));
       }
     } else if (e.key === 'Escape') {
       setOpen(false);
@@ -121,6 +146,7 @@ export function SearchBox() {
           ))}
         </Results>
       )}
+      {open && noResultsFor !== null && <NoResults role="status">No results for “{noResultsFor}”</NoResults>}
     </Wrap>
   );
 }

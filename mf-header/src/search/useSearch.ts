@@ -12,15 +12,23 @@ export function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** What the search box shows for the typed text. */
+export interface SearchState {
+  results: SearchResult[];
+  /** The query the server answered with nothing: the box says 'No results for “…”'; null otherwise. */
+  noResultsFor: string | null;
+}
+
 /**
  * Search results for the typed text, debounced 100 ms (SPEC.md section 5). Each query is its own
  * cache entry, so a slow answer to an older query can never show under a newer one; an empty
- * query has no results at all.
+ * query has no results at all. An empty answer to the query typed (not a previous one still
+ * shown while it loads) is told apart, for the box to say so.
  */
-export function useSearch(typed: string): SearchResult[] {
+export function useSearch(typed: string): SearchState {
   const query = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
   const enabled = query !== '' && typed.trim() !== '';
-  const { data } = useQuery({
+  const { data, isPlaceholderData, isSuccess } = useQuery({
     ...callQuery('search', { query }),
     select: (r): SearchResult[] => r.searchResults,
     enabled,
@@ -28,5 +36,7 @@ export function useSearch(typed: string): SearchResult[] {
     // While the next query loads, the previous results stay (never the other way round).
     placeholderData: keepPreviousData,
   });
-  return enabled ? (data ?? []) : [];
+  const results = enabled ? (data ?? []) : [];
+  const answered = enabled && isSuccess && !isPlaceholderData && query === typed.trim();
+  return { results, noResultsFor: answered && results.length === 0 ? query : null };
 }

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import styled from 'styled-components';
 import {
   Card,
@@ -16,6 +15,7 @@ import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
 import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
+import { usePhotoAddress } from '../viewer/usePhotoAddress.js';
 import { LockedVideo } from './LockedVideo.js';
 import { CARD_SIZES, Grid, ItemPrice, pictureLoading, picturePriority, Processing } from './ui.js';
 
@@ -56,10 +56,12 @@ export interface ContentGridProps {
 
 /**
  * A gallery of photos and video previews (issue 5): each card opens the media viewer at that item;
- * cards are buttons, so the gallery is reachable with Tab and opens with Enter or Space.
+ * cards are buttons, so the gallery is reachable with Tab and opens with Enter or Space. The viewer
+ * is open while the address names one of the items (`?photo=`): Back closes it, and a
+ * shared link opens it once the page is hydrated.
  */
 export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
-  const [open, setOpen] = useState<number | null>(null);
+  const photo = usePhotoAddress(items);
   return (
     <>
       <Cards aria-label="Gallery">
@@ -69,7 +71,7 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
               className="open"
               // Its name holds what it shows in words (a locked video's "Buy to watch"), for speech input.
               aria-label={isVideo(item) && item.locked ? `Open ${item.name}, buy to watch` : `Open ${item.name}`}
-              onClick={() => setOpen(i)}
+              onClick={() => photo.open(i)}
             >
               <Preview item={item} index={i} />
             </PlainButton>
@@ -89,11 +91,13 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
           </Card>
         ))}
       </Cards>
-      {open !== null && (
+      {photo.index !== null && (
         <MediaViewer
           items={items}
-          startIndex={open}
-          onClose={() => setOpen(null)}
+          startIndex={photo.index}
+          onClose={photo.close}
+          onIndexChange={photo.show}
+          onFollowLink={() => undefined}
           addToCart={addToSharedCart}
           downloadUrl={downloadUrl}
         />

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -45,11 +45,12 @@ async function openViewer(props: Omit<MediaViewerProps, 'onClose' | 'startIndex'
 const three = () => [contentItem({ name: 'First' }), contentItem({ name: 'Second' }), contentItem({ name: 'Third' })];
 
 describe('media viewer', () => {
-  it("is a full-screen dialog on a semi-transparent black backdrop saying 'N of total'", async () => {
+  it("is a full-screen dialog on an opaque black backdrop saying 'N of total'", async () => {
     const dialog = await openViewer({ items: three(), startIndex: 1 });
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     expect(dialog).toHaveAccessibleName('Second');
-    expect(dialog).toHaveStyle({ position: 'fixed', background: 'rgba(0, 0, 0, 0.85)' });
+    // Opaque: the page under the viewer does not show through.
+    expect(dialog).toHaveStyle({ position: 'fixed', background: 'rgb(0, 0, 0)' });
     expect(within(dialog).getByText('2 of 3')).toBeInTheDocument();
   });
 
@@ -60,6 +61,47 @@ describe('media viewer', () => {
     expect(within(dialog).getByRole('heading', { name: 'Third' })).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next' }));
     expect(within(dialog).getByText('1 of 3')).toBeInTheDocument();
+  });
+
+  it("keeps previous and next fixed to the screen's sides, whatever the width of the item shown", async () => {
+    const items = [
+      contentItem({ name: 'Wide', width: 1600, height: 400 }),
+      contentItem({ name: 'Tall', width: 300, height: 1200 }),
+    ];
+    const dialog = await openViewer({ items });
+    const previous = within(dialog).getByRole('button', { name: 'Previous' });
+    const next = within(dialog).getByRole('button', { name: 'Next' });
+    const fixedSides = () => {
+      expect(previous).toHaveStyle({ position: 'fixed', left: '12px', top: '50%' });
+      expect(next).toHaveStyle({ position: 'fixed', right: '12px', top: '50%' });
+    };
+    fixedSides();
+    await userEvent.click(next);
+    expect(within(dialog).getByRole('heading', { name: 'Tall' })).toBeInTheDocument();
+    // The same buttons, in the same places: they are not laid out beside the item.
+    expect(within(dialog).getByRole('button', { name: 'Previous' })).toBe(previous);
+    expect(within(dialog).getByRole('button', { name: 'Next' })).toBe(next);
+    fixedSides();
+  });
+
+  it('a swipe leftwards on the item shows the next one and rightwards the previous; a short or vertical swipe does neither', async () => {
+    const dialog = await openViewer({ items: three() });
+    const media = within(dialog).getByTestId('viewer-media');
+    const swipe = (from: [number, number], to: [number, number]) => {
+      const target = media.querySelector('img') ?? media;
+      fireEvent.pointerDown(target, { pointerId: 1, isPrimary: true, clientX: from[0], clientY: from[1] });
+      fireEvent.pointerUp(target, { pointerId: 1, isPrimary: true, clientX: to[0], clientY: to[1] });
+    };
+    swipe([300, 200], [100, 210]);
+    expect(within(dialog).getByText('2 of 3')).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Second' })).toBeInTheDocument();
+    swipe([100, 200], [300, 190]);
+    swipe([100, 200], [300, 190]);
+    expect(within(dialog).getByText('3 of 3')).toBeInTheDocument();
+    swipe([200, 200], [230, 200]);
+    swipe([200, 100], [260, 400]);
+    expect(within(dialog).getByText('3 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('dialog')).toBe(dialog);
   });
 
   it('ArrowRight and ArrowLeft navigate with wrap-around; Escape closes', async () => {
@@ -214,6 +256,21 @@ describe('media viewer', () => {
     await userEvent.keyboard('{ArrowRight}');
     expect(dialog.querySelector('video')).toBeNull();
     expect(within(dialog).getByRole('img', { name: 'Photo' })).toBeInTheDocument();
+  });
+
+  it('starts a video muted, playing, with the controls that turn its sound on', async () => {
+    let mutedWhenPlayed: boolean | undefined;
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+      mutedWhenPlayed = this.muted;
+      return Promise.resolve();
+    });
+    const dialog = await openViewer({
+      items: [videoItem({ name: 'Clip', contentUrl: 'http://files.test/media/clip.mp4' })],
+    });
+    const video = dialog.querySelector('video')!;
+    await waitFor(() => expect(mutedWhenPlayed).toBe(true));
+    expect(video.muted).toBe(true);
+    expect(video).toHaveAttribute('controls');
   });
 
   it('never uses a source or link that is not http(s) or site-relative, and shows names as text', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import styled from 'styled-components';
 import {
   type ContentItem,
@@ -24,7 +24,8 @@ const Overlay = styled.div`
   z-index: 1100;
   display: flex;
   flex-direction: column;
-  background: rgba(0, 0, 0, 0.85);
+  /* Opaque: the page under it does not show through. */
+  background: #000;
   color: #fff;
   font-family: ${theme.font};
   .bar {
@@ -42,7 +43,22 @@ const Overlay = styled.div`
     gap: 12px;
     padding: 0 12px;
   }
+  /* Previous and next stay at the screen's sides, wherever the item's width puts its edges. */
+  .nav {
+    position: fixed;
+    top: 50%;
+    transform: translateY(-50%);
+    z-index: 1;
+  }
+  .nav.previous {
+    left: 12px;
+  }
+  .nav.next {
+    right: 12px;
+  }
   .media {
+    /* A horizontal swipe is the viewer's (next, previous); vertical panning and zoom stay the browser's. */
+    touch-action: pan-y pinch-zoom;
     max-width: min(1100px, calc(100vw - 140px));
     max-height: calc(100vh - 200px);
     display: flex;
@@ -95,13 +111,33 @@ export interface MediaViewerProps {
   addToCart?: AddToCart;
   /** Supplying it adds the Download link. */
   downloadUrl?: (item: ContentItem) => string;
+  /** Told the index of the item shown whenever it changes (the page's address per photo). */
+  onIndexChange?: (index: number) => void;
+  /**
+   * Called, in place of `onClose`, when a link in the viewer (the event, the photographer) is
+   * followed: a viewer kept in the page's address is closed by the link's own navigation.
+   */
+  onFollowLink?: () => void;
 }
 
+/** How far (px) a finger or pointer travels sideways on the item for a swipe to move on. */
+export const SWIPE_THRESHOLD = 50;
+
 /**
- * SPEC.md section 2 "Media viewer": a full-screen dialog over a semi-transparent black backdrop,
- * one item at a time with wrap-around, keyboard control, and page scrolling locked while open.
+ * SPEC.md section 2 "Media viewer": a full-screen dialog, one item at a time with wrap-around,
+ * keyboard control, and page scrolling locked while open. Issue 8: its backdrop is opaque black,
+ * previous and next are fixed to the screen's sides, a sideways swipe on the item moves on, and a
+ * video starts muted (its controls turn the sound on).
  */
-export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl }: MediaViewerProps) {
+export function MediaViewer({
+  items,
+  startIndex,
+  onClose,
+  addToCart,
+  downloadUrl,
+  onIndexChange,
+  onFollowLink = onClose,
+}: MediaViewerProps) {
   const [index, setIndex] = useState(() => wrap(startIndex, items.length));
   const panel = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -110,6 +146,29 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
   const total = items.length;
   const item = items[wrap(index, total)];
   const video = item ? isVideo(item) : false;
+
+  const shown = wrap(index, total);
+  const reported = useRef(shown);
+  const latestOnIndexChange = useRef(onIndexChange);
+  latestOnIndexChange.current = onIndexChange;
+  useEffect(() => {
+    if (reported.current === shown) return;
+    reported.current = shown;
+    latestOnIndexChange.current?.(shown);
+  }, [shown]);
+
+  // Where a swipe started: a pointer (finger, pen or mouse) down on the item.
+  const swipe = useRef<{ id: number; x: number; y: number } | null>(null);
+  const swipeEnd = (e: ReactPointerEvent) => {
+    const start = swipe.current;
+    swipe.current = null;
+    if (!start || start.id !== e.pointerId) return;
+    const dx = e.clientX - start.x;
+    const dy = e.clientY - start.y;
+    if (Math.abs(dx) < SWIPE_THRESHOLD || Math.abs(dx) <= Math.abs(dy)) return;
+    // Leftwards brings the next item in, as a finger pushes the page aside.
+    setIndex((i) => wrap(dx < 0 ? i + 1 : i - 1, total));
+  };
 
   // Keys act wherever focus is inside the page while the viewer is open.
   const latest = useRef({ total, video, onClose });
@@ -159,10 +218,27 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
         </IconButton>
       </div>
       <div className="stage" data-backdrop="">
-        <IconButton label="Previous" tone="inverse" size={44} onClick={() => setIndex((i) => wrap(i - 1, total))}>
+        <IconButton
+          className="nav previous"
+          label="Previous"
+          tone="inverse"
+          size={44}
+          onClick={() => setIndex((i) => wrap(i - 1, total))}
+        >
           ‹
         </IconButton>
-        <div className="media" data-backdrop="">
+        <div
+          className="media"
+          data-backdrop=""
+          data-testid="viewer-media"
+          onPointerDown={(e) => {
+            if (e.isPrimary !== false) swipe.current = { id: e.pointerId, x: e.clientX, y: e.clientY };
+          }}
+          onPointerUp={swipeEnd}
+          onPointerCancel={() => {
+            swipe.current = null;
+          }}
+        >
           {video && item.locked ? (
             <LockedVideo
               key={item.contentIdentifier}
@@ -179,7 +255,8 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
               useThumbnail={false}
               playWhileHovering={false}
               controls
-              muted={false}
+              // Started without a gesture of its own, so muted (browsers refuse sound then); its controls unmute it.
+              muted
               autoplay
             />
           ) : item.image ? (
@@ -198,7 +275,13 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
             src && <img key={item.contentIdentifier} src={src} alt={item.name} />
           )}
         </div>
-        <IconButton label="Next" tone="inverse" size={44} onClick={() => setIndex((i) => wrap(i + 1, total))}>
+        <IconButton
+          className="nav next"
+          label="Next"
+          tone="inverse"
+          size={44}
+          onClick={() => setIndex((i) => wrap(i + 1, total))}
+        >
           ›
         </IconButton>
       </div>
@@ -207,7 +290,7 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
         {item.eventName && (
           <p>
             {eventLink ? (
-              <Link to={eventLink} onClick={onClose}>
+              <Link to={eventLink} onClick={onFollowLink}>
                 {item.eventName}
               </Link>
             ) : (
@@ -218,7 +301,7 @@ export function MediaViewer({ items, startIndex, onClose, addToCart, downloadUrl
         <p>
           by{' '}
           {item.profileName ? (
-            <Link to={PAGES.creator.href({ profileName: item.profileName })} onClick={onClose}>
+            <Link to={PAGES.creator.href({ profileName: item.profileName })} onClick={onFollowLink}>
               {item.photographer}
             </Link>
           ) : (

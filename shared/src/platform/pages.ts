@@ -164,6 +164,20 @@ export const PAGES = {
     loader: () => [pageCall('getPosts', { limit: 50 })],
     props: {},
   }),
+  search: page({
+    key: 'search',
+    path: '/search',
+    remote: 'media',
+    module: 'SearchPage',
+    title: 'Search',
+    description: 'Events, photos, videos and people matching your search.',
+    // The header's search box opens it as /search?q=…; the API takes at most 100 characters.
+    loader: (_params, search) => {
+      const query = (search.get('q') ?? '').trim().slice(0, 100);
+      return query ? [pageCall('search', { query })] : [];
+    },
+    props: {},
+  }),
   cart: page({
     key: 'cart',
     path: '/cart',

@@ -64,6 +64,19 @@ describe('session check on route change', () => {
     expect(cookie('loggedIn')).toBe('yes');
   });
 
+  it('does not check again when only the query changes on the same page (a photo opened in the viewer)', async () => {
+    let calls = 0;
+    server.use(
+      http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))),
+    );
+    document.cookie = 'loggedIn=yes; path=/';
+    renderAt('/community');
+    await waitFor(() => expect(calls).toBe(1));
+    await userEvent.click(screen.getByRole('link', { name: 'next' }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBe(1);
+  });
+
   it('changes nothing when the check answers 500', async () => {
     server.use(
       http.post('http://api.test/v2/checkAuthentication', () => HttpResponse.json({ error: 'x' }, { status: 500 })),

@@ -36,7 +36,9 @@ export function useSessionCheck(): void {
     return () => {
       cancelled = true;
     };
-  }, [location.pathname, location.search]);
+    // A route is a path: a query that changes on the same page (a photo opened in the viewer, a
+    // search typed again) is not a route change.
+  }, [location.pathname]);
 
   const ended = useSession((s) => s.ended);
   useEffect(() => {
