@@ -112,5 +112,5 @@ export {
   useParams,
   useSearchParams,
 } from './router.js';
-export { BellIcon, CartIcon, ChatIcon, PhotoIcon } from './ui/icons.js';
+export { BellIcon, CartIcon, ChatIcon, PhotoIcon, SearchIcon } from './ui/icons.js';
 export { useMediaQuery, useIsMobile, MOBILE_QUERY } from './ui/useMediaQuery.js';

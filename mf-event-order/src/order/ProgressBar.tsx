@@ -21,7 +21,11 @@ const Bar = styled.ol`
   list-style: none;
   padding: 0;
   margin: 24px 0;
-  overflow-x: auto;
+  /* A phone lists the steps down the screen: side by side, the later ones would be cut off. */
+  ${theme.mobile} {
+    flex-direction: column;
+    align-items: flex-start;
+  }
 `;
 
 /** How a step is drawn: its status type, or the end of an order that stopped there. */
@@ -55,6 +59,13 @@ const Connector = styled.li<{ $type: StatusType }>`
   height: 3px;
   margin: 0 8px;
   background: ${(p) => STATUS_COLORS[p.$type]};
+  ${theme.mobile} {
+    flex: none;
+    width: 3px;
+    min-width: 0;
+    height: 14px;
+    margin: 4px 0 4px 10px;
+  }
 `;
 
 /**

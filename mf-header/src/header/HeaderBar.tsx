@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
 import {
   Badge,
@@ -9,6 +9,7 @@ import {
   Modal,
   pageAt,
   PAGES,
+  SearchIcon,
   setLoginRedirect,
   theme,
   useLocation,
@@ -31,12 +32,14 @@ const NAV_LINKS = [
 ];
 
 /*
- * SPEC.md section 9: at 768 px wide or less the navigation moves into a side menu and the search
- * box onto a second row. The layout is decided in CSS, not by script, so the page rendered on the
- * server (which cannot know the screen's width) already has the right shape and nothing moves
+ * At 768 px wide or less (SPEC.md section 9) the navigation moves into a side menu, and the header
+ * stays one row down to a 360 px phone: the search opens from a button over the row, and Sign Up
+ * moves into the side menu. The layout is decided in CSS, not by script, so the page rendered on
+ * the server (which cannot know the screen's width) already has the right shape and nothing moves
  * when it hydrates.
  */
 const Bar = styled.header`
+  position: relative;
   border-bottom: 1px solid ${theme.colors.border};
   background: ${theme.colors.background};
   padding: 10px 24px;
@@ -65,11 +68,15 @@ const Bar = styled.header`
     display: contents;
   }
   ${theme.mobile} {
-    padding: 8px 12px;
+    padding: 8px;
     min-height: ${theme.header.mobileHeight};
     .row {
-      flex-wrap: wrap;
-      gap: 8px;
+      gap: 4px;
+    }
+    /* The menus' toggles a little smaller, so a member's row fits 360 px. */
+    .row [aria-haspopup] {
+      width: 36px;
+      height: 36px;
     }
     .mobile-only {
       display: contents;
@@ -77,13 +84,22 @@ const Bar = styled.header`
     .desktop-only {
       display: none;
     }
-    /* The search box alone on the second row, full width. */
+    /* Opened from its button: over the whole row, with a way to close it. */
     .search {
-      display: block;
-      order: 1;
-      flex-basis: 100%;
+      display: none;
     }
-    .search > * {
+    .search[data-open] {
+      display: flex;
+      position: absolute;
+      inset: 0;
+      z-index: 1;
+      align-items: center;
+      gap: 8px;
+      padding: 0 12px;
+      background: ${theme.colors.background};
+    }
+    .search[data-open] > :first-child {
+      flex: 1;
       max-width: none;
     }
   }
@@ -95,6 +111,9 @@ const Logo = styled(Link)`
   color: ${theme.colors.text};
   text-decoration: none;
   white-space: nowrap;
+  ${theme.mobile} {
+    font-size: 16px;
+  }
 `;
 
 const IconLink = styled(Link)`
@@ -108,11 +127,13 @@ const SideNav = styled.nav`
   display: flex;
   flex-direction: column;
   gap: 4px;
-  a {
+  a,
+  button {
     padding: 10px 0;
     font-size: 17px;
     color: ${theme.colors.text};
     text-decoration: none;
+    text-align: left;
   }
 `;
 
@@ -124,8 +145,8 @@ function NavLinks({ onFollow }: { onFollow?: () => void }) {
   ));
 }
 
-/** The hamburger and its side menu holding the navigation, for the mobile layout. */
-function SideMenu() {
+/** The hamburger and its side menu holding the navigation (and a visitor's Sign Up), for the mobile layout. */
+function SideMenu({ onSignUp }: { onSignUp?: () => void }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -145,10 +166,54 @@ function SideMenu() {
         <Modal title="Menu" placement="left" width={280} onClose={() => setOpen(false)}>
           <SideNav aria-label="Main">
             <NavLinks onFollow={() => setOpen(false)} />
+            {onSignUp && (
+              <Button
+                variant="link"
+                onClick={() => {
+                  setOpen(false);
+                  onSignUp();
+                }}
+              >
+                Sign Up
+              </Button>
+            )}
           </SideNav>
         </Modal>
       )}
     </>
+  );
+}
+
+/**
+ * The search box's place: in the row on a wide screen; on a phone, over the row once its button
+ * (`SearchButton`) is pressed, with the caret in it, until closed or the page changes.
+ */
+function SearchPlace({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const place = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (open) place.current?.querySelector('input')?.focus();
+  }, [open]);
+  return (
+    <div className="search" ref={place} data-open={open || undefined}>
+      <SearchBox />
+      {open && (
+        <span className="mobile-only">
+          <IconButton label="Close search" size={36} onClick={onClose}>
+            ×
+          </IconButton>
+        </span>
+      )}
+    </div>
+  );
+}
+
+function SearchButton({ open, onOpen }: { open: boolean; onOpen: () => void }) {
+  return (
+    <span className="mobile-only">
+      <IconButton label="Search" size={36} aria-expanded={open} onClick={onOpen}>
+        <SearchIcon />
+      </IconButton>
+    </span>
   );
 }
 
@@ -157,6 +222,8 @@ export function HeaderBar() {
   const navigate = useNavigate();
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const cartCount = useSession((s) => s.cart.length);
+  const [searchOpen, setSearchOpen] = useState(false);
+  useEffect(() => setSearchOpen(false), [pathname]);
 
   const logo = <Logo to={PAGES.home.href()}>EventMedia</Logo>;
   if (isCompact(pathname)) {
@@ -176,15 +243,14 @@ export function HeaderBar() {
   return (
     <Bar>
       <div className="row">
-        <SideMenu />
+        <SideMenu onSignUp={isLoggedIn ? undefined : () => goTo(PAGES.signup.href())} />
         {logo}
         <nav aria-label="Main" className="desktop-only">
           <NavLinks />
         </nav>
-        <div className="search">
-          <SearchBox />
-        </div>
+        <SearchPlace open={searchOpen} onClose={() => setSearchOpen(false)} />
         <span className="spacer" />
+        <SearchButton open={searchOpen} onOpen={() => setSearchOpen(true)} />
         {isLoggedIn && <MessagesMenu />}
         {isLoggedIn && <NotificationsMenu />}
         <IconLink to={PAGES.cart.href()} aria-label={`Cart, ${cartCount} items`}>
@@ -195,13 +261,15 @@ export function HeaderBar() {
           <ProfileMenu />
         ) : (
           <>
-            {/* Small on a phone, so Log in and Sign Up fit beside the logo at 390 px. */}
+            {/* Small on a phone, so Log in fits beside the logo at 360 px; Sign Up is in the side menu there. */}
             <Button variant="ghost" size="responsive" onClick={() => goTo(PAGES.login.href())}>
               Log in
             </Button>
-            <Button variant="primary" size="responsive" onClick={() => goTo(PAGES.signup.href())}>
-              Sign Up
-            </Button>
+            <span className="desktop-only">
+              <Button variant="primary" size="responsive" onClick={() => goTo(PAGES.signup.href())}>
+                Sign Up
+              </Button>
+            </span>
           </>
         )}
       </div>

@@ -26,6 +26,13 @@ export const BellIcon = () => (
   </svg>
 );
 
+export const SearchIcon = () => (
+  <svg {...base}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="M21 21l-4.5-4.5" />
+  </svg>
+);
+
 export const ChatIcon = () => (
   <svg {...base}>
     <path d="M21 12a8 8 0 0 1-11.8 7L3 21l2-6A8 8 0 1 1 21 12z" />

@@ -47,7 +47,7 @@ export const theme = {
    * The header's heights: its own bar (mf-header) holds them, and the shell's slot keeps its place
    * at the same height while the header's code loads, so the page below does not move.
    */
-  header: { height: '61px', mobileHeight: '103px', compactHeight: '42px' },
+  header: { height: '61px', mobileHeight: '53px', compactHeight: '42px' },
   /** How a disabled control looks; it also stops reacting to the pointer. */
   disabledOpacity: 0.5,
   /** SPEC.md section 9: the mobile layout applies at 768 px or less. */

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import styled from 'styled-components';
 import { live, NotFoundState, PageLayout, Route, Routes, useLocation, useSession } from '@marketplace/shared';
-import { BetaMark } from '../layout/BetaMark.js';
 import { DownPage, SITE_IS_DOWN } from '../layout/DownPage.js';
 import { Footer } from '../layout/Footer.js';
 import { PageHeadAndAnnouncer } from '../layout/PageHead.js';
@@ -64,7 +63,7 @@ function useRollbackCheck(): void {
   }, [loggedIn]);
 }
 
-/** The shell's layout: header slot, the route's slot, footer, Beta mark, a tester's version marker and global overlays. */
+/** The shell's layout: header slot, the route's slot, footer (with the Beta mark), a tester's version marker and global overlays. */
 export function App() {
   useSessionCheck();
   useSessionAcrossTabs();
@@ -98,7 +97,6 @@ export function App() {
         </Routes>
       </Main>
       <Footer onContact={() => setContactOpen(true)} />
-      <BetaMark />
       <VersionOverrideMarker />
       {needsRole && (
         <RemoteSlot

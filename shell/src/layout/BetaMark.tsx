@@ -1,12 +1,12 @@
 import styled from 'styled-components';
 import { theme } from '@marketplace/shared';
 
-/** The product is marked Beta (SPEC.md section 1). */
+/**
+ * The product is marked Beta (SPEC.md section 1): in the footer, in the page's flow. Fixed over
+ * the page, it covered card titles and avatars on a phone.
+ */
 export const BetaMark = styled.span.attrs({ children: 'Beta', 'aria-label': 'This site is in beta' })`
-  position: fixed;
-  bottom: 12px;
-  left: 12px;
-  z-index: 800;
+  align-self: center;
   padding: 2px 8px;
   border-radius: 10px;
   background: ${theme.colors.warning};

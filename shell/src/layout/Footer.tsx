@@ -1,8 +1,10 @@
 import styled from 'styled-components';
 import { Button, Link, pageAt, PAGES, theme, useLocation } from '@marketplace/shared';
+import { BetaMark } from './BetaMark.js';
 
 const Bar = styled.footer<{ $signup: boolean }>`
   display: flex;
+  flex-wrap: wrap;
   gap: 24px;
   justify-content: center;
   padding: 24px;
@@ -13,7 +15,7 @@ const Bar = styled.footer<{ $signup: boolean }>`
 `;
 
 /**
- * The shared footer (SPEC.md section 1): Contact Us and Question? (/faq). A page whose footer is
+ * The shared footer (SPEC.md section 1): the Beta mark, Contact Us and Question? (/faq). A page whose footer is
  * 'signup' in the platform table has the lighter style, one whose footer is 'none' (the receipt)
  * has none; nor has any other path containing /receipt (SPEC.md section 2), page or not.
  */
@@ -24,6 +26,7 @@ export function Footer({ onContact }: { onContact: () => void }) {
   const signup = footer === 'signup';
   return (
     <Bar $signup={signup} data-variant={signup ? 'signup' : 'default'}>
+      <BetaMark />
       <Button variant="link" onClick={onContact}>
         Contact Us
       </Button>
