@@ -137,6 +137,32 @@ export interface ApiConfig {
   rumKeepDays: number;
   /** Who takes payments (payments/provider.ts). */
   payments: PaymentsConfig;
+  /** How mail leaves (mail/): SMTP, the embedded dev mailbox, or not at all. */
+  mail: MailConfig;
+}
+
+/**
+ * SMTP_URL=smtp(s)://user:pass@host:port: mail goes there (nodemailer). Unset, outside production:
+ * an SMTP listener of the API's own on 127.0.0.1 catches it into the dev mailbox (MAILBOX_DIR,
+ * `<database folder>/mailbox`, listed at /internal/mailbox). MAIL=off: no mail is queued or sent.
+ * NODE_ENV=production refuses to start with neither SMTP_URL nor MAIL=off: a deployment's mail
+ * must not land in a folder nobody reads.
+ */
+export type MailConfig =
+  ({ mode: 'smtp'; url: string } & MailSending) | ({ mode: 'dev'; mailboxDir: string } & MailSending) | { mode: 'off' };
+
+export interface MailSending {
+  /** The From address (MAIL_FROM). */
+  from: string;
+  /** Where links in mails point: the shell's origin (MAIL_LINK_ORIGIN, default the first allowed origin). */
+  linkOrigin: string;
+  /** How often the sender looks for mail it was not told of (MAIL_POLL_MS). */
+  pollMs: number;
+  /** The wait after a failed send, doubled at each further one up to the most (MAIL_RETRY_FIRST_MS, MAIL_RETRY_MOST_MS). */
+  retryFirstMs: number;
+  retryMostMs: number;
+  /** How long a sender holds a mail it took; a sender that died lets it go after this (MAIL_SEND_LEASE_MS). */
+  leaseMs: number;
 }
 
 /**
@@ -198,6 +224,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const liveDefault = `${publicOrigin.replace(/^http/, 'ws')}/mqtt`;
   const broker = brokerOf(env);
   const adminToken = env.ADMIN_TOKEN || readOrCreateAdminToken(dataDir);
+  // The shell (3000) and the single-bundle build (3010) by default.
+  const allowedOrigins = (env.API_ALLOWED_ORIGINS ?? 'http://localhost:3000,http://localhost:3010')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   return {
     host,
     port,
@@ -209,11 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     instance: env.API_INSTANCE || `${hostname()}-${process.pid}`,
     publicOrigin,
     filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
-    // The shell (3000) and the single-bundle build (3010) by default.
-    allowedOrigins: (env.API_ALLOWED_ORIGINS ?? 'http://localhost:3000,http://localhost:3010')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    allowedOrigins,
     databasePath,
     databaseUrl: databaseUrlOf(env.DATABASE_URL),
     databaseMigrationUrl: databaseUrlOf(env.DATABASE_MIGRATION_URL, 'DATABASE_MIGRATION_URL'),
@@ -266,7 +293,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     rumLoadsPerHour: positiveInt(env.RUM_LOADS_PER_HOUR, 60, 'RUM_LOADS_PER_HOUR'),
     rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
     payments: paymentsOf(env, adminToken),
+    mail: mailOf(env, dataDir, allowedOrigins[0] ?? publicOrigin),
   };
+}
+
+function mailOf(env: NodeJS.ProcessEnv, dataDir: string, defaultLinkOrigin: string): MailConfig {
+  const switched = env.MAIL ?? '';
+  if (!['', 'on', 'off'].includes(switched)) throw new Error(`MAIL must be 'on' or 'off', got '${switched}'`);
+  if (switched === 'off') return { mode: 'off' };
+  const url = env.SMTP_URL || null;
+  if (url && !/^smtps?:\/\/[^/]+/.test(url))
+    throw new Error(`SMTP_URL must be an smtp:// or smtps:// URL, got '${url.split(':')[0]}:...'`);
+  if (!url && env.NODE_ENV === 'production')
+    throw new Error('NODE_ENV=production needs SMTP_URL to send mail (or MAIL=off to send none)');
+  const linkOrigin = (env.MAIL_LINK_ORIGIN || defaultLinkOrigin).replace(/\/$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(linkOrigin))
+    throw new Error(`MAIL_LINK_ORIGIN must be an http(s) origin, got '${linkOrigin}'`);
+  const sending: MailSending = {
+    from: env.MAIL_FROM || 'EventMedia <no-reply@eventmedia.test>',
+    linkOrigin,
+    pollMs: Math.max(10, positiveInt(env.MAIL_POLL_MS, 1000, 'MAIL_POLL_MS')),
+    retryFirstMs: Math.max(10, positiveInt(env.MAIL_RETRY_FIRST_MS, 10_000, 'MAIL_RETRY_FIRST_MS')),
+    retryMostMs: Math.max(10, positiveInt(env.MAIL_RETRY_MOST_MS, 3600_000, 'MAIL_RETRY_MOST_MS')),
+    leaseMs: Math.max(1000, positiveInt(env.MAIL_SEND_LEASE_MS, 60_000, 'MAIL_SEND_LEASE_MS')),
+  };
+  return url
+    ? { mode: 'smtp', url, ...sending }
+    : { mode: 'dev', mailboxDir: resolve(env.MAILBOX_DIR ?? join(dataDir, 'mailbox')), ...sending };
 }
 
 function paymentsOf(env: NodeJS.ProcessEnv, adminToken: string): PaymentsConfig {

@@ -12,6 +12,9 @@ import { attachBroker } from './live/broker.js';
 import { connectExternalBroker } from './live/external.js';
 import { liveLogins } from './live/logins.js';
 import { createRelay, type LiveRelay } from './live/relay.js';
+import { startDevMailbox } from './mail/devMailbox.js';
+import { smtpMailer } from './mail/mailer.js';
+import { createMailSender, type MailSender } from './mail/sender.js';
 import { mediaJobs, queuePublicMedia } from './media/jobs.js';
 import { openMediaQueue } from './media/queue.js';
 import { createRepositories } from './repositories/index.js';
@@ -29,6 +32,8 @@ export interface RunningApi {
   sweep(): Promise<SweepPass>;
   /** This instance's live relay (live/relay.ts), polling the outbox from the start. */
   relay: LiveRelay;
+  /** This instance's mail sender (mail/sender.ts), polling the mail outbox from the start; null with MAIL=off. */
+  mail: MailSender | null;
   /** Stops; `graceMs` first tells the gateway to stop sending (SIGTERM: SHUTDOWN_GRACE_MS). */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -87,7 +92,24 @@ async function serve(
   const relay = createRelay({ repos, live }, config.liveRelayPollMs);
   const media = await openMediaQueue(database, config);
   const payments = createPaymentProvider(config.payments, () => config.publicOrigin);
-  const services: Services = { repos, files, config, live, logins, relay, media, payments };
+  // Mail (mail/): SMTP_URL, or the dev mailbox's listener of this process's own; none with MAIL=off.
+  const mailbox = config.mail.mode === 'dev' ? await startDevMailbox(config.mail.mailboxDir) : null;
+  const mailer =
+    config.mail.mode === 'off'
+      ? null
+      : smtpMailer(config.mail.mode === 'smtp' ? config.mail.url : (mailbox?.url ?? ''), config.mail.from);
+  const mailSender = config.mail.mode === 'off' || !mailer ? null : createMailSender({ repos, mailer }, config.mail);
+  const services: Services = {
+    repos,
+    files,
+    config,
+    live,
+    logins,
+    relay,
+    media,
+    payments,
+    mail: mailSender ?? { kick: () => undefined },
+  };
   // By default this process runs the media jobs too; a deployment with media-worker processes does not (worker.ts).
   if (config.mediaWorker === 'inline') {
     const jobs = mediaJobs(services);
@@ -132,6 +154,7 @@ async function serve(
 
   const { url, internalUrl } = await listeners.listen();
   relay.start();
+  mailSender?.start();
   return {
     url,
     internalUrl,
@@ -139,6 +162,7 @@ async function serve(
     database,
     sweep,
     relay,
+    mail: mailSender,
     async close({ graceMs = 0 } = {}) {
       clearInterval(sweeping);
       clearInterval(expiry);
@@ -150,6 +174,10 @@ async function serve(
       await listeners.close(graceMs, () => relay.stop().then(() => live.close()));
       // A job under way finishes (or, past the queue's own wait, is taken again after its lease).
       await media.stop();
+      // A mail being sent finishes; what is left waits in the outbox for another instance or the next start.
+      await mailSender?.stop();
+      mailer?.close();
+      await mailbox?.close();
       await database.close();
       await releaseBrokerClaim?.();
     },

@@ -4,6 +4,7 @@ import type { FileStore } from './files/store.js';
 import type { LiveLogins } from './live/logins.js';
 import type { LivePublisher } from './live/publisher.js';
 import type { LiveRelay } from './live/relay.js';
+import type { MailSender } from './mail/sender.js';
 import type { JobQueue } from './media/queue.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
@@ -23,6 +24,8 @@ export interface Services {
   media: JobQueue;
   /** Who takes payments; null when none is set up (checkout then says so). */
   payments: PaymentProvider | null;
+  /** Sends the mail outbox (mail/sender.ts); told when a mail was queued (mail/queue.ts). */
+  mail: Pick<MailSender, 'kick'>;
 }
 
 /** Where a live message is written: the repositories of the caller's transaction, if it has one. */

@@ -24,6 +24,10 @@ export type SweepPass =
       keys: number;
       /** Sent live messages pruned from the outbox. */
       outbox: number;
+      /** Sent mails pruned from the mail outbox. */
+      mail: number;
+      /** Password reset links past their time, removed. */
+      resets: number;
       /** Open purchases past their time, ended unpaid. */
       purchases: number;
       /** Broker users closed because their session was gone (ended while the broker could not be told); null: the broker could not be asked. */
@@ -97,6 +101,9 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         const windows = await inBatches(() => repos.rateWindows.prune(before(2 * 3600_000), SWEEP_BATCH));
         const keys = await inBatches(() => repos.idempotency.prune(before(IDEMPOTENCY_KEEP_MS), SWEEP_BATCH));
         const outbox = await inBatches(() => repos.liveOutbox.prune(before(OUTBOX_KEEP_MS), SWEEP_BATCH));
+        // Sent mail is kept a day too; reset links go once expired (used ones with them).
+        const mail = await inBatches(() => repos.mailOutbox.prune(before(OUTBOX_KEEP_MS), SWEEP_BATCH));
+        const resets = await inBatches(() => repos.passwordResets.prune(before(0), SWEEP_BATCH));
         // A purchase not paid in its time ends unpaid; a payment arriving later still settles it.
         const purchases = await inBatches(() => repos.purchases.expireDue(new Date(now), SWEEP_BATCH));
         const liveClosed = await services.live
@@ -110,7 +117,7 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         // A media job lost between an upload's commit and its queueing (the process died) is
         // queued again; one still waiting or running is not doubled (media/queue.ts).
         await resendStalled(services.media, services, before(STALLED_MEDIA_MS), SWEEP_BATCH);
-        return { ran: true, sessions, beacons, failures, windows, keys, outbox, purchases, liveClosed };
+        return { ran: true, sessions, beacons, failures, windows, keys, outbox, mail, resets, purchases, liveClosed };
       } finally {
         running = false;
       }

@@ -2,6 +2,7 @@ import type { ExposedComponents } from '@marketplace/shared';
 import ContactModal from './exposes/ContactModal.js';
 import DiscountCodesPage from './exposes/DiscountCodesPage.js';
 import FaqPage from './exposes/FaqPage.js';
+import ForgotPasswordPage from './exposes/ForgotPasswordPage.js';
 import LegalPage from './exposes/LegalPage.js';
 import LoginPage from './exposes/LoginPage.js';
 import MediaPackagesPage from './exposes/MediaPackagesPage.js';
@@ -10,6 +11,7 @@ import OrdersPage from './exposes/OrdersPage.js';
 import ProfilePage from './exposes/ProfilePage.js';
 import PurchasesPage from './exposes/PurchasesPage.js';
 import ReceiptPage from './exposes/ReceiptPage.js';
+import ResetPasswordPage from './exposes/ResetPasswordPage.js';
 import RoleSelectionModal from './exposes/RoleSelectionModal.js';
 import SalesPage from './exposes/SalesPage.js';
 import SettingsPage from './exposes/SettingsPage.js';
@@ -24,6 +26,7 @@ export const EXPOSED = {
   ContactModal,
   DiscountCodesPage,
   FaqPage,
+  ForgotPasswordPage,
   LegalPage,
   LoginPage,
   MediaPackagesPage,
@@ -32,6 +35,7 @@ export const EXPOSED = {
   ProfilePage,
   PurchasesPage,
   ReceiptPage,
+  ResetPasswordPage,
   RoleSelectionModal,
   SalesPage,
   SettingsPage,

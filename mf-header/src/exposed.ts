@@ -1,5 +1,6 @@
 import type { ExposedComponents } from '@marketplace/shared';
 import Header from './exposes/Header.js';
+import NotificationsPage from './exposes/NotificationsPage.js';
 
 /**
  * Every module this remote exposes (its `exposes/` folder, which the build preset publishes as
@@ -8,4 +9,5 @@ import Header from './exposes/Header.js';
  */
 export const EXPOSED = {
   Header,
+  NotificationsPage,
 } satisfies ExposedComponents<'header'>;

@@ -9,7 +9,7 @@ export const LEGAL_DOCUMENTS = ['terms-of-service', 'privacy-policy', 'cookie-po
 export type LegalDocument = (typeof LEGAL_DOCUMENTS)[number];
 
 export interface ExposedModules {
-  header: { Header: Record<string, never> };
+  header: { Header: Record<string, never>; NotificationsPage: Record<string, never> };
   media: {
     EventsPage: Record<string, never>;
     EventPage: Record<string, never>;
@@ -22,6 +22,8 @@ export interface ExposedModules {
   account: {
     LoginPage: Record<string, never>;
     SignupPage: Record<string, never>;
+    ForgotPasswordPage: Record<string, never>;
+    ResetPasswordPage: Record<string, never>;
     ProfilePage: Record<string, never>;
     OrdersPage: Record<string, never>;
     MyEventsPage: Record<string, never>;

@@ -41,7 +41,13 @@ export async function startSession(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await sessions.create(token, userId, now, new Date(now.getTime() + SESSION_DAYS * DAY_SECONDS * 1000));
+  await sessions.create(
+    token,
+    userId,
+    now,
+    new Date(now.getTime() + SESSION_DAYS * DAY_SECONDS * 1000),
+    c.req.header('user-agent') ?? null,
+  );
   setCookie(c, SESSION_COOKIE, token, { ...cookieOptions(config), httpOnly: true, maxAge: SESSION_DAYS * DAY_SECONDS });
   setCookie(c, COOKIE_LOGGED_IN, 'yes', { ...cookieOptions(config), maxAge: SESSION_DAYS * DAY_SECONDS });
   return token;

@@ -587,6 +587,56 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.alterTable('events').addColumn('cover_source', 'text').execute();
     },
   ],
+  // Accounts people can recover, and mail for real (mail/): the mail outbox (a mail is a row written
+  // in the transaction of what causes it, rendered, and sent after commit by a sender that takes it
+  // for a lease, so a sender that dies lets it go and it is sent again: at least once); password
+  // reset links (only the token's sha256 is stored; single use, 30 minutes); each session's device
+  // and when it was last seen (the settings' list of sessions); and which optional mails a user
+  // wants (0/1, on by default).
+  [
+    '0017_accounts_mail',
+    async (db, t) => {
+      await db.schema
+        .createTable('mail_outbox')
+        .addColumn('id', 'integer', t.autoId)
+        .addColumn('kind', 'text', oneOf('kind', ['passwordReset', 'signIn', 'receipt', 'orderUpdate']))
+        .addColumn('to_address', 'text', notNull)
+        .addColumn('subject', 'text', notNull)
+        .addColumn('text_body', 'text', notNull)
+        .addColumn('html_body', 'text', notNull)
+        .addColumn('created_at', 'text', notNull)
+        .addColumn('sent_at', 'text')
+        .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'text', notNull)
+        .addColumn('last_error', 'text')
+        .execute();
+      await db.schema
+        .createIndex('mail_outbox_due')
+        .on('mail_outbox')
+        .column('next_attempt_at')
+        .where(sql.ref('sent_at'), 'is', null)
+        .execute();
+      await db.schema.createIndex('mail_outbox_sent').on('mail_outbox').column('sent_at').execute();
+      await db.schema
+        .createTable('password_resets')
+        .addColumn('token_hash', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', notNull)
+        .addColumn('expires_at', 'text', notNull)
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
+      await db.schema.createIndex('password_resets_expiry').on('password_resets').column('expires_at').execute();
+      await db.schema.alterTable('sessions').addColumn('user_agent', 'text').execute();
+      await db.schema.alterTable('sessions').addColumn('last_seen_at', 'text').execute();
+      await db.schema.createIndex('sessions_by_user').on('sessions').column('user_id').execute();
+      for (const column of ['mail_sign_in', 'mail_receipts', 'mail_order_updates'])
+        await db.schema
+          .alterTable('users')
+          .addColumn(column, 'integer', (col) => col.notNull().defaultTo(1))
+          .execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

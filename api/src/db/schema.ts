@@ -27,9 +27,23 @@ export interface Schema {
     profile_picture_source: string | null;
     bio: Generated<string>;
     created_at: string;
+    /** Which optional mails the user wants (0017): 1 on, 0 off. */
+    mail_sign_in: Generated<number>;
+    mail_receipts: Generated<number>;
+    mail_order_updates: Generated<number>;
   };
   user_roles: { user_id: number; role: Role };
-  sessions: { token: string; user_id: number; created_at: string; expires_at: string; live_id: string | null };
+  sessions: {
+    token: string;
+    user_id: number;
+    created_at: string;
+    expires_at: string;
+    live_id: string | null;
+    /** The browser's User-Agent at login (0017), for the settings' list of sessions. */
+    user_agent: string | null;
+    /** When a request last came with it, at most every few minutes (0017); null: not since login. */
+    last_seen_at: string | null;
+  };
   events: {
     id: Generated<number>;
     identifier: string;
@@ -283,5 +297,30 @@ export interface Schema {
     attempts: Generated<number>;
     /** Not tried again before this. */
     next_attempt_at: string;
+  };
+  /** Mail waiting for the sender, and what it sent, until the sweep prunes it (0017, mail/sender.ts). */
+  mail_outbox: {
+    id: Generated<number>;
+    kind: 'passwordReset' | 'signIn' | 'receipt' | 'orderUpdate';
+    to_address: string;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    created_at: string;
+    /** When the SMTP server accepted it; null until then. */
+    sent_at: string | null;
+    /** Sends that failed. */
+    attempts: Generated<number>;
+    /** Not tried before this: a retry's back-off, or a sender's lease while it sends. */
+    next_attempt_at: string;
+    last_error: string | null;
+  };
+  /** Password reset links (0017): the token's sha256 only; single use, until expires_at. */
+  password_resets: {
+    token_hash: string;
+    user_id: number;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
   };
 }

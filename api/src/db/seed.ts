@@ -470,42 +470,22 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
       .execute();
   }
 
-  // clara: more than ten notifications (most NEW) so paging and the '10+' badge show.
-  const notifications: Omit<Insertable<Schema['notifications']>, 'id'>[] = [];
-  for (let i = 0; i < 14; i++) {
-    const status = i < 12 ? 'NEW' : i === 12 ? 'UNREAD' : 'READ';
-    const link =
-      i % 3 === 0
-        ? PAGES.orders.href()
-        : i % 3 === 1
-          ? PAGES.event.href({ eventIdentifier: 'summer-jazz-night-2026' })
-          : null;
-    notifications.push({
+  // clara: more than ten notifications (most NEW) so paging and the '10+' badge show. Each says
+  // what happened in words and links to the thing it names (an order, an event, a profile).
+  const notifications: Omit<Insertable<Schema['notifications']>, 'id'>[] = CLARA_NOTIFICATIONS.map(
+    ([content, link], i) => ({
       user_id: id('clara'),
-      status,
-      content: `Update ${14 - i}: ${NOTIFICATION_TEXTS[i % NOTIFICATION_TEXTS.length]}`,
+      status: i < 12 ? 'NEW' : i === 12 ? 'UNREAD' : 'READ',
+      content,
       link,
       timestamp: at(i * 2 + 1),
-    });
-  }
-  for (const who of ['mia', 'max', 'olga', 'dave']) {
+    }),
+  );
+  for (const [who, fresh, old] of OTHER_NOTIFICATIONS)
     notifications.push(
-      {
-        user_id: id(who),
-        status: 'NEW',
-        content: 'Welcome back! Your dashboard has new activity.',
-        link: PAGES.profile.href(),
-        timestamp: at(5),
-      },
-      {
-        user_id: id(who),
-        status: 'READ',
-        content: 'Your profile was viewed 12 times this week.',
-        link: null,
-        timestamp: at(50),
-      },
+      { user_id: id(who), status: 'NEW', content: fresh[0], link: fresh[1], timestamp: at(5) },
+      { user_id: id(who), status: 'READ', content: old[0], link: old[1], timestamp: at(50) },
     );
-  }
   await db.insertInto('notifications').values(notifications).execute();
 
   // clara: twelve conversations, so the message dropdown pages and shows '10+'.
@@ -655,14 +635,54 @@ async function insertRows(db: Db, media: ReturnType<typeof demoMedia>, passwordH
       .execute();
 }
 
-const NOTIFICATION_TEXTS = [
-  'Your order ord-1005 moved to Pending Fulfillments.',
-  'New photos were added to Summer Jazz Night.',
-  'Mia Lens sent you a quote.',
-  'An item in your cart is now 10% off.',
-  'Your order ord-1006 was delivered.',
-  'Olga Events published a new event.',
+/** A demo notification: what it says, and the page of the thing it names. */
+type DemoNotification = readonly [content: string, link: string];
+const orderPage = (orderId: string) => PAGES.eventOrder.href({ orderId });
+const eventPage = (eventIdentifier: string) => PAGES.event.href({ eventIdentifier });
+const creatorPage = (profileName: string) => PAGES.creator.href({ profileName });
+
+/** Clara's, newest first: her orders with mia (see ORDERS), events and people she follows. */
+const CLARA_NOTIFICATIONS: readonly DemoNotification[] = [
+  ['Your order ord-1005 (Charity run) moved to Pending Fulfillments.', orderPage('ord-1005')],
+  ['New photos were added to Summer Jazz Night.', eventPage('summer-jazz-night-2026')],
+  ['Mia Lens sent you a quote for Team offsite.', orderPage('ord-1003')],
+  ['Mia Lens needs more details about Product launch.', orderPage('ord-1002')],
+  ['Your order ord-1006 (Annual awards) was delivered: your photos are ready.', orderPage('ord-1006')],
+  ['Olga Events published a new event: Winter Gala.', eventPage('winter-gala-2026')],
+  ['Mia Lens declined Garden wedding: she is already booked on that date.', orderPage('ord-1007')],
+  ['Mia Lens shared new photos on her page.', creatorPage('mia')],
+  ['Mia Lens approved Summer party. Pay to secure the date.', orderPage('ord-1004')],
+  ['Photos from City Marathon are up.', eventPage('city-marathon-2026')],
+  ['You cancelled Spring fair; Mia Lens has been told.', orderPage('ord-1009')],
+  ['Mia Lens received your order for Company kick-off.', orderPage('ord-1001')],
+  ['Leo Frames shared backstage photos from Summer Jazz Night.', creatorPage('leo')],
+  ['Welcome to EventMedia! Add a bio so photographers know who you are.', PAGES.profile.href()],
 ];
+
+/** One NEW and one READ for a few other accounts. */
+const OTHER_NOTIFICATIONS: readonly (readonly [profileName: string, fresh: DemoNotification, old: DemoNotification])[] =
+  [
+    [
+      'mia',
+      ['Clara Client placed an order for Company kick-off.', orderPage('ord-1001')],
+      ['Your photo Encore is live on Summer Jazz Night.', eventPage('summer-jazz-night-2026')],
+    ],
+    [
+      'max',
+      ['Dave Wheels asked you to cover Car show.', orderPage('ord-2001')],
+      ['Tech Meetup November is published.', eventPage('tech-meetup-november')],
+    ],
+    [
+      'olga',
+      ['Mia Lens shared photos from Summer Jazz Night.', eventPage('summer-jazz-night-2026')],
+      ['Winter Gala is published.', eventPage('winter-gala-2026')],
+    ],
+    [
+      'dave',
+      ['Max Multi received your order for Car show.', orderPage('ord-2001')],
+      ['Your profile was viewed 12 times this week.', PAGES.profile.href()],
+    ],
+  ];
 
 const CHAT_REPLIES = [
   'Yes, send me the details.',

@@ -3,6 +3,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from './env.js';
 import { HttpError, notFound } from './errors.js';
+import { registerMailboxRoutes } from '../mail/routes.js';
 import { registerBrokerAuthRoutes } from '../routes/brokerAuth.js';
 import { notifyUser, type Services } from '../services.js';
 
@@ -41,6 +42,8 @@ function requireAdmin(c: Context<AppEnv>, adminToken: string): void {
  */
 export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): void {
   registerBrokerAuthRoutes(app, services);
+  // The dev mailbox (`npm start` without SMTP_URL): what the API sent, for the developer to open.
+  registerMailboxRoutes(app, services.config.mail);
 
   app.post('/internal/notify', async (c) => {
     requireAdmin(c, services.config.adminToken);

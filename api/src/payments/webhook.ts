@@ -2,6 +2,7 @@ import { formatMoney } from '@marketplace/shared/format';
 import { PAGES } from '@marketplace/shared/platform';
 import { orderIdOfLine } from '../domain/orders.js';
 import { userCartKey } from '../repositories/cart.js';
+import { mailLink, queueMail } from '../mail/queue.js';
 import { notifyUser, type Services } from '../services.js';
 import type { PaymentEvent } from './types.js';
 
@@ -57,6 +58,23 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
       // The code the order was booked with is used once the order is paid, as a purchase's is.
       if (order.discountCode) await tx.purchases.countCodeUseOf(order.photographerId, order.discountCode);
       const page = PAGES.eventOrder.href({ orderId });
+      const mailTo = { repos: tx, mail: services.mail, config: services.config };
+      await queueMail(mailTo, order.clientId, 'receipt', {
+        purchaseNumber: purchase.purchaseNumber,
+        lines: purchase.lines.map((line) => ({ name: line.name, amount: money(line.amountCents) })),
+        total: money(purchase.totalCents),
+        link: mailLink(
+          services.config,
+          PAGES.receipt.href({ purchaseNumber: purchase.purchaseNumber }),
+          purchase.returnOrigin,
+        ),
+      });
+      await queueMail(mailTo, order.photographerId, 'orderUpdate', {
+        orderId,
+        eventName: order.eventName,
+        news: `${order.clientName} paid ${money(purchase.totalCents)} for order ${orderId} (${order.eventName}). You can now deliver.`,
+        link: mailLink(services.config, page, purchase.returnOrigin),
+      });
       await notifyUser(
         outbox,
         order.clientId,
@@ -79,6 +97,13 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
     if (purchase.discountCodeId !== null) await tx.purchases.countCodeUse(purchase.discountCodeId);
 
     const receipt = PAGES.receipt.href({ purchaseNumber: purchase.purchaseNumber });
+    // The buyer's receipt by mail, with the payment it records (or neither).
+    await queueMail({ repos: tx, mail: services.mail, config: services.config }, purchase.buyerId, 'receipt', {
+      purchaseNumber: purchase.purchaseNumber,
+      lines: purchase.lines.map((line) => ({ name: line.name, amount: money(line.amountCents) })),
+      total: money(purchase.totalCents),
+      link: mailLink(services.config, receipt, purchase.returnOrigin),
+    });
     await notifyUser(
       outbox,
       purchase.buyerId,
@@ -95,7 +120,8 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
     }
     return done('paid');
   });
-  // Committed now: the relay's pass told at the write may have run before the commit.
+  // Committed now: the relay's and the mail sender's passes told at the write may have run before the commit.
   services.relay.kick();
+  services.mail.kick();
   return outcome;
 }

@@ -10,6 +10,8 @@ import { contentRepository } from './content.js';
 import { idempotencyRepository } from './idempotency.js';
 import { leasesRepository } from './leases.js';
 import { liveOutboxRepository } from './liveOutbox.js';
+import { mailOutboxRepository } from './mailOutbox.js';
+import { passwordResetsRepository } from './passwordResets.js';
 import { mediaJobsRepository } from './mediaJobs.js';
 import { loginFailuresRepository } from './loginFailures.js';
 import { notificationsRepository } from './notifications.js';
@@ -62,6 +64,8 @@ function repositorySet(db: Db, urls: FileUrls) {
     idempotency: idempotencyRepository(db),
     leases: leasesRepository(db),
     liveOutbox: liveOutboxRepository(db),
+    mailOutbox: mailOutboxRepository(db),
+    passwordResets: passwordResetsRepository(db),
     mediaJobs: mediaJobsRepository(db),
     /** Throws unless the database answers: the readiness check (/health). */
     async ping(): Promise<void> {

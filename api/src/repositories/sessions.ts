@@ -1,9 +1,25 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { type LiveIdentity, newLiveId } from '../live/logins.js';
 import type { SessionUser } from '../http/env.js';
 import type { UsersRepository } from './users.js';
 
 export type SessionsRepository = ReturnType<typeof sessionsRepository>;
+
+/** How stale a session's last_seen_at may get: a request writes it at most this often. */
+export const SEEN_EVERY_MS = 5 * 60_000;
+
+/** A session as its owner's settings list it (the token stays here: only `id` leaves the API). */
+export interface StoredSession {
+  id: string;
+  token: string;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+}
+
+/** A session's public name: a hash of its token, which tells nothing of the token. */
+export const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('base64url').slice(0, 22);
 
 /** Server-side sessions: a random token, its user, and when it expires. */
 export function sessionsRepository(db: Db, users: UsersRepository) {
@@ -12,11 +28,14 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
     const row = await db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['u.id', 'u.profile_name', 'u.username', 'u.profile_picture', 's.token'])
+      .select(['u.id', 'u.profile_name', 'u.username', 'u.profile_picture', 's.token', 's.last_seen_at'])
       .where(`s.${column}`, '=', value)
       .where('s.expires_at', '>', new Date().toISOString())
       .executeTakeFirst();
     if (!row) return null;
+    // Last seen for the settings' list of sessions: written only when stale, so most requests write nothing.
+    const now = new Date();
+    if (!row.last_seen_at || Date.parse(row.last_seen_at) < now.getTime() - SEEN_EVERY_MS) await touch(row.token, now);
     return {
       id: row.id,
       profileName: row.profile_name,
@@ -26,6 +45,20 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       token: row.token,
     };
   }
+
+  const touch = async (token: string, now: Date) => {
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: now.toISOString() })
+      .where('token', '=', token)
+      .where((eb) =>
+        eb.or([
+          eb('last_seen_at', 'is', null),
+          eb('last_seen_at', '<', new Date(now.getTime() - SEEN_EVERY_MS).toISOString()),
+        ]),
+      )
+      .execute();
+  };
 
   return {
     /** The user a live token belongs to, or null for none, unknown or expired. */
@@ -59,7 +92,13 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       return row?.live_id ? { liveId: row.live_id, profileName: row.profile_name } : null;
     },
 
-    async create(token: string, userId: number, createdAt: Date, expiresAt: Date): Promise<void> {
+    async create(
+      token: string,
+      userId: number,
+      createdAt: Date,
+      expiresAt: Date,
+      userAgent: string | null = null,
+    ): Promise<void> {
       await db
         .insertInto('sessions')
         .values({
@@ -68,8 +107,36 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
           created_at: createdAt.toISOString(),
           expires_at: expiresAt.toISOString(),
           live_id: newLiveId(),
+          user_agent: userAgent?.slice(0, 500) ?? null,
+          last_seen_at: createdAt.toISOString(),
         })
         .execute();
+    },
+
+    /** The user's live sessions, the most recently seen first; `id` names one without its secret. */
+    async ofUser(userId: number): Promise<StoredSession[]> {
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['token', 'user_agent', 'created_at', 'last_seen_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', new Date().toISOString())
+        .execute();
+      return rows
+        .map((row) => ({
+          id: sessionIdOf(row.token),
+          token: row.token,
+          userAgent: row.user_agent,
+          createdAt: row.created_at,
+          lastSeenAt: row.last_seen_at ?? row.created_at,
+        }))
+        .sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt));
+    },
+
+    /** Every session token of the user (but `except`), to end them; expired ones too. */
+    async tokensOf(userId: number, except?: string): Promise<string[]> {
+      let query = db.selectFrom('sessions').select('token').where('user_id', '=', userId);
+      if (except) query = query.where('token', '!=', except);
+      return (await query.execute()).map((row) => row.token);
     },
 
     /** Sessions past their end, for the sweep that revokes what they were given. */

@@ -1,4 +1,11 @@
-import type { ChatWindowEntry, OwnProfile, PublicProfile, Role, UserInfo } from '@marketplace/shared/contract';
+import type {
+  ChatWindowEntry,
+  MailPreferences,
+  OwnProfile,
+  PublicProfile,
+  Role,
+  UserInfo,
+} from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { SessionUser } from '../http/env.js';
 import { inTransaction, likeIgnoringCase, nowIso } from './sql.js';
@@ -62,6 +69,55 @@ export function usersRepository(db: Db, urls: FileUrls) {
     rolesOf,
     chatEntry,
     info,
+
+    /** The account with this email (compared lower-cased, as stored), for a password reset. */
+    async idByEmail(email: string): Promise<number | undefined> {
+      const row = await db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst();
+      return row?.id;
+    },
+
+    async passwordHashOf(userId: number): Promise<string | undefined> {
+      const row = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+      return row?.password_hash;
+    },
+
+    async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    },
+
+    /** Where a user's mail goes, their name in it, and which optional mails they want. */
+    async mailTarget(
+      userId: number,
+    ): Promise<{ email: string; username: string; preferences: MailPreferences } | undefined> {
+      const row = await db
+        .selectFrom('users')
+        .select(['email', 'username', 'mail_sign_in', 'mail_receipts', 'mail_order_updates'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return (
+        row && {
+          email: row.email,
+          username: row.username,
+          preferences: {
+            signIn: row.mail_sign_in === 1,
+            receipts: row.mail_receipts === 1,
+            orderUpdates: row.mail_order_updates === 1,
+          },
+        }
+      );
+    },
+
+    async setMailPreferences(userId: number, preferences: MailPreferences): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({
+          mail_sign_in: preferences.signIn ? 1 : 0,
+          mail_receipts: preferences.receipts ? 1 : 0,
+          mail_order_updates: preferences.orderUpdates ? 1 : 0,
+        })
+        .where('id', '=', userId)
+        .execute();
+    },
 
     async byProfileName(profileName: string): Promise<UserRef | undefined> {
       const row = await db

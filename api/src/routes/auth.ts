@@ -10,6 +10,7 @@ import type { RepositorySet } from '../repositories/index.js';
 import { isUniqueViolation } from '../repositories/sql.js';
 import type { ChosenRole } from '../repositories/users.js';
 import { endSessionAndLiveAccess, type Services } from '../services.js';
+import { newPassword, queueSignInMail, registerAccountSecurityRoutes } from './accountSecurity.js';
 
 export function registerAuthRoutes(r: Router, services: Services): void {
   const { repos, config } = services;
@@ -49,7 +50,10 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       await repos.transaction(async (tx) => {
         await startSession(c, tx.sessions, config, row.id);
         await adoptGuestCart(c, tx.cart, row.id);
+        // The owner hears of every sign-in (unless they switched it off), with the session it started.
+        await queueSignInMail(services, tx, c, row.id);
       });
+      services.mail.kick();
       return repos.users.info({ ...row, roles: await repos.users.rolesOf(row.id) });
     },
   );
@@ -60,7 +64,7 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       username: fields.text(60),
       profileName: fields.profileName(),
       email: fields.email(),
-      password: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
+      password: newPassword(),
     }),
     async ({ username, profileName, email, password }, { c }) => {
       const refuseTaken = (taken: 'profileName' | 'email') =>
@@ -110,6 +114,9 @@ export function registerAuthRoutes(r: Router, services: Services): void {
     if (!identity) throw notLoggedIn();
     return services.logins.issue(identity);
   });
+
+  // Password reset and change, the list of sessions, the notification mails wanted.
+  registerAccountSecurityRoutes(r, services, throttle);
 
   r.user('checkAuthentication', noFields, () => ({ authenticated: true as const }));
 

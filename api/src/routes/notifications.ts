@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAGE_SIZE } from '@marketplace/shared/constants';
 import { notFound } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
+import { decodeNotificationCursor, encodeNotificationCursor } from '../repositories/notifications.js';
 import type { Services } from '../services.js';
 
 /** SPEC.md section 4 "Notifications": NEW -> UNREAD on opening the dropdown, -> READ on click, or deleted. */
@@ -14,6 +15,35 @@ export function registerNotificationRoutes(r: Router, { repos }: Services): void
       return { notifications: items, more };
     },
   );
+
+  // The notification centre: pages by cursor, with the counts the page and the header's badge agree on.
+  r.user(
+    'listNotifications',
+    z.object({
+      cursor: z
+        .string()
+        .max(200)
+        .refine((text) => decodeNotificationCursor(text) !== null, 'must be a nextCursor this list answered')
+        .optional(),
+      limit: fields.limit(),
+    }),
+    async ({ cursor, limit = PAGE_SIZE }, { user }) => {
+      const { items, next } = await repos.notifications.after(
+        user.id,
+        cursor === undefined ? null : decodeNotificationCursor(cursor),
+        limit,
+      );
+      return {
+        notifications: items,
+        nextCursor: next && encodeNotificationCursor(next),
+        counts: await repos.notifications.counts(user.id),
+      };
+    },
+  );
+
+  r.user('markAllNotificationsRead', noFields, async (_input, { user }) => ({
+    updated: await repos.notifications.markAllRead(user.id),
+  }));
 
   r.user('clearNewNotifications', noFields, async (_input, { user }) => ({
     updated: await repos.notifications.clearNew(user.id),

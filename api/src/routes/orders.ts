@@ -21,6 +21,7 @@ import { uploadLimit } from '../config.js';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, forbidden, notFound, notLoggedIn, orderClosed } from '../http/errors.js';
 import { fields, noFields, noNul, type Router } from '../http/route.js';
+import { mailLink, queueMail } from '../mail/queue.js';
 import { notifyUser, type Services } from '../services.js';
 
 /** Order targets are reference pictures and deliverables: photos, and videos (processed into HLS). */
@@ -183,18 +184,27 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       // A cancelled order is not paid: its open payment ends with it (a payment confirmed after
       // all is held for a refund by the webhook).
       if (name === 'cancel') await tx.purchases.expireOpen(orderLineOf(order.orderId));
+      const told = actor === 'client' ? order.photographerId : order.clientId;
       await notifyUser(
         { repos: tx, relay: services.relay },
-        actor === 'client' ? order.photographerId : order.clientId,
+        told,
         news,
         PAGES.eventOrder.href({ orderId: order.orderId }),
       );
+      // And by mail, unless they switched order updates off: with the change, or neither.
+      await queueMail({ repos: tx, mail: services.mail, config: services.config }, told, 'orderUpdate', {
+        orderId: order.orderId,
+        eventName: order.eventName,
+        news,
+        link: mailLink(services.config, PAGES.eventOrder.href({ orderId: order.orderId })),
+      });
       return true;
     });
     const now = await orderOf(order.orderId);
     if (!changed) throw new HttpError(409, refusalOf(now, name, actor) ?? 'This order changed meanwhile: look again');
-    // Committed now: the relay's pass told at the write may have run before the commit.
+    // Committed now: the relay's and the sender's passes told at the write may have run before the commit.
     services.relay.kick();
+    services.mail.kick();
     return now;
   };
 

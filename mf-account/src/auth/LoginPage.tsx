@@ -42,6 +42,9 @@ export function LoginPage() {
       <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
         <TextField label="Email or profile name" name="login" autoComplete="username" required />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+        <p>
+          <Link to={PAGES.forgotPassword.href()}>Forgot password?</Link>
+        </p>
         {error && <p role="alert">{error}</p>}
         <Button variant="primary" type="submit" disabled={busy}>
           Log in

@@ -13,6 +13,7 @@ import {
   TitleSkeleton,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
+import { MailPreferencesForm, PasswordChange, SessionList } from './AccountSecurity.js';
 import { useAccountQuery } from './queries.js';
 
 /** The form's shape while the profile loads: a title and three labelled fields. */
@@ -28,7 +29,10 @@ const FORM_SKELETON = (
   </>
 );
 
-/** The profile fields the API lets a user change: name, email, about. */
+/**
+ * The profile fields the API lets a user change (name, email, about), the password, the sessions
+ * logged in, and which notification emails come.
+ */
 export function SettingsPage() {
   const q = useAccountQuery(callQuery('getOwnProfile'));
   const queryClient = useQueryClient();
@@ -71,6 +75,9 @@ export function SettingsPage() {
           Save
         </Button>
       </Form>
+      <PasswordChange />
+      <SessionList />
+      <MailPreferencesForm />
     </PageLayout>
   );
 }

@@ -170,6 +170,16 @@ describe('account pages', () => {
 });
 
 describe('SettingsPage', () => {
+  // The page's other sections (AccountSecurity.test.tsx tests them): loaded, quiet.
+  beforeEach(() => {
+    server.use(
+      http.get('http://api.test/v2/user/sessions', () => HttpResponse.json({ sessions: [] })),
+      http.get('http://api.test/v2/user/mailPreferences', () =>
+        HttpResponse.json({ signIn: true, receipts: true, orderUpdates: true }),
+      ),
+    );
+  });
+
   it('saves name, email and about, and the shared user takes the new name', async () => {
     let sent: Record<string, string> = {};
     server.use(

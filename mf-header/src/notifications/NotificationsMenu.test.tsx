@@ -443,3 +443,50 @@ describe('reachedLoadPoint', () => {
     expect(reachedLoadPoint({ scrollTop: 540, clientHeight: 360, scrollHeight: 1000 })).toBe(true);
   });
 });
+
+describe('notification dropdown: the notification centre', () => {
+  it("'See all' opens the notifications page and closes the dropdown", async () => {
+    serve({ notifications: [notification({ status: 'READ' })], more: false });
+    logInAs();
+    renderHeader();
+    await openBell();
+    await userEvent.click(screen.getByRole('link', { name: 'See all' }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/notifications');
+    expect(screen.queryByRole('list', { name: 'Notifications' })).toBeNull();
+  });
+
+  it("'Mark all as read' makes every one READ, loaded or not, and tells the server once", async () => {
+    // The server's list: two pages, the second not loaded; marking all changes every one.
+    let held = [notification({ status: 'NEW' }), notification({ status: 'UNREAD' }), notification({ status: 'NEW' })];
+    server.use(
+      http.get(`${API}/notifications`, ({ request }) => {
+        const pageNo = Number(new URL(request.url).searchParams.get('pageNo') ?? 0);
+        return HttpResponse.json({ notifications: held.slice(pageNo * 2, pageNo * 2 + 2), more: pageNo === 0 });
+      }),
+      http.post(`${API}/notifications/markAllRead`, () => {
+        held = held.map((n) => ({ ...n, status: 'READ' }));
+        return HttpResponse.json({ updated: 3 });
+      }),
+    );
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(badge()).toHaveTextContent('1'));
+    await openBell();
+    await userEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
+    expect(entries().map((li) => li.dataset.status)).toEqual(['READ', 'READ']);
+    expect(badge()).toBeNull();
+    await waitFor(() => expect(sentTo('/notifications/markAllRead')).toHaveLength(1));
+    // The list loads again once the server has changed, and the server agrees.
+    await waitFor(() => expect(sentTo('/notifications').length).toBeGreaterThan(1));
+    await waitFor(() => expect(entries().map((li) => li.dataset.status)).toEqual(['READ', 'READ']));
+  });
+
+  it("offers 'Mark all as read' only while something may be unread", async () => {
+    serve({ notifications: [notification({ status: 'READ' })], more: false });
+    logInAs();
+    renderHeader();
+    await openBell();
+    await screen.findByText(/Notification/);
+    expect(screen.getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
+  });
+});

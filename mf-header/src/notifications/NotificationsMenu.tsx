@@ -1,8 +1,23 @@
-import { BellIcon, PlainButton, Time, useSession } from '@marketplace/shared';
+import styled from 'styled-components';
+import { BellIcon, Link, PAGES, PlainButton, theme, Time, useSession } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { FeedDropdown, FeedList } from './FeedList.js';
 import { ItemMenu } from './ItemMenu.js';
 import { useNotifications } from './useNotifications.js';
+
+const Footer = styled.div`
+  display: flex;
+  justify-content: space-between;
+  gap: ${theme.space.md};
+  padding: ${theme.space.sm} ${theme.space.md};
+  font-size: ${theme.text.small};
+  button {
+    color: ${theme.colors.primary};
+  }
+  button:disabled {
+    color: ${theme.colors.muted};
+  }
+`;
 
 export function NotificationsMenu() {
   const profileName = useSession((s) => s.user?.profileName);
@@ -14,43 +29,55 @@ export function NotificationsMenu() {
 function Notifications({ profileName }: { profileName: string }) {
   const follow = useFollow();
   const feed = useNotifications(profileName);
+  // Something may still be unread: one loaded, or any on a page not loaded yet.
+  const anyUnread = !feed.complete || feed.items.some((n) => n.status !== 'READ');
   return (
     <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => (
-        <FeedList
-          label="Notifications"
-          empty="No notifications"
-          emptyIcon={<BellIcon />}
-          isLoading={feed.isLoading}
-          count={feed.items.length}
-          hasMore={feed.hasMore}
-          loadMore={feed.loadMore}
-        >
-          {feed.items.map((n) => (
-            <li key={n.id} data-status={n.status}>
-              <div className="body">
-                <PlainButton
-                  className="entry"
-                  onClick={() => {
-                    feed.markRead(n.id);
-                    // Only site-relative or http(s) links are followed (never javascript: and the like).
-                    if (follow(n.link)) close();
-                  }}
-                >
-                  <span className="text">{n.content}</span>
-                </PlainButton>
-                <Time iso={n.timestamp} />
-              </div>
-              <ItemMenu
-                label="Notification options"
-                actions={[
-                  { label: 'Mark as read', run: () => feed.markRead(n.id) },
-                  { label: 'Remove notification', run: () => void feed.remove(n.id).catch(() => undefined) },
-                ]}
-              />
-            </li>
-          ))}
-        </FeedList>
+        <>
+          <FeedList
+            label="Notifications"
+            empty="No notifications"
+            emptyIcon={<BellIcon />}
+            isLoading={feed.isLoading}
+            count={feed.items.length}
+            hasMore={feed.hasMore}
+            loadMore={feed.loadMore}
+          >
+            {feed.items.map((n) => (
+              <li key={n.id} data-status={n.status}>
+                <div className="body">
+                  <PlainButton
+                    className="entry"
+                    onClick={() => {
+                      feed.markRead(n.id);
+                      // Only site-relative or http(s) links are followed (never javascript: and the like).
+                      if (follow(n.link)) close();
+                    }}
+                  >
+                    <span className="text">{n.content}</span>
+                  </PlainButton>
+                  <Time iso={n.timestamp} />
+                </div>
+                <ItemMenu
+                  label="Notification options"
+                  actions={[
+                    { label: 'Mark as read', run: () => feed.markRead(n.id) },
+                    { label: 'Remove notification', run: () => void feed.remove(n.id).catch(() => undefined) },
+                  ]}
+                />
+              </li>
+            ))}
+          </FeedList>
+          <Footer>
+            <PlainButton disabled={!anyUnread} onClick={() => void feed.markAllRead().catch(() => undefined)}>
+              Mark all as read
+            </PlainButton>
+            <Link to={PAGES.notifications.href()} onClick={close}>
+              See all
+            </Link>
+          </Footer>
+        </>
       )}
     </FeedDropdown>
   );

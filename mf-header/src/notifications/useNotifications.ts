@@ -11,6 +11,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { chatStore } from '../chat/chatStore.js';
 import { chatKey } from '../chat/useChat.js';
 import { useFeed, type FeedPage } from '../feed/useFeed.js';
+import {
+  clearNewInCentre,
+  markAllRead,
+  prependToCentre,
+  removeFromCentre,
+  updateInCentre,
+} from './notificationCaches.js';
 import { seenIds } from './seenIds.js';
 
 const notificationId = (n: Notification) => n.id;
@@ -73,6 +80,8 @@ function newStatus<T extends { status: NotificationStatus }>(
  * clicked or marked read; a live one goes on top, once.
  */
 export function useNotifications(profileName: string) {
+  const queryClient = useQueryClient();
+  // Its key is notificationCaches' dropdownKey: the notifications page edits this list too.
   const feed = useFeed({
     call: 'getNotifications',
     scope: profileName,
@@ -96,24 +105,32 @@ export function useNotifications(profileName: string) {
         // putting the live one on top would make it NEW again after the dropdown was opened.
         if (!seen.first(n.id) || listed.current.some((known) => known.id === n.id)) return;
         prepend(n);
+        // The notifications page, when loaded, shows it on top too.
+        prependToCentre(queryClient, profileName, n);
       },
       reload,
     );
-  }, [profileName, prepend, reload]);
+  }, [profileName, prepend, reload, queryClient]);
   return {
     ...feed,
-    ...newStatus(feed, () => apiCall('clearNewNotifications')),
+    ...newStatus(feed, () => {
+      clearNewInCentre(queryClient, profileName);
+      return apiCall('clearNewNotifications');
+    }),
     markRead(id: number) {
-      update(
-        (n) => n.id === id,
-        (n) => ({ ...n, status: 'READ' }),
-      );
+      const match = (n: Notification) => n.id === id;
+      const read = (n: Notification): Notification => ({ ...n, status: 'READ' });
+      update(match, read);
+      updateInCentre(queryClient, profileName, match, read);
       void apiCall('updateNotificationStatus', { status: 'READ', notificationId: id }).catch(() => undefined);
     },
     async remove(id: number) {
       await apiCall('deleteNotification', { notificationId: id });
       remove(id);
+      removeFromCentre(queryClient, profileName, id);
     },
+    /** NEW and UNREAD become READ here, on the notifications page and then on the server. */
+    markAllRead: () => markAllRead(queryClient, profileName, () => apiCall('markAllNotificationsRead')),
   };
 }
 
@@ -138,8 +155,8 @@ export function useMessageNotifications(profileName: string) {
       (m) => {
         // A chat message delivered again (at least once) would make the conversation NEW again.
         if (m.messageId !== undefined && !seen.first(m.messageId)) return;
-        // With the partner's window open the message is read there: the window refetches, which
-        // marks the conversation READ on the server too.
+        // With the partner's window open the message is read there: the window reads the
+        // conversation again and tells the server it is read (openChat).
         const open = chatStore.getState().chats.some((c) => c.profileName === m.profileName);
         prepend(open ? { ...m, status: 'READ' } : m);
         if (open) void queryClient.invalidateQueries({ queryKey: chatKey(m.profileName) });
@@ -150,7 +167,7 @@ export function useMessageNotifications(profileName: string) {
   return {
     ...feed,
     ...newStatus(feed, () => apiCall('clearNewMessageNotifications')),
-    /** The server marks the conversation READ when the window loads it (getChatMessages). */
+    /** The server marks the conversation READ when its window opens (openChat). */
     openConversation(m: MessageNotification) {
       update(
         (x) => x.profileName === m.profileName,

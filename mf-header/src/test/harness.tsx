@@ -27,6 +27,11 @@ export const server = useMswServer(
   http.post(`${API}/clearNewMessageNotifications`, ok({ updated: 0 })),
   http.post(`${API}/updateNotificationStatus`, ok({})),
   http.post(`${API}/deleteNotification`, ok({ deleted: 1 })),
+  http.get(
+    `${API}/notifications/all`,
+    ok({ notifications: [], nextCursor: null, counts: { total: 0, new: 0, unread: 0 } }),
+  ),
+  http.post(`${API}/notifications/markAllRead`, ok({ updated: 0 })),
   http.post(`${API}/closeChat`, ok({ closed: '' })),
   http.post(`${API}/chat/openChat`, ok({ opened: '' })),
   http.get(`${API}/search`, ok({ searchResults: [] })),

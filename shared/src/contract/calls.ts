@@ -36,6 +36,7 @@ import type {
   Target,
 } from './eventOrder.js';
 import type { CartSummary, CheckoutRefusal, OwnedItem, Purchase, Sale, SalesMonth } from './purchases.js';
+import type { AccountSession, MailPreferences } from './account.js';
 
 /** How a call's request travels: in the query string, as a urlencoded form, or as multipart. */
 export type Encoding = 'none' | 'query' | 'form' | 'multipart';
@@ -73,6 +74,14 @@ export const API_CALLS = {
     credentials: true,
   },
   deleteNotification: { method: 'POST', path: '/v2/deleteNotification', encoding: 'form', credentials: true },
+  // The notification centre (issue item 7): every notification, by cursor, and all marked read at once.
+  listNotifications: { method: 'GET', path: '/v2/notifications/all', encoding: 'query', credentials: true },
+  markAllNotificationsRead: {
+    method: 'POST',
+    path: '/v2/notifications/markAllRead',
+    encoding: 'none',
+    credentials: true,
+  },
   getMessageNotifications: { method: 'GET', path: '/v2/messageNotifications', encoding: 'query', credentials: true },
   clearNewMessageNotifications: {
     method: 'POST',
@@ -173,6 +182,15 @@ export const API_CALLS = {
   updateEvent: { method: 'POST', path: '/v2/user/events/update', encoding: 'form', credentials: true },
   setEventPublished: { method: 'POST', path: '/v2/user/events/publish', encoding: 'form', credentials: true },
   uploadEventCover: { method: 'POST', path: '/v2/user/events/cover', encoding: 'form', credentials: true },
+  // Accounts people can recover (issue item 4): reset by mail, change, sessions, mail preferences.
+  requestPasswordReset: { method: 'POST', path: '/v2/password/forgot', encoding: 'form', credentials: true },
+  resetPassword: { method: 'POST', path: '/v2/password/reset', encoding: 'form', credentials: true },
+  changePassword: { method: 'POST', path: '/v2/user/password', encoding: 'form', credentials: true },
+  getAccountSessions: { method: 'GET', path: '/v2/user/sessions', encoding: 'none', credentials: true },
+  endAccountSession: { method: 'POST', path: '/v2/user/sessions/end', encoding: 'form', credentials: true },
+  endAllAccountSessions: { method: 'POST', path: '/v2/user/sessions/endAll', encoding: 'none', credentials: true },
+  getMailPreferences: { method: 'GET', path: '/v2/user/mailPreferences', encoding: 'none', credentials: true },
+  updateMailPreferences: { method: 'POST', path: '/v2/user/mailPreferences', encoding: 'form', credentials: true },
 } as const satisfies Record<string, CallSpec>;
 
 export type CallName = keyof typeof API_CALLS;
@@ -184,6 +202,15 @@ interface Paging {
 }
 interface Page {
   more: boolean;
+}
+
+/** A user's notifications counted by SPEC.md section 4's states, all of them (not one page's). */
+export interface NotificationCounts {
+  total: number;
+  /** NEW: what the header's badge counts. */
+  new: number;
+  /** NEW or UNREAD: not read yet, shown bold. */
+  unread: number;
 }
 
 /** Request and response of every call. Request fields are logical values; the encoding turns them into strings. */
@@ -199,6 +226,17 @@ export interface ApiContract {
     response: { notification: Notification };
   };
   deleteNotification: { request: { notificationId: number }; response: { deleted: number } };
+  /**
+   * The notification centre's pages, newest first: the first without `cursor`, each next with the
+   * previous page's `nextCursor` (null on the last). A cursor names the last entry shown, so a
+   * notification arriving or removed between pages neither repeats nor skips one.
+   */
+  listNotifications: {
+    request: { cursor?: string; limit?: number };
+    response: { notifications: Notification[]; nextCursor: string | null; counts: NotificationCounts };
+  };
+  /** NEW and UNREAD become READ (SPEC.md section 4), the user's own only; `updated` says how many changed. */
+  markAllNotificationsRead: { request: NoFields; response: { updated: number } };
   getMessageNotifications: { request: Paging; response: Page & { messageNotifications: MessageNotification[] } };
   clearNewMessageNotifications: { request: NoFields; response: { updated: number } };
   search: { request: { query: string }; response: { searchResults: SearchResult[] } };
@@ -322,6 +360,23 @@ export interface ApiContract {
     request: { eventIdentifier: string; contentType: string };
     response: { uploadUrl: string; uploadFields?: Record<string, string> };
   };
+  /**
+   * Mails a single-use link to set a new password (30 minutes) when an account has this email.
+   * The answer is the same whether one has or not, so it tells nobody which emails have accounts.
+   */
+  requestPasswordReset: { request: { email: string }; response: { requested: true } };
+  /** Sets the password of the link's account and ends every session of it; 400 for a link used, expired or unknown. */
+  resetPassword: { request: { token: string; password: string }; response: { reset: true } };
+  /** The current password is required; every other session of the account ends. */
+  changePassword: { request: { currentPassword: string; newPassword: string }; response: { changed: true } };
+  /** The account's sessions, the most recently seen first. */
+  getAccountSessions: { request: NoFields; response: { sessions: AccountSession[] } };
+  /** Ends one of the user's own sessions (their current one too: that is logging out). */
+  endAccountSession: { request: { sessionId: string }; response: { ended: string } };
+  /** Ends every session of the account, this one too ("Log out everywhere"). */
+  endAllAccountSessions: { request: NoFields; response: { ended: number } };
+  getMailPreferences: { request: NoFields; response: MailPreferences };
+  updateMailPreferences: { request: MailPreferences; response: MailPreferences };
 }
 
 // Compile-time check that the table and the contract name the same calls.

@@ -1,3 +1,4 @@
+export * from './account.js';
 export * from './calls.js';
 export * from './encode.js';
 export * from './entities.js';

@@ -220,6 +220,27 @@ export const PAGES = {
     header: 'compact',
     footer: 'signup',
   }),
+  // Accounts people can recover (issue item 4): a link by mail, then a new password.
+  forgotPassword: page({
+    key: 'forgotPassword',
+    path: '/user/forgot-password',
+    remote: 'account',
+    module: 'ForgotPasswordPage',
+    title: 'Forgot password',
+    description: 'Get a link by email to set a new password for your account.',
+    props: {},
+    header: 'compact',
+  }),
+  resetPassword: page({
+    key: 'resetPassword',
+    path: '/user/reset-password',
+    remote: 'account',
+    module: 'ResetPasswordPage',
+    title: 'Set a new password',
+    description: 'Set a new password for your account with the link you were sent.',
+    props: {},
+    header: 'compact',
+  }),
   profile: page({
     key: 'profile',
     path: '/user/me',
@@ -288,6 +309,16 @@ export const PAGES = {
     title: 'Your sales',
     description: 'The photos and videos you sold, with your payout per month.',
     loader: () => [pageCall('getSales')],
+    props: {},
+  }),
+  // Not under /user/: that would hide a creator called "notifications" (profile names reserve none).
+  notifications: page({
+    key: 'notifications',
+    path: '/notifications',
+    remote: 'header',
+    module: 'NotificationsPage',
+    title: 'Notifications',
+    description: 'Everything you were notified of: orders, events and people, newest first.',
     props: {},
   }),
   // react-router ranks the static /user/* paths above this one.

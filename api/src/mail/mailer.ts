@@ -1,0 +1,27 @@
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { OutgoingMail } from '../repositories/mailOutbox.js';
+
+/** Sends one mail, resolving once the SMTP server accepted it (and throwing when it did not). */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+/** Nodemailer over SMTP to `url` (SMTP_URL, or the dev mailbox's own listener), from `from`. */
+export function smtpMailer(url: string, from: string): Mailer {
+  // A server that does not answer fails the send (retried later) rather than holding the sender.
+  const options: SMTPTransport.Options = {
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  };
+  const transport = nodemailer.createTransport(options);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,202 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { PASSWORD_RESET_MINUTES, PASSWORD_RULE } from '@marketplace/shared/contract';
+import { PAGES } from '@marketplace/shared/platform';
+import type { LoginThrottle } from '../auth/loginThrottle.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { endSession, sessionToken } from '../auth/sessions.js';
+import { clientAddress } from '../http/client.js';
+import type { AppEnv } from '../http/env.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { fields, noFields, type Router } from '../http/route.js';
+import { deviceOf } from '../mail/device.js';
+import { mailLink, queueMail } from '../mail/queue.js';
+import type { RepositorySet } from '../repositories/index.js';
+import type { Services } from '../services.js';
+import type { LiveIdentity } from '../live/logins.js';
+
+/** The password rule of sign-up, reset and change (shared/src/contract/account.ts). */
+export const newPassword = () =>
+  z
+    .string()
+    .min(PASSWORD_RULE.min, `must be at least ${PASSWORD_RULE.min} characters`)
+    .max(PASSWORD_RULE.max, `must be at most ${PASSWORD_RULE.max} characters`);
+
+/** Reset mails one account may be sent per hour: more would let anyone flood its inbox. */
+const RESETS_PER_HOUR = 5;
+
+/** What is stored of a reset token: its sha256, so the table alone cannot reset anything. */
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Sessions removed in a transaction, whose pages' live connections are closed once it committed. */
+type Ended = { token: string; identity: LiveIdentity | null }[];
+
+/** Removes the user's sessions (but `except`) on `tx`, and answers what the broker must be told after commit. */
+async function removeSessions(tx: RepositorySet, userId: number, except?: string): Promise<Ended> {
+  const ended: Ended = [];
+  for (const token of await tx.sessions.tokensOf(userId, except)) {
+    ended.push({ token, identity: await tx.sessions.liveIdentityOf(token) });
+    await tx.sessions.delete(token);
+  }
+  return ended;
+}
+
+/** Closes the live connections of sessions already removed (services.ts endSessionAndLiveAccess, in bulk). */
+async function revokeLive({ live, logins }: Services, ended: Ended): Promise<void> {
+  for (const { token, identity } of ended) {
+    if (!identity) continue;
+    try {
+      await live.endSession({ token, username: logins.usernameOf(identity) });
+    } catch (error) {
+      console.error(
+        `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}
+
+/**
+ * Accounts people can recover: a password reset by mail, a password change, the
+ * list of sessions with logging each out, and which notification mails the user wants.
+ */
+export function registerAccountSecurityRoutes(r: Router, services: Services, throttle: LoginThrottle): void {
+  const { repos, config } = services;
+  const outbox = (tx: RepositorySet) => ({ repos: tx, mail: services.mail, config });
+  /** The shell's origin the request came from, when it is one of ours: the link in the mail opens there. */
+  const originOf = (c: Context<AppEnv>) => {
+    const origin = c.req.header('origin');
+    return origin && config.allowedOrigins.includes(origin) ? origin : undefined;
+  };
+
+  /** Queues the reset mail; run detached, so the answer takes as long whether or not the account exists. */
+  const sendResetLink = async (email: string, origin: string | undefined) => {
+    const userId = await repos.users.idByEmail(email);
+    if (userId === undefined) return;
+    const hour = Math.floor(Date.now() / 3600_000) * 3600_000;
+    if ((await repos.rateWindows.hit(`password-reset:${userId}`, hour)) > RESETS_PER_HOUR) return;
+    const token = randomBytes(32).toString('base64url');
+    const link = mailLink(config, `${PAGES.resetPassword.href()}?token=${token}`, origin);
+    await repos.transaction(async (tx) => {
+      await tx.passwordResets.add(hashOf(token), userId, new Date(Date.now() + PASSWORD_RESET_MINUTES * 60_000));
+      await queueMail(outbox(tx), userId, 'passwordReset', { link });
+    });
+    // Committed now: the sender's pass told at the write may have run before the commit.
+    services.mail.kick();
+  };
+
+  r.visitor('requestPasswordReset', z.object({ email: fields.email() }), ({ email }, { c }) => {
+    const origin = originOf(c);
+    void sendResetLink(email, origin).catch((error: unknown) =>
+      console.error(`[mail] password reset: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    // The same answer for every email: it tells nobody whether an account has it.
+    return { requested: true as const };
+  });
+
+  r.visitor(
+    'resetPassword',
+    z.object({ token: z.string().min(1, 'must not be empty').max(200), password: newPassword() }),
+    async ({ token, password }) => {
+      const passwordHash = await hashPassword(password);
+      const ended = await repos.transaction(async (tx) => {
+        // One conditional update: a link works once, while it lasts; of two uses at once one wins.
+        const userId = await tx.passwordResets.use(hashOf(token));
+        if (userId === null) return null;
+        await tx.users.setPasswordHash(userId, passwordHash);
+        await tx.passwordResets.voidAll(userId);
+        // Whoever knew the old password is logged out everywhere.
+        return removeSessions(tx, userId);
+      });
+      if (!ended) throw new HttpError(400, 'This link is used, expired or not ours: ask for a new one', 'token');
+      await revokeLive(services, ended);
+      return { reset: true as const };
+    },
+  );
+
+  r.user(
+    'changePassword',
+    z.object({ currentPassword: z.string().min(1, 'must not be empty').max(200), newPassword: newPassword() }),
+    async ({ currentPassword, newPassword: password }, { c, user }) => {
+      // A session left open is not a free run at guessing the password: the login's limits apply.
+      const admission = await throttle.admit(`user:${user.id}`, clientAddress(c, config));
+      if ('refusedForSeconds' in admission)
+        throw new HttpError(429, `Too many wrong passwords: try again in ${admission.refusedForSeconds} s`, undefined, {
+          'Retry-After': String(admission.refusedForSeconds),
+        });
+      const stored = await repos.users.passwordHashOf(user.id);
+      if (!stored || !(await verifyPassword(currentPassword, stored))) {
+        await sleep(await admission.attempt.failed());
+        throw new HttpError(400, 'This is not your current password', 'currentPassword');
+      }
+      await admission.attempt.succeeded();
+      const passwordHash = await hashPassword(password);
+      const ended = await repos.transaction(async (tx) => {
+        await tx.users.setPasswordHash(user.id, passwordHash);
+        await tx.passwordResets.voidAll(user.id);
+        return removeSessions(tx, user.id, user.token);
+      });
+      await revokeLive(services, ended);
+      return { changed: true as const };
+    },
+  );
+
+  r.user('getAccountSessions', noFields, async (_input, { user }) => ({
+    sessions: (await repos.sessions.ofUser(user.id)).map((session) => ({
+      id: session.id,
+      device: deviceOf(session.userAgent),
+      createdAt: session.createdAt,
+      lastSeenAt: session.lastSeenAt,
+      current: session.token === user.token,
+    })),
+  }));
+
+  r.user('endAccountSession', z.object({ sessionId: fields.text(64) }), async ({ sessionId }, { c, user }) => {
+    const session = (await repos.sessions.ofUser(user.id)).find((s) => s.id === sessionId);
+    if (!session) throw notFound('Session');
+    const identity = await repos.sessions.liveIdentityOf(session.token);
+    if (session.token === user.token) await endSession(c, repos.sessions, config, session.token);
+    else await repos.sessions.delete(session.token);
+    await revokeLive(services, [{ token: session.token, identity }]);
+    return { ended: sessionId };
+  });
+
+  r.user('endAllAccountSessions', noFields, async (_input, { c, user }) => {
+    const ended = await repos.transaction((tx) => removeSessions(tx, user.id));
+    // This browser's cookies too: it is logged out like the others.
+    await endSession(c, repos.sessions, config, sessionToken(c));
+    await revokeLive(services, ended);
+    return { ended: ended.length };
+  });
+
+  r.user('getMailPreferences', noFields, async (_input, { user }) => {
+    const target = await repos.users.mailTarget(user.id);
+    if (!target) throw notFound('Account');
+    return target.preferences;
+  });
+
+  r.user(
+    'updateMailPreferences',
+    z.object({ signIn: fields.boolean(), receipts: fields.boolean(), orderUpdates: fields.boolean() }),
+    async (preferences, { user }) => {
+      await repos.users.setMailPreferences(user.id, preferences);
+      return preferences;
+    },
+  );
+}
+
+/** The new sign-in mail, queued with the session it announces (routes/auth.ts `login`). */
+export async function queueSignInMail(
+  services: Services,
+  tx: RepositorySet,
+  c: Context<AppEnv>,
+  userId: number,
+): Promise<void> {
+  await queueMail({ repos: tx, mail: services.mail, config: services.config }, userId, 'signIn', {
+    device: deviceOf(c.req.header('user-agent') ?? null),
+    address: clientAddress(c, services.config),
+    at: new Date(),
+    settingsLink: mailLink(services.config, PAGES.settings.href()),
+  });
+}

@@ -1,0 +1,381 @@
+/**
+ * Mail for real and accounts people can recover (issue items 3 and 4), on both engines. Mail goes
+ * over SMTP to a real listener (smtp-server, the dev mailbox's own catcher), read back as it
+ * arrived: the reset link, the sign-in notice, the receipt, the order update.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../src/mail/devMailbox.js';
+import { readMail, type ReadMail } from '../src/mail/mime.js';
+import { queueMail } from '../src/mail/queue.js';
+import { SHELL_ORIGIN, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { paidEvent, sendWebhook } from './webhooks.js';
+
+type Received = ReadMail & { envelope: string[] };
+
+let api: TestApi;
+let smtp: SmtpCatcher;
+const inbox: Received[] = [];
+/** While true, the SMTP server refuses every mail with a temporary failure (451). */
+let refusing = false;
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher((raw, to) => void inbox.push({ ...readMail(raw), envelope: to }), {
+    refuse: () => refusing,
+  });
+  api = await startTestApi({
+    SMTP_URL: smtp.url,
+    MAIL_POLL_MS: '50',
+    MAIL_RETRY_FIRST_MS: '50',
+    MAIL_RETRY_MOST_MS: '200',
+  });
+});
+afterAll(async () => {
+  await api?.close();
+  await smtp?.close();
+});
+afterEach(() => {
+  refusing = false;
+  vi.useRealTimers();
+});
+
+async function until<T>(find: () => T | undefined | Promise<T | undefined>, what: string, ms = 8000): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) {
+    const found = await find();
+    if (found !== undefined) return found;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const mailTo = (address: string, subject: RegExp) =>
+  until(() => inbox.find((m) => m.envelope.includes(address) && subject.test(m.subject)), `a mail to ${address}`);
+const mailsTo = (address: string) => inbox.filter((m) => m.envelope.includes(address));
+
+let people = 0;
+/** A new account of its own (no other test touches it), logged in on a client with this user agent. */
+async function newAccount(userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/128.0') {
+  const name = `acct${++people}${Date.now() % 100000}`;
+  const email = `${name}@example.com`;
+  const password = 'first-pass-123';
+  const client = api.client();
+  const res = await client.call(
+    'signup',
+    { username: `Person ${name}`, profileName: name, email, password },
+    { headers: { 'user-agent': userAgent } },
+  );
+  expect(res.status).toBe(201);
+  return { name, email, password, client };
+}
+
+async function login(login: string, password: string, userAgent = 'test-agent') {
+  const client = api.client();
+  const res = await client.call('login', { login, password }, { headers: { 'user-agent': userAgent } });
+  return { client, status: res.status };
+}
+
+const authenticated = async (client: TestClient) => (await client.call('checkAuthentication')).status === 200;
+
+/** Asks for a reset link for `email` and answers the token from the mail that came. */
+async function resetToken(email: string): Promise<string> {
+  const before = mailsTo(email).length;
+  expect((await api.client().call('requestPasswordReset', { email }, { origin: SHELL_ORIGIN })).status).toBe(200);
+  const mail = await until(
+    () =>
+      mailsTo(email)
+        .slice(before)
+        .find((m) => /new password/.test(m.subject)),
+    `the reset mail to ${email}`,
+  );
+  const link = /(http:\/\/\S+\/user\/reset-password\?token=([\w-]+))/.exec(mail.text);
+  expect(link?.[1]?.startsWith(`${SHELL_ORIGIN}/user/reset-password?token=`)).toBe(true);
+  expect(mail.html).toContain(`href="${link?.[1]}"`);
+  return link?.[2] ?? '';
+}
+
+describe('forgot password', () => {
+  it('answers the same status and body whether or not an account has the email, and mails only the account', async () => {
+    const { email } = await newAccount();
+    const unknown = 'nobody-here@example.com';
+    const known = await api.client().call('requestPasswordReset', { email });
+    const other = await api.client().call('requestPasswordReset', { email: unknown });
+    expect([known.status, known.body]).toEqual([other.status, other.body]);
+    expect(known.status).toBe(200);
+    await mailTo(email, /new password/);
+    await sleep(300);
+    expect(mailsTo(unknown)).toEqual([]);
+    const queued = await api.rows<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM mail_outbox WHERE to_address = ${unknown}`;
+    expect(Number(queued[0]?.n)).toBe(0);
+  });
+
+  it('stores only the hash of the token, for 30 minutes', async () => {
+    const { email } = await newAccount();
+    const token = await resetToken(email);
+    const rows = await api.rows<{ token_hash: string; created_at: string; expires_at: string }>`
+      SELECT r.token_hash, r.created_at, r.expires_at FROM password_resets r JOIN users u ON u.id = r.user_id
+      WHERE u.email = ${email}`;
+    expect(rows.map((r) => r.token_hash)).toEqual([createHash('sha256').update(token).digest('hex')]);
+    const [row] = rows;
+    expect(Date.parse(row?.expires_at ?? '') - Date.parse(row?.created_at ?? '')).toBe(30 * 60_000);
+  });
+
+  it('sets the new password with the link and ends every session of the account', async () => {
+    const { email, password, client } = await newAccount();
+    const elsewhere = await login(email, password);
+    expect(await authenticated(elsewhere.client)).toBe(true);
+    const token = await resetToken(email);
+    expect((await api.client().call('resetPassword', { token, password: 'second-pass-456' })).status).toBe(200);
+    expect(await authenticated(client)).toBe(false);
+    expect(await authenticated(elsewhere.client)).toBe(false);
+    expect((await login(email, password)).status).toBe(401);
+    expect((await login(email, 'second-pass-456')).status).toBe(200);
+  });
+
+  it('refuses a link used a second time', async () => {
+    const { email } = await newAccount();
+    const token = await resetToken(email);
+    expect((await api.client().call('resetPassword', { token, password: 'second-pass-456' })).status).toBe(200);
+    const again = await api.client().call('resetPassword', { token, password: 'third-pass-789' });
+    expect([again.status, again.body.field]).toEqual([400, 'token']);
+    expect((await login(email, 'second-pass-456')).status).toBe(200);
+  });
+
+  it('refuses a link used after 30 minutes', async () => {
+    const { email, password } = await newAccount();
+    const token = await resetToken(email);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 30 * 60_000 + 1000 });
+    const late = await api.client().call('resetPassword', { token, password: 'second-pass-456' });
+    vi.useRealTimers();
+    expect([late.status, late.body.field]).toEqual([400, 'token']);
+    expect((await login(email, password)).status).toBe(200);
+  });
+
+  it('refuses a forged token, and one made of the stored hash', async () => {
+    const { email } = await newAccount();
+    const token = await resetToken(email);
+    const hash = createHash('sha256').update(token).digest('hex');
+    for (const forged of ['A'.repeat(43), `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, hash]) {
+      const res = await api.client().call('resetPassword', { token: forged, password: 'second-pass-456' });
+      expect([res.status, res.body.field]).toEqual([400, 'token']);
+    }
+  });
+
+  it("changes only the link's own account: another account's password and sessions stay", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    const tokenOfA = await resetToken(a.email);
+    await resetToken(b.email);
+    expect((await api.client().call('resetPassword', { token: tokenOfA, password: 'second-pass-456' })).status).toBe(
+      200,
+    );
+    expect(await authenticated(b.client)).toBe(true);
+    expect((await login(b.email, b.password)).status).toBe(200);
+    expect((await login(b.email, 'second-pass-456')).status).toBe(401);
+    expect((await login(a.email, 'second-pass-456')).status).toBe(200);
+  });
+
+  it('lets one of two resets with the same link at once succeed, the other refused', async () => {
+    const { email } = await newAccount();
+    const token = await resetToken(email);
+    const answers = await Promise.all(
+      ['second-pass-aaa', 'second-pass-bbb'].map((password) => api.client().call('resetPassword', { token, password })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const winner = answers[0]?.status === 200 ? 'second-pass-aaa' : 'second-pass-bbb';
+    expect((await login(email, winner)).status).toBe(200);
+  });
+
+  it('holds a new password to the sign-up rule', async () => {
+    const { email } = await newAccount();
+    const token = await resetToken(email);
+    const short = await api.client().call('resetPassword', { token, password: 'short' });
+    expect([short.status, short.body.field]).toEqual([400, 'password']);
+    // Refused before the link is spent: it still works.
+    expect((await api.client().call('resetPassword', { token, password: 'long-enough-1' })).status).toBe(200);
+  });
+});
+
+describe('the mail outbox', () => {
+  it('keeps a mail the SMTP server refused and sends it once the server takes mail again, across a restart', async () => {
+    const { email } = await newAccount();
+    refusing = true;
+    await api.client().call('requestPasswordReset', { email });
+    const failed = await until(async () => {
+      const [row] = await api.rows<{ attempts: number; sent_at: string | null; last_error: string | null }>`
+        SELECT attempts, sent_at, last_error FROM mail_outbox WHERE to_address = ${email}`;
+      return row && row.attempts >= 2 ? row : undefined;
+    }, 'failed sends');
+    expect(failed.sent_at).toBeNull();
+    expect(failed.last_error).toMatch(/451|busy/i);
+    expect(mailsTo(email)).toEqual([]);
+    // The instance goes (its sender with it) while the mail is still unsent; the row outlives it.
+    await api.stop();
+    refusing = false;
+    await api.start();
+    await mailTo(email, /new password/);
+    const [row] = await api.rows<{
+      sent_at: string | null;
+    }>`SELECT sent_at FROM mail_outbox WHERE to_address = ${email}`;
+    expect(row?.sent_at).not.toBeNull();
+  });
+
+  it('sends nothing for a mail whose transaction fails after queueing it', async () => {
+    const { email } = await newAccount();
+    const [user] = await api.rows<{ id: number }>`SELECT id FROM users WHERE email = ${email}`;
+    const { repos, config, mail } = api.api.services;
+    await expect(
+      repos.transaction(async (tx) => {
+        await queueMail({ repos: tx, mail, config }, user?.id ?? 0, 'orderUpdate', {
+          orderId: 'ord-x',
+          eventName: 'Rolled back',
+          news: 'Never sent',
+          link: 'http://localhost:3000/',
+        });
+        await sleep(300);
+        throw new Error('the change fails after its mail');
+      }),
+    ).rejects.toThrow('the change fails');
+    await sleep(300);
+    expect(mailsTo(email)).toEqual([]);
+    expect(await api.rows`SELECT id FROM mail_outbox WHERE to_address = ${email}`).toEqual([]);
+  });
+});
+
+describe('notification mails', () => {
+  it('mails a new sign-in with its device, unless the owner switched sign-in mails off', async () => {
+    const { name, email, password, client } = await newAccount();
+    expect((await login(name, password, 'Mozilla/5.0 (Windows NT 10.0) Chrome/126.0 Safari/537.36')).status).toBe(200);
+    const notice = await mailTo(email, /sign-in/);
+    expect(notice.text).toContain('Chrome on Windows');
+    const off = { signIn: false, receipts: true, orderUpdates: true };
+    expect((await client.call('updateMailPreferences', off)).body).toEqual(off);
+    expect((await client.call('getMailPreferences')).body).toEqual(off);
+    await login(name, password);
+    await sleep(400);
+    expect(mailsTo(email).filter((m) => /sign-in/.test(m.subject))).toHaveLength(1);
+  });
+
+  it('mails the buyer a receipt for a paid purchase', async () => {
+    const { email, client } = await newAccount();
+    const [item] = await api.rows<{ identifier: string }>`
+      SELECT ci.identifier FROM content_items ci JOIN users u ON u.id = ci.owner_id
+      WHERE u.profile_name = 'max' AND ci.for_sale = 1 ORDER BY ci.identifier DESC`;
+    expect((await client.call('addCartItem', { identifier: item?.identifier ?? '', itemType: 'CONTENT' })).status).toBe(
+      200,
+    );
+    const { purchase } = (await client.call('checkout')).body;
+    expect((await sendWebhook(api, paidEvent(purchase.purchaseNumber, purchase.totalCents).payload)).body.outcome).toBe(
+      'paid',
+    );
+    const receipt = await mailTo(email, new RegExp(purchase.purchaseNumber));
+    expect(receipt.text).toContain(`/receipt`);
+    expect(receipt.text).toContain('Total paid');
+  });
+
+  it("mails the other party an order's change, unless they switched order updates off", async () => {
+    const clara = await api.as('clara');
+    const mia = await api.as('mia');
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1002', status: 'CANCELLED' })).status).toBe(200);
+    const update = await mailTo('mia@example.com', /ord-1002/);
+    expect(update.text).toContain('/eventorder/ord-1002');
+    await mia.call('updateMailPreferences', { signIn: true, receipts: true, orderUpdates: false });
+    expect((await clara.call('updateEventOrderStatus', { orderId: 'ord-1001', status: 'CANCELLED' })).status).toBe(200);
+    await sleep(400);
+    expect(mailsTo('mia@example.com').filter((m) => /ord-1001/.test(m.subject))).toEqual([]);
+    // The notification itself still comes: only the mail was switched off.
+    const [notified] = await api.rows<{ n: number | string }>`
+      SELECT count(*) AS n FROM notifications n JOIN users u ON u.id = n.user_id
+      WHERE u.profile_name = 'mia' AND n.link LIKE ${'%ord-1001%'} AND n.content LIKE ${'%cancel%'}`;
+    expect(Number(notified?.n)).toBeGreaterThan(0);
+  });
+});
+
+describe('sessions and password change', () => {
+  it('lists the sessions with their device and last use, marks the current one, and logs one out', async () => {
+    const { email, password, client } = await newAccount();
+    const phone = await login(email, password, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1');
+    const { sessions } = (await client.call('getAccountSessions')).body;
+    expect(sessions.map((s) => [s.device, s.current]).sort()).toEqual([
+      ['Firefox on Linux', true],
+      ['Safari on iOS', false],
+    ]);
+    expect(sessions.every((s) => !Number.isNaN(Date.parse(s.lastSeenAt)))).toBe(true);
+    const other = sessions.find((s) => !s.current);
+    expect((await client.call('endAccountSession', { sessionId: other?.id ?? '' })).status).toBe(200);
+    expect(await authenticated(phone.client)).toBe(false);
+    expect(await authenticated(client)).toBe(true);
+    // Another account's session is not found, not ended.
+    const stranger = await newAccount();
+    const mine = (await client.call('getAccountSessions')).body.sessions[0];
+    expect((await stranger.client.call('endAccountSession', { sessionId: mine?.id ?? '' })).status).toBe(404);
+    expect(await authenticated(client)).toBe(true);
+  });
+
+  it('logs out everywhere, this browser too', async () => {
+    const { email, password, client } = await newAccount();
+    const other = await login(email, password);
+    expect((await client.call('endAllAccountSessions')).body).toEqual({ ended: 2 });
+    expect(await authenticated(client)).toBe(false);
+    expect(await authenticated(other.client)).toBe(false);
+  });
+
+  it('changes the password only with the current one, ending every other session', async () => {
+    const { email, password, client } = await newAccount();
+    const other = await login(email, password);
+    const wrong = await client.call('changePassword', {
+      currentPassword: 'not-it-123',
+      newPassword: 'second-pass-456',
+    });
+    expect([wrong.status, wrong.body.field]).toEqual([400, 'currentPassword']);
+    const short = await client.call('changePassword', { currentPassword: password, newPassword: 'short' });
+    expect([short.status, short.body.field]).toEqual([400, 'newPassword']);
+    expect(await authenticated(other.client)).toBe(true);
+    const res = await client.call('changePassword', { currentPassword: password, newPassword: 'second-pass-456' });
+    expect(res.status).toBe(200);
+    expect(await authenticated(client)).toBe(true);
+    expect(await authenticated(other.client)).toBe(false);
+    expect((await login(email, 'second-pass-456')).status).toBe(200);
+    expect((await login(email, password)).status).toBe(401);
+  });
+});
+
+describe('mail configuration', () => {
+  it('refuses a production start without SMTP_URL, unless mail is off', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mail-config-'));
+    const base = {
+      NODE_ENV: 'production',
+      DATABASE_PATH: join(dir, 'db.sqlite'),
+      ADMIN_TOKEN: 'x',
+      RUM_TOKEN_KEY: 'k'.repeat(32),
+    };
+    try {
+      expect(() => loadConfig(base)).toThrow(/SMTP_URL/);
+      expect(loadConfig({ ...base, MAIL: 'off' }).mail).toEqual({ mode: 'off' });
+      expect(loadConfig({ ...base, SMTP_URL: 'smtp://mail.example:587' }).mail.mode).toBe('smtp');
+      expect(loadConfig({ ...base, NODE_ENV: 'development' }).mail.mode).toBe('dev');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('catches mail in the dev mailbox without SMTP_URL, and lists it at /internal/mailbox', async () => {
+    const dev = await startTestApi({ MAIL_POLL_MS: '50' });
+    try {
+      expect(dev.config.mail.mode).toBe('dev');
+      const mailbox = join(dev.dir, 'mailbox');
+      expect((await dev.client().call('requestPasswordReset', { email: 'clara@example.com' })).status).toBe(200);
+      await until(() => (readdirSync(mailbox).some((f) => f.endsWith('.eml')) ? true : undefined), 'the mailbox file');
+      const page = await dev.client().fetch<{ text: string }>('/internal/mailbox');
+      expect(page.body.text).toContain('Set a new password');
+      expect(page.body.text).toContain('clara@example.com');
+    } finally {
+      await dev.close();
+    }
+  });
+});

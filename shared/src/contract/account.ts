@@ -1,0 +1,40 @@
+/**
+ * Accounts people can recover: password reset and change, the sessions a user has
+ * open, and which notification emails they want.
+ */
+
+/** The password rule, the same at sign-up, reset and change. */
+export const PASSWORD_RULE = { min: 8, max: 200 } as const;
+
+/** A password reset link lasts this long, and works once. */
+export const PASSWORD_RESET_MINUTES = 30;
+
+/** One of the user's sessions (a browser signed in), as the settings list them. */
+export interface AccountSession {
+  /** Names the session for `endAccountSession`; not its secret. */
+  id: string;
+  /** The browser and system, read from its user agent ('Unknown device' without one). */
+  device: string;
+  /** When it signed in (ISO). */
+  createdAt: string;
+  /** When it was last used (ISO; within a few minutes), or its sign-in. */
+  lastSeenAt: string;
+  /** The session this request came with. */
+  current: boolean;
+}
+
+/** Which optional emails the user gets; a password reset link is always sent. */
+export interface MailPreferences {
+  /** A new sign-in to the account. */
+  signIn: boolean;
+  /** A receipt for each paid purchase. */
+  receipts: boolean;
+  /** An event order's changes. */
+  orderUpdates: boolean;
+}
+
+export const MAIL_PREFERENCE_KINDS = [
+  'signIn',
+  'receipts',
+  'orderUpdates',
+] as const satisfies readonly (keyof MailPreferences)[];
