@@ -374,6 +374,17 @@ describe('mail configuration', () => {
       const page = await dev.client().fetch<{ text: string }>('/internal/mailbox');
       expect(page.body.text).toContain('Set a new password');
       expect(page.body.text).toContain('clara@example.com');
+      // Not to a request that came through a proxy (a gateway before a preview server): the
+      // mailbox holds reset links.
+      const proxied: Record<string, string>[] = [
+        { 'x-forwarded-for': '203.0.113.9' },
+        { forwarded: 'for=203.0.113.9' },
+      ];
+      for (const headers of proxied) {
+        expect((await dev.client().fetch('/internal/mailbox', { headers })).status).toBe(404);
+        const name = readdirSync(mailbox).find((f) => f.endsWith('.eml')) ?? '';
+        expect((await dev.client().fetch(`/internal/mailbox/${name}`, { headers })).status).toBe(404);
+      }
     } finally {
       await dev.close();
     }

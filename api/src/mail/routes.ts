@@ -1,4 +1,5 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MailConfig } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { mailboxFiles, readMailboxFile } from './devMailbox.js';
@@ -13,13 +14,28 @@ const page = (title: string, body: string) =>
   `<body style="font-family:sans-serif;max-width:60rem;margin:2rem auto">${body}</body></html>`;
 
 /**
+ * Whether a request comes from a browser on this machine itself, through no proxy: the mailbox
+ * holds password reset links, and a server started without SMTP_URL (a preview, a staging host)
+ * must not hand them to whoever asks over the network or through a gateway (which says so in
+ * X-Forwarded-For or Forwarded, and whose own address is a loopback one).
+ */
+function fromThisMachine(c: Context<AppEnv>): boolean {
+  const address = getConnInfo(c).remote.address ?? '';
+  const proxied = c.req.header('x-forwarded-for') !== undefined || c.req.header('forwarded') !== undefined;
+  return !proxied && /^(127\.|::1$|::ffff:127\.)/.test(address);
+}
+
+/**
  * The dev mailbox's pages (MAIL unset, no SMTP_URL: `npm start`): /internal/mailbox lists what
  * the API sent, newest first; /internal/mailbox/<file> shows one (its text, and the raw message at
- * ?raw=1). Never in production: config.ts refuses a production start without SMTP_URL or MAIL=off.
+ * ?raw=1). Only to a browser on the API's own machine (`fromThisMachine`); a production start has
+ * no mailbox (config.ts refuses one without SMTP_URL or MAIL=off).
  */
 export function registerMailboxRoutes(app: Hono<AppEnv>, mail: MailConfig): void {
   if (mail.mode !== 'dev') return;
   const dir = mail.mailboxDir;
+  app.use('/internal/mailbox/*', async (c, next) => (fromThisMachine(c) ? next() : c.text('Not found', 404)));
+  app.use('/internal/mailbox', async (c, next) => (fromThisMachine(c) ? next() : c.text('Not found', 404)));
   app.get('/internal/mailbox', async (c) => {
     const rows: string[] = [];
     for (const name of (await mailboxFiles(dir)).slice(0, 200)) {
