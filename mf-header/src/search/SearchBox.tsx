@@ -58,8 +58,8 @@ export const resultsPageFor = (typed: string) =>
 
 /**
  * SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text.
- * Issue 8: an empty answer says 'No results for “…”', and Enter on the typed text (no result
- * chosen) opens the results page for it.
+ * An empty answer says 'No results for “…”', and Enter on the typed text (no result chosen) opens
+ * the results page for it.
  */
 export function SearchBox() {
   // Kept through a remount (the shell switching the header to another version), not just a render.

@@ -55,7 +55,7 @@ export interface ContentGridProps {
 }
 
 /**
- * A gallery of photos and video previews (issue 5): each card opens the media viewer at that item;
+ * A gallery of photos and video previews: each card opens the media viewer at that item;
  * cards are buttons, so the gallery is reachable with Tab and opens with Enter or Space. The viewer
  * is open while the address names one of the items (`?photo=`): Back closes it, and a
  * shared link opens it once the page is hydrated.

@@ -125,9 +125,9 @@ export const SWIPE_THRESHOLD = 50;
 
 /**
  * SPEC.md section 2 "Media viewer": a full-screen dialog, one item at a time with wrap-around,
- * keyboard control, and page scrolling locked while open. Issue 8: its backdrop is opaque black,
- * previous and next are fixed to the screen's sides, a sideways swipe on the item moves on, and a
- * video starts muted (its controls turn the sound on).
+ * keyboard control, and page scrolling locked while open. Its backdrop is opaque black (the spec's
+ * is see-through: the page showed through it), previous and next are fixed to the screen's sides, a
+ * sideways swipe on the item moves on, and a video starts muted (its controls turn the sound on).
  */
 export function MediaViewer({
   items,
