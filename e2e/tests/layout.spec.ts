@@ -38,13 +38,14 @@ async function layoutProblems(page: Page): Promise<string[]> {
       const style = getComputedStyle(el);
       return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
     };
-    // A part of the page that scrolls sideways on its own hides what is past its edge.
+    // A part of the page that scrolls sideways on its own hides what is past its edge (a box that
+    // clips on purpose, overflow hidden for rounded corners or an ellipsis, is not one).
     for (const el of document.querySelectorAll('main *')) {
       // (Text for screen readers only is a 1 px box on purpose.)
       if (
         el.clientWidth > 1 &&
         el.scrollWidth > el.clientWidth + 1 &&
-        /auto|scroll|hidden/.test(getComputedStyle(el).overflowX) &&
+        /auto|scroll/.test(getComputedStyle(el).overflowX) &&
         visible(el)
       )
         problems.push(`${el.tagName.toLowerCase()} "${el.getAttribute('aria-label') ?? ''}" cuts its content sideways`);
