@@ -38,7 +38,9 @@ describe('the gate', () => {
 
   it('refuses a remote missing a page module the platform table gives it', () => {
     const all = {
-      exposes: ['EventsPage', 'EventPage', 'CommunityPage', 'CartPage', 'CreatorPage'].map((name) => ({ name })),
+      exposes: ['EventsPage', 'EventPage', 'CommunityPage', 'CartPage', 'CreatorPage', 'SearchPage'].map((name) => ({
+        name,
+      })),
     };
     expect(exposeProblems(all, 'media')).toEqual([]);
     expect(exposeProblems({ exposes: all.exposes.filter((e) => e.name !== 'CartPage') }, 'media')).toEqual([
