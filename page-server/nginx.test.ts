@@ -518,7 +518,7 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
           if (value) read.add(value);
         }
       }
-    expect([...read].sort()).toEqual(['sharingId', 'version']);
+    expect([...read].sort()).toEqual(['photo', 'q', 'sharingId', 'token', 'version']);
     const template = readFileSync(NGINX_TEMPLATE, 'utf8');
     for (const name of read) expect(template, name).toContain(`$arg_${name}`);
   });
