@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../src/mail/devMailbox.js';
 import { readMail, type ReadMail } from '../src/mail/mime.js';
 import { queueMail } from '../src/mail/queue.js';
-import { SHELL_ORIGIN, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { SHELL_ORIGIN, startTestApi, until, type TestApi, type TestClient } from './harness.js';
 import { paidEvent, sendWebhook } from './webhooks.js';
 
 type Received = ReadMail & { envelope: string[] };
@@ -43,14 +43,6 @@ afterEach(() => {
   refusing = false;
   vi.useRealTimers();
 });
-
-async function until<T>(find: () => T | undefined | Promise<T | undefined>, what: string, ms = 8000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) {
-    const found = await find();
-    if (found !== undefined) return found;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const mailTo = (address: string, subject: RegExp) =>
   until(() => inbox.find((m) => m.envelope.includes(address) && subject.test(m.subject)), `a mail to ${address}`);

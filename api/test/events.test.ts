@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OwnEvent } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
-import { present, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { present, startTestApi, until, type TestApi, type TestClient } from './harness.js';
 
 let t: TestApi;
 let olga: TestClient;
@@ -170,14 +170,14 @@ describe("an organizer's events", () => {
     const put = await t.client().fetch(url, { method: 'PUT', body: png, headers: { 'content-type': 'image/png' } });
     expect(put.status, put.body.error).toBe(200);
 
-    const deadline = Date.now() + 20_000;
-    let event: OwnEvent | undefined;
-    for (;;) {
-      event = (await olga.call('getMyEvents')).body.events.find((e) => e.eventIdentifier === eventIdentifier);
-      if (event && !event.coverProcessing) break;
-      if (Date.now() > deadline) throw new Error('the cover is still processing');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const event = await until(
+      async () =>
+        (await olga.call('getMyEvents')).body.events.find(
+          (e) => e.eventIdentifier === eventIdentifier && !e.coverProcessing,
+        ),
+      'the cover made of the upload',
+      20_000,
+    );
     const cover = present(event.cover, 'the cover made of the upload');
     expect(event.coverUrl).toMatch(/\/media\/media\/cover\//);
     expect(cover.sources.length).toBeGreaterThan(0);

@@ -285,3 +285,16 @@ export async function processed(client: TestClient, orderId: string, targetIdent
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** What `find` gives once it gives something (asked again every 25 ms), or a failure naming `what` after `ms`. */
+export async function until<T>(
+  find: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  ms = 8000,
+): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    const found = await find();
+    if (found !== undefined) return found;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OwnEvent, SearchResult } from '@marketplace/shared/contract';
+import type { SearchResult } from '@marketplace/shared/contract';
 import { gradientPng } from '../src/db/png.js';
-import { present, useTestApi } from './harness.js';
+import { present, until, useTestApi } from './harness.js';
 
 const t = useTestApi();
 
@@ -48,14 +48,14 @@ describe("search results' pictures", () => {
         headers: { 'content-type': 'image/png' },
       });
     expect(put.status, put.body.error).toBe(200);
-    const deadline = Date.now() + 20_000;
-    let event: OwnEvent | undefined;
-    for (;;) {
-      event = (await olga.call('getMyEvents')).body.events.find((e) => e.eventIdentifier === eventIdentifier);
-      if (event && !event.coverProcessing) break;
-      if (Date.now() > deadline) throw new Error('the cover is still processing');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      async () =>
+        (await olga.call('getMyEvents')).body.events.find(
+          (e) => e.eventIdentifier === eventIdentifier && !e.coverProcessing,
+        ),
+      'the cover made of the upload',
+      20_000,
+    );
     expect((await olga.call('setEventPublished', { eventIdentifier, published: true })).status).toBe(200);
 
     const result = await hit('lantern', `/event/${eventIdentifier}`);
