@@ -227,6 +227,9 @@ describe('chat windows', () => {
     expect(within(chat).getByText('Hi Nora').closest('li')).toHaveAttribute('data-mine', 'false');
     expect(input).toHaveValue('');
     expect(sentTo('/chat/sendMessage')[0]?.body).toBe('profileName=mia&content=See+you+at+6');
+    // Sending is not reading: the server was told once, when the window opened.
+    await act(async () => {});
+    expect(sentTo('/chat/openChat')).toHaveLength(1);
   });
 
   it('keeps the draft and says so when sending fails', async () => {

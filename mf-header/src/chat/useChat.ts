@@ -26,8 +26,11 @@ export function useChat(profileName: string) {
   const send = useMutation({
     mutationFn: (content: string) => apiCall('sendChatMessage', { profileName, content }),
     onSuccess: ({ message }) =>
-      queryClient.setQueryData<Conversation>(chatKey(profileName), (c) =>
-        c && !c.messages.some((m) => m.id === message.id) ? { ...c, messages: [...c.messages, message] } : c,
+      queryClient.setQueryData<Conversation>(
+        chatKey(profileName),
+        (c) => (c && !c.messages.some((m) => m.id === message.id) ? { ...c, messages: [...c.messages, message] } : c),
+        // One's own message is not a read of the conversation: keeping its time keeps openChat quiet.
+        { updatedAt: queryClient.getQueryState(chatKey(profileName))?.dataUpdatedAt },
       ),
   });
   return { conversation, send };
