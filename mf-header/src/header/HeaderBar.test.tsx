@@ -154,6 +154,37 @@ describe('layout by width', () => {
   });
 });
 
+describe("a phone's search", () => {
+  const searchButton = () => screen.getByRole('button', { name: 'Search', hidden: true });
+  const box = () => screen.getByRole('combobox', { name: 'Search' });
+
+  it('opens over the row with the focus in its box; Escape closes it and gives focus back to its button', async () => {
+    renderHeader('/events');
+    await userEvent.click(searchButton());
+    expect(searchButton()).toHaveAttribute('aria-expanded', 'true');
+    expect(box()).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(searchButton()).toHaveAttribute('aria-expanded', 'false');
+    expect(searchButton()).toHaveFocus();
+  });
+
+  it('its × closes it and gives focus back to its button', async () => {
+    renderHeader('/events');
+    await userEvent.click(searchButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Close search', hidden: true }));
+    expect(searchButton()).toHaveAttribute('aria-expanded', 'false');
+    expect(searchButton()).toHaveFocus();
+  });
+
+  it('closes once Enter opens the results, also when they are on the results page already', async () => {
+    renderHeader('/search?q=jazz');
+    await userEvent.click(searchButton());
+    await userEvent.type(box(), 'rock{Enter}');
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/search?q=rock'));
+    expect(searchButton()).toHaveAttribute('aria-expanded', 'false');
+  });
+});
+
 describe('profile menu', () => {
   it.each([
     [[], ['Profile', 'Orders', 'Purchases', 'Settings']],

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
 import styled from 'styled-components';
 import {
   Badge,
@@ -188,13 +188,24 @@ function SideMenu({ onSignUp }: { onSignUp?: () => void }) {
  * The search box's place: in the row on a wide screen; on a phone, over the row once its button
  * (`SearchButton`) is pressed, with the caret in it, until closed or the page changes.
  */
+/**
+ * The search box: in the row on a wide screen; on a phone over the row while open, closed by its
+ * ×, Escape or following a result, with focus given back to the button that opened it.
+ */
 function SearchPlace({ open, onClose }: { open: boolean; onClose: () => void }) {
   const place = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (open) place.current?.querySelector('input')?.focus();
   }, [open]);
   return (
-    <div className="search" ref={place} data-open={open || undefined}>
+    <div
+      className="search"
+      ref={place}
+      data-open={open || undefined}
+      onKeyDown={(e) => {
+        if (open && e.key === 'Escape') onClose();
+      }}
+    >
       <SearchBox />
       {open && (
         <span className="mobile-only">
@@ -207,10 +218,10 @@ function SearchPlace({ open, onClose }: { open: boolean; onClose: () => void }) 
   );
 }
 
-function SearchButton({ open, onOpen }: { open: boolean; onOpen: () => void }) {
+function SearchButton({ open, onOpen, ref }: { open: boolean; onOpen: () => void; ref: Ref<HTMLButtonElement> }) {
   return (
     <span className="mobile-only">
-      <IconButton label="Search" size={36} aria-expanded={open} onClick={onOpen}>
+      <IconButton ref={ref} label="Search" size={36} aria-expanded={open} onClick={onOpen}>
         <SearchIcon />
       </IconButton>
     </span>
@@ -223,7 +234,13 @@ export function HeaderBar() {
   const isLoggedIn = useSession((s) => s.isLoggedIn);
   const cartCount = useSession((s) => s.cart.length);
   const [searchOpen, setSearchOpen] = useState(false);
-  useEffect(() => setSearchOpen(false), [pathname]);
+  const searchButton = useRef<HTMLButtonElement>(null);
+  // Following a result or the results page (a new query on /search too) closes the phone's search.
+  useEffect(() => setSearchOpen(false), [pathname, search]);
+  const closeSearch = () => {
+    setSearchOpen(false);
+    searchButton.current?.focus();
+  };
 
   const logo = <Logo to={PAGES.home.href()}>EventMedia</Logo>;
   if (isCompact(pathname)) {
@@ -248,9 +265,9 @@ export function HeaderBar() {
         <nav aria-label="Main" className="desktop-only">
           <NavLinks />
         </nav>
-        <SearchPlace open={searchOpen} onClose={() => setSearchOpen(false)} />
+        <SearchPlace open={searchOpen} onClose={closeSearch} />
         <span className="spacer" />
-        <SearchButton open={searchOpen} onOpen={() => setSearchOpen(true)} />
+        <SearchButton ref={searchButton} open={searchOpen} onOpen={() => setSearchOpen(true)} />
         {isLoggedIn && <MessagesMenu />}
         {isLoggedIn && <NotificationsMenu />}
         <IconLink to={PAGES.cart.href()} aria-label={`Cart, ${cartCount} items`}>
