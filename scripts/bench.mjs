@@ -1,5 +1,6 @@
 // `pnpm bench`: installs what is missing, builds the federated apps and the single-bundle build
-// (skip with --no-build), then runs the cold-load benchmark (e2e/bench/bench.mjs).
+// (skip with --no-build), then runs the cold-load benchmark (e2e/bench/bench.mjs) and the
+// interaction benchmark (e2e/bench/inp.mjs).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { buildApps, buildSingle, CHROMIUM, ensureDebianPackage, ensureDeps, root } from './ensure-deps.mjs';
@@ -13,4 +14,5 @@ if (!process.argv.includes('--no-build')) {
   buildApps();
   buildSingle();
 }
-execFileSync(process.execPath, [join(root, 'e2e', 'bench', 'bench.mjs')], { cwd: join(root, 'e2e'), stdio: 'inherit' });
+for (const bench of ['bench.mjs', 'inp.mjs'])
+  execFileSync(process.execPath, [join(root, 'e2e', 'bench', bench)], { cwd: join(root, 'e2e'), stdio: 'inherit' });

@@ -49,6 +49,68 @@ test('account -> event order: upload two images one at a time and see them liste
   }
 });
 
+test('account -> event order: a text file is refused with its reason while a JPEG goes on to its picture; a dropped file is uploaded', async ({
+  page,
+}) => {
+  await logIn(page, 'clara');
+  await openFromOrders(page, 'Product launch');
+  // A camera-like JPEG, made by the browser's own encoder.
+  const jpeg = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 1200;
+    canvas.height = 800;
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('no 2d canvas');
+    const gradient = context.createLinearGradient(0, 0, 1200, 800);
+    gradient.addColorStop(0, '#2a5a8c');
+    gradient.addColorStop(1, '#e0a040');
+    context.fillStyle = gradient;
+    context.fillRect(0, 0, 1200, 800);
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
+    if (!blob) throw new Error('no JPEG');
+    return [...new Uint8Array(await blob.arrayBuffer())];
+  });
+  await page.getByLabel('Add images or videos').setInputFiles([
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Not a picture') },
+    { name: 'stage.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg) },
+  ]);
+  const uploading = page.getByRole('list', { name: 'Files being uploaded' });
+  const refused = uploading.getByRole('listitem').filter({ hasText: 'notes.txt' });
+  await expect(refused).toContainText('Not an image or a video');
+  // Compression re-encodes the image on the main thread: allow for a loaded 2-core machine.
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/2, 1 not accepted', {
+    timeout: 30_000,
+  });
+  const uploads = page.getByRole('list', { name: 'Uploaded files' });
+  const picture = uploads.getByRole('listitem').filter({ hasText: 'stage.jpg' }).locator('picture img');
+  await expect(picture).toHaveJSProperty('complete', true, { timeout: 30_000 });
+  expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // The refusal stays beside its name; nothing of the text file reached the order.
+  await expect(refused).toContainText('Not an image or a video');
+  await expect(uploads).not.toContainText('notes.txt');
+
+  // Dropped on the field's box, as from a file manager.
+  const dataTransfer = await page.evaluateHandle(
+    (base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+      return transfer;
+    },
+    gradientPng(640, 480, 21).toString('base64'),
+  );
+  const dropZone = page.getByText('Add images or videos', { exact: true });
+  await dropZone.dispatchEvent('dragenter', { dataTransfer });
+  await dropZone.dispatchEvent('dragover', { dataTransfer });
+  await dropZone.dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByRole('status').filter({ hasText: /^Uploaded/ })).toHaveText('Uploaded 1/1', {
+    timeout: 30_000,
+  });
+  await expect(
+    uploads.getByRole('listitem').filter({ hasText: 'dropped.png' }).locator('picture img'),
+  ).toHaveJSProperty('complete', true, { timeout: 30_000 });
+});
+
 test('event order: a file that is not the picture it claims to be is refused with its reason, and nothing of it is shown', async ({
   page,
 }) => {

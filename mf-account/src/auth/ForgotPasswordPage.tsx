@@ -8,6 +8,7 @@ import {
   PASSWORD_RESET_MINUTES,
   TextField,
   useFormErrors,
+  looksLikeEmail,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
@@ -20,11 +21,11 @@ const FIELDS = ['email'] as const;
 export function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const { errorOf, formError, show, fail } = useFormErrors(FIELDS);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const { email } = formFields(event.currentTarget, FIELDS);
-    const valid = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+    const valid = looksLikeEmail(email);
     if (!show({ email: !email ? 'Enter the email of your account' : valid ? undefined : 'Email is invalid' })) return;
     setBusy(true);
     try {
@@ -50,7 +51,7 @@ export function ForgotPasswordPage() {
           </p>
         </>
       ) : (
-        <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
+        <Form ref={formRef} method="post" onSubmit={(e) => void submit(e)} noValidate>
           <p>Enter the email of your account and we will send you a link to set a new password.</p>
           <TextField label="Email" name="email" type="email" autoComplete="email" error={errorOf('email')} required />
           {formError && <p role="alert">{formError}</p>}

@@ -8,30 +8,34 @@ import {
   sessionStore,
   takeLoginRedirect,
   TextField,
+  useFormErrors,
   useNavigate,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
+const FIELDS = ['login', 'password'] as const;
+
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */
 export function LoginPage() {
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const { login, password } = formFields(event.currentTarget, ['login', 'password'] as const);
-    if (!login || !password) {
-      setError('Enter your email or profile name, and your password.');
-      return;
-    }
+    const { login, password } = formFields(event.currentTarget, FIELDS);
+    const found = {
+      login: login ? undefined : 'Enter your email or profile name',
+      password: password ? undefined : 'Enter your password',
+    };
+    if (!show(found)) return;
     setBusy(true);
-    setError(null);
     try {
       const user = await apiCall('login', { login, password });
       await sessionStore.getState().signedIn(user);
       navigate(takeLoginRedirect() ?? PAGES.home.href());
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'Log in failed');
+    } catch (error) {
+      // A refused login names no field (which of the two is wrong is not told): the form's alert.
+      fail(error, 'Log in failed: try again');
       setBusy(false);
     }
   };
@@ -39,13 +43,26 @@ export function LoginPage() {
     <PageLayout width="narrow">
       <h1>Log in</h1>
       {/* POST: sent by the browser itself (no script yet), the password never goes into an address. */}
-      <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
-        <TextField label="Email or profile name" name="login" autoComplete="username" required />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
+      <Form ref={formRef} method="post" onSubmit={(e) => void submit(e)} noValidate>
+        <TextField
+          label="Email or profile name"
+          name="login"
+          autoComplete="username"
+          error={errorOf('login')}
+          required
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          error={errorOf('password')}
+          required
+        />
         <p>
           <Link to={PAGES.forgotPassword.href()}>Forgot password?</Link>
         </p>
-        {error && <p role="alert">{error}</p>}
+        {formError && <p role="alert">{formError}</p>}
         <Button variant="primary" type="submit" disabled={busy}>
           Log in
         </Button>

@@ -1,42 +1,55 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
   Link,
   PageLayout,
   PAGES,
-  PASSWORD_RULE,
   sessionStore,
-  TextField,
   useFormErrors,
-  useSearchParams,
+  useLocation,
+  useNavigate,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
+import { NewPasswordFields, newPasswordProblems } from './NewPasswordFields.js';
 
 const FIELDS = ['password', 'confirm', 'token'] as const;
 
-/** The password rule of sign-up, checked before sending: every problem at once, beside its field. */
-export function passwordProblem(password: string): string | undefined {
-  if (password.length < PASSWORD_RULE.min) return `At least ${PASSWORD_RULE.min} characters`;
-  if (password.length > PASSWORD_RULE.max) return `At most ${PASSWORD_RULE.max} characters`;
-  return undefined;
+/**
+ * The link's token: in the fragment (`#token=`), which a browser sends to no server and puts in
+ * no Referer; in the query (`?token=`) in links mailed before. Empty when the link has none.
+ */
+function tokenOf(hash: string, search: string): string {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? new URLSearchParams(search).get('token') ?? '';
 }
 
-/** Sets a new password with the link from the mail (`?token=`); every session of the account ends. */
+/** Sets a new password with the link from the mail; every session of the account ends. */
 export function ResetPasswordPage() {
-  const [search] = useSearchParams();
-  const token = search.get('token') ?? '';
+  const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
+  // Read after the first render: the server never sees the fragment, so a page rendered there
+  // has no token, and the browser's first render must be the same (hydration). Null until read.
+  const [token, setToken] = useState<string | null>(null);
+  useEffect(() => {
+    if (token !== null) return;
+    const found = tokenOf(hash, search);
+    setToken(found);
+    if (!found) return;
+    // Kept in the page only: out of the address bar, its history entry, and any later Referer.
+    const rest = new URLSearchParams(search);
+    rest.delete('token');
+    const query = rest.toString();
+    navigate({ pathname, search: query ? `?${query}` : '', hash: '' }, { replace: true });
+  }, [token, pathname, search, hash, navigate]);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
-  const { errorOf, formError, show, fail } = useFormErrors(FIELDS);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (!token) return;
     const { password, confirm } = formFields(event.currentTarget, ['password', 'confirm'] as const);
-    const found = {
-      password: passwordProblem(password),
-      confirm: confirm !== password ? 'The two passwords differ' : undefined,
-    };
-    if (!show(found)) return;
+    const found = newPasswordProblems(password, confirm);
+    if (!show({ password: found.password, confirm: found.again })) return;
     setBusy(true);
     try {
       await apiCall('resetPassword', { token, password });
@@ -53,7 +66,7 @@ export function ResetPasswordPage() {
       setBusy(false);
     }
   };
-  if (!token)
+  if (token === '')
     return (
       <PageLayout width="narrow">
         <h1>Set a new password</h1>
@@ -70,23 +83,10 @@ export function ResetPasswordPage() {
           <Link to={PAGES.login.href()}>Log in with it</Link>
         </>
       ) : (
-        <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
-          <TextField
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            hint={`At least ${PASSWORD_RULE.min} characters`}
-            error={errorOf('password')}
-            required
-          />
-          <TextField
-            label="New password again"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            error={errorOf('confirm')}
-            required
+        <Form ref={formRef} method="post" onSubmit={(e) => void submit(e)} noValidate>
+          <NewPasswordFields
+            names={{ password: 'password', again: 'confirm' }}
+            errors={{ password: errorOf('password'), again: errorOf('confirm') }}
           />
           {(errorOf('token') || formError) && (
             <p role="alert">
@@ -94,7 +94,7 @@ export function ResetPasswordPage() {
               {errorOf('token') && <Link to={PAGES.forgotPassword.href()}>Ask for a new link</Link>}
             </p>
           )}
-          <Button variant="primary" type="submit" disabled={busy}>
+          <Button variant="primary" type="submit" disabled={busy || token === null}>
             Set the password
           </Button>
         </Form>

@@ -1,49 +1,59 @@
 import { useState, type FormEvent } from 'react';
 import {
   apiCall,
-  ApiError,
   Button,
   Link,
   PageLayout,
   PAGES,
+  PASSWORD_HINT,
+  passwordProblem,
   sessionStore,
   takeLoginRedirect,
   TextField,
+  useFormErrors,
   useNavigate,
+  type FieldErrors,
+  looksLikeEmail,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
+type Field = (typeof FIELDS)[number];
 
-/** Checks the fields the API would refuse, so the user sees every problem before sending. */
-export function validateSignup(v: Record<(typeof FIELDS)[number], string>): string | null {
-  if (!v.username) return 'Enter your name.';
-  if (!/^[a-z0-9][a-z0-9_-]{1,29}$/.test(v.profileName)) return 'Profile name: 2-30 lowercase letters, digits, - or _.';
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email)) return 'Email is invalid';
-  if (v.password.length < 8) return 'Password: at least 8 characters.';
-  return null;
+/** The API's rule for a profile name (it is the page's address, /user/<name>). */
+const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{1,29}$/;
+const PROFILE_NAME_HINT = '2 to 30 lowercase letters, digits, - or _';
+
+/** Checks every field the API would refuse, so the user sees every problem at once before sending. */
+export function validateSignup(v: Record<Field, string>): FieldErrors<Field> {
+  return {
+    username: v.username ? undefined : 'Enter your name',
+    profileName: !v.profileName
+      ? 'Choose a profile name'
+      : PROFILE_NAME.test(v.profileName)
+        ? undefined
+        : `Use ${PROFILE_NAME_HINT}`,
+    email: !v.email ? 'Enter your email' : looksLikeEmail(v.email) ? undefined : 'Email is invalid',
+    password: passwordProblem(v.password),
+  };
 }
 
 export function SignupPage() {
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const values = formFields(event.currentTarget, FIELDS);
-    const problem = validateSignup(values);
-    if (problem) {
-      setError(problem);
-      return;
-    }
+    if (!show(validateSignup(values))) return;
     setBusy(true);
-    setError(null);
     try {
       const user = await apiCall('signup', values);
       await sessionStore.getState().signedIn(user);
       navigate(takeLoginRedirect() ?? PAGES.home.href());
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Sign up failed');
+    } catch (error) {
+      // A taken profile name or email is the API's, beside its field.
+      fail(error, 'Sign up failed: try again');
       setBusy(false);
     }
   };
@@ -51,19 +61,34 @@ export function SignupPage() {
     <PageLayout width="narrow">
       <h1>Sign up</h1>
       {/* POST: sent by the browser itself (no script yet), the password never goes into an address. */}
-      <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
-        <TextField label="Name" name="username" autoComplete="name" required />
-        <TextField label="Profile name" name="profileName" autoComplete="off" required />
-        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+      <Form ref={formRef} method="post" onSubmit={(e) => void submit(e)} noValidate>
+        <TextField
+          label="Name"
+          name="username"
+          autoComplete="name"
+          maxLength={60}
+          error={errorOf('username')}
+          required
+        />
+        <TextField
+          label="Profile name"
+          name="profileName"
+          autoComplete="off"
+          hint={`Your page's address: ${PROFILE_NAME_HINT}.`}
+          error={errorOf('profileName')}
+          required
+        />
+        <TextField label="Email" name="email" type="email" autoComplete="email" error={errorOf('email')} required />
         <TextField
           label="Password"
           name="password"
           type="password"
           autoComplete="new-password"
-          minLength={8}
+          hint={PASSWORD_HINT}
+          error={errorOf('password')}
           required
         />
-        {error && <p role="alert">{error}</p>}
+        {formError && <p role="alert">{formError}</p>}
         <Button variant="primary" type="submit" disabled={busy}>
           Sign up
         </Button>

@@ -1,11 +1,11 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
 import { MemoryRouter, Route, Routes, sessionStore, setLoginRedirect, useLocation } from '@marketplace/shared';
 import { LoginPage } from './LoginPage.js';
-import { SignupPage } from './SignupPage.js';
+import { SignupPage, validateSignup } from './SignupPage.js';
 
 const clara = { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara' };
 const server = useMswServer(http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })));
@@ -40,10 +40,26 @@ it('sends the log-in and sign-up forms by POST if the browser sends them itself 
 });
 
 describe('LoginPage', () => {
-  it('asks for both fields before calling the API, and announces it', async () => {
+  it('asks for both fields at once, each beside its box, and focuses the first, before calling the API', async () => {
+    let called = false;
+    server.use(
+      http.post('http://api.test/v2/login', () => {
+        called = true;
+        return HttpResponse.json(clara);
+      }),
+    );
     renderAt('/user/login');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Enter your email or profile name, and your password.');
+    const login = screen.getByLabelText('Email or profile name');
+    expect(login).toHaveAccessibleDescription('Enter your email or profile name');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Enter your password');
+    await waitFor(() => expect(login).toHaveFocus());
+    // Only what is still missing.
+    await userEvent.type(login, 'clara');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(login).not.toHaveAttribute('aria-invalid');
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
+    expect(called).toBe(false);
   });
 
   it("shows the API's reason when the login is refused", async () => {
@@ -56,7 +72,9 @@ describe('LoginPage', () => {
     await userEvent.type(screen.getByLabelText('Email or profile name'), 'clara');
     await userEvent.type(screen.getByLabelText('Password'), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    // The API does not say which of the two is wrong: the form's alert says it, no field is marked.
     expect(await screen.findByRole('alert')).toHaveTextContent('Wrong email, profile name or password');
+    expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
     expect(sessionStore.getState().user).toBeNull();
   });
 
@@ -103,14 +121,39 @@ describe('SignupPage', () => {
       if (value) await userEvent.type(screen.getByLabelText(label), value);
   };
 
-  it('names the problem before sending anything', async () => {
+  it('states the password rule and the profile name rule before anything is typed', () => {
     renderAt('/user/signup');
-    await fill({ Email: 'nina@' });
-    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Email is invalid');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('At least 8 characters');
+    expect(screen.getByLabelText('Profile name')).toHaveAccessibleDescription(
+      "Your page's address: 2 to 30 lowercase letters, digits, - or _.",
+    );
   });
 
-  it("shows the API's reason for a taken profile name", async () => {
+  it('shows every problem at once, each beside its field, focuses the first, and sends nothing', async () => {
+    let called = false;
+    server.use(
+      http.post('http://api.test/v2/signup', () => {
+        called = true;
+        return HttpResponse.json({}, { status: 201 });
+      }),
+    );
+    renderAt('/user/signup');
+    await fill({ Name: '', 'Profile name': 'Nina Upper', Email: 'nina@', Password: 'short' });
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('Enter your name');
+    expect(screen.getByLabelText('Profile name')).toHaveAccessibleDescription(
+      /Use 2 to 30 lowercase letters, digits, - or _/,
+    );
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email is invalid');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      'At least 8 characters Too short: at least 8 characters',
+    );
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(called).toBe(false);
+  });
+
+  it("shows the API's reason for a taken profile name beside it, and focuses it", async () => {
     server.use(
       http.post('http://api.test/v2/signup', () =>
         HttpResponse.json({ error: 'This profile name is taken', field: 'profileName' }, { status: 409 }),
@@ -119,7 +162,37 @@ describe('SignupPage', () => {
     renderAt('/user/signup');
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('This profile name is taken');
+    const profileName = screen.getByLabelText('Profile name');
+    await waitFor(() => expect(profileName).toHaveAccessibleDescription(/This profile name is taken/));
+    await waitFor(() => expect(profileName).toHaveFocus());
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("shows the API's reason for a taken email beside the email", async () => {
+    server.use(
+      http.post('http://api.test/v2/signup', () =>
+        HttpResponse.json({ error: 'An account with this email exists', field: 'email' }, { status: 409 }),
+      ),
+    );
+    renderAt('/user/signup');
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('An account with this email exists'),
+    );
+  });
+
+  it("shows a reason about no field in the form's alert", async () => {
+    server.use(
+      http.post('http://api.test/v2/signup', () =>
+        HttpResponse.json({ error: 'Too many sign-ups: try again later' }, { status: 429 }),
+      ),
+    );
+    renderAt('/user/signup');
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many sign-ups: try again later');
   });
 
   it('signs up as a form, logged in with no roles (the shell then shows the role modal)', async () => {
@@ -139,5 +212,19 @@ describe('SignupPage', () => {
     expect(await screen.findByTestId('where')).toHaveTextContent(/^\/$/);
     expect(sent).toEqual({ username: 'Nina', profileName: 'nina', email: 'nina@example.com', password: 'long-enough' });
     expect(sessionStore.getState().user?.roles).toEqual([]);
+  });
+});
+
+describe('validateSignup', () => {
+  const ok = { username: 'Ann', profileName: 'ann', email: 'ann@example.com', password: 'long-enough' };
+  it('accepts a complete form, and names every problem of one otherwise', () => {
+    expect(Object.values(validateSignup(ok)).filter(Boolean)).toEqual([]);
+    expect(validateSignup({ username: '', profileName: 'Ann Upper', email: 'ann@', password: 'short' })).toEqual({
+      username: 'Enter your name',
+      profileName: expect.stringMatching(/lowercase/),
+      email: 'Email is invalid',
+      password: 'Too short: at least 8 characters',
+    });
+    expect(validateSignup({ ...ok, password: 'x'.repeat(201) }).password).toBe('Too long: at most 200 characters');
   });
 });

@@ -15,6 +15,7 @@ import {
   sendUpload,
   TextField,
   type EventDraft,
+  type FieldErrors,
   type OwnEvent,
   useFormErrors,
 } from '@marketplace/shared';
@@ -149,11 +150,16 @@ function EventForm({
   // Once saved (a new event whose cover then failed), a second try edits it rather than making another.
   const [saved, setSaved] = useState<OwnEvent | null>(event);
   const [busy, setBusy] = useState(false);
-  const { errorOf, formError, show, fail } = useFormErrors(FIELDS);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const set = (field: Field) => (e: { target: { value: string } }) => setValues({ ...values, [field]: e.target.value });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // Every missing answer at once, each beside its box.
+    const found: FieldErrors<Field> = Object.fromEntries(
+      (['name', 'startsAt', 'location'] as const).filter((f) => !values[f].trim()).map((f) => [f, 'Fill this in']),
+    );
+    if (!show(found)) return;
     const draft: EventDraft = {
       name: values.name,
       startsAt: eventTimeFromInput(values.startsAt),
@@ -161,7 +167,6 @@ function EventForm({
       description: values.description,
     };
     setBusy(true);
-    show({});
     let result: OwnEvent;
     try {
       result = saved
@@ -193,7 +198,7 @@ function EventForm({
   const coverError = errorOf('cover');
   return (
     <Modal title={event ? `Edit ${event.name}` : 'New event'} onClose={busy ? undefined : onClose} width={520}>
-      <Form onSubmit={(e) => void submit(e)} noValidate>
+      <Form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
         <TextField
           label="Name"
           name="name"

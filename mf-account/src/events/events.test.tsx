@@ -136,11 +136,32 @@ describe('MyEventsPage', () => {
     await waitFor(() => expect(created).not.toHaveTextContent('Processing…'), { timeout: 4000 });
   });
 
+  it('shows every missing answer at once, each beside its box, focuses the first, and sends nothing', async () => {
+    const api = eventsApi([ownEvent()]);
+    renderPage();
+    await screen.findByText('Summer Jazz Night');
+    await userEvent.click(screen.getByRole('button', { name: 'New event' }));
+    const dialog = screen.getByRole('dialog', { name: 'New event' });
+    await userEvent.type(within(dialog).getByLabelText('Location'), 'Pier 3');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription('Fill this in');
+    expect(within(dialog).getByLabelText('Date and time')).toHaveAccessibleDescription(
+      "At the venue's local time. Fill this in",
+    );
+    expect(within(dialog).getByLabelText('Location')).not.toHaveAttribute('aria-invalid');
+    await waitFor(() => expect(within(dialog).getByLabelText('Name')).toHaveFocus());
+    expect(api.sent).toEqual([]);
+  });
+
   it("shows the server's reason beside the field it is about", async () => {
     eventsApi([ownEvent()]);
     server.use(
       http.post(`${API}/create`, () =>
-        HttpResponse.json({ error: "Invalid field 'location': must not be empty", field: 'location' }, { status: 400 }),
+        HttpResponse.json(
+          { error: "Invalid field 'location': must be at most 200 characters", field: 'location' },
+          { status: 400 },
+        ),
       ),
     );
     renderPage();
@@ -148,11 +169,14 @@ describe('MyEventsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'New event' }));
     const dialog = screen.getByRole('dialog', { name: 'New event' });
     await userEvent.type(within(dialog).getByLabelText('Name'), 'Harbour Lights Festival');
+    fireEvent.change(within(dialog).getByLabelText('Date and time'), { target: { value: '2027-05-01T18:30' } });
+    await userEvent.type(within(dialog).getByLabelText('Location'), 'Pier 3');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     const location = within(dialog).getByLabelText('Location');
     await waitFor(() => expect(location).toHaveAttribute('aria-invalid', 'true'));
-    expect(location).toHaveAccessibleDescription("Invalid field 'location': must not be empty");
+    expect(location).toHaveAccessibleDescription("Invalid field 'location': must be at most 200 characters");
+    await waitFor(() => expect(location).toHaveFocus());
     expect(within(dialog).getByLabelText('Name')).not.toHaveAttribute('aria-invalid');
   });
 

@@ -4,7 +4,6 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { useMswServer } from '@marketplace/shared/test-utils';
 import { sessionStore } from '@marketplace/shared';
-import { validateSignup } from '../auth/SignupPage.js';
 import { ContactModal } from './ContactModal.js';
 import { RoleSelectionModal } from './RoleSelectionModal.js';
 
@@ -81,17 +80,46 @@ describe('ContactModal', () => {
     );
     render(<ContactModal onClose={() => {}} />);
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in every field.');
+    // Every missing field at once, each beside its box; the first takes the focus.
+    expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('Enter your name');
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Enter your email');
+    expect(screen.getByLabelText('Subject')).toHaveAccessibleDescription('Enter a subject');
+    expect(screen.getByLabelText('Message')).toHaveAccessibleDescription('Write your message');
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
+    expect(credentials).toBeNull();
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('We have received your message, thank you')).toBeInTheDocument();
     expect(credentials).toBe('omit');
   });
 
-  it("says 'Email is invalid' when the call fails", async () => {
+  it("says 'Email is invalid' beside the email before sending one that is not an address", async () => {
+    render(<ContactModal onClose={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'Pat');
+    await userEvent.type(screen.getByLabelText('Email'), 'pat@');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email is invalid');
+    expect(screen.getByLabelText('Name')).not.toHaveAttribute('aria-invalid');
+    await waitFor(() => expect(screen.getByLabelText('Email')).toHaveFocus());
+  });
+
+  it("says 'Email is invalid' beside the email when the API refuses it", async () => {
     server.use(
       http.post('http://api.test/v2/submitContactInfo', () =>
-        HttpResponse.json({ error: 'Email is invalid' }, { status: 400 }),
+        HttpResponse.json({ error: "Invalid field 'email': Email is invalid", field: 'email' }, { status: 400 }),
+      ),
+    );
+    render(<ContactModal onClose={() => {}} />);
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email is invalid'));
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+  });
+
+  it("says 'Email is invalid' when the call fails for a reason about no field", async () => {
+    server.use(
+      http.post('http://api.test/v2/submitContactInfo', () =>
+        HttpResponse.json({ error: 'Internal error' }, { status: 500 }),
       ),
     );
     render(<ContactModal onClose={() => {}} />);
@@ -99,15 +127,20 @@ describe('ContactModal', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Email is invalid');
   });
-});
 
-describe('validateSignup', () => {
-  const ok = { username: 'Ann', profileName: 'ann', email: 'ann@example.com', password: 'long-enough' };
-  it('accepts a complete form and names the first problem otherwise', () => {
-    expect(validateSignup(ok)).toBeNull();
-    expect(validateSignup({ ...ok, username: '' })).toMatch(/name/);
-    expect(validateSignup({ ...ok, profileName: 'Ann Upper' })).toMatch(/Profile name/);
-    expect(validateSignup({ ...ok, email: 'ann@' })).toBe('Email is invalid');
-    expect(validateSignup({ ...ok, password: 'short' })).toMatch(/8 characters/);
+  it("shows the API's reason about another field beside that field", async () => {
+    server.use(
+      http.post('http://api.test/v2/submitContactInfo', () =>
+        HttpResponse.json({ error: "Invalid field 'subject': is too long", field: 'subject' }, { status: 400 }),
+      ),
+    );
+    render(<ContactModal onClose={() => {}} />);
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Subject')).toHaveAccessibleDescription("Invalid field 'subject': is too long"),
+    );
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

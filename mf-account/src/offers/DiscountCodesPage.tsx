@@ -116,7 +116,7 @@ function CodeForm({
   const [busy, setBusy] = useState(false);
   // The form shows one of percent and amount: a reason about the other shows under the form.
   const shown = FIELDS.filter((f) => f !== (values.kind === 'percent' ? 'amountOffCents' : 'percentOff'));
-  const { errorOf, formError, show, fail } = useFormErrors(shown);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(shown);
   const set = (field: Field) => (event: { target: { value: string } }) =>
     setValues({ ...values, [field]: event.target.value });
 
@@ -151,7 +151,7 @@ function CodeForm({
 
   return (
     <Modal title={code ? `Edit ${code.code}` : 'New code'} onClose={busy ? undefined : onClose} width={520}>
-      <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
         <TextField
           label="Code"
           value={values.code}

@@ -122,7 +122,7 @@ function PackageForm({
 }) {
   const [values, setValues] = useState(() => valuesOf(offer));
   const [busy, setBusy] = useState(false);
-  const { errorOf, formError, show, fail } = useFormErrors(FIELDS);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const set = (field: Field) => (event: { target: { value: string } }) =>
     setValues({ ...values, [field]: event.target.value });
 
@@ -159,7 +159,7 @@ function PackageForm({
 
   return (
     <Modal title={offer ? `Edit ${offer.name}` : 'New package'} onClose={busy ? undefined : onClose} width={520}>
-      <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
         <TextField label="Name" value={values.name} maxLength={80} onChange={set('name')} error={errorOf('name')} />
         <TextField
           label="What is included"

@@ -91,6 +91,7 @@ describe('MediaPackagesPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create package' }));
     for (const label of ['Name', 'Hours of coverage', 'Edited photos', 'Price (USD)'])
       expect(within(dialog).getByLabelText(label)).toHaveAccessibleDescription('Fill this in');
+    await waitFor(() => expect(within(dialog).getByLabelText('Name')).toHaveFocus());
     // Answered: no longer marked.
     await userEvent.type(within(dialog).getByLabelText('Hours of coverage'), '2');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create package' }));

@@ -41,13 +41,29 @@ const sessions: AccountSession[] = [
 ];
 
 describe('PasswordChange', () => {
-  it('shows every problem at once, each beside its field, before calling the API', async () => {
+  it('states the password rule before anything is typed', () => {
+    renderPage(<PasswordChange />);
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription('At least 8 characters');
+  });
+
+  it('shows every problem at once, each beside its field, and focuses the first, before calling the API', async () => {
+    let called = false;
+    server.use(
+      http.post('http://api.test/v2/user/password', () => {
+        called = true;
+        return HttpResponse.json({ changed: true });
+      }),
+    );
     renderPage(<PasswordChange />);
     await userEvent.type(screen.getByLabelText('New password'), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
     expect(screen.getByLabelText('Current password')).toHaveAccessibleDescription('Enter your current password');
-    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(/At least 8 characters/);
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(
+      'At least 8 characters Too short: at least 8 characters',
+    );
     expect(screen.getByLabelText('New password again')).toHaveAccessibleDescription('The two passwords differ');
+    await waitFor(() => expect(screen.getByLabelText('Current password')).toHaveFocus());
+    expect(called).toBe(false);
   });
 
   it("shows the API's refusal of the current password beside it", async () => {
@@ -61,11 +77,24 @@ describe('PasswordChange', () => {
     await userEvent.type(screen.getByLabelText('New password'), 'a-new-password');
     await userEvent.type(screen.getByLabelText('New password again'), 'a-new-password');
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() =>
-      expect(screen.getByLabelText('Current password')).toHaveAccessibleDescription(
-        'This is not your current password',
+    const current = screen.getByLabelText('Current password');
+    await waitFor(() => expect(current).toHaveAccessibleDescription('This is not your current password'));
+    await waitFor(() => expect(current).toHaveFocus());
+    expect(screen.getByLabelText('New password')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it("shows a refusal about no field (too many tries) in the form's alert", async () => {
+    server.use(
+      http.post('http://api.test/v2/user/password', () =>
+        HttpResponse.json({ error: 'Too many wrong passwords: try again in 60 s' }, { status: 429 }),
       ),
     );
+    renderPage(<PasswordChange />);
+    await userEvent.type(screen.getByLabelText('Current password'), 'wrong-one');
+    await userEvent.type(screen.getByLabelText('New password'), 'a-new-password');
+    await userEvent.type(screen.getByLabelText('New password again'), 'a-new-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many wrong passwords: try again in 60 s');
   });
 
   it('changes the password and says the other sessions were logged out', async () => {
@@ -149,6 +178,6 @@ describe('MailPreferencesForm', () => {
     expect(screen.getByRole('checkbox', { name: 'Changes to my event orders' })).not.toBeChecked();
     await userEvent.click(signIn);
     await waitFor(() => expect(signIn).not.toBeChecked());
-    expect(sent).toEqual({ signIn: 'false', receipts: 'true', orderUpdates: 'false' });
+    expect(sent).toEqual({ signIn: 'false' });
   });
 });

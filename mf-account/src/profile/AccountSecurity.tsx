@@ -16,7 +16,7 @@ import {
   useNavigate,
   type MailPreferences,
 } from '@marketplace/shared';
-import { passwordProblem } from '../auth/ResetPasswordPage.js';
+import { NewPasswordFields, newPasswordProblems } from '../auth/NewPasswordFields.js';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
 
@@ -27,16 +27,17 @@ export function PasswordChange() {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const { errorOf, formError, show, fail } = useFormErrors(PASSWORD_FIELDS);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(PASSWORD_FIELDS);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const { currentPassword, newPassword, confirm } = formFields(form, PASSWORD_FIELDS);
     setStatus(null);
+    const problems = newPasswordProblems(newPassword, confirm);
     const found = {
       currentPassword: currentPassword ? undefined : 'Enter your current password',
-      newPassword: passwordProblem(newPassword),
-      confirm: confirm !== newPassword ? 'The two passwords differ' : undefined,
+      newPassword: problems.password,
+      confirm: problems.again,
     };
     if (!show(found)) return;
     setBusy(true);
@@ -54,27 +55,18 @@ export function PasswordChange() {
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>
-      <Form method="post" onSubmit={(e) => void submit(e)} noValidate>
+      <Form ref={formRef} method="post" onSubmit={(e) => void submit(e)} noValidate>
         <TextField
           label="Current password"
           name="currentPassword"
           type="password"
           autoComplete="current-password"
           error={errorOf('currentPassword')}
+          required
         />
-        <TextField
-          label="New password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          error={errorOf('newPassword')}
-        />
-        <TextField
-          label="New password again"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          error={errorOf('confirm')}
+        <NewPasswordFields
+          names={{ password: 'newPassword', again: 'confirm' }}
+          errors={{ password: errorOf('newPassword'), again: errorOf('confirm') }}
         />
         {formError && <p role="alert">{formError}</p>}
         {status && <p role="status">{status}</p>}
@@ -156,7 +148,8 @@ export function MailPreferencesForm() {
     if (!q.data) return;
     setError(null);
     try {
-      const saved = await apiCall('updateMailPreferences', { ...q.data, [kind]: on });
+      // Only the kind switched: another tab's change to another kind is not overwritten by this copy.
+      const saved = await apiCall('updateMailPreferences', { [kind]: on });
       queryClient.setQueryData(callKey('getMailPreferences'), saved);
     } catch (e) {
       setError(e instanceof Error ? e.message : 'Saving failed');

@@ -11,10 +11,14 @@ import {
   Skeleton,
   TextField,
   TitleSkeleton,
+  useFormErrors,
+  looksLikeEmail,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 import { MailPreferencesForm, PasswordChange, SessionList } from './AccountSecurity.js';
 import { useAccountQuery } from './queries.js';
+
+const PROFILE_FIELDS = ['username', 'email', 'bio'] as const;
 
 /** The form's shape while the profile loads: a title and three labelled fields. */
 const FORM_SKELETON = (
@@ -36,18 +40,30 @@ const FORM_SKELETON = (
 export function SettingsPage() {
   const q = useAccountQuery(callQuery('getOwnProfile'));
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(PROFILE_FIELDS);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const { username, email, bio } = formFields(event.currentTarget, ['username', 'email', 'bio'] as const);
+    const { username, email, bio } = formFields(event.currentTarget, PROFILE_FIELDS);
+    setSaved(false);
+    const found = {
+      username: username ? undefined : 'Enter your name',
+      email: !email ? 'Enter your email' : looksLikeEmail(email) ? undefined : 'Email is invalid',
+    };
+    if (!show(found)) return;
+    setBusy(true);
     try {
       const profile = await apiCall('updateProfile', { username, email, bio });
       queryClient.setQueryData(callKey('getOwnProfile'), profile);
       const { user } = sessionStore.getState();
       if (user) sessionStore.getState().setUser({ ...user, username: profile.username });
-      setStatus({ ok: true, text: 'Saved' });
-    } catch (e) {
-      setStatus({ ok: false, text: e instanceof Error ? e.message : 'Saving failed' });
+      setSaved(true);
+    } catch (error) {
+      // A taken email is the API's, beside the email.
+      fail(error, 'Saving failed: try again');
+    } finally {
+      setBusy(false);
     }
   };
   if (!q.data)
@@ -66,12 +82,35 @@ export function SettingsPage() {
   return (
     <PageLayout width="narrow">
       <h1>Settings</h1>
-      <Form onSubmit={(e) => void submit(e)}>
-        <TextField label="Name" name="username" defaultValue={q.data.username} required maxLength={60} />
-        <TextField label="Email" name="email" type="email" defaultValue={q.data.email} required />
-        <TextField label="About you" multiline name="bio" defaultValue={q.data.bio} maxLength={500} rows={4} />
-        {status && <p role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
-        <Button variant="primary" type="submit">
+      <Form ref={formRef} onSubmit={(e) => void submit(e)} noValidate>
+        <TextField
+          label="Name"
+          name="username"
+          defaultValue={q.data.username}
+          maxLength={60}
+          error={errorOf('username')}
+          required
+        />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          defaultValue={q.data.email}
+          error={errorOf('email')}
+          required
+        />
+        <TextField
+          label="About you"
+          multiline
+          name="bio"
+          defaultValue={q.data.bio}
+          maxLength={500}
+          rows={4}
+          error={errorOf('bio')}
+        />
+        {formError && <p role="alert">{formError}</p>}
+        {saved && <p role="status">Saved</p>}
+        <Button variant="primary" type="submit" disabled={busy}>
           Save
         </Button>
       </Form>

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -201,7 +201,7 @@ describe('SettingsPage', () => {
     expect(sessionStore.getState().user?.username).toBe('Clara C.');
   });
 
-  it("announces the API's reason when saving fails", async () => {
+  it("shows the API's reason beside the field it names, and focuses it", async () => {
     server.use(
       http.get('http://api.test/v2/user/profile', () => HttpResponse.json(profile)),
       http.post('http://api.test/v2/user/updateProfile', () =>
@@ -210,7 +210,29 @@ describe('SettingsPage', () => {
     );
     renderPage(<SettingsPage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('An account with this email exists');
+    const email = screen.getByLabelText('Email');
+    await waitFor(() => expect(email).toHaveAccessibleDescription('An account with this email exists'));
+    await waitFor(() => expect(email).toHaveFocus());
+  });
+
+  it('shows every problem at once, each beside its field, before calling the API', async () => {
+    let called = false;
+    server.use(
+      http.get('http://api.test/v2/user/profile', () => HttpResponse.json(profile)),
+      http.post('http://api.test/v2/user/updateProfile', () => {
+        called = true;
+        return HttpResponse.json(profile);
+      }),
+    );
+    renderPage(<SettingsPage />);
+    await userEvent.clear(await screen.findByLabelText('Name'));
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'clara@');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('Enter your name');
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Email is invalid');
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
+    expect(called).toBe(false);
   });
 });
 

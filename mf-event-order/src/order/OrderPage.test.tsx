@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
@@ -12,7 +12,7 @@ import {
   useMswServer,
   watchPageLoads,
 } from '@marketplace/shared/test-utils';
-import type { EventOrderDetails, EventOrderView } from '@marketplace/shared';
+import type { EventOrderDetails, EventOrderView, Target } from '@marketplace/shared';
 
 const present = <T,>(value: T | undefined): T => {
   if (value === undefined) throw new Error('expected a value');
@@ -20,6 +20,7 @@ const present = <T,>(value: T | undefined): T => {
 };
 import { OrderPage } from './OrderPage.js';
 import { PROCESSING_POLL_MS } from './useOrderDetails.js';
+import { UNDO_MS } from '../uploads/useUndoableRemoval.js';
 
 const server = useMswServer();
 afterEach(() => vi.unstubAllGlobals());
@@ -321,28 +322,61 @@ describe('cancel flow', () => {
 });
 
 describe('targets', () => {
-  it('changes a description and removes a target with their calls, then refetches', async () => {
+  it('edits a description in a field that takes focus; Esc or Cancel leave it as it was; Save sends it and refetches', async () => {
     const calls = serve(orderDetails());
     const sent: Record<string, FormDataEntryValue>[] = [];
-    const capture = async ({ request }: { request: Request }) => {
-      sent.push(Object.fromEntries((await request.formData()).entries()));
-      return HttpResponse.json({});
-    };
     server.use(
-      http.post('http://api.test/v2/eventorder/target/changeDescription', capture),
-      http.post('http://api.test/v2/eventorder/target/remove', capture),
+      http.post('http://api.test/v2/eventorder/target/changeDescription', async ({ request }) => {
+        sent.push(Object.fromEntries((await request.formData()).entries()));
+        return HttpResponse.json({});
+      }),
+    );
+    renderAt('/eventorder/ord-1');
+    const edit = await screen.findByRole('button', { name: 'Change the description of venue.png' });
+    await userEvent.click(edit);
+    expect(screen.getByLabelText('Description of venue.png')).toHaveFocus();
+    await userEvent.keyboard(' (old)');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByLabelText('Description of venue.png')).toBeNull();
+    expect(screen.getByText(/^Venue map ·/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Change the description of venue.png' })).toHaveFocus();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Change the description of venue.png' }));
+    const field = screen.getByLabelText('Description of venue.png');
+    expect(field).toHaveValue('Venue map');
+    await userEvent.type(field, ' (old)');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByLabelText('Description of venue.png')).toBeNull();
+    expect(screen.getByText(/^Venue map ·/)).toBeInTheDocument();
+    expect(sent).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Change the description of venue.png' }));
+    expect(screen.getByLabelText('Description of venue.png')).toHaveValue('Venue map');
+    await userEvent.clear(screen.getByLabelText('Description of venue.png'));
+    await userEvent.type(screen.getByLabelText('Description of venue.png'), 'Floor plan');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByLabelText('Description of venue.png')).toBeNull());
+    expect(sent).toEqual([{ orderId: 'ord-1', targetId: '7', description: 'Floor plan' }]);
+    expect(calls()).toBe(2);
+  });
+
+  it('keeps the description being edited, with the reason, when saving it is refused', async () => {
+    serve(orderDetails());
+    server.use(
+      http.post('http://api.test/v2/eventorder/target/changeDescription', () =>
+        HttpResponse.json({ error: 'This order is closed: its files can no longer change' }, { status: 409 }),
+      ),
     );
     renderAt('/eventorder/ord-1');
     await userEvent.click(await screen.findByRole('button', { name: 'Change the description of venue.png' }));
-    const input = screen.getByLabelText('Description of venue.png');
-    await userEvent.clear(input);
-    await userEvent.type(input, 'Floor plan');
+    await userEvent.type(screen.getByLabelText('Description of venue.png'), '!');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(sent).toHaveLength(1));
-    await userEvent.click(screen.getByRole('button', { name: 'Remove venue.png' }));
-    await waitFor(() => expect(sent).toHaveLength(2));
-    expect(sent).toEqual([{ orderId: 'ord-1', targetId: '7', description: 'Floor plan' }, { targetId: '7' }]);
-    await waitFor(() => expect(calls()).toBe(3));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Description of venue.png')).toHaveAccessibleDescription(
+        'This order is closed: its files can no longer change',
+      ),
+    );
+    expect(screen.getByLabelText('Description of venue.png')).toHaveValue('Venue map!');
   });
 
   it('shows a processed upload as a picture of its sizes, a processing one as such until it is ready, and a refused one with its reason', async () => {
@@ -381,7 +415,12 @@ describe('targets', () => {
     expect(picture.closest('picture')?.querySelector('source')).toHaveAttribute('sizes', '64px');
     expect(picture).toHaveAttribute('width', '64');
     expect(picture.style.backgroundImage).toContain('data:image/webp;base64');
-    expect(within(list).getByRole('status')).toHaveTextContent('Processing…');
+    // The processing status and the description are lines of their own, not one run of text.
+    const processingLine = within(list).getByRole('status');
+    expect(processingLine).toHaveTextContent('Processing…');
+    expect(processingLine).toHaveStyle({ display: 'block' });
+    expect(processingLine.nextElementSibling).toHaveTextContent(/^Venue map ·/);
+    expect(processingLine.nextElementSibling).toHaveStyle({ display: 'block' });
     expect(within(list).getByRole('alert')).toHaveTextContent(
       'Not accepted: This image has 50000 x 50000 pixels; at most 100 million are accepted',
     );
@@ -565,5 +604,254 @@ describe('order actions', () => {
     expect(end.closest('li')).toHaveAttribute('data-status-type', 'ENDED');
     expect(screen.getByTestId('order-status')).toHaveTextContent('Order has been cancelled');
     expect(screen.queryByRole('button', { name: 'Approve quote' })).toBeNull();
+  });
+});
+
+/**
+ * An upload target whose XMLHttpRequest the test answers: it reports the upload's progress when
+ * told (MSW reports it only once the whole body is in).
+ */
+class HeldUpload {
+  static all: HeldUpload[] = [];
+  url = '';
+  upload: { onprogress: ((event: { loaded: number; total: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  status = 0;
+  responseText = '';
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader() {}
+  send() {
+    HeldUpload.all.push(this);
+  }
+  progress(loaded: number, total: number) {
+    act(() => this.upload.onprogress?.({ loaded, total }));
+  }
+  respond(status: number, body = '{}') {
+    this.status = status;
+    this.responseText = body;
+    act(() => this.onload?.());
+  }
+}
+
+describe('uploads', () => {
+  const base = orderDetails();
+  const venue = present(base.targets[0]);
+  const clipTarget = (over: Partial<Target>): Target => ({
+    ...venue,
+    targetId: 8,
+    targetIdentifier: 'tgt-8',
+    target: 'clip.mp4',
+    contentType: 'video/mp4',
+    description: '',
+    ...over,
+  });
+  const clip = () => new File([new Uint8Array(1024)], 'clip.mp4', { type: 'video/mp4' });
+
+  /** target/add hands out an upload URL per file (its name), and target ids from 8. */
+  function addTargets() {
+    const added: string[] = [];
+    server.use(
+      http.post('http://api.test/v2/eventorder/target/add', async ({ request }) => {
+        const name = String((await request.formData()).get('fileName'));
+        added.push(name);
+        return HttpResponse.json({
+          uploadUrl: `http://files.test/upload/${name}?token=t`,
+          targetId: 7 + added.length,
+          targetIdentifier: `tgt-${7 + added.length}`,
+        });
+      }),
+    );
+    return added;
+  }
+
+  it('shows a bar per file from its upload progress events, then Processing until the order lists it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    const calls = serve(
+      base,
+      orderDetails({ targets: [venue, clipTarget({ state: 'processing', image: null, targetURLs: [] })] }),
+      orderDetails({
+        targets: [
+          venue,
+          clipTarget({ video: { hls: 'http://files.test/files/order/tgt-8?f=master.m3u8', durationSeconds: 3 } }),
+        ],
+      }),
+    );
+    // The read after the upload waits until the test has seen the file processing.
+    let read = () => {};
+    const held = new Promise<void>((resolve) => (read = resolve));
+    server.use(
+      http.get('http://api.test/v2/eventorder/:orderId/details', async () => {
+        if (calls() > 0) await held;
+        return undefined;
+      }),
+    );
+    addTargets();
+    HeldUpload.all = [];
+    vi.stubGlobal('XMLHttpRequest', HeldUpload);
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderAt('/eventorder/ord-1');
+    await user.upload(await screen.findByLabelText('Add images or videos'), clip());
+    await waitFor(() => expect(HeldUpload.all).toHaveLength(1));
+    const [request] = HeldUpload.all;
+    expect(request?.url).toBe('http://files.test/upload/clip.mp4?token=t');
+    const uploading = screen.getByRole('list', { name: 'Files being uploaded' });
+    const bar = within(uploading).getByRole('progressbar', { name: 'Sending clip.mp4' });
+    expect(bar).toHaveAttribute('value', '0');
+    expect(within(uploading).getByText('Sending… 0%')).toBeInTheDocument();
+
+    request?.progress(512, 1024);
+    expect(bar).toHaveAttribute('value', '512');
+    expect(bar).toHaveAttribute('max', '1024');
+    expect(within(uploading).getByText('Sending… 50%')).toBeInTheDocument();
+    expect(screen.getByText('Uploaded 0/1')).toBeInTheDocument();
+
+    request?.respond(200);
+    await waitFor(() =>
+      expect(within(uploading).getByText('clip.mp4').closest('li')).toHaveTextContent('clip.mp4Processing…'),
+    );
+    expect(within(uploading).queryByRole('progressbar')).toBeNull();
+    expect(screen.getByText('Uploaded 1/1').closest('[role="status"]')).toHaveAttribute('aria-live', 'polite');
+    read();
+    // Read again: the order lists it (processing), and its row there takes over.
+    const listed = await screen.findByText('clip.mp4', { selector: 'ul[aria-label="Uploaded files"] div' });
+    expect(listed.parentElement).toHaveTextContent('Video preview is processing');
+    expect(screen.queryByRole('list', { name: 'Files being uploaded' })).toBeNull();
+    // Until its poster and player are there.
+    await vi.advanceTimersByTimeAsync(PROCESSING_POLL_MS);
+    await waitFor(() => expect(listed.closest('li')?.querySelector('video, img')).not.toBeNull());
+  });
+
+  it('says beside each refused file why, in words, while the others still go; dropped files go as chosen ones do', async () => {
+    const calls = serve(base);
+    const added = addTargets();
+    const put: string[] = [];
+    server.use(
+      http.put('http://files.test/upload/:name', ({ params }) => {
+        put.push(String(params.name));
+        return params.name === 'long.mp4'
+          ? HttpResponse.json({ error: 'The file is larger than 524288000 bytes' }, { status: 413 })
+          : HttpResponse.json({});
+      }),
+    );
+    renderAt('/eventorder/ord-1');
+    await screen.findByLabelText('Add images or videos');
+    const files = [
+      new File(['hello'], 'notes.txt', { type: 'text/plain' }),
+      new File([new Uint8Array(8)], 'long.mp4', { type: 'video/mp4' }),
+      clip(),
+    ];
+    // Dropped on the field's box, as from a file manager.
+    fireEvent.drop(screen.getByText('Add images or videos'), { dataTransfer: { types: ['Files'], files } });
+    const uploading = screen.getByRole('list', { name: 'Files being uploaded' });
+    const row = (name: string) => within(uploading).getByText(name).closest('li');
+    // The text file is refused at once, before anything is sent.
+    expect(row('notes.txt')).toHaveTextContent('notes.txtNot an image or a video');
+    await waitFor(() => expect(row('long.mp4')).toHaveTextContent('long.mp4Too large: at most 500 MB'));
+    await waitFor(() => expect(screen.getByText(/^Uploaded 1\/3/)).toHaveTextContent('Uploaded 1/3, 2 not accepted'));
+    expect(added).toEqual(['long.mp4', 'clip.mp4']);
+    expect(put).toEqual(['long.mp4', 'clip.mp4']);
+    // The file sent: the order is read again.
+    await waitFor(() => expect(calls()).toBe(2));
+  });
+
+  it('takes a text file from the picker too, and says why it is not sent', async () => {
+    serve(base);
+    const added = addTargets();
+    renderAt('/eventorder/ord-1');
+    // As a file manager's "All files" would pass it, past the picker's filter.
+    const user = userEvent.setup({ applyAccept: false });
+    await user.upload(
+      await screen.findByLabelText('Add images or videos'),
+      new File(['hi'], 'notes.txt', { type: 'text/plain' }),
+    );
+    const uploading = screen.getByRole('list', { name: 'Files being uploaded' });
+    expect(within(uploading).getByText('notes.txt').closest('li')).toHaveTextContent('Not an image or a video');
+    expect(screen.getByText(/^Uploaded/)).toHaveTextContent('Uploaded 0/1, 1 not accepted');
+    expect(added).toEqual([]);
+  });
+});
+
+describe('removing a file', () => {
+  /** Keeps what target/remove is sent, answering each. */
+  function removals() {
+    const sent: Record<string, FormDataEntryValue>[] = [];
+    server.use(
+      http.post('http://api.test/v2/eventorder/target/remove', async ({ request }) => {
+        sent.push({
+          ...Object.fromEntries((await request.formData()).entries()),
+          keepalive: String(request.keepalive),
+        });
+        return HttpResponse.json({ removed: 1 });
+      }),
+    );
+    return sent;
+  }
+
+  it(`hides it at once and offers Undo for ${UNDO_MS / 1000} s; undone, nothing is sent; then the removal is sent`, async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    const calls = serve(orderDetails(), orderDetails({ targets: [] }));
+    const sent = removals();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderAt('/eventorder/ord-1');
+    await user.click(await screen.findByRole('button', { name: 'Remove venue.png' }));
+    expect(screen.queryByRole('list', { name: 'Uploaded files' })).toBeNull();
+    expect(screen.getByText(/^Removed venue\.png\./).closest('[role="status"]')).toHaveAttribute('aria-live', 'polite');
+    await user.click(screen.getByRole('button', { name: 'Undo removing venue.png' }));
+    expect(within(screen.getByRole('list', { name: 'Uploaded files' })).getByText('venue.png')).toBeInTheDocument();
+    expect(screen.queryByText(/^Removed venue\.png/)).toBeNull();
+    await vi.advanceTimersByTimeAsync(UNDO_MS * 2);
+    expect(sent).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Remove venue.png' }));
+    await vi.advanceTimersByTimeAsync(UNDO_MS - 100);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    await waitFor(() => expect(sent).toEqual([{ targetId: '7', keepalive: 'false' }]));
+    await waitFor(() => expect(calls()).toBe(2));
+    expect(screen.queryByText(/^Removed venue\.png/)).toBeNull();
+    expect(screen.getByText('No uploads yet.')).toBeInTheDocument();
+  });
+
+  it('sends a waiting removal at once when the page is left: its route, or the tab', async () => {
+    serve(orderDetails());
+    const sent = removals();
+    const { unmount } = renderAt('/eventorder/ord-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove venue.png' }));
+    unmount();
+    // Sent so that it outlives the page.
+    await waitFor(() => expect(sent).toEqual([{ targetId: '7', keepalive: 'true' }]));
+
+    renderAt('/eventorder/ord-1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove venue.png' }));
+    window.dispatchEvent(new Event('pagehide'));
+    // The tab stays: its requests are no longer ones the page's leaving cancels.
+    window.dispatchEvent(new Event('pageshow'));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toEqual({ targetId: '7', keepalive: 'true' });
+  });
+
+  it('shows the file again, with why, when its removal is refused', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    serve(orderDetails());
+    server.use(
+      http.post('http://api.test/v2/eventorder/target/remove', () =>
+        HttpResponse.json({ error: 'This order is closed: its files can no longer change' }, { status: 409 }),
+      ),
+    );
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderAt('/eventorder/ord-1');
+    await user.click(await screen.findByRole('button', { name: 'Remove venue.png' }));
+    await vi.advanceTimersByTimeAsync(UNDO_MS);
+    expect(
+      await screen.findByText('venue.png could not be removed: This order is closed: its files can no longer change'),
+    ).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Uploaded files' })).getByText('venue.png')).toBeInTheDocument();
   });
 });

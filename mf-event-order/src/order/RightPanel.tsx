@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import {
   Button,
@@ -19,6 +19,7 @@ import { VideoPreview } from '@marketplace/shared/video';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
 import { UPLOAD_ACCEPT } from '../uploads/uploadFiles.js';
+import { UploadList } from '../uploads/UploadList.js';
 import { SharePanel } from './SharePanel.js';
 import { Panel } from './ui.js';
 
@@ -38,6 +39,27 @@ function TargetRow({
 }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(target.description);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  // Done editing (saved or not), the keyboard is back on the Edit button, not at the page's top.
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+  const stopEditing = () => {
+    setEditing(false);
+    setSaveError(null);
+  };
+  const cancel = () => {
+    setText(target.description);
+    stopEditing();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape') return;
+    e.stopPropagation();
+    cancel();
+  };
   const [viewUrl, downloadUrl] = target.targetURLs.map((u) => safeHref(u));
   return (
     <li style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 8 }}>
@@ -59,7 +81,7 @@ function TargetRow({
       <div style={{ flex: '1 1 160px', minWidth: 0, overflowWrap: 'anywhere' }}>
         <div>{target.target}</div>
         {target.state === 'processing' && (
-          <small role="status">
+          <small role="status" style={{ display: 'block' }}>
             {target.contentType.startsWith('video/') ? 'Video preview is processing' : 'Processing…'}
           </small>
         )}
@@ -70,24 +92,36 @@ function TargetRow({
         )}
         {editing ? (
           <form
-            style={{ display: 'flex', gap: 8, alignItems: 'flex-end' }}
+            style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'flex-end' }}
+            onKeyDown={onKeyDown}
             onSubmit={(e) => {
               e.preventDefault();
-              void actions.changeDescription(target.targetId, text).then(() => setEditing(false));
+              setSaveError(null);
+              actions
+                .changeDescription(target.targetId, text)
+                .then(stopEditing, (error: unknown) =>
+                  setSaveError(error instanceof Error ? error.message : 'Not saved: try again'),
+                );
             }}
           >
             <TextField
               label={`Description of ${target.target}`}
               value={text}
               maxLength={500}
+              // Opened by Edit: typing goes here (Esc or Cancel leaves the description as it was).
+              autoFocus
+              error={saveError ?? undefined}
               onChange={(e) => setText(e.target.value)}
             />
             <Button variant="primary" type="submit">
               Save
             </Button>
+            <Button variant="secondary" onClick={cancel}>
+              Cancel
+            </Button>
           </form>
         ) : (
-          <small>
+          <small style={{ display: 'block' }}>
             {target.description || 'No description'} · {formatDate(target.uploadedAt)}
           </small>
         )}
@@ -96,9 +130,13 @@ function TargetRow({
       {canEdit && !editing && (
         <>
           <Button
+            ref={editButton}
             variant="ghost"
             size="small"
-            onClick={() => setEditing(true)}
+            onClick={() => {
+              setText(target.description);
+              setEditing(true);
+            }}
             aria-label={`Change the description of ${target.target}`}
           >
             Edit
@@ -106,7 +144,7 @@ function TargetRow({
           <Button
             variant="ghost"
             size="small"
-            onClick={() => void actions.remove(target.targetId)}
+            onClick={() => actions.remove(target.targetId, target.target)}
             aria-label={`Remove ${target.target}`}
           >
             Remove
@@ -189,7 +227,9 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
   // Each party changes only its own files (the API holds it): the reference files are the client's.
   const canEdit = view === 'client' && details.canUpload;
   const deliverables = details.targets.filter((t) => t.kind === 'deliverable');
-  const references = details.targets.filter((t) => t.kind === 'reference');
+  // A removed file leaves the list at once (Undo brings it back).
+  const removed = new Set(actions.removals.map((r) => r.targetId));
+  const references = details.targets.filter((t) => t.kind === 'reference' && !removed.has(t.targetId));
   const zipUrl = safeHref(details.deliverablesZipUrl ?? '');
   const uploadField = details.canUpload && (
     <FileField
@@ -199,10 +239,28 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
       onFiles={(files) => void actions.upload(files)}
     />
   );
-  const progress = actions.progress && (
-    <p role="status" aria-live="polite">
-      Uploaded {actions.progress.uploaded}/{actions.progress.total}
-    </p>
+  const progress = (details.canUpload || actions.uploads.length > 0) && (
+    <UploadList rows={actions.uploads} listed={new Set(details.targets.map((t) => t.targetId))} />
+  );
+  // Not only while the client may edit: a removal under way still says how it went.
+  const undoRemovals = view === 'client' && (
+    <div role="status" aria-live="polite">
+      {actions.removals
+        .filter((r) => !r.sent)
+        .map((r) => (
+          <p key={r.targetId}>
+            Removed {r.name}.{' '}
+            <Button
+              variant="link"
+              onClick={() => actions.undoRemoval(r.targetId)}
+              aria-label={`Undo removing ${r.name}`}
+            >
+              Undo
+            </Button>
+          </p>
+        ))}
+      {actions.removalFailure && <p>{actions.removalFailure}</p>}
+    </div>
   );
   return (
     <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 16, minWidth: 0 }}>
@@ -255,6 +313,7 @@ export function RightPanel({ details, actions }: { details: EventOrderDetails; a
               ))}
             </ul>
           )}
+          {undoRemovals}
           {view === 'client' && uploadField}
           {view === 'client' && progress}
         </Panel>

@@ -1,17 +1,30 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { apiCall, callKey, safeHref, type OrderActionRequest } from '@marketplace/shared';
-import { uploadFiles } from '../uploads/uploadFiles.js';
+import { apiCall, apiCallWith, callKey, safeHref, type OrderActionRequest } from '@marketplace/shared';
+import { useUndoableRemoval } from '../uploads/useUndoableRemoval.js';
+import { useUploads } from '../uploads/useUploads.js';
 
 /** The order's changes: each goes through the API, then the details are fetched again. */
 export function useOrderActions(orderId: string) {
   const queryClient = useQueryClient();
   // The order's details under any sharingId.
   const refetch = () => queryClient.invalidateQueries({ queryKey: callKey('getEventOrderDetails', { orderId }) });
-  const [progress, setProgress] = useState<{ uploaded: number; total: number } | null>(null);
+  const uploads = useUploads(orderId, () => void refetch());
+  const removal = useUndoableRemoval(async (targetId, leaving) => {
+    await apiCallWith({ keepalive: leaving }, 'removeTarget', { targetId });
+    await refetch();
+  });
 
   return {
-    progress,
+    /** The files chosen, each as it goes (sent files until the order lists them). */
+    uploads: uploads.rows,
+    /** Sends the files one at a time; one refused does not stop the others. */
+    upload: uploads.upload,
+    /** Files removed and not yet gone: hidden, and offered back until their removal is sent. */
+    removals: removal.removals,
+    removalFailure: removal.failure,
+    /** Hides the file and removes it after a while, unless undone (useUndoableRemoval). */
+    remove: removal.remove,
+    undoRemoval: removal.undo,
     /** SPEC.md section 4: on a 200 the order is fetched again. */
     async cancel() {
       await apiCall('updateEventOrderStatus', { orderId, status: 'CANCELLED' });
@@ -34,16 +47,8 @@ export function useOrderActions(orderId: string) {
       await apiCall('resetOrderSharing', { orderId });
       await refetch();
     },
-    async upload(files: readonly File[]) {
-      await uploadFiles(orderId, files, (uploaded, total) => setProgress({ uploaded, total }));
-      await refetch();
-    },
     async changeDescription(targetId: number, description: string) {
       await apiCall('changeTargetDescription', { orderId, targetId, description });
-      await refetch();
-    },
-    async remove(targetId: number) {
-      await apiCall('removeTarget', { targetId });
       await refetch();
     },
   };

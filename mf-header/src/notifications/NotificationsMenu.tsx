@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import styled from 'styled-components';
 import { BellIcon, Link, PAGES, PlainButton, theme, Time, useSession } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
@@ -27,58 +28,70 @@ export function NotificationsMenu() {
 
 /** SPEC.md section 2 "Notification dropdown" and section 4 "Notifications". */
 function Notifications({ profileName }: { profileName: string }) {
-  const follow = useFollow();
   const feed = useNotifications(profileName);
+  return (
+    <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
+      {(close) => <NotificationsList feed={feed} close={close} />}
+    </FeedDropdown>
+  );
+}
+
+/**
+ * The open dropdown's list. The press that opens it paints the dropdown at once, its rows'
+ * shapes in place; the entries (each with its options menu and its time, whose first showing
+ * loads the time format) follow in a render of their own that gives way to the browser, so that
+ * on a slow phone the press is answered in a frame rather than after the whole list is built.
+ */
+function NotificationsList({ feed, close }: { feed: ReturnType<typeof useNotifications>; close: () => void }) {
+  const follow = useFollow();
+  const shown = useDeferredValue(true, false);
   // Something may still be unread: one loaded, or any on a page not loaded yet.
   const anyUnread = !feed.complete || feed.items.some((n) => n.status !== 'READ');
   return (
-    <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
-      {(close) => (
-        <>
-          <FeedList
-            label="Notifications"
-            empty="No notifications"
-            emptyIcon={<BellIcon />}
-            isLoading={feed.isLoading}
-            count={feed.items.length}
-            hasMore={feed.hasMore}
-            loadMore={feed.loadMore}
-          >
-            {feed.items.map((n) => (
-              <li key={n.id} data-status={n.status}>
-                <div className="body">
-                  <PlainButton
-                    className="entry"
-                    onClick={() => {
-                      feed.markRead(n.id);
-                      // Only site-relative or http(s) links are followed (never javascript: and the like).
-                      if (follow(n.link)) close();
-                    }}
-                  >
-                    <span className="text">{n.content}</span>
-                  </PlainButton>
-                  <Time iso={n.timestamp} />
-                </div>
-                <ItemMenu
-                  label="Notification options"
-                  actions={[
-                    { label: 'Mark as read', run: () => feed.markRead(n.id) },
-                    { label: 'Remove notification', run: () => void feed.remove(n.id).catch(() => undefined) },
-                  ]}
-                />
-              </li>
-            ))}
-          </FeedList>
-          <Footer>
-            <PlainButton disabled={!anyUnread} onClick={() => void feed.markAllRead().catch(() => undefined)}>
-              Mark all as read
-            </PlainButton>
-            <Link to={PAGES.notifications.href()} onClick={close}>
-              See all
-            </Link>
-          </Footer>
-        </>
-      )}
-    </FeedDropdown>
+    <>
+      <FeedList
+        label="Notifications"
+        empty="No notifications"
+        emptyIcon={<BellIcon />}
+        isLoading={feed.isLoading || !shown}
+        count={feed.items.length}
+        hasMore={feed.hasMore}
+        loadMore={feed.loadMore}
+      >
+        {shown &&
+          feed.items.map((n) => (
+            <li key={n.id} data-status={n.status}>
+              <div className="body">
+                <PlainButton
+                  className="entry"
+                  onClick={() => {
+                    feed.markRead(n.id);
+                    // Only site-relative or http(s) links are followed (never javascript: and the like).
+                    if (follow(n.link)) close();
+                  }}
+                >
+                  <span className="text">{n.content}</span>
+                </PlainButton>
+                <Time iso={n.timestamp} />
+              </div>
+              <ItemMenu
+                label="Notification options"
+                actions={[
+                  { label: 'Mark as read', run: () => feed.markRead(n.id) },
+                  { label: 'Remove notification', run: () => void feed.remove(n.id).catch(() => undefined) },
+                ]}
+              />
+            </li>
+          ))}
+      </FeedList>
+      <Footer>
+        <PlainButton disabled={!anyUnread} onClick={() => void feed.markAllRead().catch(() => undefined)}>
+          Mark all as read
+        </PlainButton>
+        <Link to={PAGES.notifications.href()} onClick={close}>
+          See all
+        </Link>
+      </Footer>
+    </>
   );
 }

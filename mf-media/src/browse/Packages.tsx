@@ -101,7 +101,7 @@ function BookingForm({
     requirements: '',
     discountCode: '',
   });
-  const { errorOf, formError, show, fail } = useFormErrors(FIELDS);
+  const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
   const [busy, setBusy] = useState(false);
   const set = (field: keyof typeof values) => (event: { target: { value: string } }) =>
     setValues({ ...values, [field]: event.target.value });
@@ -144,7 +144,7 @@ function BookingForm({
 
   return (
     <Modal title={`Book ${profile.username}: ${offer.name}`} onClose={busy ? undefined : onClose} width={520}>
-      <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Form ref={formRef} noValidate onSubmit={(event) => void submit(event)}>
         <p>
           {offer.description} {formatMoney(offer.priceCents)}, before any code.
         </p>

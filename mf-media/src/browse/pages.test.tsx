@@ -373,6 +373,7 @@ describe('creator page', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
     for (const label of ['Event', 'Date and time', 'Place', 'Guests'])
       expect(within(form).getByLabelText(label)).toHaveAccessibleDescription('Fill this in');
+    await waitFor(() => expect(within(form).getByLabelText('Event')).toHaveFocus());
     // Not one of the user's events to choose: they organize none.
     expect(within(form).queryByLabelText('Which event?')).toBeNull();
     expect(sent).toEqual([]);
@@ -383,6 +384,7 @@ describe('creator page', () => {
     await userEvent.type(within(form).getByLabelText('Discount code (optional)'), 'MAX10');
     await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
     expect(await within(form).findByText("The code MAX10 is another photographer's")).toBeInTheDocument();
+    await waitFor(() => expect(within(form).getByLabelText('Discount code (optional)')).toHaveFocus());
     await userEvent.clear(within(form).getByLabelText('Discount code (optional)'));
     await userEvent.click(within(form).getByRole('button', { name: 'Send request' }));
     await waitFor(() => expect(sent).toHaveLength(2));

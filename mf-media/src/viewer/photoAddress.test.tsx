@@ -2,6 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
+import { Suspense, use } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -81,6 +82,32 @@ describe('an address per photo in the viewer', () => {
     // One step back closed it: the page before the gallery is still one more step away.
     act(() => back());
     expect(where()).toBe('/events');
+  });
+
+  it("opens the viewer in the press's own render, not once the page for the new address is rendered", async () => {
+    // The router renders a navigation as a transition; here that render waits (a part of the
+    // page suspended at the new address) and the page stays as it was until it is done.
+    const never = new Promise<never>(() => undefined);
+    function HeldAtPhoto() {
+      const { search } = useLocation();
+      if (search.includes('photo=')) use(never);
+      return null;
+    }
+    server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event, contentItems: items })));
+    renderWithQuery(
+      <MemoryRouter initialEntries={['/event/summer-jazz-night-2026']}>
+        <Routes>
+          <Route path="/event/:eventIdentifier" element={<EventPage />} />
+        </Routes>
+        <Suspense fallback={null}>
+          <HeldAtPhoto />
+        </Suspense>
+        <Where />
+      </MemoryRouter>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Open Crowd' }));
+    expect(screen.getByRole('dialog', { name: 'Crowd' })).toBeInTheDocument();
+    expect(where()).toBe('/event/summer-jazz-night-2026');
   });
 
   it('moving to another photo names it in the same history entry, so Back still closes the viewer', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { type ContentItem, useLocation, useNavigate } from '@marketplace/shared';
 
 /** The query parameter naming the photo or video open in the viewer: `/event/x?photo=ci-photo-001`. */
@@ -54,6 +54,14 @@ export function usePhotoAddress(items: readonly ContentItem[]): PhotoAddress {
   const hydrated = useHydrated();
   const photo = new URLSearchParams(location.search).get(PHOTO_PARAM);
   const found = hydrated && photo !== null ? items.findIndex((item) => item.contentIdentifier === photo) : -1;
+  // The viewer opens in the press's own render, at once. The router renders a navigation as a
+  // transition: the whole page again for the new address (the routes, the header), and the
+  // viewer would show only once that is done, hundreds of milliseconds after the press on a
+  // slow phone. The item opened stands until the address moves on (it names the item by then),
+  // and is forgotten then, so that Back to the address it was opened from closes the viewer.
+  const [opening, setOpening] = useState<{ from: string; index: number } | null>(null);
+  if (opening !== null && opening.from !== location.key) setOpening(null);
+  const pending = opening !== null && opening.from === location.key ? opening.index : null;
 
   // A close already asked for steps back once, however often Escape is pressed before it lands.
   const closing = useRef(false);
@@ -62,11 +70,12 @@ export function usePhotoAddress(items: readonly ContentItem[]): PhotoAddress {
   }, [location.key]);
 
   return {
-    index: found >= 0 ? found : null,
+    index: pending ?? (found >= 0 ? found : null),
     open(index) {
       const item = items[index];
-      if (item)
-        void navigate(photoAddress(location, item.contentIdentifier), { state: { photoViewer: true } as ViewerState });
+      if (!item) return;
+      setOpening({ from: location.key, index });
+      void navigate(photoAddress(location, item.contentIdentifier), { state: { photoViewer: true } as ViewerState });
     },
     show(index) {
       const item = items[index];

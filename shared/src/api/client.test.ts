@@ -1,7 +1,8 @@
+import { Blob as NodeBlob } from 'node:buffer';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useMswServer } from '../test/msw.js';
-import { ApiError, apiCall, apiCallWith } from './client.js';
+import { ApiError, apiCall, apiCallWith, sendUpload } from './client.js';
 
 const server = useMswServer();
 
@@ -186,4 +187,83 @@ describe('apiCall', () => {
     await expect(apiCall('logout')).rejects.toMatchObject({ status: 500 });
     expect(sent).toBe(1);
   });
+});
+
+describe('sendUpload', () => {
+  // A Node Blob: jsdom's is not a body Node's Request (fetch's, and MSW's copy of an XHR's) can read.
+  const bytes = (n: number) => new NodeBlob([new Uint8Array(n).fill(7)], { type: 'image/jpeg' }) as unknown as Blob;
+
+  it.each([{ progress: false }, { progress: true }])(
+    'PUTs the bytes with their type and no cookie (with progress: $progress)',
+    async ({ progress }) => {
+      const seen: string[] = [];
+      server.use(
+        http.put('http://files.test/upload/t-1', async ({ request }) => {
+          seen.push(
+            `${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength} ${request.headers.get('cookie')}`,
+          );
+          return HttpResponse.json({});
+        }),
+      );
+      document.cookie = 'session=s1';
+      const reported: [number, number][] = [];
+      const onProgress = progress ? (loaded: number, total: number) => reported.push([loaded, total]) : undefined;
+      await sendUpload({ uploadUrl: 'http://files.test/upload/t-1?token=x' }, bytes(1000), 'image/jpeg', {
+        onProgress,
+      });
+      expect(seen).toEqual(['image/jpeg 1000 null']);
+      // The last report is the whole body, sent.
+      if (progress) expect(reported.at(-1)).toEqual([1000, 1000]);
+    },
+  );
+
+  it("POSTs a presigned form's fields, then the file last, reporting the whole body's progress", async () => {
+    // Node's FormData (the one its Request reads), as the browser has one: jsdom's makes a Node Blob text.
+    const NodeFormData = (await new Response(new URLSearchParams()).formData()).constructor;
+    vi.stubGlobal('FormData', NodeFormData);
+    onTestFinished(() => void vi.unstubAllGlobals());
+    const fields: string[] = [];
+    server.use(
+      http.post('http://store.test/bucket', async ({ request }) => {
+        for (const [name, value] of (await request.formData()).entries())
+          fields.push(typeof value === 'string' ? `${name}=${value}` : `${name}: ${value.size} bytes`);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const reported: [number, number][] = [];
+    await sendUpload(
+      { uploadUrl: 'http://store.test/bucket', uploadFields: { key: 'k/1', Policy: 'p' } },
+      bytes(300),
+      'image/jpeg',
+      { onProgress: (loaded, total) => reported.push([loaded, total]) },
+    );
+    expect(fields).toEqual(['key=k/1', 'Policy=p', 'file: 300 bytes']);
+    const [loaded, total] = reported.at(-1) ?? [0, 0];
+    // The multipart body: the fields, their boundaries and the file.
+    expect(total).toBeGreaterThan(300);
+    expect(loaded).toBe(total);
+  });
+
+  it.each([{ progress: false }, { progress: true }])(
+    "fails as an API call does, with the API's reason or the status, and status 0 without an answer (with progress: $progress)",
+    async ({ progress }) => {
+      server.use(
+        http.put('http://files.test/upload/big', () =>
+          HttpResponse.json({ error: 'The file is larger than 5242880 bytes' }, { status: 413 }),
+        ),
+        http.put('http://files.test/upload/xml', () => HttpResponse.text('<Error/>', { status: 400 })),
+        http.put('http://files.test/upload/gone', () => HttpResponse.error()),
+      );
+      const options = progress ? { onProgress: () => {} } : {};
+      const send = (name: string) =>
+        sendUpload({ uploadUrl: `http://files.test/upload/${name}` }, bytes(10), 'image/jpeg', options).catch(
+          (e: unknown) => e,
+        );
+      const big = await send('big');
+      expect(big).toBeInstanceOf(ApiError);
+      expect(big).toMatchObject({ status: 413, message: 'The file is larger than 5242880 bytes' });
+      expect(await send('xml')).toMatchObject({ status: 400, message: 'HTTP 400' });
+      expect(await send('gone')).toMatchObject({ status: 0, aborted: false });
+    },
+  );
 });

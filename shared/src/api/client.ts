@@ -65,6 +65,8 @@ export interface CallOptions {
   cookie?: string;
   /** Where the API is from here, when not the page's `apiOrigin` (a server's internal address). */
   apiOrigin?: string;
+  /** The request outlives the page (sent as the page is left): fetch's keepalive. */
+  keepalive?: boolean;
 }
 
 /** apiCall, with a signal, cookie or origin of the caller's (CallOptions). */
@@ -78,10 +80,17 @@ export async function apiCallWith<K extends CallName>(
   const changes = method !== 'GET';
   const headers: Record<string, string> = changes ? { [IDEMPOTENCY_HEADER]: newIdempotencyKey() } : {};
   if (credentials && options.cookie) headers.Cookie = options.cookie;
-  const { signal } = options;
+  const { signal, keepalive } = options;
   const send = async (): Promise<Response | ApiError> => {
     try {
-      return await fetch(url, { method, body, headers, signal, credentials: credentials ? 'include' : 'omit' });
+      return await fetch(url, {
+        method,
+        body,
+        headers,
+        signal,
+        keepalive,
+        credentials: credentials ? 'include' : 'omit',
+      });
     } catch (error) {
       const abandoned = unloading || Boolean(signal?.aborted);
       return new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, abandoned);
@@ -120,6 +129,16 @@ export function endsSession(error: unknown): boolean {
   return statusOf(error) !== 500 && !(error instanceof ApiError && error.aborted);
 }
 
+/** How an upload is sent. */
+export interface UploadOptions {
+  /**
+   * The request body's bytes sent so far, of all (the file and, for a presigned POST, its
+   * fields): the browser's upload progress. Given, the file goes by XMLHttpRequest, whose
+   * `upload.onprogress` reports it (fetch has no upload progress); otherwise by fetch.
+   */
+  onProgress?: (loaded: number, total: number) => void;
+}
+
 /**
  * Sends a file where the API said (`addTarget`): with `uploadFields`, a multipart POST of those
  * fields then the file (an object store's presigned POST, whose policy fixes key, type and size);
@@ -130,25 +149,59 @@ export async function sendUpload(
   upload: { uploadUrl: string; uploadFields?: Record<string, string> },
   file: Blob,
   contentType: string,
+  options: UploadOptions = {},
 ): Promise<void> {
-  let init: RequestInit;
+  let request: { method: 'POST' | 'PUT'; body: Blob | FormData; headers: Record<string, string> };
   if (upload.uploadFields) {
     const form = new FormData();
     for (const [name, value] of Object.entries(upload.uploadFields)) form.append(name, value);
     // The store reads the fields before the file: it must come last.
     form.append('file', file);
-    init = { method: 'POST', body: form, credentials: 'omit' };
+    request = { method: 'POST', body: form, headers: {} };
   } else {
-    init = { method: 'PUT', body: file, headers: { 'Content-Type': contentType }, credentials: 'omit' };
+    request = { method: 'PUT', body: file, headers: { 'Content-Type': contentType } };
   }
+  if (options.onProgress) return sendWithProgress(upload.uploadUrl, request, options.onProgress);
   let response: Response;
   try {
-    response = await fetch(upload.uploadUrl, init);
+    response = await fetch(upload.uploadUrl, { ...request, credentials: 'omit' });
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
   }
-  if (!response.ok) {
-    const reason = (await response.json().catch(() => null)) as Partial<ApiErrorBody> | null;
-    throw new ApiError(response.status, reason?.error ?? `HTTP ${response.status}`);
+  if (!response.ok) throw uploadFailure(response.status, await response.text().catch(() => ''));
+}
+
+/** An upload's refusal, with the reason its JSON body gives (an object store's XML gives none). */
+function uploadFailure(status: number, body: string): ApiError {
+  let reason: Partial<ApiErrorBody> | null = null;
+  try {
+    reason = JSON.parse(body) as Partial<ApiErrorBody> | null;
+  } catch {
+    // Not JSON: the status says it.
   }
+  return new ApiError(status, reason?.error ?? `HTTP ${status}`);
+}
+
+/**
+ * sendUpload by XMLHttpRequest, reporting the upload's progress, and failing as the fetch does.
+ * Without withCredentials no cookie goes to another origin (the upload URLs are the API's or an
+ * object store's); the same origin would get the page's cookies, which fetch's 'omit' keeps back.
+ */
+function sendWithProgress(
+  url: string,
+  request: { method: string; body: Blob | FormData; headers: Record<string, string> },
+  onProgress: (loaded: number, total: number) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method, url);
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+    xhr.onload = () =>
+      xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(uploadFailure(xhr.status, xhr.responseText));
+    xhr.onerror = () => reject(new ApiError(0, 'Network error', undefined, unloading));
+    // Only the browser aborts it (the page being left): no answer, as fetch's failure then.
+    xhr.onabort = () => reject(new ApiError(0, 'The request was abandoned', undefined, true));
+    xhr.send(request.body);
+  });
 }

@@ -6,6 +6,20 @@
 /** The password rule, the same at sign-up, reset and change. */
 export const PASSWORD_RULE = { min: 8, max: 200 } as const;
 
+/** The rule as a new-password field states it (its hint), before anything is typed. */
+export const PASSWORD_HINT = `At least ${PASSWORD_RULE.min} characters`;
+
+/** What breaks the password rule in `password`, checked before sending; undefined when it keeps it. */
+export function passwordProblem(password: string): string | undefined {
+  if (!password) return 'Enter a password';
+  if (password.length < PASSWORD_RULE.min) return `Too short: at least ${PASSWORD_RULE.min} characters`;
+  if (password.length > PASSWORD_RULE.max) return `Too long: at most ${PASSWORD_RULE.max} characters`;
+  return undefined;
+}
+
+/** Whether `text` reads as an email address (the API checks it fully): the forms' check before sending. */
+export const looksLikeEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+
 /** A password reset link lasts this long, and works once. */
 export const PASSWORD_RESET_MINUTES = 30;
 

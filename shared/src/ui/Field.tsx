@@ -1,6 +1,8 @@
 import {
   useId,
+  useState,
   type ChangeEvent,
+  type DragEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type Ref,
@@ -196,8 +198,13 @@ const FileLabel = styled.label`
   border-radius: ${theme.controlRadius};
   font-weight: 600;
   cursor: pointer;
-  &:hover {
+  &:hover,
+  &[data-dragover='true'] {
     background: ${theme.colors.surface};
+  }
+  &[data-dragover='true'] {
+    border-style: solid;
+    border-color: ${theme.colors.primary};
   }
   /* The native input stays in the page (keyboard, screen readers, file choosers) but unseen. */
   input {
@@ -214,19 +221,54 @@ const FileLabel = styled.label`
 
 export interface FileFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange'> {
   label: string;
-  /** The chosen files; the input is cleared after, so choosing the same file again works. */
+  /**
+   * The chosen or dropped files; the input is cleared after, so choosing the same file again
+   * works. Dropped files are not filtered by `accept` (only the chooser is): check their types.
+   */
   onFiles: (files: File[]) => void;
 }
 
-/** A file chooser that looks like a button and names itself by `label`. */
+/** Whether a drag carries files (not text or a link dragged from the page). */
+const carriesFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
+
+/**
+ * A file chooser that looks like a button and names itself by `label`; its box is also a drop
+ * zone (highlighted while files are dragged over it). Keyboard and screen reader users have the
+ * chooser, which the box opens.
+ */
 export function FileField({ label, onFiles, ...rest }: FileFieldProps) {
+  const [dragOver, setDragOver] = useState(false);
   const onChange = (e: ChangeEvent<HTMLInputElement>) => {
     const files = [...(e.target.files ?? [])];
     e.target.value = '';
     if (files.length) onFiles(files);
   };
+  // Cancelling dragover is what lets the box take a drop (else the browser opens the file).
+  const onDragOver = (e: DragEvent) => {
+    if (rest.disabled || !carriesFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDragOver(true);
+  };
+  const onDragLeave = (e: DragEvent) => {
+    // Moving onto the label's own text or input is not leaving it.
+    if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDragOver(false);
+  };
+  const onDrop = (e: DragEvent) => {
+    setDragOver(false);
+    if (rest.disabled || !carriesFiles(e)) return;
+    e.preventDefault();
+    const files = [...e.dataTransfer.files];
+    if (files.length) onFiles(rest.multiple ? files : files.slice(0, 1));
+  };
   return (
-    <FileLabel>
+    <FileLabel
+      data-dragover={dragOver || undefined}
+      onDragEnter={onDragOver}
+      onDragOver={onDragOver}
+      onDragLeave={onDragLeave}
+      onDrop={onDrop}
+    >
       {label}
       <input type="file" onChange={onChange} {...rest} />
     </FileLabel>

@@ -47,6 +47,17 @@ describe('a page whose data is refused to this visitor', () => {
     expect(redirect()).toBe('/eventorder/ord-1?x=1');
   });
 
+  it('offers "Log in", not "as someone else", to a visitor refused a page with 403: there is no session to end', async () => {
+    let loggedOut = 0;
+    server.use(http.post('http://api.test/v2/logout', () => (loggedOut++, HttpResponse.json({}))));
+    renderRefused(403);
+    expect(screen.queryByRole('button', { name: 'Log in as someone else' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(loggedOut).toBe(0);
+    expect(redirect()).toBe('/eventorder/ord-1?x=1');
+  });
+
   it('offers a member to log in as someone else: this session ends first', async () => {
     let loggedOut = 0;
     server.use(http.post('http://api.test/v2/logout', () => (loggedOut++, HttpResponse.json({}))));

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Button, IconButton, PlainButton } from './Button.js';
@@ -90,6 +90,54 @@ describe('fields', () => {
     await userEvent.upload(input, file);
     expect(onFiles).toHaveBeenCalledWith([file]);
     expect(input.value).toBe('');
+  });
+
+  /** A drag of `files` as the browser describes it (jsdom has no DataTransfer). */
+  const dragOf = (files: File[]) => ({ dataTransfer: { types: ['Files'], files, dropEffect: 'none' } });
+
+  it('a file field takes files dropped on its box, which is highlighted while they are over it', () => {
+    const onFiles = vi.fn();
+    render(<FileField label="Add images" multiple onFiles={onFiles} />);
+    const box = screen.getByText('Add images');
+    const files = [
+      new File(['x'], 'a.png', { type: 'image/png' }),
+      new File(['y'], 'notes.txt', { type: 'text/plain' }),
+    ];
+    expect(fireEvent.dragEnter(box, dragOf(files))).toBe(false);
+    // Cancelled, the dragover lets the box take the drop (the browser would otherwise open the file).
+    expect(fireEvent.dragOver(box, dragOf(files))).toBe(false);
+    expect(box).toHaveAttribute('data-dragover', 'true');
+    fireEvent.dragLeave(box, { relatedTarget: document.body });
+    expect(box).not.toHaveAttribute('data-dragover');
+    fireEvent.dragOver(box, dragOf(files));
+    expect(fireEvent.drop(box, dragOf(files))).toBe(false);
+    // Every dropped file, whatever its type: the caller says why one is not taken.
+    expect(onFiles).toHaveBeenCalledWith(files);
+    expect(box).not.toHaveAttribute('data-dragover');
+  });
+
+  it('a file field takes one dropped file unless multiple, and leaves a drag of text alone', () => {
+    const onFiles = vi.fn();
+    render(<FileField label="Cover" onFiles={onFiles} />);
+    const box = screen.getByText('Cover');
+    const [a, b] = [new File(['x'], 'a.png', { type: 'image/png' }), new File(['y'], 'b.png', { type: 'image/png' })];
+    fireEvent.drop(box, dragOf([a, b]));
+    expect(onFiles).toHaveBeenCalledWith([a]);
+    const text = { dataTransfer: { types: ['text/plain'], files: [], dropEffect: 'none' } };
+    expect(fireEvent.dragOver(box, text)).toBe(true);
+    expect(box).not.toHaveAttribute('data-dragover');
+    expect(fireEvent.drop(box, text)).toBe(true);
+    expect(onFiles).toHaveBeenCalledTimes(1);
+  });
+
+  it('a disabled file field takes no drop', () => {
+    const onFiles = vi.fn();
+    render(<FileField label="Add images" disabled onFiles={onFiles} />);
+    const box = screen.getByText('Add images');
+    const file = new File(['x'], 'a.png', { type: 'image/png' });
+    expect(fireEvent.dragOver(box, dragOf([file]))).toBe(true);
+    fireEvent.drop(box, dragOf([file]));
+    expect(onFiles).not.toHaveBeenCalled();
   });
 });
 
