@@ -45,6 +45,8 @@ process.env.E2E_UPLOAD_ORIGIN = OBJECT_STORE;
 // The operator routes are on each instance's internal listener only, as in docker-compose.
 process.env.E2E_API_INTERNAL_URL = `http://127.0.0.1:${API_INTERNAL_PORTS[0]}`;
 
+const BROKER_AUTH_SECRET = 'e2e-broker-auth-secret-0123456789abcdef';
+
 const nginx = (pkg: string, port: number) => ({
   command: `node ${ROOT}/page-server/nginx.mjs`,
   url: `http://127.0.0.1:${port}/runtime-config.json`,
@@ -121,6 +123,9 @@ export default defineConfig({
         MQTT_PASSWORD: BROKER_LOGIN.password,
         // Signs pages' broker logins: the same on both instances.
         LIVE_LOGIN_KEY: 'e2e-live-login-key-0123456789abcdef',
+        // The credential the broker's HTTP auth backend presents to /internal/broker/ (the same below).
+        BROKER_AUTH_SECRET,
+        FILE_LINK_KEY: 'e2e-file-link-key-0123456789abcdef0123',
         LIVE_PUBLIC_URL: LIVE_URL,
         DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/platform`,
         API_PORT: String(port),
@@ -161,6 +166,7 @@ export default defineConfig({
       env: {
         RABBITMQ_DATA_DIR: join(work, 'rabbitmq'),
         RABBITMQ_AUTH_URL: `http://127.0.0.1:${GATEWAY_INTERNAL_PORT}`,
+        RABBITMQ_AUTH_SECRET: BROKER_AUTH_SECRET,
         RABBITMQ_PORTS: BROKER_NODES.map((n) => `${n.mqttPort}:${n.wsPort}:${n.managementPort}:${n.distPort}`).join(
           ',',
         ),

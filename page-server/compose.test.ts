@@ -16,6 +16,13 @@ const services = compose
   .slice(compose.indexOf('services:'), compose.indexOf('\nvolumes:'))
   .split(/^(?= {2}[a-z-]+:$)/m)
   .slice(1);
+/** A service's lines by its name (anchored ones too: `rabbitmq-1: &rabbitmq`), to the next service. */
+const serviceText = (name: string) => {
+  const start = compose.search(new RegExp(`^ {2}${name}:`, 'm'));
+  if (start < 0) return '';
+  const next = compose.slice(start + 1).search(/^ {2}[a-z][\w-]*:/m);
+  return compose.slice(start, next < 0 ? undefined : start + 1 + next);
+};
 
 describe('docker-compose.yml against the platform table', () => {
   it("names each remote's manifest at its port, with the policy the page server computes from them", () => {
@@ -60,5 +67,29 @@ describe('docker-compose.yml against the platform table', () => {
       expect(internal.get(`http://localhost:${r.devPort}`), name).toBe(`http://${serviceName}`);
     }
     expect(internal.get(env.API_ORIGIN ?? '')).toBe('http://api-gateway:4000');
+  });
+
+  it("hands the broker's nodes and the API's instances one credential for the broker's questions", () => {
+    const conf = readFileSync(join(root, 'api', 'rabbitmq', 'rabbitmq.conf'), 'utf8');
+    const required = /^ +BROKER_AUTH_SECRET: \$\{BROKER_AUTH_SECRET:\?[^}]+\}$/m;
+    const rabbit = serviceText('rabbitmq-1');
+    expect(rabbit).toMatch(required);
+    expect(serviceText('api-1')).toMatch(required);
+    // The repository's file is the template; the node reads the copy with the secret written in.
+    expect(rabbit).toMatch(/^ +- \.\/api\/rabbitmq\/rabbitmq\.conf:\/etc\/rabbitmq-template\/rabbitmq\.conf:ro$/m);
+    expect(rabbit).toContain(
+      'sed "s/@BROKER_AUTH_SECRET@/$$BROKER_AUTH_SECRET/g" /etc/rabbitmq-template/rabbitmq.conf > /etc/rabbitmq/rabbitmq.conf',
+    );
+    expect(
+      conf.match(/^auth_http\.\w+_path = http:\/\/broker-auth:@BROKER_AUTH_SECRET@@gateway:4001\//gm),
+    ).toHaveLength(4);
+    // The second node is the first's anchor with its own name and data: the same entrypoint.
+    const second = serviceText('rabbitmq-2');
+    expect(second).toMatch(/<<: \*rabbitmq/);
+    expect(second).not.toMatch(/entrypoint|rabbitmq\.conf:\/etc\/rabbitmq\/rabbitmq\.conf/);
+  });
+
+  it('gives the instances a file link key of their own, not the operator token', () => {
+    expect(serviceText('api-1')).toMatch(/^ +FILE_LINK_KEY: \$\{FILE_LINK_KEY:\?[^}]+\}$/m);
   });
 });

@@ -18,6 +18,7 @@ export function serverCodeTrust(config: {
   remotes?: Record<string, string>;
   discoveryUrl?: string;
 }): (manifestUrl: string) => boolean;
+export function pathSegments(pathname: string): string[] | null;
 export function renderLimit(limits: { concurrency: number; queue: number; waitMs?: number }): RenderLimit;
 export function pageRenderer(options: {
   distDir: string;

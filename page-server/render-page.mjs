@@ -106,13 +106,52 @@ export function serverCodeTrust(config) {
       .filter((url) => url !== null)
       .map((url) => url.href),
   );
-  const store = parse(config.discoveryUrl) ? new URL('.', /** @type {string} */ (config.discoveryUrl)) : null;
+  const storeUrl = parse(config.discoveryUrl) ? new URL('.', /** @type {string} */ (config.discoveryUrl)) : null;
+  const storeSegments = storeUrl ? pathSegments(storeUrl.pathname) : null;
   return (manifestUrl) => {
     const url = parse(manifestUrl);
     if (url && configured.has(url.href)) return false;
-    if (url && store && url.origin === store.origin && url.pathname.startsWith(store.pathname)) return true;
+    if (url && storeUrl && storeSegments && url.origin === storeUrl.origin) {
+      const segments = pathSegments(url.pathname);
+      // Inside the store's folder, segment by segment: `/store` holds `/store/x`, not `/store-evil/x`.
+      if (
+        segments &&
+        segments.length > storeSegments.length &&
+        storeSegments.every((segment, i) => segments[i] === segment)
+      )
+        return true;
+    }
     throw new Error(`${manifestUrl} is neither a configured remote nor in the release store: not run on the server`);
   };
+}
+
+/**
+ * A URL path's segments as the server that serves it will read them (decoded), or null for a path
+ * a server could read as another: an encoded separator (`%2F`, `%5C`), a dot segment however
+ * written (`..`, `%2e%2e`: the URL parser resolves those it sees, a server those it decodes), a
+ * malformed or doubled escape, a NUL, or an empty segment (`//`). The trailing slash of a folder
+ * ends no segment.
+ * @param {string} pathname as the URL parser left it (dot segments it saw resolved, escapes kept)
+ * @returns {string[] | null}
+ */
+export function pathSegments(pathname) {
+  if (!pathname.startsWith('/') || /%(2f|5c|00)/i.test(pathname) || pathname.includes('\\')) return null;
+  const raw = pathname.slice(1).split('/');
+  if (raw.at(-1) === '') raw.pop();
+  /** @type {string[]} */
+  const segments = [];
+  for (const part of raw) {
+    let segment;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+    // A `%` left after decoding (`%252e`) would be another path to a server that decodes twice.
+    if (segment === '' || segment === '.' || segment === '..' || /[/\\\0%]/.test(segment)) return null;
+    segments.push(segment);
+  }
+  return segments;
 }
 
 /** A positive whole number from the environment, or `fallback`. @param {string | undefined} value @param {number} fallback */

@@ -84,11 +84,36 @@ describe('the server code a page server runs', () => {
       'https://header.example.com/uploads/mf-manifest.json',
       'https://releases.example.com/uploads/x/mf-manifest.json',
       'https://releases.example.com/store/../uploads/mf-manifest.json',
+      // Out of the folder by a separator or a dot segment the server decodes, not the URL parser.
+      'https://releases.example.com/store/..%2Fuploads/x/mf-manifest.json',
+      'https://releases.example.com/store/..%2fuploads/x/mf-manifest.json',
+      'https://releases.example.com/store/..%5Cuploads/x/mf-manifest.json',
+      'https://releases.example.com/store/..%5cuploads/x/mf-manifest.json',
+      'https://releases.example.com/store/header%2F..%2F..%2Fuploads/mf-manifest.json',
+      'https://releases.example.com/store/%2e%2e/uploads/x/mf-manifest.json',
+      'https://releases.example.com/store/.%2E/uploads/x/mf-manifest.json',
+      'https://releases.example.com/store/%252e%252e/uploads/x/mf-manifest.json',
+      'https://releases.example.com/store/..\\uploads/x/mf-manifest.json',
+      'https://releases.example.com/store/x/%00/mf-manifest.json',
+      'https://releases.example.com/store/x/%E0%A4%A/mf-manifest.json',
+      'https://releases.example.com/store//uploads/mf-manifest.json',
+      // A folder whose name starts like the store's is not in it, nor is the folder itself.
+      'https://releases.example.com/store-evil/header/0123456789ab/mf-manifest.json',
+      'https://releases.example.com/storeheader/mf-manifest.json',
+      'https://releases.example.com/store',
+      'https://releases.example.com/store/',
       'http://localhost:3001/mf-manifest.json',
       'data:text/javascript,1',
       'file:///etc/mf-manifest.json',
       'not a url',
     ])
       expect(() => trust(url), url).toThrow(/neither a configured remote nor in the release store/);
+  });
+
+  it('reads a store whose address names no file the same way, its folder ending at a segment', () => {
+    const folderTrust = serverCodeTrust({ discoveryUrl: 'https://releases.example.com/store/' });
+    expect(folderTrust('https://releases.example.com/store/header/0123456789ab/mf-manifest.json')).toBe(true);
+    expect(() => folderTrust('https://releases.example.com/store-evil/mf-manifest.json')).toThrow(/neither/);
+    expect(() => folderTrust('https://releases.example.com/store/..%2Fuploads/mf-manifest.json')).toThrow(/neither/);
   });
 });

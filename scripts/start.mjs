@@ -100,10 +100,14 @@ if (prod) {
   // And the key pages' broker logins are signed with (LIVE_LOGIN_KEY), shared by both instances.
   const loginKeyFile = join(root, 'api', 'data', 'live-login-key');
   if (!existsSync(loginKeyFile)) writeFileSync(loginKeyFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  // And the credential the broker presents to the instances' /internal/broker/ (BROKER_AUTH_SECRET).
+  const brokerAuthFile = join(root, 'api', 'data', 'broker-auth-secret');
+  if (!existsSync(brokerAuthFile)) writeFileSync(brokerAuthFile, randomBytes(32).toString('hex'), { mode: 0o600 });
   const login = {
     MQTT_USERNAME: 'api',
     MQTT_PASSWORD: readFileSync(passwordFile, 'utf8').trim(),
     LIVE_LOGIN_KEY: readFileSync(loginKeyFile, 'utf8').trim(),
+    BROKER_AUTH_SECRET: readFileSync(brokerAuthFile, 'utf8').trim(),
   };
   // Pages connect through the gateway, which spreads them over the broker's nodes.
   const liveUrl = 'ws://localhost:4000/mqtt';
@@ -232,6 +236,7 @@ if (prod) {
         ...process.env,
         RABBITMQ_DATA_DIR: join(root, 'api', 'data', 'rabbitmq'),
         RABBITMQ_AUTH_URL: `http://127.0.0.1:${gatewayInternalPort}`,
+        RABBITMQ_AUTH_SECRET: login.BROKER_AUTH_SECRET,
         RABBITMQ_PORTS: brokerNodes.map((n) => `${n.mqtt}:${n.ws}:${n.management}:${n.dist}`).join(','),
         RABBITMQ_EPMD_PORT: '4370',
       },

@@ -91,7 +91,8 @@ check('build', built);
 console.log('\n=== docker-compose.yml ===');
 if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
   // The deployment's secrets (the API's broker password and the broker nodes' Erlang cookie,
-  // database, operator token, beacon token key): the file requires them.
+  // database, operator token, beacon token key, file link key, the broker's credential on the
+  // API): the file requires them.
   const composeEnv = {
     ...process.env,
     MQTT_PASSWORD: process.env.MQTT_PASSWORD ?? 'validation-only',
@@ -101,6 +102,8 @@ if (ensureDebianPackage('docker-compose', '/usr/bin/docker-compose')) {
     API_ADMIN_TOKEN: process.env.API_ADMIN_TOKEN ?? 'validation-only',
     RUM_TOKEN_KEY: process.env.RUM_TOKEN_KEY ?? 'validation-only',
     FILES_S3_SECRET_ACCESS_KEY: process.env.FILES_S3_SECRET_ACCESS_KEY ?? 'validation-only',
+    BROKER_AUTH_SECRET: process.env.BROKER_AUTH_SECRET ?? 'validation-only',
+    FILE_LINK_KEY: process.env.FILE_LINK_KEY ?? 'validation-only',
   };
   check('docker-compose config', run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], root, composeEnv));
 } else {

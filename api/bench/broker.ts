@@ -15,6 +15,8 @@ import { ADMIN_TOKEN, startTestApi, type TestClient } from '../test/harness.js';
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const NOTIFICATIONS = 200;
 const CONCURRENCY = 20;
+/** What the broker presents to the API's /internal/broker routes (BROKER_AUTH_SECRET). */
+const BROKER_AUTH_SECRET = 'bench-broker-auth-secret-0123456789abcdef';
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
@@ -34,6 +36,7 @@ async function run(nodeCount: number): Promise<string> {
     dir,
     epmdPort: await freePort(),
     authUrl: `http://127.0.0.1:${internalPort}`,
+    authSecret: BROKER_AUTH_SECRET,
     nodes,
   });
   const api = await startTestApi({
@@ -43,6 +46,7 @@ async function run(nodeCount: number): Promise<string> {
     MQTT_MANAGEMENT_URL: cluster.managementUrls.join(','),
     MQTT_PASSWORD: 'bench-broker-password-0123',
     LIVE_LOGIN_KEY: 'bench-live-login-key-0123456789abcdef',
+    BROKER_AUTH_SECRET,
     LIVE_RELAY_POLL_MS: '50',
   });
   const pages: MqttClient[] = [];

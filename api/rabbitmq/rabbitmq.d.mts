@@ -22,12 +22,21 @@ export interface LocalRabbitCluster {
 }
 export const RABBITMQ_CONF: string;
 export function withValues(text: string, values: Record<string, string | string[]>): string;
-export function localNodeConfig(ports: Omit<RabbitNodePorts, 'distPort'>, nodeNames: string[], authUrl: string): string;
+export const BROKER_AUTH_USER: string;
+export function brokerAuthPath(authUrl: string, authSecret: string, name: string): string;
+export function localNodeConfig(
+  ports: Omit<RabbitNodePorts, 'distPort'>,
+  nodeNames: string[],
+  authUrl: string,
+  authSecret: string,
+): string;
 export function startRabbitCluster(options: {
   dir: string;
   name?: string;
   epmdPort: number;
   authUrl: string;
+  /** The API's BROKER_AUTH_SECRET, written into the nodes' auth_http URLs. */
+  authSecret: string;
   nodes: RabbitNodePorts[];
   /** A node that exits unasked is started again after a second (docker's restart policy). */
   supervise?: boolean;

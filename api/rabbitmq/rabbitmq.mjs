@@ -53,15 +53,36 @@ export function withValues(text, values) {
   return out;
 }
 
+/** The basic-auth user the broker asks the API as (api/src/config.ts BROKER_AUTH_USER). */
+export const BROKER_AUTH_USER = 'broker-auth';
+
+/**
+ * The URL of one of the API's /internal/broker routes, with the credential the API requires in
+ * its user information (Erlang's HTTP client sends it as basic auth; the backend sends no header
+ * of its own). The secret goes in undecoded, so it is of a URL's unreserved characters only.
+ *
+ * @param {string} authUrl where the API's /internal/broker routes are (http://127.0.0.1:port)
+ * @param {string} authSecret the API's BROKER_AUTH_SECRET
+ * @param {string} name user, vhost, resource or topic
+ */
+export function brokerAuthPath(authUrl, authSecret, name) {
+  if (!/^[A-Za-z0-9._~-]{32,}$/.test(authSecret))
+    throw new Error('the broker auth secret must be 32 characters at least, of A-Z a-z 0-9 . _ ~ - only');
+  const url = new URL(`${authUrl.replace(/\/$/, '')}/internal/broker/${name}`);
+  if (url.username || url.password) throw new Error('authUrl must carry no credential: authSecret is it');
+  return `${url.protocol}//${BROKER_AUTH_USER}:${authSecret}@${url.host}${url.pathname}`;
+}
+
 /**
  * One node's configuration for a local run.
  *
  * @param {{ mqttPort: number, wsPort: number, managementPort: number }} ports
  * @param {string[]} nodeNames every node of the cluster
  * @param {string} authUrl where the API's /internal/broker routes are (http://127.0.0.1:port)
+ * @param {string} authSecret the API's BROKER_AUTH_SECRET, which the broker presents there
  */
-export function localNodeConfig(ports, nodeNames, authUrl) {
-  const path = (name) => `${authUrl}/internal/broker/${name}`;
+export function localNodeConfig(ports, nodeNames, authUrl, authSecret) {
+  const path = (name) => brokerAuthPath(authUrl, authSecret, name);
   return withValues(readFileSync(RABBITMQ_CONF, 'utf8'), {
     'mqtt.listeners.tcp.default': `127.0.0.1:${ports.mqttPort}`,
     'web_mqtt.tcp.port': String(ports.wsPort),
@@ -83,6 +104,7 @@ export function localNodeConfig(ports, nodeNames, authUrl) {
  *   name?: string,
  *   epmdPort: number,
  *   authUrl: string,
+ *   authSecret: string,
  *   nodes: { mqttPort: number, wsPort: number, managementPort: number, distPort: number }[],
  *   supervise?: boolean,
  * }} options `supervise`: a node that exits without being stopped here is started again after a
@@ -107,7 +129,7 @@ export async function startRabbitCluster(options) {
 
   const envOf = (i) => {
     const conf = join(dir, `node-${i + 1}.conf`);
-    writeFileSync(conf, localNodeConfig(nodes[i], nodeNames, options.authUrl));
+    writeFileSync(conf, localNodeConfig(nodes[i], nodeNames, options.authUrl, options.authSecret), { mode: 0o600 });
     return {
       ...process.env,
       HOME: dir,
@@ -267,18 +289,20 @@ export async function startRabbitCluster(options) {
 
 // `node api/rabbitmq/rabbitmq.mjs`: the cluster in the foreground, for `npm run start:prod` and
 // the e2e production project. RABBITMQ_DATA_DIR, RABBITMQ_AUTH_URL (the API's internal origin),
-// RABBITMQ_PORTS as mqtt:ws:management:dist per node, comma-separated; RABBITMQ_EPMD_PORT.
+// RABBITMQ_AUTH_SECRET (the API's BROKER_AUTH_SECRET), RABBITMQ_PORTS as mqtt:ws:management:dist
+// per node, comma-separated; RABBITMQ_EPMD_PORT.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const env = process.env;
-  if (!env.RABBITMQ_DATA_DIR || !env.RABBITMQ_AUTH_URL || !env.RABBITMQ_PORTS) {
+  if (!env.RABBITMQ_DATA_DIR || !env.RABBITMQ_AUTH_URL || !env.RABBITMQ_AUTH_SECRET || !env.RABBITMQ_PORTS) {
     console.error(
-      'rabbitmq.mjs: set RABBITMQ_DATA_DIR, RABBITMQ_AUTH_URL and RABBITMQ_PORTS (mqtt:ws:management:dist,...)',
+      'rabbitmq.mjs: set RABBITMQ_DATA_DIR, RABBITMQ_AUTH_URL, RABBITMQ_AUTH_SECRET and RABBITMQ_PORTS (mqtt:ws:management:dist,...)',
     );
     process.exit(2);
   }
   const cluster = await startRabbitCluster({
     dir: env.RABBITMQ_DATA_DIR,
     authUrl: env.RABBITMQ_AUTH_URL,
+    authSecret: env.RABBITMQ_AUTH_SECRET,
     epmdPort: Number(env.RABBITMQ_EPMD_PORT ?? 4369),
     supervise: true,
     nodes: env.RABBITMQ_PORTS.split(',').map((spec) => {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,13 @@ export interface ApiConfig {
    */
   broker: { urls: string[]; managementUrls: string[]; login: { username: string; password: string } } | null;
   /**
+   * BROKER_AUTH_SECRET: what the broker's HTTP backend presents to /internal/broker/* (basic auth,
+   * user BROKER_AUTH_USER, written into rabbitmq.conf's `auth_http.*` URLs), which the routes
+   * require before they read anything. An API serving an external broker refuses to start without
+   * it (server.ts); without one, the routes refuse every question.
+   */
+  brokerAuthSecret: string | null;
+  /**
    * The key pages' broker logins are signed with (live/logins.ts): LIVE_LOGIN_KEY, which every
    * instance has (required with an external broker); embedded, one of this process's own. A random
    * secret of its own, not derived from a password: every page gets a login signed with it, which
@@ -111,6 +118,14 @@ export interface ApiConfig {
   mediaQueue: QueueOptions;
   bodyMaxBytes: number;
   adminToken: string;
+  /**
+   * The key links to private files are signed with (files/signedLinks.ts: an order's files, the
+   * unmarked pictures of an item for sale, bought originals): FILE_LINK_KEY, the same on every
+   * instance, 32 characters at least. A secret of its own, never the operator token, which the
+   * release watcher and the operators' tools hold too. Unset: one made once and kept beside the
+   * database (`file-link-key`); NODE_ENV=production refuses to start without it.
+   */
+  fileLinkKey: string;
   /** SEED_DEMO=1: an empty database gets the demo accounts and data (`npm start`, tests); never in a deployment. */
   seedDemo: boolean;
   /**
@@ -253,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
     filesS3: filesS3Of(env),
     broker,
+    brokerAuthSecret: brokerAuthSecretOf(env),
     liveLoginKey: liveLoginKeyOf(env, broker !== null),
     liveLoginTtlMs: positiveInt(env.LIVE_LOGIN_TTL_MS, 15 * 60_000, 'LIVE_LOGIN_TTL_MS'),
     liveUrl: env.LIVE_PUBLIC_URL ?? liveDefault,
@@ -285,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     },
     bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
     adminToken,
+    fileLinkKey: fileLinkKeyOf(env, dataDir),
     seedDemo: env.SEED_DEMO === '1',
     seedDemoMedia: env.SEED_DEMO === '1' && env.SEED_DEMO_MEDIA !== '0',
     rumCollect: env.RUM_COLLECT !== 'off',
@@ -386,6 +403,34 @@ function liveLoginKeyOf(env: NodeJS.ProcessEnv, external: boolean): Buffer {
   return randomBytes(32);
 }
 
+/** The basic-auth user name the broker's HTTP backend asks /internal/broker/* as (rabbitmq.conf `auth_http.*`). */
+export const BROKER_AUTH_USER = 'broker-auth';
+
+/**
+ * BROKER_AUTH_SECRET, checked now: 32 characters at least, of those a URL's user information
+ * carries as they are (it is written into the broker's `auth_http.*` URLs, and Erlang's HTTP
+ * client sends that part undecoded as the basic-auth password).
+ */
+function brokerAuthSecretOf(env: NodeJS.ProcessEnv): string | null {
+  const secret = env.BROKER_AUTH_SECRET;
+  if (!secret) return null;
+  if (!/^[A-Za-z0-9._~-]{32,}$/.test(secret))
+    throw new Error('BROKER_AUTH_SECRET must be 32 characters at least, of A-Z a-z 0-9 . _ ~ - only');
+  return secret;
+}
+
+/** FILE_LINK_KEY, or outside production the one kept beside the database (made at the first start). */
+function fileLinkKeyOf(env: NodeJS.ProcessEnv, dataDir: string): string {
+  const key = env.FILE_LINK_KEY;
+  if (key && key.length >= 32) return key;
+  if (key) throw new Error('FILE_LINK_KEY must be 32 characters at least');
+  if (env.NODE_ENV === 'production')
+    throw new Error(
+      'NODE_ENV=production needs FILE_LINK_KEY (32 characters at least, the same on every instance): the key links to private files are signed with',
+    );
+  return readOrCreateSecret(dataDir, 'file-link-key', () => randomBytes(32).toString('base64url'));
+}
+
 /** The external broker's settings, checked now: a half-configured broker fails the start. */
 function brokerOf(env: NodeJS.ProcessEnv): ApiConfig['broker'] {
   const list = (value: string | undefined) =>
@@ -437,4 +482,26 @@ function readOrCreateAdminToken(dataDir: string): string {
   const token = randomBytes(24).toString('hex');
   writeFileSync(file, token, { mode: 0o600 });
   return token;
+}
+
+/**
+ * A secret kept in `dataDir/name`, made by `make` at the first start. Written whole under a
+ * temporary name and linked into place, so instances starting together on one folder read the
+ * same one: the second link fails, and that instance reads the first's.
+ */
+function readOrCreateSecret(dataDir: string, name: string, make: () => string): string {
+  const file = join(dataDir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, make(), { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(draft);
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
 }

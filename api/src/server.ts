@@ -40,6 +40,7 @@ export interface RunningApi {
 
 /** Opens the database (migrating it, and seeding an empty one when SEED_DEMO=1), then serves HTTP and the broker on one port. */
 export async function startApi(config: ApiConfig): Promise<RunningApi> {
+  refuseExposedBrokerQuestions(config);
   const target = databaseTarget(config);
   // Before anything else: a second instance embedding a broker on a shared database refuses to start.
   const releaseBrokerClaim = 'url' in target && !config.broker ? await claimEmbeddedBroker(target) : null;
@@ -57,6 +58,23 @@ export async function startApi(config: ApiConfig): Promise<RunningApi> {
   }
 }
 
+/**
+ * An external broker asks /internal/broker/* who may connect: those routes are on the internal
+ * port only (the public one answers 404 for /internal), and answer only the credential its
+ * configuration carries. A worker (worker.ts) serves nothing and needs neither.
+ */
+function refuseExposedBrokerQuestions(config: ApiConfig): void {
+  if (!config.broker) return;
+  if (config.internalPort === null)
+    throw new Error(
+      'MQTT_BROKER_URL needs API_INTERNAL_PORT: the broker asks /internal/broker/*, which must not be served on the public port',
+    );
+  if (config.brokerAuthSecret === null)
+    throw new Error(
+      'MQTT_BROKER_URL needs BROKER_AUTH_SECRET (32 characters at least): the credential the broker asks /internal/broker/* with (rabbitmq.conf auth_http.*)',
+    );
+}
+
 async function serve(
   config: ApiConfig,
   database: Database,
@@ -69,7 +87,7 @@ async function serve(
   if (config.seedDemo) await seedDemo(database, files, { cameraSources: config.seedDemoMedia });
 
   // The app needs the broker, which needs the server: requests only arrive after listen(), by when `app` is set.
-  const repos = createRepositories(db, config.filesOrigin, fileLinks(config.adminToken));
+  const repos = createRepositories(db, config.filesOrigin, fileLinks(config.fileLinkKey));
   const listeners = createListeners(
     config,
     { public: (req, env) => publicApp.fetch(req, env), internal: (req, env) => app.fetch(req, env) },

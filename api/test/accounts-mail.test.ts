@@ -13,7 +13,9 @@ import { loadConfig } from '../src/config.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../src/mail/devMailbox.js';
 import { readMail, type ReadMail } from '../src/mail/mime.js';
 import { queueMail } from '../src/mail/queue.js';
-import { SHELL_ORIGIN, startTestApi, until, type TestApi, type TestClient } from './harness.js';
+import { SESSION_COOKIE } from '../src/auth/sessions.js';
+import { RESET_REQUESTS_PER_CLIENT_HOUR, RESETS_PER_HOUR } from '../src/routes/accountSecurity.js';
+import { awayFromWindowEnd, SHELL_ORIGIN, startTestApi, until, type TestApi, type TestClient } from './harness.js';
 import { paidEvent, sendWebhook } from './webhooks.js';
 
 type Received = ReadMail & { envelope: string[] };
@@ -21,15 +23,22 @@ type Received = ReadMail & { envelope: string[] };
 let api: TestApi;
 let smtp: SmtpCatcher;
 const inbox: Received[] = [];
-/** While true, the SMTP server refuses every mail with a temporary failure (451). */
-let refusing = false;
+/** While set, the SMTP server refuses every mail: true with a temporary failure (451), a number with that code. */
+let refusing: boolean | number = false;
+/** Mails the SMTP server refused. */
+let refusals = 0;
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher((raw, to) => void inbox.push({ ...readMail(raw), envelope: to }), {
-    refuse: () => refusing,
+    refuse: () => {
+      if (refusing !== false) refusals++;
+      return refusing;
+    },
   });
   api = await startTestApi({
     SMTP_URL: smtp.url,
+    // The tests' requests say which client they come from (X-Forwarded-For), as the gateway would.
+    API_TRUSTED_PROXIES: 'loopback',
     MAIL_POLL_MS: '50',
     MAIL_RETRY_FIRST_MS: '50',
     MAIL_RETRY_MOST_MS: '200',
@@ -72,10 +81,17 @@ async function login(login: string, password: string, userAgent = 'test-agent') 
 
 const authenticated = async (client: TestClient) => (await client.call('checkAuthentication')).status === 200;
 
+let clients = 0;
+/** A client address (an IPv6 /64) of its own: reset requests are limited per client. */
+const newClientAddress = () => `2001:db8:${(++clients).toString(16)}:${process.pid.toString(16)}::1`;
+/** Asks for a reset link for `email`, from `address` (by default a client of its own). */
+const askReset = (email: string, address = newClientAddress(), init: { origin?: string } = {}) =>
+  api.client().call('requestPasswordReset', { email }, { ...init, headers: { 'x-forwarded-for': address } });
+
 /** Asks for a reset link for `email` and answers the token from the mail that came. */
 async function resetToken(email: string): Promise<string> {
   const before = mailsTo(email).length;
-  expect((await api.client().call('requestPasswordReset', { email }, { origin: SHELL_ORIGIN })).status).toBe(200);
+  expect((await askReset(email, undefined, { origin: SHELL_ORIGIN })).status).toBe(200);
   const mail = await until(
     () =>
       mailsTo(email)
@@ -83,9 +99,11 @@ async function resetToken(email: string): Promise<string> {
         .find((m) => /new password/.test(m.subject)),
     `the reset mail to ${email}`,
   );
-  const link = /(http:\/\/\S+\/user\/reset-password\?token=([\w-]+))/.exec(mail.text);
-  expect(link?.[1]?.startsWith(`${SHELL_ORIGIN}/user/reset-password?token=`)).toBe(true);
+  // The token is in the fragment, which a browser sends to no server: never in the query string.
+  const link = /(http:\/\/\S+\/user\/reset-password#token=([\w-]+))/.exec(mail.text);
+  expect(link?.[1]?.startsWith(`${SHELL_ORIGIN}/user/reset-password#token=`)).toBe(true);
   expect(mail.html).toContain(`href="${link?.[1]}"`);
+  expect(`${mail.text}${mail.html}`).not.toMatch(/\?token=/);
   return link?.[2] ?? '';
 }
 
@@ -93,8 +111,8 @@ describe('forgot password', () => {
   it('answers the same status and body whether or not an account has the email, and mails only the account', async () => {
     const { email } = await newAccount();
     const unknown = 'nobody-here@example.com';
-    const known = await api.client().call('requestPasswordReset', { email });
-    const other = await api.client().call('requestPasswordReset', { email: unknown });
+    const known = await askReset(email);
+    const other = await askReset(unknown);
     expect([known.status, known.body]).toEqual([other.status, other.body]);
     expect(known.status).toBe(200);
     await mailTo(email, /new password/);
@@ -104,6 +122,49 @@ describe('forgot password', () => {
       n: number | string;
     }>`SELECT count(*) AS n FROM mail_outbox WHERE to_address = ${unknown}`;
     expect(Number(queued[0]?.n)).toBe(0);
+  });
+
+  it('refuses a client asking for too many links in an hour, whatever the emails, counting an IPv6 /64 as one client', async () => {
+    await awayFromWindowEnd(3600_000, 10_000);
+    const { email } = await newAccount();
+    const network = `2001:db8:${process.pid.toString(16)}:ffff`;
+    for (let i = 1; i <= RESET_REQUESTS_PER_CLIENT_HOUR; i++) {
+      // Another address of the same /64 each time, and unknown emails: all one client's requests.
+      const res = await askReset(`probe${i}@example.com`, `${network}::${i.toString(16)}`);
+      expect(res.status).toBe(200);
+    }
+    // Past the limit: refused for an unknown email and for an account's alike, so it tells nothing.
+    const refused = await Promise.all(
+      [email, 'nobody-at-all@example.com'].map((e) => askReset(e, `${network}:1:2:3:4`)),
+    );
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual([
+      [429, refused[0]?.body.error],
+      [429, refused[0]?.body.error],
+    ]);
+    expect(Number(refused[0]?.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another client is not refused for it.
+    expect((await askReset('probe-else@example.com', `${network.replace(/ffff$/, 'fffe')}::1`)).status).toBe(200);
+  });
+
+  it(`mails one account at most ${RESETS_PER_HOUR} links an hour, answering past that as for an unknown email`, async () => {
+    await awayFromWindowEnd(3600_000, 10_000);
+    const { email } = await newAccount();
+    const answers = [];
+    // At once, from many clients: the account's limit holds all the same.
+    answers.push(...(await Promise.all(Array.from({ length: RESETS_PER_HOUR + 2 }, () => askReset(email)))));
+    const unknown = await askReset('nobody-either@example.com');
+    for (const answer of answers) expect([answer.status, answer.body]).toEqual([unknown.status, unknown.body]);
+    const [user] = await api.rows<{ id: number }>`SELECT id FROM users WHERE email = ${email}`;
+    // Every request was looked at (each counted once, in the background, after its answer).
+    await until(async () => {
+      const [window] = await api.rows<{ hits: number | string }>`
+        SELECT hits FROM rate_windows WHERE rate_key = ${`password-reset:${user?.id}`}`;
+      return Number(window?.hits) === RESETS_PER_HOUR + 2 ? true : undefined;
+    }, 'the requests counted');
+    await until(() => (mailsTo(email).length === RESETS_PER_HOUR ? true : undefined), 'the mails');
+    const [queued] = await api.rows<{ n: number | string }>`
+      SELECT count(*) AS n FROM mail_outbox WHERE to_address = ${email}`;
+    expect(Number(queued?.n)).toBe(RESETS_PER_HOUR);
   });
 
   it('stores only the hash of the token, for 30 minutes', async () => {
@@ -197,7 +258,7 @@ describe('the mail outbox', () => {
   it('keeps a mail the SMTP server refused and sends it once the server takes mail again, across a restart', async () => {
     const { email } = await newAccount();
     refusing = true;
-    await api.client().call('requestPasswordReset', { email });
+    await askReset(email);
     const failed = await until(async () => {
       const [row] = await api.rows<{ attempts: number; sent_at: string | null; last_error: string | null }>`
         SELECT attempts, sent_at, last_error FROM mail_outbox WHERE to_address = ${email}`;
@@ -215,6 +276,24 @@ describe('the mail outbox', () => {
       sent_at: string | null;
     }>`SELECT sent_at FROM mail_outbox WHERE to_address = ${email}`;
     expect(row?.sent_at).not.toBeNull();
+  });
+
+  it('gives up a mail the SMTP server refused for good (550), without sending it again', async () => {
+    const { email } = await newAccount();
+    refusing = 550;
+    const before = refusals;
+    await askReset(email);
+    const given = await until(async () => {
+      const [row] = await api.rows<{ attempts: number; failed_at: string | null; last_error: string | null }>`
+        SELECT attempts, failed_at, last_error FROM mail_outbox WHERE to_address = ${email}`;
+      return row?.failed_at ? row : undefined;
+    }, 'the mail given up');
+    expect([given.attempts, given.last_error]).toEqual([1, expect.stringMatching(/550/)]);
+    // The server takes mail again: a given-up mail is still not sent, however often the sender passes.
+    refusing = false;
+    for (let i = 0; i < 3; i++) await api.api.mail?.pass();
+    expect(refusals - before).toBe(1);
+    expect(mailsTo(email)).toEqual([]);
   });
 
   it('sends nothing for a mail whose transaction fails after queueing it', async () => {
@@ -246,11 +325,41 @@ describe('notification mails', () => {
     const notice = await mailTo(email, /sign-in/);
     expect(notice.text).toContain('Chrome on Windows');
     const off = { signIn: false, receipts: true, orderUpdates: true };
-    expect((await client.call('updateMailPreferences', off)).body).toEqual(off);
+    expect((await client.call('updateMailPreferences', { signIn: false })).body).toEqual(off);
     expect((await client.call('getMailPreferences')).body).toEqual(off);
     await login(name, password);
     await sleep(400);
     expect(mailsTo(email).filter((m) => /sign-in/.test(m.subject))).toHaveLength(1);
+  });
+
+  it('changes only the kinds of mail a change names: two tabs changing different kinds at once both stay', async () => {
+    const { client } = await newAccount();
+    const tabs = [client, client];
+    const answers = await Promise.all([
+      tabs[0]?.call('updateMailPreferences', { receipts: false }),
+      tabs[1]?.call('updateMailPreferences', { orderUpdates: false }),
+    ]);
+    expect(answers.map((a) => a?.status)).toEqual([200, 200]);
+    expect((await client.call('getMailPreferences')).body).toEqual({
+      signIn: true,
+      receipts: false,
+      orderUpdates: false,
+    });
+    // The same change twice changes nothing more; nothing named, or a value not a boolean, is refused.
+    expect((await client.call('updateMailPreferences', { receipts: false })).body).toEqual({
+      signIn: true,
+      receipts: false,
+      orderUpdates: false,
+    });
+    for (const forged of [{}, { signIn: 'maybe' }, { signIn: '' }]) {
+      const res = await client.call('updateMailPreferences', forged);
+      expect(res.status).toBe(400);
+    }
+    expect((await client.call('getMailPreferences')).body).toEqual({
+      signIn: true,
+      receipts: false,
+      orderUpdates: false,
+    });
   });
 
   it('mails the buyer a receipt for a paid purchase', async () => {
@@ -335,6 +444,62 @@ describe('sessions and password change', () => {
     expect((await login(email, 'second-pass-456')).status).toBe(200);
     expect((await login(email, password)).status).toBe(401);
   });
+
+  it("replaces this browser's session at a password change: a copy of its old token is logged out", async () => {
+    const { password, client } = await newAccount();
+    const oldToken = client.cookies.get(SESSION_COOKIE) ?? '';
+    const stolen = api.client();
+    stolen.cookies.set(SESSION_COOKIE, oldToken);
+    expect(await authenticated(stolen)).toBe(true);
+    expect(
+      (await client.call('changePassword', { currentPassword: password, newPassword: 'second-pass-456' })).status,
+    ).toBe(200);
+    const newToken = client.cookies.get(SESSION_COOKIE);
+    expect(newToken).toBeTruthy();
+    expect(newToken).not.toBe(oldToken);
+    expect(await authenticated(client)).toBe(true);
+    expect(await authenticated(stolen)).toBe(false);
+    expect((await client.call('getAccountSessions')).body.sessions).toHaveLength(1);
+  });
+
+  it('starts no session for a password that a reset replaced while the login was checking it', async () => {
+    const { email, password } = await newAccount();
+    const token = await resetToken(email);
+    const { repos } = api.api.services;
+    const transaction = repos.transaction;
+    let reset = 0;
+    // The login checked the password and is about to start its session: the reset commits now.
+    repos.transaction = (async (work: Parameters<typeof transaction>[0]) => {
+      repos.transaction = transaction;
+      reset = (await api.client().call('resetPassword', { token, password: 'second-pass-456' })).status;
+      return transaction(work);
+    }) as typeof transaction;
+    try {
+      const late = await login(email, password);
+      expect([reset, late.status]).toEqual([200, 401]);
+      expect(await authenticated(late.client)).toBe(false);
+    } finally {
+      repos.transaction = transaction;
+    }
+    const [row] = await api.rows<{ n: number | string }>`
+      SELECT count(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ${email}`;
+    expect(Number(row?.n)).toBe(0);
+    expect((await login(email, 'second-pass-456')).status).toBe(200);
+  });
+
+  it('leaves no session of the old password when a login and a reset run at once', async () => {
+    for (let round = 0; round < 4; round++) {
+      const { email, password } = await newAccount();
+      const token = await resetToken(email);
+      const [attempt, reset] = await Promise.all([
+        login(email, password),
+        api.client().call('resetPassword', { token, password: 'second-pass-456' }),
+      ]);
+      expect(reset.status).toBe(200);
+      expect([200, 401]).toContain(attempt.status);
+      expect(await authenticated(attempt.client)).toBe(false);
+    }
+  });
 });
 
 describe('mail configuration', () => {
@@ -345,6 +510,7 @@ describe('mail configuration', () => {
       DATABASE_PATH: join(dir, 'db.sqlite'),
       ADMIN_TOKEN: 'x',
       RUM_TOKEN_KEY: 'k'.repeat(32),
+      FILE_LINK_KEY: 'f'.repeat(32),
     };
     try {
       expect(() => loadConfig(base)).toThrow(/SMTP_URL/);

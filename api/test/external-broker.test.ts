@@ -14,6 +14,8 @@ import { ADMIN_TOKEN, freePort, present, startTestApi, type TestApi, type TestCl
 // docker-compose. The API reaches the nodes through a TCP relay of the test's, which can cut it
 // off the broker while pages stay connected.
 const API_PASSWORD = 'test-broker-password-0123';
+/** What the nodes present to the API's /internal/broker routes (BROKER_AUTH_SECRET). */
+const BROKER_AUTH_SECRET = 'test-broker-auth-secret-0123456789abcdef';
 let dir: string;
 let cluster: LocalRabbitCluster;
 let t: TestApi;
@@ -83,6 +85,7 @@ beforeAll(async () => {
     dir,
     epmdPort: await freePort(),
     authUrl: `http://127.0.0.1:${internalPort}`,
+    authSecret: BROKER_AUTH_SECRET,
     nodes,
   });
   relay = await cuttableRelay(cluster.mqttUrls);
@@ -93,6 +96,7 @@ beforeAll(async () => {
     MQTT_MANAGEMENT_URL: cluster.managementUrls.join(','),
     MQTT_PASSWORD: API_PASSWORD,
     LIVE_LOGIN_KEY: 'test-live-login-key-0123456789abcdef',
+    BROKER_AUTH_SECRET,
     LIVE_PUBLIC_URL: cluster.wsUrls[0] ?? '',
     LIVE_RELAY_POLL_MS: '100',
   });

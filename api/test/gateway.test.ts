@@ -148,8 +148,8 @@ describe('two instances behind the gateway', () => {
   });
 
   it('refuses the operator routes itself, however the path is spelled, though an instance would serve them', async () => {
-    // These instances have no internal port: they serve /internal/* on the port the gateway passes to.
-    const direct = await send(group.apis[1]?.url ?? '', {
+    // An instance serves /internal/* on its internal port (on an external broker it has one).
+    const direct = await send(group.apis[1]?.api.internalUrl ?? '', {
       method: 'POST',
       path: '/internal/notify',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -19,6 +19,7 @@ import {
   startTestApi,
   type TestApi,
   type TestClient,
+  until,
 } from './harness.js';
 
 // The media pipeline through the API as deployed: an upload goes to quarantine, a media job (in
@@ -224,6 +225,37 @@ describe('what is made of a photo', () => {
     forged.searchParams.set('f', '320.avif');
     expect((await fetch(forged)).status).toBe(403);
   });
+  it('shows a picture 1280 px wide or more once its WebP and JPEG are made, and adds its AVIF after, never naming a file not written', async () => {
+    const sent = await upload(t, clara, 'wide.png', 'image/png', gradientPng(1500, 900, 11));
+    const types = (target: Target) => target.image?.sources.map((s) => s.type);
+    const first = await processed(clara, ORDER, sent.targetIdentifier);
+    expect(first.state).toBe('ready');
+    // Read as it was first shown, or once its AVIF came: every file either names is there.
+    expect([
+      ['image/webp', 'image/jpeg'],
+      ['image/avif', 'image/webp', 'image/jpeg'],
+    ]).toContainEqual(types(first));
+    const whole = await until(
+      async () => {
+        const { body } = await clara.call('getEventOrderDetails', { orderId: ORDER });
+        const target = body.targets.find((x) => x.targetIdentifier === sent.targetIdentifier);
+        return target && types(target)?.length === 3 ? target : undefined;
+      },
+      'the AVIF',
+      30_000,
+    );
+    for (const shown of [first, whole])
+      for (const source of present(shown.image, 'the picture').sources) {
+        const entries = source.srcset.split(', ').map((entry) => entry.split(' '));
+        expect(entries.map(([, w]) => w)).toEqual(['320w', '640w', '1280w', '1500w']);
+        for (const [url = ''] of entries) {
+          const made = await fetch(local(t, url));
+          expect([made.status, made.headers.get('content-type')]).toEqual([200, source.type]);
+          await made.arrayBuffer();
+        }
+      }
+    expect(storedFiles(t, sent.targetIdentifier)).toHaveLength(1 + 12);
+  });
 });
 
 describe('what is made of a video', () => {
@@ -272,7 +304,7 @@ describe('what is made of a video', () => {
     // A playlist's links last no longer than its own: a master link about to expire (signed as
     // the API signs, 60 s from now) hands out renditions and segments that expire with it.
     const soon = Math.floor(Date.now() / 1000) + 60;
-    const query = orderFileLinks(ADMIN_TOKEN).grant(
+    const query = orderFileLinks(t.config.fileLinkKey).grant(
       { targetIdentifier: sent.targetIdentifier, file: 'master.m3u8', download: false },
       Date.now(),
       soon,
@@ -544,6 +576,72 @@ describe('the media job queue', () => {
     // The original and one run's 3 widths x 3 formats: the other run removed what it made.
     expect(storedFiles(serving, sent.targetIdentifier)).toHaveLength(1 + 9);
     expect((await notificationsOf(servingMia)).length).toBe(before + 1);
+  });
+
+  it("makes a wide picture's AVIF in a later job: shown without it first, added once by two runs at once, queued again by the first job's retry if it was lost", async () => {
+    const { services } = serving.api;
+    const sent = await upload(serving, servingClara, 'later.png', 'image/png', gradientPng(1400, 800, 12));
+    const id = sent.targetIdentifier;
+    const jobs = mediaJobs(services);
+    const picture = async () => {
+      const { body } = await servingClara.call('getEventOrderDetails', { orderId: ORDER });
+      const target = body.targets.find((x) => x.targetIdentifier === id);
+      return present(target?.image, 'the picture');
+    };
+    await jobs.handle({ targetIdentifier: id });
+    // Ready with what the page can show at every width; the AVIF waits for its own job.
+    expect((await picture()).sources.map((s) => [s.type, s.srcset.split(', ').length])).toEqual([
+      ['image/webp', 4],
+      ['image/jpeg', 4],
+    ]);
+    expect(storedFiles(serving, id)).toHaveLength(1 + 8);
+    expect(await services.media.pending({ formatsOf: id })).toBe(true);
+    // The job lost (the process died between the target's commit and the queue): the first job's
+    // next attempt finds the target ready without it, and queues it again.
+    if (ENGINE === 'postgres') await serving.rows`DELETE FROM pgboss.job WHERE singleton_key = ${`formats:${id}`}`;
+    else await serving.rows`DELETE FROM media_jobs WHERE singleton_key = ${`formats:${id}`}`;
+    expect(await services.media.pending({ formatsOf: id })).toBe(false);
+    await jobs.handle({ targetIdentifier: id });
+    expect(await services.media.pending({ formatsOf: id })).toBe(true);
+    expect(storedFiles(serving, id)).toHaveLength(1 + 8);
+    // Two workers run it at once: one adds its AVIF, the other removes what it made.
+    await Promise.all([jobs.handle({ formatsOf: id }), jobs.handle({ formatsOf: id })]);
+    const image = await picture();
+    expect(image.sources.map((s) => [s.type, s.srcset.split(', ').length])).toEqual([
+      ['image/avif', 4],
+      ['image/webp', 4],
+      ['image/jpeg', 4],
+    ]);
+    for (const entry of image.sources[0]?.srcset.split(', ') ?? []) {
+      const made = await fetch(local(serving, entry.split(' ')[0] ?? ''));
+      expect([made.status, made.headers.get('content-type')]).toEqual([200, 'image/avif']);
+      expect((await sharp(Buffer.from(await made.arrayBuffer())).metadata()).exif).toBeUndefined();
+    }
+    expect(storedFiles(serving, id)).toHaveLength(1 + 12);
+    // Done: another run makes nothing, and the first job's retry queues nothing.
+    await jobs.handle({ formatsOf: id });
+    await jobs.handle({ targetIdentifier: id });
+    expect(storedFiles(serving, id)).toHaveLength(1 + 12);
+  });
+
+  it("leaves nothing of a later job's run when its target is removed while it runs", async () => {
+    const sent = await upload(serving, servingClara, 'gone.png', 'image/png', gradientPng(1400, 800, 13));
+    const { services } = serving.api;
+    await mediaJobs(services).handle({ targetIdentifier: sent.targetIdentifier });
+    expect(storedFiles(serving, sent.targetIdentifier)).toHaveLength(1 + 8);
+    // The uploader removes it while the later run stores its first AVIF.
+    let removal: Promise<unknown> | undefined;
+    const files = {
+      ...services.files,
+      put: async (...args: Parameters<typeof services.files.put>) => {
+        removal ??= servingClara.call('removeTarget', { targetId: sent.targetId });
+        expect(((await removal) as { status: number }).status).toBe(200);
+        return services.files.put(...args);
+      },
+    };
+    await mediaJobs({ ...services, files }).handle({ formatsOf: sent.targetIdentifier });
+    expect(removal).toBeDefined();
+    expect(storedFiles(serving, sent.targetIdentifier)).toEqual([]);
   });
 
   it('takes a video job again after its worker was killed (SIGKILL) midway, and finishes it once', async () => {

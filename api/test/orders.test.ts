@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradientPng } from '../src/db/png.js';
 import { orderFileLinks } from '../src/files/orderFileLinks.js';
-import { ADMIN_TOKEN, present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
+import { present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
 
 let t: TestApi;
 let clara: TestClient;
@@ -429,7 +429,7 @@ describe("an order's files", () => {
     bare.search = '';
     expect((await fetch(bare)).status).toBe(403);
     // A link issued long ago has expired, though it was signed right.
-    const old = orderFileLinks(ADMIN_TOKEN).grant(
+    const old = orderFileLinks(t.config.fileLinkKey).grant(
       { targetIdentifier: target.targetIdentifier, file: url.searchParams.get('f'), download: false },
       Date.now() - 3 * 3600_000,
     );

@@ -6,7 +6,7 @@ import { contentFileLinks } from '../src/files/contentFileLinks.js';
 import type { TargetMedia } from '../src/media/derivatives.js';
 import { syntheticClip } from '../src/media/clips.js';
 import { mediaJobs } from '../src/media/jobs.js';
-import { ADMIN_TOKEN, present, type TestClient, useTestApi } from './harness.js';
+import { present, type TestClient, useTestApi } from './harness.js';
 
 // Photos for sale through the media pipeline, as pages read them: everyone is shown a
 // watermarked preview at public URLs; the owner and the buyers the unmarked pictures, by signed
@@ -198,14 +198,16 @@ describe('a photo for sale', () => {
       ]);
     }
     // Signed as the API signs, but an hour ago: its time is past.
-    const expired = contentFileLinks(ADMIN_TOKEN).path(LANDSCAPE, '1920.jpg', Date.now() - 3600_000);
+    const expired = contentFileLinks(t().config.fileLinkKey).path(LANDSCAPE, '1920.jpg', Date.now() - 3600_000);
     const gone = await fetch(`${t().url}${expired}`);
     expect([gone.status, ((await gone.json()) as { error?: string }).error]).toEqual([
       410,
       'This link has expired: open the page again',
     ]);
     // A well signed link to a file the item does not have.
-    expect((await fetch(`${t().url}${contentFileLinks(ADMIN_TOKEN).path(LANDSCAPE, 'x.jpg')}`)).status).toBe(404);
+    expect((await fetch(`${t().url}${contentFileLinks(t().config.fileLinkKey).path(LANDSCAPE, 'x.jpg')}`)).status).toBe(
+      404,
+    );
   });
 
   it('keeps its unmarked pictures where neither /media nor /download serves them, and its preview under media/', async () => {
@@ -395,7 +397,7 @@ describe('a video for sale', () => {
 
   it("makes no file a playlist names last longer than the playlist's link", async () => {
     // A link to the master given 25 minutes ago: what it names now is signed to end with it.
-    const master = `${t().url}${contentFileLinks(ADMIN_TOKEN).path(video, 'master.m3u8', Date.now() - 25 * 60_000)}`;
+    const master = `${t().url}${contentFileLinks(t().config.fileLinkKey).path(video, 'master.m3u8', Date.now() - 25 * 60_000)}`;
     const notAfter = new URL(master).searchParams.get('exp');
     const answer = await fetch(master);
     expect(answer.status).toBe(200);

@@ -407,7 +407,7 @@ describe('the test payment page and downloads', () => {
     const { purchase } = (await client.call('checkout')).body;
     await sendWebhook(api, paidEvent(purchase.purchaseNumber, purchase.totalCents).payload);
     const [user] = await api.rows<{ id: number }>`SELECT id FROM users WHERE profile_name = ${name}`;
-    const old = purchaseDownloadLinks(api.config.adminToken).url(
+    const old = purchaseDownloadLinks(api.config.fileLinkKey).url(
       api.config.filesOrigin,
       Number(user?.id),
       items[0] as string,

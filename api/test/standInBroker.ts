@@ -18,8 +18,19 @@ import { createServer as createTcpServer, type AddressInfo, type Server, type So
 import { Aedes } from 'aedes';
 
 export interface StandInBroker {
-  /** What an API takes to publish here (MQTT_USERNAME is left to its default, 'api'). */
-  env: { MQTT_BROKER_URL: string; MQTT_MANAGEMENT_URL: string; MQTT_PASSWORD: string; LIVE_LOGIN_KEY: string };
+  /**
+   * What an API takes to publish here (MQTT_USERNAME is left to its default, 'api'), with what an
+   * API on an external broker must have to start: an internal port (a free one) for the broker's
+   * questions and the credential they carry (this broker asks none).
+   */
+  env: {
+    MQTT_BROKER_URL: string;
+    MQTT_MANAGEMENT_URL: string;
+    MQTT_PASSWORD: string;
+    LIVE_LOGIN_KEY: string;
+    API_INTERNAL_PORT: string;
+    BROKER_AUTH_SECRET: string;
+  };
   /** The usernames whose connections the API asked the management API to close, in order. */
   closedUsers: string[];
   close(): Promise<void>;
@@ -75,6 +86,8 @@ export async function startStandInBroker(): Promise<StandInBroker> {
       MQTT_MANAGEMENT_URL: `http://127.0.0.1:${managementPort}`,
       MQTT_PASSWORD: password,
       LIVE_LOGIN_KEY: randomBytes(32).toString('hex'),
+      API_INTERNAL_PORT: '0',
+      BROKER_AUTH_SECRET: randomBytes(32).toString('hex'),
     },
     closedUsers,
     async close() {

@@ -637,6 +637,17 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
           .execute();
     },
   ],
+  // Mail sent once by whoever holds it: the sender that took a mail writes its lease's id on the
+  // row, and only that lease marks it sent or failed (a sender whose lease ran out finds its mark
+  // refused); a mail the server refused for good, or that kept failing past the cap, is given up
+  // (failed_at) with the reason in last_error, and no sender takes it again.
+  [
+    '0018_mail_outbox_leases',
+    async (db) => {
+      await db.schema.alterTable('mail_outbox').addColumn('lease_id', 'text').execute();
+      await db.schema.alterTable('mail_outbox').addColumn('failed_at', 'text').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

@@ -314,6 +314,10 @@ export interface Schema {
     /** Not tried before this: a retry's back-off, or a sender's lease while it sends. */
     next_attempt_at: string;
     last_error: string | null;
+    /** The lease of the sender that last took it (0018): only that lease marks it sent or failed. */
+    lease_id: string | null;
+    /** When it was given up (refused for good, or failing past the cap; 0018); null while it may be sent. */
+    failed_at: string | null;
   };
   /** Password reset links (0017): the token's sha256 only; single use, until expires_at. */
   password_resets: {

@@ -12,7 +12,7 @@ export interface FileLinks {
   purchased: PurchaseDownloadLinks;
 }
 
-/** Every kind of link, keyed by the operator token: what one instance issues, every instance checks. */
+/** Every kind of link, keyed by FILE_LINK_KEY (config.ts fileLinkKey): what one instance issues, every instance checks. */
 export const fileLinks = (secret: string): FileLinks => ({
   order: orderFileLinks(secret),
   content: contentFileLinks(secret),

@@ -13,7 +13,7 @@ import { zipDownload } from './zipStream.js';
  * session of someone else is refused the link a party passed on.
  */
 export function registerOrderDownloads(app: Hono<AppEnv>, { repos, files, config }: Services): void {
-  const links = fileLinks(config.adminToken);
+  const links = fileLinks(config.fileLinkKey);
   app.get(`${ORDER_DELIVERABLES_PATH}/:orderId`, async (c) => {
     const orderId = c.req.param('orderId');
     const grant = deliverablesGrant(orderId);

@@ -6,7 +6,7 @@ import { ALL_PURCHASES, PURCHASE_DOWNLOAD_PATH, purchaseDownloadLinks } from './
 import { zipDownload } from './zipStream.js';
 
 export function registerPurchaseDownloads(app: Hono<AppEnv>, { repos, files, config }: Services): void {
-  const links = purchaseDownloadLinks(config.adminToken);
+  const links = purchaseDownloadLinks(config.fileLinkKey);
   const userOf = (c: Context<AppEnv>, item: string) => {
     const userId = links.check(item, c.req.query());
     const session = c.get('user');

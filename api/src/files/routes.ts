@@ -61,7 +61,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (isPrivateKey(key)) throw notFound('File');
     return key;
   };
-  const links = fileLinks(config.adminToken);
+  const links = fileLinks(config.fileLinkKey);
 
   app.get(FILES_PATHS.download, async (c) => {
     const key = checked(c.req.query('filePath') ?? '', 'filePath');

@@ -10,8 +10,8 @@ export type LinkRefusal = 'incomplete' | 'not valid' | 'expired';
  * Short-lived links to private files, like presigned URLs: the query (`exp`, `sig`) is the
  * permission, checked by the files host without a session (an <img> on another origin sends no
  * cookie). The signature is HMAC-SHA256 of the fields the link grants and its expiry, under a
- * key every instance derives from the operator token and `purpose`, so any instance checks what
- * another issued, and a link of one kind never passes for another.
+ * key every instance derives from the file link key (FILE_LINK_KEY) and `purpose`, so any
+ * instance checks what another issued, and a link of one kind never passes for another.
  */
 export function signedLinks(secret: string, purpose: string, lifetimeSeconds: number) {
   const key = createHmac('sha256', secret).update(purpose).digest();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { clientFrom, normalizeAddress, trustedProxies } from './client.js';
+import { clientFrom, clientGroup, normalizeAddress, trustedProxies } from './client.js';
 
 const GATEWAY = '10.0.0.5';
 const gatewayOnly = trustedProxies([GATEWAY]);
@@ -97,5 +97,20 @@ describe('the configuration', () => {
     expect(loadConfig({ ...base, API_TRUST_PROXY: 'true', API_TRUSTED_PROXIES: '10.0.0.5' }).trustedProxies).toEqual([
       '10.0.0.5',
     ]);
+  });
+});
+
+describe('the group a per-client limit counts', () => {
+  it('is an IPv4 address itself, and an IPv6 address its /64, however it is written', () => {
+    expect(clientGroup('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientGroup('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientGroup('2001:db8:1:2::a')).toBe('2001:db8:1:2::/64');
+    expect(clientGroup('2001:0DB8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(clientGroup('[2001:db8:1:2::b%eth0]')).toBe('2001:db8:1:2::/64');
+    expect(clientGroup('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientGroup('::1')).toBe('0:0:0:0::/64');
+    expect(clientGroup('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(clientGroup('2001:db8:1:3::a')).not.toBe(clientGroup('2001:db8:1:2::a'));
+    expect(clientGroup('unknown')).toBe('unknown');
   });
 });

@@ -102,3 +102,24 @@ export function clientAddress(c: Context, config: { trustedProxies: readonly str
   }
   return clientFrom(getConnInfo(c).remote.address ?? 'unknown', c.req.header('x-forwarded-for'), trusted);
 }
+
+/**
+ * What a per-client limit counts a client under: an IPv4 address as it is, an IPv6 address by
+ * its /64 (`2001:db8:1:2::/64`). A subscriber is given a /64 or more and picks any address in it
+ * at will, so counting single IPv6 addresses would give one client 2^64 shares of a limit.
+ */
+export function clientGroup(client: string): string {
+  const parsed = normalizeAddress(client);
+  if (!parsed) return client;
+  if (parsed.family === 'ipv4') return parsed.address;
+  const [head = '', tail] = parsed.address.split('::');
+  const words = (part: string) =>
+    part === '' ? [] : part.split(':').flatMap((word) => (word.includes('.') ? ['0', '0'] : [word]));
+  const front = words(head);
+  const back = tail === undefined ? [] : words(tail);
+  const all = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${all
+    .slice(0, 4)
+    .map((word) => parseInt(word, 16).toString(16))
+    .join(':')}::/64`;
+}

@@ -1,3 +1,4 @@
+import { createOutboxRunner, type OutboxRunner } from '../outbox/runner.js';
 import type { Repositories } from '../repositories/index.js';
 import type { OutboxMarks, OutboxMessage } from '../repositories/liveOutbox.js';
 import type { LivePublisher } from './publisher.js';
@@ -15,19 +16,8 @@ const RETRY_MOST_MS = 5000;
 export const retryDelayMs = (attempts: number): number =>
   Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1));
 
-export interface LiveRelay {
-  /**
-   * Asks for a pass now: a message was just written. It may not be committed yet (the writer's
-   * transaction is still open): the poll finds it then.
-   */
-  kick(): void;
-  /** One pass now, or after the one under way; answers how many messages it published. */
-  pass(): Promise<number>;
-  /** Polls every `pollMs` from now. */
-  start(): void;
-  /** Stops polling, lets the pass under way end, and runs one more for what was committed meanwhile (once). */
-  stop(): Promise<void>;
-}
+/** The relay's runner (outbox/runner.ts): kicked after each write, polling, and on `stop` one last pass. */
+export type LiveRelay = OutboxRunner;
 
 /**
  * Publishes the live outbox (issue 40, item 3): each instance runs one, and the outbox lets one
@@ -42,12 +32,6 @@ export function createRelay(
   { repos, live }: { repos: Pick<Repositories, 'liveOutbox'>; live: LivePublisher },
   pollMs: number,
 ): LiveRelay {
-  let running: Promise<number> | null = null;
-  let again = false;
-  let polling: ReturnType<typeof setInterval> | null = null;
-  let stopped = false;
-  let failing = false;
-
   const report = (what: string, error: unknown) =>
     console.error(`[live] relay: ${what}: ${error instanceof Error ? error.message : String(error)}`);
 
@@ -72,63 +56,19 @@ export function createRelay(
     return { published, whole: published === messages.length };
   };
 
-  /** Passes until the outbox has no more than one batch's worth ready, or a pass stops short. */
-  const run = async (): Promise<number> => {
-    let total = 0;
-    for (;;) {
-      let outcome = { published: 0, whole: false, full: false };
-      try {
-        await repos.liveOutbox.withOldest(RELAY_BATCH, async (messages, marks) => {
-          outcome = { ...(await publishAll(messages, marks)), full: messages.length === RELAY_BATCH };
-        });
-        failing = false;
-      } catch (error) {
-        // The database (down, restarting): the next poll tries again; said once per outage.
-        if (!failing) report('the outbox cannot be read', error);
-        failing = true;
-      }
-      total += outcome.published;
-      if (!(outcome.whole && outcome.full) || stopped) return total;
-    }
-  };
-
-  const pass = (): Promise<number> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    const current = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await run();
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      if (running === current) running = null;
-    });
-    running = current;
-    return current;
-  };
-
-  return {
-    kick() {
-      if (!stopped) void pass();
+  return createOutboxRunner({
+    name: '[live] relay:',
+    pollMs,
+    // Another batch at once only when this one was whole and full: more may be ready.
+    async batch() {
+      let outcome = { done: 0, more: false };
+      await repos.liveOutbox.withOldest(RELAY_BATCH, async (messages, marks) => {
+        const { published, whole } = await publishAll(messages, marks);
+        outcome = { done: published, more: whole && messages.length === RELAY_BATCH };
+      });
+      return outcome;
     },
-    pass,
-    start() {
-      stopped = false;
-      polling ??= setInterval(() => void pass(), pollMs);
-      polling.unref();
-    },
-    async stop() {
-      // Once: a second close of the instance finds its database gone.
-      if (stopped) return;
-      stopped = true;
-      if (polling) clearInterval(polling);
-      polling = null;
-      await running;
-      await run();
-    },
-  };
+    // What was committed before the broker goes is published before it goes.
+    finalPass: true,
+  });
 }

@@ -14,11 +14,12 @@ export interface SmtpCatcher {
 
 /**
  * An SMTP server on 127.0.0.1 (a free port) handing each message it accepts, raw, to `keep`;
- * `refuse` (tests) answers a send with a temporary failure instead. No TLS or login: loopback only.
+ * `refuse` (tests) answers a message with a failure instead: a temporary one (451) for `true`, or
+ * the reply code it answers (550: refused for good). No TLS or login: loopback only.
  */
 export async function startSmtpCatcher(
   keep: (raw: string, envelopeTo: string[]) => Promise<void> | void,
-  { refuse = () => false }: { refuse?: () => boolean } = {},
+  { refuse = () => false }: { refuse?: () => boolean | number } = {},
 ): Promise<SmtpCatcher> {
   const server = new SMTPServer({
     authOptional: true,
@@ -29,9 +30,11 @@ export async function startSmtpCatcher(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (refuse()) {
-          const error = Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 });
-          callback(error);
+        const refusal = refuse();
+        if (refusal !== false) {
+          const code = refusal === true ? 451 : refusal;
+          const reason = code >= 500 ? 'Mailbox unavailable' : 'Mailbox busy, try later';
+          callback(Object.assign(new Error(reason), { responseCode: code }));
           return;
         }
         const to = session.envelope.rcptTo.map((r) => r.address);

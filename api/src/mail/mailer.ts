@@ -25,3 +25,20 @@ export function smtpMailer(url: string, from: string): Mailer {
     close: () => transport.close(),
   };
 }
+
+/**
+ * Whether a failed send can never succeed, so retrying it is pointless: the SMTP server refused
+ * this recipient or this message with a 5xx reply (SMTP's permanent failures; 4xx are transient).
+ * A 5xx to anything else (AUTH, MAIL FROM) is this deployment's settings, refusing every mail
+ * alike: retried (up to the cap) like a failure without a reply (the server unreachable, a timeout).
+ */
+export function isPermanentFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { responseCode, command } = error as Error & { responseCode?: unknown; command?: unknown };
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    (command === 'RCPT TO' || command === 'DATA')
+  );
+}

@@ -1,20 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import type { MailSending } from '../config.js';
+import { createOutboxRunner, type OutboxRunner } from '../outbox/runner.js';
 import type { Repositories } from '../repositories/index.js';
-import type { Mailer } from './mailer.js';
+import type { TakenMail } from '../repositories/mailOutbox.js';
+import { isPermanentFailure, type Mailer } from './mailer.js';
 
 /** Mails one pass takes at a time. */
 export const MAIL_BATCH = 20;
+/**
+ * A mail that failed this many sends is given up: with the default back-off (10 s doubling to an
+ * hour) about 20 hours of trying, so a mail server down for an afternoon loses no mail...
+ */
+export const MAIL_MOST_ATTEMPTS = 30;
+/** ...and so is one still failing this long after it was queued. */
+export const MAIL_GIVE_UP_MS = 24 * 3600_000;
 
-export interface MailSender {
-  /** Asks for a pass now: a mail was just queued (maybe not committed yet: the poll finds it then). */
-  kick(): void;
-  /** One pass now, or after the one under way; answers how many mails it sent. */
-  pass(): Promise<number>;
-  /** Polls every `pollMs` from now. */
-  start(): void;
-  /** Stops polling and lets the pass under way end. */
-  stop(): Promise<void>;
-}
+/** The sender's runner (outbox/runner.ts): kicked when a mail is queued (maybe not committed yet: the poll finds it then). */
+export type MailSender = OutboxRunner;
 
 /** The wait after a mail's `attempts`-th failed send: doubling from the first, up to the most. */
 export const mailRetryDelayMs = (timing: Pick<MailSending, 'retryFirstMs' | 'retryMostMs'>, attempts: number) =>
@@ -22,94 +24,73 @@ export const mailRetryDelayMs = (timing: Pick<MailSending, 'retryFirstMs' | 'ret
 
 /**
  * Sends the mail outbox (repositories/mailOutbox.ts), as the live relay publishes the live one
- * (live/relay.ts): each instance runs one, told after each write and polling every `pollMs`. A
- * pass takes due mails for a lease (so two instances never take the same one), sends each, and
- * marks it sent once the SMTP server accepted it; a send that fails is retried after back-off
- * (`mailRetryDelayMs`), forever, and a sender that dies mid-way leaves its mails to be taken again
- * after the lease. At least once: a crash between the server's acceptance and the mark sends it again.
+ * (live/relay.ts), on the same runner (outbox/runner.ts): each instance runs one, told after each
+ * write and polling every `pollMs`. A batch takes due mails under a lease of its own (so two
+ * instances never take the same one); before each send it renews that mail's lease, and skips the
+ * mail if the lease ran out and another sender took it meanwhile (a batch slower than its lease
+ * never sends its later mails a second time). A mail is marked sent once the SMTP server accepted
+ * it, by the lease that sent it only. A send that fails for now (4xx, no answer) is retried after
+ * back-off (`mailRetryDelayMs`) until it failed MAIL_MOST_ATTEMPTS times or MAIL_GIVE_UP_MS
+ * passed since it was queued; one the server refused for good (a 5xx to its recipient or its
+ * message) is given up at once; a given-up mail keeps its reason in last_error. At least once: a
+ * sender that dies between the server's acceptance and the mark, or whose send outlasts the lease,
+ * has that one mail sent again.
  */
 export function createMailSender(
   { repos, mailer }: { repos: Pick<Repositories, 'mailOutbox'>; mailer: Mailer },
   timing: Pick<MailSending, 'pollMs' | 'retryFirstMs' | 'retryMostMs' | 'leaseMs'>,
+  now: () => number = Date.now,
 ): MailSender {
-  let running: Promise<number> | null = null;
-  let again = false;
-  let polling: ReturnType<typeof setInterval> | null = null;
-  let stopped = false;
-  let failing = false;
-
   const report = (what: string, error: unknown) =>
     console.error(`[mail] ${what}: ${error instanceof Error ? error.message : String(error)}`);
 
-  const run = async (): Promise<number> => {
-    let sent = 0;
-    for (;;) {
-      let taken;
-      try {
-        taken = await repos.mailOutbox.take(MAIL_BATCH, timing.leaseMs);
-        failing = false;
-      } catch (error) {
-        // The database (down, restarting): the next poll tries again; said once per outage.
-        if (!failing) report('the outbox cannot be read', error);
-        failing = true;
-        return sent;
-      }
+  /** Records a failed send: retried later, or given up. */
+  const failed = async (mail: TakenMail, error: unknown) => {
+    const attempts = mail.attempts + 1;
+    const reason = error instanceof Error ? error.message : String(error);
+    const retryAt = now() + mailRetryDelayMs(timing, attempts);
+    const giveUp =
+      isPermanentFailure(error) ||
+      attempts >= MAIL_MOST_ATTEMPTS ||
+      retryAt - Date.parse(mail.createdAt) >= MAIL_GIVE_UP_MS;
+    if (giveUp) {
+      await repos.mailOutbox.gaveUp(mail.id, mail.leaseId, attempts, reason).catch(() => undefined);
+      report(`mail ${mail.id} given up (attempt ${attempts})`, error);
+      return;
+    }
+    await repos.mailOutbox
+      .failed(mail.id, mail.leaseId, attempts, new Date(retryAt).toISOString(), reason)
+      .catch(() => undefined);
+    // The first failure, then every tenth: a mail server down for a day is not a line a poll.
+    if (attempts % 10 === 1) report(`mail ${mail.id} not sent (attempt ${attempts})`, error);
+  };
+
+  return createOutboxRunner({
+    name: '[mail]',
+    pollMs: timing.pollMs,
+    async batch() {
+      const taken = await repos.mailOutbox.take(MAIL_BATCH, timing.leaseMs, randomUUID(), new Date(now()));
+      let sent = 0;
       for (const mail of taken) {
+        // Held again from now, or taken by another sender since: then it is that sender's to send.
+        if (!(await repos.mailOutbox.renew(mail.id, mail.leaseId, timing.leaseMs, new Date(now())))) continue;
         try {
           await mailer.send(mail);
         } catch (error) {
-          const attempts = mail.attempts + 1;
-          const retryAt = new Date(Date.now() + mailRetryDelayMs(timing, attempts)).toISOString();
-          const reason = error instanceof Error ? error.message : String(error);
-          await repos.mailOutbox.failed(mail.id, attempts, retryAt, reason).catch(() => undefined);
-          // The first failure, then every tenth: a mail server down for a day is not a line a poll.
-          if (attempts % 10 === 1) report(`mail ${mail.id} not sent (attempt ${attempts})`, error);
+          await failed(mail, error);
           continue;
         }
-        // Not marked (the database failed just now): the lease ends and it is sent again, at least once.
+        // Not marked (the database failed just now, or the send outlasted the lease and another
+        // sender took it): it is sent again, at least once.
         await repos.mailOutbox
-          .sent(mail.id)
+          .sent(mail.id, mail.leaseId)
+          .then((marked) => {
+            if (!marked) report(`mail ${mail.id} sent, not marked`, new Error('its lease ran out during the send'));
+          })
           .catch((error: unknown) => report(`mail ${mail.id} sent, not marked`, error));
         sent++;
       }
-      if (taken.length < MAIL_BATCH || stopped) return sent;
-    }
-  };
-
-  const pass = (): Promise<number> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    const current = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await run();
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      if (running === current) running = null;
-    });
-    running = current;
-    return current;
-  };
-
-  return {
-    kick() {
-      if (!stopped) void pass();
+      return { done: sent, more: taken.length === MAIL_BATCH };
     },
-    pass,
-    start() {
-      stopped = false;
-      polling ??= setInterval(() => void pass(), timing.pollMs);
-      polling.unref();
-    },
-    async stop() {
-      stopped = true;
-      if (polling) clearInterval(polling);
-      polling = null;
-      await running;
-    },
-  };
+  });
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { watermarkSvg } from './watermark.js';
 
@@ -18,6 +19,21 @@ const OUTPUTS = [
   { format: 'jpeg', contentType: 'image/jpeg', extension: 'jpg' },
 ] as const;
 
+/** A format a picture is made in. */
+export type ImageFormat = (typeof OUTPUTS)[number]['format'];
+
+/** The content type of each format made. */
+export const FORMAT_TYPES: Record<ImageFormat, string> = Object.fromEntries(
+  OUTPUTS.map((output) => [output.format, output.contentType]),
+) as Record<ImageFormat, string>;
+
+/**
+ * Encodes run at once: sharp gives each one libvips thread here (its default on glibc without
+ * jemalloc), so a job uses the machine's cores only by running several; at most 2, so a job
+ * leaves room to the API's requests beside it.
+ */
+const ENCODE_LANES = Math.max(1, Math.min(2, availableParallelism()));
+
 /** A watermarked preview: the pictures everyone is shown of a photo for sale until they buy it. */
 export interface Preview {
   /** The most pixels on either side (a portrait's height too): enough to judge a photo on a screen, too few to print it. */
@@ -33,10 +49,23 @@ export interface PictureSet {
   square: boolean;
   /** Also a watermarked preview at the set's widths that fit in it, in the same formats (`previews`). */
   preview?: Preview;
+  /**
+   * Formats left out of a picture at least `fromWidth` wide, for a later run to add (the result
+   * names them in `deferred`): AVIF at 1280 px and more is most of a large photo's time, and the
+   * other formats can be shown without it.
+   */
+  defer?: { formats: readonly ImageFormat[]; fromWidth: number };
 }
 
 /** A page's picture (grids, the viewer, covers): every width in every format, for a `<picture>`. */
 export const PAGE_PICTURES: PictureSet = { widths: IMAGE_WIDTHS, formats: ['avif', 'webp', 'jpeg'], square: false };
+
+/**
+ * An order's picture (a target's): the page's, its AVIF made after the others when it is at
+ * least 1280 px wide (media/jobs.ts records the target ready with its WebP and JPEG, and a job of
+ * the queue's later lane adds the AVIF), so the order page shows it sooner.
+ */
+export const ORDER_PICTURES: PictureSet = { ...PAGE_PICTURES, defer: { formats: ['avif'], fromWidth: 1280 } };
 
 /**
  * A photo for sale: the page's pictures, unmarked (for its owner and its buyers), and its
@@ -79,6 +108,8 @@ export type ImageResult =
       outputs: ImageOutput[];
       /** The watermarked preview's pictures, when the set asks for one (else none). */
       previews: ImageOutput[];
+      /** The set's formats left for a later run (its `defer`), none made at any width. */
+      deferred: ImageFormat[];
     }
   | { ok: false; reason: string };
 
@@ -107,11 +138,13 @@ export function previewWidthsFor(width: number, height: number, widths: readonly
  * 16 px placeholder; with a preview (a photo for sale), also its watermarked preview in the same
  * formats. A file that is not a picture of the declared type (SVG, HTML, a polyglot, random
  * bytes), is truncated, or has too many pixels is refused with the reason, and nothing is made of it.
+ * Encodes `lanes` at a time (work nobody waits for takes one, leaving the cores to work someone does).
  */
 export async function processImage(
   bytes: Uint8Array,
   declaredType: string,
   set: PictureSet = PAGE_PICTURES,
+  lanes: number = ENCODE_LANES,
 ): Promise<ImageResult> {
   const declared = DECLARED[declaredType];
   if (!declared) return { ok: false, reason: `Files of type ${declaredType} are not accepted` };
@@ -133,46 +166,75 @@ export async function processImage(
       reason: `This image has ${header.width} x ${header.height} pixels; at most ${MAX_INPUT_PIXELS / 1_000_000} million are accepted`,
     };
 
-  // Decoded once (the first frame of an animation), upright, then resized from memory for each output.
+  // The upright picture's size (a camera's portrait is stored landscape with its orientation).
+  const upright = header.autoOrient;
+  // A square is cut from the middle; its side is what the widths are made of.
+  const width = set.square ? Math.min(upright.width, upright.height) : upright.width;
+  const height = set.square ? width : upright.height;
+  const widths = widthsFor(width, set.widths);
+  const deferred =
+    set.defer && widths.some((w) => w >= (set.defer?.fromWidth ?? Infinity))
+      ? set.formats.filter((f) => set.defer?.formats.includes(f))
+      : [];
+  const formats = OUTPUTS.filter((o) => set.formats.includes(o.format) && !deferred.includes(o.format));
+
+  // Decoded once (the first frame of an animation), upright, at the largest size made: a JPEG is
+  // decoded at a fraction of its size where that is still as large (every byte is still read, so a
+  // truncated file is refused as when decoded whole). Then resized from memory for each output.
+  const largest = Math.max(...set.widths);
+  const decodedSize = set.square
+    ? { width: largest, height: largest, fit: 'outside' as const, withoutEnlargement: true }
+    : { width: largest, withoutEnlargement: true };
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded = await sharp(bytes, options).rotate().raw().toBuffer({ resolveWithObject: true });
+    decoded = await sharp(bytes, options).rotate().resize(decodedSize).raw().toBuffer({ resolveWithObject: true });
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0] : '';
     return { ok: false, reason: `This ${declared.label} image could not be read${detail ? ` (${detail})` : ''}` };
   }
-  const { height, channels } = decoded.info;
-  const decodedWidth = decoded.info.width;
-  const raw = () => sharp(decoded.data, { raw: { width: decodedWidth, height, channels } });
-  // A square is cut from the middle; its side is what the widths are made of.
-  const width = set.square ? Math.min(decodedWidth, height) : decodedWidth;
+  const { channels } = decoded.info;
+  const fromMemory = (image: { data: Buffer; info: OutputInfo }) => () =>
+    sharp(image.data, { raw: { width: image.info.width, height: image.info.height, channels: image.info.channels } });
+  const raw = fromMemory(decoded);
   const shaped = (w: number) => raw().resize(set.square ? { width: w, height: w, fit: 'cover' } : { width: w });
 
-  /** One picture `w` wide in each of the set's formats, `image()` giving the picture afresh for each encoder. */
-  const encoded = async (image: () => Sharp, w: number): Promise<ImageOutput[]> => {
-    const made: ImageOutput[] = [];
-    for (const output of OUTPUTS.filter((o) => set.formats.includes(o.format))) {
-      const encoder =
-        output.format === 'avif'
-          ? image().avif({ quality: 50, effort: 2 })
-          : output.format === 'webp'
-            ? image().webp({ quality: 75 })
-            : // JPEG has no transparency: a transparent PNG is laid on white, not black.
-              image().flatten({ background: '#ffffff' }).jpeg({ quality: 78, mozjpeg: true, progressive: true });
-      made.push({
-        name: `${w}.${output.extension}`,
-        contentType: output.contentType,
-        width: w,
-        bytes: await encoder.toBuffer(),
-      });
-    }
-    return made;
+  /** The encodes of one picture `w` wide in each format made, `image()` giving the picture afresh for each. */
+  const encodes = (image: () => Promise<() => Sharp>, w: number): Task<ImageOutput>[] =>
+    formats.map((output) => ({
+      size: w,
+      run: async () => {
+        const picture = await image();
+        const encoder =
+          output.format === 'avif'
+            ? picture().avif({ quality: 50, effort: 2 })
+            : output.format === 'webp'
+              ? // Effort 2: a third of the default's time, at the same size within a few percent.
+                picture().webp({ quality: 75, effort: 2 })
+              : // JPEG has no transparency: a transparent PNG is laid on white, not black.
+                picture().flatten({ background: '#ffffff' }).jpeg({ quality: 78, mozjpeg: true, progressive: true });
+        return {
+          name: `${w}.${output.extension}`,
+          contentType: output.contentType,
+          width: w,
+          bytes: await encoder.toBuffer(),
+        };
+      },
+    }));
+
+  /** Each width resized once, and encoded from that in each format. */
+  const resizedOnce = (make: () => Sharp) => {
+    let resized: Promise<() => Sharp> | undefined;
+    return () => (resized ??= make().raw().toBuffer({ resolveWithObject: true }).then(fromMemory));
   };
 
-  const outputs: ImageOutput[] = [];
-  for (const w of widthsFor(width, set.widths)) outputs.push(...(await encoded(() => shaped(w), w)));
+  const outputTasks = widths.flatMap((w) =>
+    encodes(
+      resizedOnce(() => shaped(w)),
+      w,
+    ),
+  );
 
-  const previews: ImageOutput[] = [];
+  const previewTasks: Task<ImageOutput>[] = [];
   // A square (a profile picture) is nothing anyone buys.
   if (set.preview && !set.square) {
     const { longEdge, mark } = set.preview;
@@ -188,16 +250,53 @@ export async function processImage(
           .composite([{ input: overlay }]);
         return opaque ? image.removeAlpha() : image;
       };
-      previews.push(...(await encoded(marked, w)));
+      previewTasks.push(...encodes(resizedOnce(marked), w));
     }
   }
+  const made = await inLanes([...outputTasks, ...previewTasks], lanes);
+  const outputs = made.slice(0, outputTasks.length);
+  const previews = made.slice(outputTasks.length);
   const tiny = await shaped(16).flatten({ background: '#ffffff' }).webp({ quality: 40 }).toBuffer();
   return {
     ok: true,
     width,
-    height: set.square ? width : height,
+    height,
     placeholder: `data:image/webp;base64,${tiny.toString('base64')}`,
     outputs,
     previews,
+    deferred,
   };
+}
+
+/** Work for inLanes: `size` orders it (the largest first). */
+interface Task<T> {
+  size: number;
+  run: () => Promise<T>;
+}
+
+/**
+ * Runs `tasks` at most `lanes` at a time, the largest first (so the longest is not the one left
+ * running alone at the end), and answers their results in the tasks' order; the first failure
+ * rejects, once the tasks under way have ended, and no further task starts.
+ */
+async function inLanes<T>(tasks: readonly Task<T>[], lanes: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  const order = tasks.map((_, i) => i).sort((a, b) => (tasks[b]?.size ?? 0) - (tasks[a]?.size ?? 0));
+  let failed = false;
+  const lane = async () => {
+    for (let next = order.shift(); next !== undefined && !failed; next = order.shift()) {
+      const task = tasks[next];
+      if (!task) continue;
+      try {
+        results[next] = await task.run();
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(lanes, tasks.length) }, lane));
+  const failure = settled.find((s) => s.status === 'rejected');
+  if (failure) throw failure.reason;
+  return results;
 }

@@ -8,13 +8,16 @@ import { type Derivative, derivativeFolder, largestJpeg, type TargetMedia } from
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
   AVATAR_PICTURES,
+  FORMAT_TYPES,
+  type ImageFormat,
   type ImageResult,
+  ORDER_PICTURES,
   PAGE_PICTURES,
   type PictureSet,
   processImage,
@@ -24,8 +27,8 @@ import { processVideo, type VideoResult } from './videos.js';
 import { uploadLimit } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
 
-/** What a media worker uses: the API's storage, the file store and the live outbox, wherever it runs. */
-export type WorkerServices = Pick<Services, 'repos' | 'files' | 'config' | 'relay'>;
+/** What a media worker uses: the API's storage, the file store, the live outbox and the queue (for later jobs), wherever it runs. */
+export type WorkerServices = Pick<Services, 'repos' | 'files' | 'config' | 'relay' | 'media'>;
 
 /** The largest public source a job reads (a camera's frame is 10 to 30 MB). */
 const PUBLIC_SOURCE_MAX_BYTES = 100 * 1024 * 1024;
@@ -65,8 +68,12 @@ async function copyStored(
   return 'copied';
 }
 
-/** What one run of a job made of a source and stored (`media`), or why the source was refused. */
-type Made = { ok: true; media: TargetMedia; stored: Derivative[] } | { ok: false; reason: string };
+/**
+ * What one run of a job made of a source and stored (`media`), and the formats it left for a
+ * later run (the set's `defer`); or why the source was refused.
+ */
+type Made =
+  { ok: true; media: TargetMedia; stored: Derivative[]; deferred: ImageFormat[] } | { ok: false; reason: string };
 
 /**
  * Decodes a stored source as its declared type and remakes it (a picture: media/images.ts; a
@@ -83,6 +90,7 @@ async function makeMedia(
   folder: string,
   pictures: PictureSet = PAGE_PICTURES,
   privateFolder?: string,
+  lanes?: number,
 ): Promise<Made> {
   let result: ImageResult | VideoResult;
   if (source.contentType.startsWith('video/')) {
@@ -100,7 +108,7 @@ async function makeMedia(
     const bytes = await readStored(files, source.key, limit);
     if (bytes === undefined) throw new Error(`${source.key} is not in the store`);
     if (bytes === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
-    result = await processImage(bytes, source.contentType, pictures);
+    result = await processImage(bytes, source.contentType, pictures, lanes);
   }
   if (!result.ok) return result;
 
@@ -141,7 +149,7 @@ async function makeMedia(
       ...(unmarked.length > 0 && { unmarked }),
       ...('files' in result && { video: { durationSeconds: result.durationSeconds, files: videoFiles } }),
     };
-    return { ok: true, media, stored };
+    return { ok: true, media, stored, deferred: 'poster' in result ? [] : result.deferred };
   } catch (error) {
     await removeAll(files, stored);
     throw error;
@@ -168,7 +176,7 @@ const removeAll = (files: FileStore, stored: Derivative[]) =>
  * uploader, and its bytes go. Storage failing throws: the queue retries.
  */
 export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadLetter: DeadLetterHandler } {
-  const { repos, files, config, relay } = services;
+  const { repos, files, config, relay, media } = services;
 
   const fail = async (job: { targetIdentifier: string }, reason: string) => {
     const target = await repos.orders.processingTarget(job.targetIdentifier);
@@ -259,22 +267,74 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     await removeAll(files, made.stored);
   };
 
+  /**
+   * The formats of a ready target's picture that are in none of its derivatives (those its first
+   * run deferred); none for a video, or a target uploaded before the pipeline.
+   */
+  const formatsMissing = (media: TargetMedia | null): ImageFormat[] =>
+    !media || media.video || media.derivatives.length === 0
+      ? []
+      : ORDER_PICTURES.formats.filter((f) => !media.derivatives.some((d) => d.contentType === FORMAT_TYPES[f]));
+
+  /**
+   * An order picture's formats its first run left out (its AVIF, media/images.ts ORDER_PICTURES),
+   * made from the source in a folder of this run's own beside the first run's, and added to the
+   * target's media once stored, so its `<picture>` never names a file not written. Of two runs, or
+   * a run and the target's removal, one adds them; the other run removes what it made.
+   */
+  const formatsJob = async (targetIdentifier: string) => {
+    const ready = await repos.orders.filesOf(targetIdentifier);
+    const missing = formatsMissing(ready?.media ?? null);
+    const shown = ready?.media;
+    const first = shown?.derivatives[0];
+    if (!ready || !shown || !first || missing.length === 0) return;
+    const folder = `${posix.dirname(posix.dirname(first.key))}/${randomBytes(9).toString('base64url')}`;
+    const made = await makeMedia(
+      files,
+      { key: ready.key, contentType: ready.contentType },
+      uploadLimit(config, ready.contentType),
+      folder,
+      { ...PAGE_PICTURES, formats: missing },
+      undefined,
+      // One encode at a time: an upload's first pictures, made meanwhile, get the other core.
+      1,
+    );
+    // It was made once from this source: shown as it is.
+    if (!made.ok) return console.error(`[media] the later formats of ${targetIdentifier} were refused: ${made.reason}`);
+    try {
+      if (await repos.orders.addDerivatives(targetIdentifier, shown, made.media.derivatives)) return;
+    } catch (error) {
+      await removeAll(files, made.stored);
+      throw error;
+    }
+    await removeAll(files, made.stored);
+  };
+
   const handle: JobHandler = async (job) => {
     if ('contentIdentifier' in job) return publicJob('content', job.contentIdentifier);
     if ('coverOf' in job) return coverJob(job.coverOf);
     if ('avatarOf' in job) return avatarJob(job.avatarOf);
+    if ('formatsOf' in job) return formatsJob(job.formatsOf);
     const target = await repos.orders.processingTarget(job.targetIdentifier);
-    // Finished by another worker, or removed: nothing to do.
-    if (!target) return;
+    if (!target) {
+      // Finished (by this job's run that stopped before queuing its later formats, or by another
+      // worker), or removed: at most the later formats to queue.
+      const ready = await repos.orders.filesOf(job.targetIdentifier);
+      if (formatsMissing(ready?.media ?? null).length > 0) await media.send({ formatsOf: job.targetIdentifier });
+      return;
+    }
     const made = await makeMedia(
       files,
       { key: target.sourceKey, contentType: target.contentType },
       uploadLimit(config, target.contentType),
       derivativeFolder(target.orderId, target.targetIdentifier),
+      // A picture is shown once its WebP and JPEG are made; its AVIF follows (formatsJob).
+      target.contentType.startsWith('video/') ? PAGE_PICTURES : ORDER_PICTURES,
     );
     if (!made.ok) return fail(job, made.reason);
+    let finished: boolean;
     try {
-      const finished = await repos.transaction(async (tx) => {
+      finished = await repos.transaction(async (tx) => {
         if (!(await tx.orders.finishProcessing(target.targetId, { state: 'ready', media: made.media }))) return false;
         const order = await tx.orders.byRowId(target.orderRowId);
         if (order)
@@ -286,23 +346,26 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
           );
         return true;
       });
-      if (finished) {
-        relay.kick();
-        return;
-      }
     } catch (error) {
       await removeAll(files, made.stored);
       throw error;
     }
-    // Another worker finished it first (or it was removed): what this run made is nobody's.
-    await removeAll(files, made.stored);
+    if (!finished) {
+      // Another worker finished it first (or it was removed): what this run made is nobody's.
+      await removeAll(files, made.stored);
+      return;
+    }
+    relay.kick();
+    // Failing here fails the job: its next attempt finds the target ready and queues them.
+    if (made.deferred.length > 0) await media.send({ formatsOf: job.targetIdentifier });
   };
 
   return {
     handle,
     deadLetter: async (job, error) => {
       if ('targetIdentifier' in job) return fail(job, PROCESSING_FAILED);
-      // Public media stay as they were (an item processing, a user without a picture) until a later start queues them again.
+      // Public media stay as they were (an item processing, a user without a picture) until a later
+      // start queues them again; an order picture without its later formats is shown in the others.
       console.error(`[media] ${JSON.stringify(job)} failed every attempt: ${error}`);
     },
   };

@@ -5,10 +5,16 @@ import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 
 /**
  * What a media job is about (its identifier is the job's key): an order target's file, an
- * event's photo, an event's cover, or a user's profile picture (by profile name).
+ * event's photo, an event's cover, or a user's profile picture (by profile name); or the formats
+ * a ready target's picture was shown without at first (`formatsOf`, media/jobs.ts), a job of the
+ * later lane.
  */
 export type MediaJob =
-  { targetIdentifier: string } | { contentIdentifier: string } | { coverOf: string } | { avatarOf: string };
+  | { targetIdentifier: string }
+  | { contentIdentifier: string }
+  | { coverOf: string }
+  | { avatarOf: string }
+  | { formatsOf: string };
 
 /**
  * Does the job. Returning is done (also for a file refused: that is an answer, not a failure);
@@ -30,7 +36,10 @@ export interface JobQueue {
   send(job: MediaJob): Promise<void>;
   /** Whether a job with its key is waiting, retrying or running (the sweep sends again only one that is not). */
   pending(job: MediaJob): Promise<boolean>;
-  /** Starts taking jobs, `concurrency` at a time, until stop. */
+  /**
+   * Starts taking jobs, `concurrency` at a time, until stop; and the later lane's (`formatsOf`) one
+   * at a time beside them, so a job someone waits for never waits behind one nobody does.
+   */
   work(handler: JobHandler, deadLetter: DeadLetterHandler, concurrency?: number): Promise<void>;
   /** Stops taking jobs and waits for the ones under way. */
   stop(): Promise<void>;
@@ -40,6 +49,8 @@ export interface JobQueue {
 const STOP_WAIT_MS = 10_000;
 
 const QUEUE = 'media';
+/** The later lane: work that improves what is shown already (an order picture's AVIF). */
+const LATER_QUEUE = 'media-later';
 const DEAD_LETTER_QUEUE = 'media-dead';
 const keyOf = (job: MediaJob) =>
   'targetIdentifier' in job
@@ -48,7 +59,42 @@ const keyOf = (job: MediaJob) =>
       ? `content:${job.contentIdentifier}`
       : 'coverOf' in job
         ? `cover:${job.coverOf}`
-        : `avatar:${job.avatarOf}`;
+        : 'avatarOf' in job
+          ? `avatar:${job.avatarOf}`
+          : `formats:${job.formatsOf}`;
+const queueOf = (job: MediaJob) => ('formatsOf' in job ? LATER_QUEUE : QUEUE);
+/**
+ * This process's first-lane jobs under way, so the later lane starts a job only when none is
+ * (its job already running goes on): an upload's pictures never wait for another's AVIF.
+ */
+function laneGate() {
+  let running = 0;
+  const waiting = new Set<() => void>();
+  return {
+    /** Runs a first-lane job, counted. */
+    async first<T>(work: () => Promise<T>): Promise<T> {
+      running++;
+      try {
+        return await work();
+      } finally {
+        running--;
+        if (running === 0) for (const go of waiting) go();
+      }
+    },
+    /** Resolves once no first-lane job runs (at once when none does). */
+    idle(): Promise<void> {
+      if (running === 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const go = () => {
+          waiting.delete(go);
+          resolve();
+        };
+        waiting.add(go);
+      });
+    },
+  };
+}
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
 /**
@@ -60,6 +106,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DEFAULT_QUEUE_OPTIONS): JobQueue {
   let running = false;
   const loops: Promise<void>[] = [];
+  const gate = laneGate();
   const sleepers = new Set<() => void>();
   const wakeAll = () => {
     for (const wake of sleepers) wake();
@@ -110,11 +157,15 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
     await jobs.fail(claimed, error, null);
   };
 
-  const loop = async (handler: JobHandler, deadLetter: DeadLetterHandler) => {
+  const loop = async (queue: string, handler: JobHandler, deadLetter: DeadLetterHandler) => {
     while (running) {
+      if (queue === LATER_QUEUE) {
+        await gate.idle();
+        if (!running) break;
+      }
       let claimed: ClaimedJob | undefined;
       try {
-        claimed = await jobs.claim(QUEUE, new Date(), new Date(Date.now() + options.leaseMs));
+        claimed = await jobs.claim(queue, new Date(), new Date(Date.now() + options.leaseMs));
       } catch (error) {
         console.error(`[media] could not look for jobs: ${messageOf(error)}`);
       }
@@ -134,7 +185,8 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
           );
           continue;
         }
-        await runOne(claimed, handler, deadLetter);
+        const run = () => runOne(claimed, handler, deadLetter);
+        await (queue === QUEUE ? gate.first(run) : run());
       } catch (error) {
         // Recording the outcome failed (the database went away): the lease runs out and the job is taken again.
         console.error(`[media] could not record a job's outcome: ${messageOf(error)}`);
@@ -145,7 +197,7 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
   return {
     backend: 'table',
     async send(job) {
-      await jobs.add(QUEUE, keyOf(job), JSON.stringify(job));
+      await jobs.add(queueOf(job), keyOf(job), JSON.stringify(job));
       wakeAll();
     },
     async pending(job) {
@@ -154,7 +206,8 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
     },
     async work(handler, deadLetter, concurrency = 1) {
       running = true;
-      for (let i = 0; i < concurrency; i++) loops.push(loop(handler, deadLetter));
+      for (let i = 0; i < concurrency; i++) loops.push(loop(QUEUE, handler, deadLetter));
+      loops.push(loop(LATER_QUEUE, handler, deadLetter));
     },
     async stop() {
       running = false;
@@ -208,12 +261,15 @@ export async function pgBossQueue(
   } as const;
   // Instances starting together make the queues at once, and PostgreSQL may end one's
   // transaction as a deadlock's victim: that one tries again (the queue is there by then).
+  const laterOptions = { ...queueOptions, name: LATER_QUEUE };
   for (let attempt = 1; ; attempt++) {
     try {
       await boss.createQueue(DEAD_LETTER_QUEUE);
       await boss.createQueue(QUEUE, queueOptions);
+      await boss.createQueue(LATER_QUEUE, laterOptions);
       // A queue keeps the options it was made with: this start's configuration applies from now on.
       await boss.updateQueue(QUEUE, queueOptions);
+      await boss.updateQueue(LATER_QUEUE, laterOptions);
       break;
     } catch (error) {
       const deadlock = error instanceof Error && 'code' in error && error.code === '40P01';
@@ -224,11 +280,16 @@ export async function pgBossQueue(
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
     }
   }
+  // pg-boss's shortest: other processes' jobs are found within it; this process's at once (notifyWorker).
   const pollingIntervalSeconds = Math.max(0.5, options.pollMs / 1000);
+  const workers = new Map<string, string[]>();
+  const gate = laneGate();
   return {
     backend: 'pg-boss',
     async send(job) {
-      await boss.send(QUEUE, job, { singletonKey: keyOf(job) });
+      await boss.send(queueOf(job), job, { singletonKey: keyOf(job) });
+      // This process's idle workers of the queue look now rather than at their next poll.
+      for (const id of workers.get(queueOf(job)) ?? []) boss.notifyWorker(id);
     },
     async pending(job) {
       // 'stately' refuses a second job only in the same state: a job sent while one runs would
@@ -238,16 +299,23 @@ export async function pgBossQueue(
         .getDb()
         .executeSql(
           `SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1`,
-          [QUEUE, keyOf(job)],
+          [queueOf(job), keyOf(job)],
         );
       return rows.length > 0;
     },
     async work(handler, deadLetter, concurrency = 1) {
-      for (let i = 0; i < concurrency; i++) {
-        await boss.work<MediaJob>(QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-          if (job) await handler(job.data);
+      const take = async (queue: string) => {
+        const id = await boss.work<MediaJob>(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+          if (!job) return;
+          if (queue === QUEUE) return gate.first(() => handler(job.data));
+          // Fetched already: held until the first lane is idle (well within its expiry).
+          await gate.idle();
+          await handler(job.data);
         });
-      }
+        workers.set(queue, [...(workers.get(queue) ?? []), id]);
+      };
+      for (let i = 0; i < concurrency; i++) await take(QUEUE);
+      await take(LATER_QUEUE);
       await boss.work<MediaJob>(DEAD_LETTER_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
         if (job) await deadLetter(job.data, 'it failed every attempt');
       });

@@ -18,7 +18,10 @@ export interface QueueOptions {
    * Above the longest video's transcoding.
    */
   jobTimeoutMs: number;
-  /** How often an idle worker looks for jobs (a job sent in this process wakes it at once). */
+  /**
+   * How often an idle worker looks for jobs sent by another process (one sent in its own process
+   * wakes it at once); pg-boss's shortest is 500 ms.
+   */
   pollMs: number;
 }
 
@@ -27,5 +30,5 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   retryDelayMs: 5_000,
   leaseMs: 60_000,
   jobTimeoutMs: 3_600_000,
-  pollMs: 1_000,
+  pollMs: 500,
 };

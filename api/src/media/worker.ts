@@ -23,7 +23,7 @@ export async function startWorker(config: ApiConfig): Promise<RunningWorker> {
     await files.prepare(config.allowedOrigins);
     const repos = createRepositories(database.db, config.filesOrigin, fileLinks(config.adminToken));
     const queue = await openMediaQueue(database, config);
-    const jobs = mediaJobs({ repos, files, config, relay: { kick: () => undefined } });
+    const jobs = mediaJobs({ repos, files, config, relay: { kick: () => undefined }, media: queue });
     await queue.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);
     return {
       async stop() {

@@ -12,7 +12,14 @@ import { type ExpressionBuilder } from 'kysely';
 import { ORDER_TRANSITIONS, type Order, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
 import { quarantineKey } from '../files/paths.js';
-import { MASTER_PLAYLIST, type TargetMedia, parseMedia, pictureOf, smallestJpeg } from '../media/derivatives.js';
+import {
+  type Derivative,
+  MASTER_PLAYLIST,
+  type TargetMedia,
+  parseMedia,
+  pictureOf,
+  smallestJpeg,
+} from '../media/derivatives.js';
 import { nowIso } from './sql.js';
 import type { FileUrls } from './urls.js';
 
@@ -499,6 +506,22 @@ export function ordersRepository(db: Db, urls: FileUrls) {
         )
         .where('id', '=', targetId)
         .where('state', '=', 'processing')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Adds pictures made after a target was ready (media/jobs.ts: its AVIF) to its media. One
+     * conditional update: only while the target is ready with the media `shown` (false when it
+     * went, or another worker added its own first).
+     */
+    async addDerivatives(targetIdentifier: string, shown: TargetMedia, added: Derivative[]): Promise<boolean> {
+      const result = await db
+        .updateTable('order_targets')
+        .set({ media: JSON.stringify({ ...shown, derivatives: [...shown.derivatives, ...added] }) })
+        .where('identifier', '=', targetIdentifier)
+        .where('state', '=', 'ready')
+        .where('media', '=', JSON.stringify(shown))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

@@ -8,7 +8,7 @@ import type {
 } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { SessionUser } from '../http/env.js';
-import { inTransaction, likeIgnoringCase, nowIso } from './sql.js';
+import { inTransaction, likeIgnoringCase, nowIso, onPostgres } from './sql.js';
 import type { FileUrls } from './urls.js';
 import { contentTypeOf } from '../files/paths.js';
 
@@ -107,16 +107,42 @@ export function usersRepository(db: Db, urls: FileUrls) {
       );
     },
 
-    async setMailPreferences(userId: number, preferences: MailPreferences): Promise<void> {
-      await db
-        .updateTable('users')
-        .set({
-          mail_sign_in: preferences.signIn ? 1 : 0,
-          mail_receipts: preferences.receipts ? 1 : 0,
-          mail_order_updates: preferences.orderUpdates ? 1 : 0,
-        })
-        .where('id', '=', userId)
-        .execute();
+    /**
+     * Switches the kinds of mail `change` names, and only those (one statement: two changes at once
+     * to different kinds both stay); answers every preference as saved (undefined: no such user).
+     */
+    async setMailPreferences(userId: number, change: Partial<MailPreferences>): Promise<MailPreferences | undefined> {
+      const flag = (on: boolean | undefined) => (on === undefined ? undefined : on ? 1 : 0);
+      const set = Object.fromEntries(
+        Object.entries({
+          mail_sign_in: flag(change.signIn),
+          mail_receipts: flag(change.receipts),
+          mail_order_updates: flag(change.orderUpdates),
+        }).filter(([, value]) => value !== undefined),
+      );
+      const columns = ['mail_sign_in', 'mail_receipts', 'mail_order_updates'] as const;
+      const row =
+        Object.keys(set).length === 0
+          ? await db.selectFrom('users').select(columns).where('id', '=', userId).executeTakeFirst()
+          : await db.updateTable('users').set(set).where('id', '=', userId).returning(columns).executeTakeFirst();
+      return (
+        row && {
+          signIn: row.mail_sign_in === 1,
+          receipts: row.mail_receipts === 1,
+          orderUpdates: row.mail_order_updates === 1,
+        }
+      );
+    },
+
+    /**
+     * The user's password hash, read in `db`'s transaction so that no change to it commits before
+     * that transaction does: on PostgreSQL the row is locked (FOR SHARE), so a reset or change under
+     * way is waited for and its new hash read; SQLite's transactions run one at a time already.
+     */
+    async passwordHashHeld(userId: number): Promise<string | undefined> {
+      const query = db.selectFrom('users').select('password_hash').where('id', '=', userId);
+      const row = await (onPostgres(db) ? query.forShare() : query).executeTakeFirst();
+      return row?.password_hash;
     },
 
     async byProfileName(profileName: string): Promise<UserRef | undefined> {

@@ -2,18 +2,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { PASSWORD_RESET_MINUTES, PASSWORD_RULE } from '@marketplace/shared/contract';
+import { MAIL_PREFERENCE_KINDS, PASSWORD_RESET_MINUTES, PASSWORD_RULE } from '@marketplace/shared/contract';
 import { PAGES } from '@marketplace/shared/platform';
 import type { LoginThrottle } from '../auth/loginThrottle.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { endSession, sessionToken } from '../auth/sessions.js';
-import { clientAddress } from '../http/client.js';
+import { endSession, sessionToken, startSession } from '../auth/sessions.js';
+import { clientAddress, clientGroup } from '../http/client.js';
 import type { AppEnv } from '../http/env.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { deviceOf } from '../mail/device.js';
 import { mailLink, queueMail } from '../mail/queue.js';
 import type { RepositorySet } from '../repositories/index.js';
+import { RateWindow } from '../rum/rateWindow.js';
 import type { Services } from '../services.js';
 import type { LiveIdentity } from '../live/logins.js';
 
@@ -25,7 +26,13 @@ export const newPassword = () =>
     .max(PASSWORD_RULE.max, `must be at most ${PASSWORD_RULE.max} characters`);
 
 /** Reset mails one account may be sent per hour: more would let anyone flood its inbox. */
-const RESETS_PER_HOUR = 5;
+export const RESETS_PER_HOUR = 3;
+/**
+ * Reset requests one client (an IPv4 address, an IPv6 /64) may make per hour, whatever the
+ * emails: more is someone mailing many inboxes, or probing. Counted before the email is looked
+ * at, so a refusal says nothing of any account.
+ */
+export const RESET_REQUESTS_PER_CLIENT_HOUR = 10;
 
 /** What is stored of a reset token: its sha256, so the table alone cannot reset anything. */
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -64,6 +71,7 @@ async function revokeLive({ live, logins }: Services, ended: Ended): Promise<voi
 export function registerAccountSecurityRoutes(r: Router, services: Services, throttle: LoginThrottle): void {
   const { repos, config } = services;
   const outbox = (tx: RepositorySet) => ({ repos: tx, mail: services.mail, config });
+  const resetRequests = new RateWindow(repos.rateWindows, RESET_REQUESTS_PER_CLIENT_HOUR, 3600_000);
   /** The shell's origin the request came from, when it is one of ours: the link in the mail opens there. */
   const originOf = (c: Context<AppEnv>) => {
     const origin = c.req.header('origin');
@@ -75,9 +83,11 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
     const userId = await repos.users.idByEmail(email);
     if (userId === undefined) return;
     const hour = Math.floor(Date.now() / 3600_000) * 3600_000;
+    // Past the limit nothing is sent, and the answer (already given) was the one an unknown email gets.
     if ((await repos.rateWindows.hit(`password-reset:${userId}`, hour)) > RESETS_PER_HOUR) return;
     const token = randomBytes(32).toString('base64url');
-    const link = mailLink(config, `${PAGES.resetPassword.href()}?token=${token}`, origin);
+    // In the fragment: a browser never sends it to a server (the page's, a proxy's logs) nor in a Referer.
+    const link = mailLink(config, `${PAGES.resetPassword.href()}#token=${token}`, origin);
     await repos.transaction(async (tx) => {
       await tx.passwordResets.add(hashOf(token), userId, new Date(Date.now() + PASSWORD_RESET_MINUTES * 60_000));
       await queueMail(outbox(tx), userId, 'passwordReset', { link });
@@ -86,7 +96,12 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
     services.mail.kick();
   };
 
-  r.visitor('requestPasswordReset', z.object({ email: fields.email() }), ({ email }, { c }) => {
+  r.visitor('requestPasswordReset', z.object({ email: fields.email() }), async ({ email }, { c }) => {
+    const wait = await resetRequests.hit(`password-reset-client:${clientGroup(clientAddress(c, config))}`);
+    if (wait > 0)
+      throw new HttpError(429, `Too many reset requests: try again in ${wait} s`, undefined, {
+        'Retry-After': String(wait),
+      });
     const origin = originOf(c);
     void sendResetLink(email, origin).catch((error: unknown) =>
       console.error(`[mail] password reset: ${error instanceof Error ? error.message : String(error)}`),
@@ -135,7 +150,11 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
       const ended = await repos.transaction(async (tx) => {
         await tx.users.setPasswordHash(user.id, passwordHash);
         await tx.passwordResets.voidAll(user.id);
-        return removeSessions(tx, user.id, user.token);
+        // Every session ends, this one too, and this browser gets a new one (a new cookie): a
+        // copy of this session's token, taken before the change, dies with the others.
+        const all = await removeSessions(tx, user.id);
+        await startSession(c, tx.sessions, config, user.id);
+        return all;
       });
       await revokeLive(services, ended);
       return { changed: true as const };
@@ -176,12 +195,23 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
     return target.preferences;
   });
 
+  // Only the kinds named change: a page holding an older copy of the others (another tab) leaves them as they are.
   r.user(
     'updateMailPreferences',
-    z.object({ signIn: fields.boolean(), receipts: fields.boolean(), orderUpdates: fields.boolean() }),
-    async (preferences, { user }) => {
-      await repos.users.setMailPreferences(user.id, preferences);
-      return preferences;
+    z
+      .object({
+        signIn: fields.boolean().optional(),
+        receipts: fields.boolean().optional(),
+        orderUpdates: fields.boolean().optional(),
+      })
+      .refine((change) => MAIL_PREFERENCE_KINDS.some((kind) => change[kind] !== undefined), {
+        message: 'name at least one kind of mail',
+        path: [MAIL_PREFERENCE_KINDS[0]],
+      }),
+    async (change, { user }) => {
+      const saved = await repos.users.setMailPreferences(user.id, change);
+      if (!saved) throw notFound('Account');
+      return saved;
     },
   );
 }

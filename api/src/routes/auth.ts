@@ -42,17 +42,25 @@ export function registerAuthRoutes(r: Router, services: Services): void {
         });
       }
       const { attempt } = admission;
-      if (!row || !(await verifyPassword(password, row.passwordHash))) {
+      const refuse = async () => {
         await sleep(await attempt.failed());
-        throw new HttpError(401, 'Wrong email, profile name or password');
-      }
-      await attempt.succeeded();
-      await repos.transaction(async (tx) => {
+        return new HttpError(401, 'Wrong email, profile name or password');
+      };
+      if (!row || !(await verifyPassword(password, row.passwordHash))) throw await refuse();
+      // The password was checked against the hash read before; the session is created only if that
+      // hash is still the account's, read in the session's transaction (held: a reset or change
+      // committing meanwhile is waited for, or finds the session and ends it), so a password that
+      // was replaced while it was being checked starts no session.
+      const started = await repos.transaction(async (tx) => {
+        if ((await tx.users.passwordHashHeld(row.id)) !== row.passwordHash) return false;
         await startSession(c, tx.sessions, config, row.id);
         await adoptGuestCart(c, tx.cart, row.id);
         // The owner hears of every sign-in (unless they switched it off), with the session it started.
         await queueSignInMail(services, tx, c, row.id);
+        return true;
       });
+      if (!started) throw await refuse();
+      await attempt.succeeded();
       services.mail.kick();
       return repos.users.info({ ...row, roles: await repos.users.rolesOf(row.id) });
     },

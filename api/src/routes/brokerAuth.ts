@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import { BROKER_AUTH_USER } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { routingKeyOf } from '../live/logins.js';
 import { readableTopics } from '../live/publisher.js';
@@ -28,7 +29,14 @@ const sameText = (a: string, b: string) => {
 /**
  * RabbitMQ's HTTP authentication backend (api/rabbitmq/rabbitmq.conf `auth_http.*`): the broker
  * asks, the API answers `allow` or `deny`. Served on the internal port, which only the gateway's
- * internal listener passes on (api/gateway/nginx.conf); never through the public gateway.
+ * internal listener passes on (api/gateway/nginx.conf); never through the public gateway (an API
+ * with an external broker does not start without an internal port: server.ts).
+ *
+ * The broker asks with the credential its configuration's URLs carry (basic auth, user
+ * BROKER_AUTH_USER, password BROKER_AUTH_SECRET: the backend can send no header of its own).
+ * A question without it is refused (403) before anything in it is read, so whoever reaches the
+ * internal port otherwise (another container, a process on the host) cannot test passwords or
+ * logins here. Without a secret (no external broker) every question is refused.
  *
  * - A page's login (live/logins.ts) connects while its signature holds, its expiry is ahead and
  *   its session lives; it may read its user's topics and the rollbacks, through the queues the
@@ -49,6 +57,16 @@ export function registerBrokerAuthRoutes(app: Hono<AppEnv>, { config, logins, re
   };
   const answer = (c: Context<AppEnv>, allowed: boolean, tags = '') =>
     c.text(allowed ? `allow${tags ? ` ${tags}` : ''}` : 'deny');
+
+  const expected =
+    config.brokerAuthSecret === null
+      ? null
+      : `Basic ${Buffer.from(`${BROKER_AUTH_USER}:${config.brokerAuthSecret}`).toString('base64')}`;
+  app.use('/internal/broker/*', async (c, next) => {
+    const given = c.req.header('authorization') ?? '';
+    if (expected === null || !sameText(given, expected)) return c.text('Forbidden', 403);
+    await next();
+  });
 
   app.post('/internal/broker/user', async (c) => {
     const get = await field(c);

@@ -367,7 +367,7 @@ export interface ApiContract {
   requestPasswordReset: { request: { email: string }; response: { requested: true } };
   /** Sets the password of the link's account and ends every session of it; 400 for a link used, expired or unknown. */
   resetPassword: { request: { token: string; password: string }; response: { reset: true } };
-  /** The current password is required; every other session of the account ends. */
+  /** The current password is required; every other session of the account ends, and this one is replaced (a new cookie). */
   changePassword: { request: { currentPassword: string; newPassword: string }; response: { changed: true } };
   /** The account's sessions, the most recently seen first. */
   getAccountSessions: { request: NoFields; response: { sessions: AccountSession[] } };
@@ -376,7 +376,8 @@ export interface ApiContract {
   /** Ends every session of the account, this one too ("Log out everywhere"). */
   endAllAccountSessions: { request: NoFields; response: { ended: number } };
   getMailPreferences: { request: NoFields; response: MailPreferences };
-  updateMailPreferences: { request: MailPreferences; response: MailPreferences };
+  /** Switches only the kinds named (at least one); answers every preference as saved. */
+  updateMailPreferences: { request: Partial<MailPreferences>; response: MailPreferences };
 }
 
 // Compile-time check that the table and the contract name the same calls.
