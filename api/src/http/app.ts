@@ -24,7 +24,21 @@ import { HttpError } from './errors.js';
 import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from './idempotency.js';
 import { registerInternalRoutes } from './internal.js';
 import { limitBody } from './limits.js';
-import { createRouter } from './route.js';
+import { createRouter, type Router } from './route.js';
+
+/** Every call of the shared contract table, on `router` (tests record them with a router of their own). */
+export function registerContractRoutes(router: Router, services: Services): void {
+  registerAuthRoutes(router, services);
+  registerCartRoutes(router, services);
+  registerNotificationRoutes(router, services);
+  registerChatRoutes(router, services);
+  registerBrowseRoutes(router, services);
+  registerAccountRoutes(router, services);
+  registerEventRoutes(router, services);
+  registerOrderRoutes(router, services);
+  registerBookingRoutes(router, services);
+  registerPurchaseRoutes(router, services);
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const INSTANCE_HEADER = 'X-Api-Instance';
@@ -76,17 +90,7 @@ export function createApp(services: Services, { internalRoutes = true } = {}): H
   app.use('/v2/*', idempotency(repos));
   app.use('/internal/*', limit);
 
-  const router = createRouter(app);
-  registerAuthRoutes(router, services);
-  registerCartRoutes(router, services);
-  registerNotificationRoutes(router, services);
-  registerChatRoutes(router, services);
-  registerBrowseRoutes(router, services);
-  registerAccountRoutes(router, services);
-  registerEventRoutes(router, services);
-  registerOrderRoutes(router, services);
-  registerBookingRoutes(router, services);
-  registerPurchaseRoutes(router, services);
+  registerContractRoutes(createRouter(app), services);
   registerPaymentRoutes(app, services);
   registerPurchaseDownloads(app, services);
   registerOrderDownloads(app, services);

@@ -95,15 +95,21 @@ function validationError(error: z.ZodError, raw: Record<string, unknown>): HttpE
 export const noNul = (text: z.ZodString) =>
   text.refine((value) => !value.includes('\u0000'), 'must not contain a NUL character');
 
+/** The largest id a row is numbered with: PostgreSQL's `integer`, which the tables' ids are. */
+const MAX_ROW_ID = 2_147_483_647;
+
 export const fields = {
   text: (max: number) =>
     noNul(z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`)),
   optionalText: (max: number) => noNul(z.string().trim().max(max, `must be at most ${max} characters`)).optional(),
+  // Row ids are the databases' `integer` (PostgreSQL's is 32-bit): a larger number names no row,
+  // and PostgreSQL refuses to compare the column with it rather than finding nothing.
   id: () =>
     z
       .string()
-      .regex(/^\d{1,12}$/, 'must be a positive whole number')
-      .transform(Number),
+      .regex(/^\d{1,10}$/, 'must be a positive whole number')
+      .transform(Number)
+      .refine((n) => n <= MAX_ROW_ID, 'must be a positive whole number'),
   pageNo: () =>
     z
       .string()
