@@ -25,22 +25,29 @@ function tokenOf(hash: string, search: string): string {
 
 /** Sets a new password with the link from the mail; every session of the account ends. */
 export function ResetPasswordPage() {
-  const { pathname, search, hash } = useLocation();
+  const { pathname, search, hash, state } = useLocation();
+  // The token, once taken out of the address, rides in the history entry's state (never sent to a
+  // server): the page may be rendered anew by the navigation that took it out.
+  const carried = (state as { resetToken?: unknown } | null)?.resetToken;
   const navigate = useNavigate();
   // Read after the first render: the server never sees the fragment, so a page rendered there
   // has no token, and the browser's first render must be the same (hydration). Null until read.
   const [token, setToken] = useState<string | null>(null);
   useEffect(() => {
     if (token !== null) return;
-    const found = tokenOf(hash, search);
+    if (typeof carried === 'string') {
+      setToken(carried);
+      return;
+    }
+    const found = tokenOf(hash || window.location.hash, search);
     setToken(found);
     if (!found) return;
     // Kept in the page only: out of the address bar, its history entry, and any later Referer.
     const rest = new URLSearchParams(search);
     rest.delete('token');
     const query = rest.toString();
-    navigate({ pathname, search: query ? `?${query}` : '', hash: '' }, { replace: true });
-  }, [token, pathname, search, hash, navigate]);
+    navigate({ pathname, search: query ? `?${query}` : '', hash: '' }, { replace: true, state: { resetToken: found } });
+  }, [token, carried, pathname, search, hash, navigate]);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
