@@ -9,39 +9,21 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { loadConfig } from '../src/config.js';
 import { DEMO_PASSWORD } from '../src/db/seed.js';
 import { syntheticClip } from '../src/media/clips.js';
 import { startApi } from '../src/server.js';
 import { freePort } from '@marketplace/shared/node/ports';
 import { Browser } from './browser.js';
+import { cameraPhoto } from './cameraPhoto.js';
 
 const PHOTOS = Number(process.env.BENCH_MEDIA_PHOTOS ?? 12);
 const VIDEOS = Number(process.env.BENCH_MEDIA_VIDEOS ?? 4);
 const VIDEO_SECONDS = 10;
 const API_ROOT = join(import.meta.dirname, '..');
 
-/** A camera's 24 MP frame: 6000 x 4000, grain and shapes (a flat picture would compress unlike a photo), JPEG at 90. */
-const photo = (seed: number) =>
-  sharp({
-    create: {
-      width: 6000,
-      height: 4000,
-      channels: 3,
-      background: { r: 60 + seed * 9, g: 90, b: 130 },
-      noise: { type: 'gaussian', mean: 0, sigma: 18 },
-    },
-  })
-    .composite([
-      {
-        input: Buffer.from(
-          `<svg width="6000" height="4000"><circle cx="${2000 + seed * 150}" cy="2000" r="1300" fill="#e0a030"/><rect x="400" y="2600" width="5200" height="900" fill="#305030"/></svg>`,
-        ),
-      },
-    ])
-    .jpeg({ quality: 90 })
-    .toBuffer();
+/** A camera's 24 MP frame: 6000 x 4000, JPEG at 90. */
+const photo = (seed: number) => cameraPhoto({ width: 6000, height: 4000, seed, quality: 90 });
 
 async function run(workers: number, files: { name: string; type: string; bytes: Buffer }[]) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-media-'));

@@ -13,12 +13,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { loadConfig } from '../src/config.js';
 import { DEMO_PASSWORD } from '../src/db/seed.js';
 import { startApi } from '../src/server.js';
 import { freePort } from '@marketplace/shared/node/ports';
 import { Browser } from './browser.js';
+import { cameraPhoto } from './cameraPhoto.js';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 20);
 /** The page's reads while a file is new to processing, and for how long (useOrderDetails.ts). */
@@ -30,29 +30,8 @@ const SLOW_POLL_MS = 2000;
 const GIVE_UP_MS = 60_000;
 const ORDER = 'ord-1005';
 
-/**
- * A 12 MP photo as the browser sends it: 4000 x 3000, grain over a few shapes (a flat picture
- * would compress unlike a photo), JPEG at the quality that makes it about 1 MB.
- */
-const photo = (seed: number) =>
-  sharp({
-    create: {
-      width: 4000,
-      height: 3000,
-      channels: 3,
-      background: { r: 70 + seed * 7, g: 100, b: 135 },
-      noise: { type: 'gaussian', mean: 0, sigma: 16 },
-    },
-  })
-    .composite([
-      {
-        input: Buffer.from(
-          `<svg width="4000" height="3000"><circle cx="${1500 + seed * 90}" cy="1400" r="950" fill="#e0a030"/><rect x="300" y="2000" width="3400" height="700" fill="#305030"/></svg>`,
-        ),
-      },
-    ])
-    .jpeg({ quality: 80 })
-    .toBuffer();
+/** A 12 MP photo as the browser sends it: 4000 x 3000, at the quality that makes it about 1 MB. */
+const photo = (seed: number) => cameraPhoto({ width: 4000, height: 3000, seed, quality: 80, grain: 16 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: number[], p: number) =>
