@@ -23,6 +23,15 @@ describe('formatMoney in minor units', () => {
     expect(formatMoney(Number.MAX_SAFE_INTEGER)).toBe('$90,071,992,547,409.91');
     expect(formatMoney(-1)).toBe('-$0.01');
   });
+
+  it('keeps each currency to its own digits however the calls alternate (one formatter per currency)', () => {
+    expect([formatMoney(1500, 'JPY'), formatMoney(1500), formatMoney(1500, 'JPY'), formatMoney(1500, 'EUR')]).toEqual([
+      '¥1,500',
+      '$15.00',
+      '¥1,500',
+      '€15.00',
+    ]);
+  });
 });
 
 describe('parseMoney', () => {

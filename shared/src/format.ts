@@ -1,11 +1,27 @@
 /**
+ * One formatter per currency, with the number of minor digits it shows: building an
+ * Intl.NumberFormat loads locale data and costs far more than formatting with it, and a gallery
+ * prices every card on each render.
+ */
+const MONEY_FORMATS = new Map<string, { format: Intl.NumberFormat; digits: number }>();
+
+function moneyFormat(currency: string) {
+  let entry = MONEY_FORMATS.get(currency);
+  if (!entry) {
+    const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    entry = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    MONEY_FORMATS.set(currency, entry);
+  }
+  return entry;
+}
+
+/**
  * Money from integer minor units, the way every remote shows it: "$1,234.50" (en-US, the spec's
  * locale). The amount goes to Intl as an exact decimal string (`123450E-2`), never divided as a
  * float, and in the currency's own number of minor digits (a yen has none).
  */
 export function formatMoney(minorUnits: number, currency = 'USD'): string {
-  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  const { format, digits } = moneyFormat(currency);
   // Intl.NumberFormat takes a decimal string exactly (ES2023); TypeScript's lib types only number and bigint.
   return format.format(`${minorUnits}E-${digits}` as unknown as number);
 }

@@ -92,6 +92,8 @@ export {
 } from './app/serverState.js';
 export { useScrollLock } from './ui/useScrollLock.js';
 export { useDialogFocus } from './ui/useDialogFocus.js';
+export { afterPaint } from './ui/afterPaint.js';
+export { usePreparedStyles } from './ui/usePreparedStyles.js';
 export { useClickOutside } from './ui/useClickOutside.js';
 export { useKeptDraft } from './ui/useKeptDraft.js';
 export { useFormErrors, type FieldErrors } from './ui/useFormErrors.js';

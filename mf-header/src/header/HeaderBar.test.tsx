@@ -147,7 +147,7 @@ describe('layout by width', () => {
     hamburger().focus();
     await userEvent.keyboard('{Enter}');
     const menu = screen.getByRole('dialog', { name: 'Menu' });
-    expect(menu).toContainElement(document.activeElement as HTMLElement);
+    await waitFor(() => expect(menu).toContainElement(document.activeElement as HTMLElement));
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(hamburger()).toHaveFocus();

@@ -7,6 +7,7 @@ import {
   SCROLL_LOAD_THRESHOLD,
   Skeleton,
   theme,
+  usePreparedStyles,
   VisuallyHidden,
 } from '@marketplace/shared';
 
@@ -126,8 +127,23 @@ interface FeedDropdownProps {
   children: (close: () => void) => ReactNode;
 }
 
+/**
+ * What an open list shows first (its loading rows, or its empty state), made while the page is
+ * idle: the press that first opens a dropdown then only paints it.
+ */
+const LIST_STYLES = (
+  <List>
+    <li className="placeholder">
+      <VisuallyHidden />
+      <EmptyState title="" />
+    </li>
+    {LOADING_ROWS}
+  </List>
+);
+
 /** A header icon with its NEW-count badge ('10+' above 9) that opens a feed's list. */
 export function FeedDropdown({ name, icon, newCount, onOpen, children }: FeedDropdownProps) {
+  usePreparedStyles(LIST_STYLES);
   return (
     <Dropdown
       label={`${name}, ${newCount} new`}

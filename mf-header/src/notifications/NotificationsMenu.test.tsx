@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,20 @@ describe('notification dropdown', () => {
     expect(entries().map((li) => li.dataset.status)).toEqual(['UNREAD', 'READ']);
     expect(badge()).toBeNull();
     await waitFor(() => expect(sentTo('/clearNewNotifications')).toHaveLength(1));
+  });
+
+  it('opens without making the request to clear in the press: it is made once the list has painted', async () => {
+    serve({ notifications: [notification({ status: 'NEW' })], more: false });
+    logInAs();
+    renderHeader();
+    await waitFor(() => expect(badge()).toHaveTextContent('1'));
+    const fetches = vi.spyOn(globalThis, 'fetch');
+    const clears = () => fetches.mock.calls.filter(([url]) => String(url).includes('/clearNewNotifications'));
+    act(() => bell().click());
+    expect(clears()).toHaveLength(0);
+    await waitFor(() => expect(clears()).toHaveLength(1));
+    await waitFor(() => expect(badge()).toBeNull());
+    fetches.mockRestore();
   });
 
   it('on opening tells the server to clear when a NEW one may be on a page not loaded yet', async () => {

@@ -1,6 +1,6 @@
 import { useDeferredValue } from 'react';
 import styled from 'styled-components';
-import { BellIcon, Link, PAGES, PlainButton, theme, Time, useSession } from '@marketplace/shared';
+import { BellIcon, Link, PAGES, PlainButton, theme, Time, usePreparedStyles, useSession } from '@marketplace/shared';
 import { useFollow } from '../useFollow.js';
 import { FeedDropdown, FeedList } from './FeedList.js';
 import { ItemMenu } from './ItemMenu.js';
@@ -20,6 +20,13 @@ const Footer = styled.div`
   }
 `;
 
+/** The footer's styles, made while the page is idle rather than in the press that opens the list. */
+const FOOTER_STYLES = (
+  <Footer>
+    <PlainButton />
+  </Footer>
+);
+
 export function NotificationsMenu() {
   const profileName = useSession((s) => s.user?.profileName);
   if (!profileName) return null;
@@ -29,6 +36,7 @@ export function NotificationsMenu() {
 /** SPEC.md section 2 "Notification dropdown" and section 4 "Notifications". */
 function Notifications({ profileName }: { profileName: string }) {
   const feed = useNotifications(profileName);
+  usePreparedStyles(FOOTER_STYLES);
   return (
     <FeedDropdown name="Notifications" icon={<BellIcon />} newCount={feed.newCount} onOpen={feed.clearNew}>
       {(close) => <NotificationsList feed={feed} close={close} />}

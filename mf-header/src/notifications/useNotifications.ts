@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import {
+  afterPaint,
   apiCall,
   live,
   PAGE_SIZE,
@@ -49,6 +50,10 @@ function messagesPage(pageNo: number): Promise<FeedPage<MessageNotification>> {
  * dropdown NEW becoming UNREAD here while `clearOnServer` tells the server. The server is told
  * whenever it may hold NEW entries: one among those loaded, or any on a page not loaded yet (or
  * behind a failed load). Only a list known whole with nothing NEW in it spares the call.
+ *
+ * The badge clears in the press that opens the dropdown; the call starts once the open dropdown
+ * has painted, so the press does not wait for the request to be made. A load overlapping the
+ * change is judged from the press on.
  */
 function newStatus<T extends { status: NotificationStatus }>(
   feed: {
@@ -70,7 +75,7 @@ function newStatus<T extends { status: NotificationStatus }>(
           (i) => ({ ...i, status: 'UNREAD' }),
         );
       // A reload under way (the live subscription's) may answer from before the clear.
-      feed.afterServerChange(clearOnServer());
+      feed.afterServerChange(new Promise((done) => afterPaint(() => done(clearOnServer()))));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
 import {
   Avatar,
@@ -60,6 +60,10 @@ export const resultsPageFor = (typed: string) =>
  * SPEC.md section 2 "Search": results under the box; arrows move and wrap back to the typed text.
  * An empty answer says 'No results for “…”', and Enter on the typed text (no result chosen) opens
  * the results page for it.
+ *
+ * A key renders the box at once; the results it brings (or an answer arriving) render after, in
+ * a render the browser may interrupt for the next key, so a long list never holds up typing.
+ * The arrows and Enter act on the results as shown.
  */
 export function SearchBox() {
   // Kept through a remount (the shell switching the header to another version), not just a render.
@@ -67,7 +71,9 @@ export function SearchBox() {
   // -1 is the typed text itself; 0..n-1 a result.
   const [selected, setSelected] = useState(-1);
   const [open, setOpen] = useState(false);
-  const { results, noResultsFor } = useSearch(typed);
+  const search = useSearch(typed);
+  const results = useDeferredValue(search.results);
+  const noResultsFor = useDeferredValue(search.noResultsFor);
   const follow = useFollow();
   const wrap = useRef<HTMLDivElement>(null);
   const listId = useId();
@@ -80,6 +86,10 @@ export function SearchBox() {
     clearTyped();
     follow(result.urlLink);
   };
+  // The same function in every render, so the list is not rendered again for each key.
+  const latestGo = useRef(go);
+  latestGo.current = go;
+  const pick = useCallback((result: SearchResult) => latestGo.current(result), []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const n = results.length;
@@ -129,24 +139,39 @@ export function SearchBox() {
         onFocus={() => setOpen(true)}
         onKeyDown={onKeyDown}
       />
-      {showing && (
-        <Results id={listId} role="listbox" aria-label="Search results">
-          {results.map((r, i) => (
-            <li
-              key={`${r.urlLink}`}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === selected}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => go(r)}
-            >
-              <Avatar src={r.iconUrl} name="" size={24} />
-              <span>{r.name}</span>
-            </li>
-          ))}
-        </Results>
-      )}
+      {showing && <ResultList id={listId} results={results} selected={selected} onPick={pick} />}
       {open && noResultsFor !== null && <NoResults role="status">No results for “{noResultsFor}”</NoResults>}
     </Wrap>
   );
 }
+
+/** The results under the box: rendered again only when they or the selection change. */
+const ResultList = memo(function ResultList({
+  id,
+  results,
+  selected,
+  onPick,
+}: {
+  id: string;
+  results: SearchResult[];
+  selected: number;
+  onPick: (result: SearchResult) => void;
+}) {
+  return (
+    <Results id={id} role="listbox" aria-label="Search results">
+      {results.map((r, i) => (
+        <li
+          key={`${r.urlLink}`}
+          id={`${id}-${i}`}
+          role="option"
+          aria-selected={i === selected}
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => onPick(r)}
+        >
+          <Avatar src={r.iconUrl} name="" size={24} />
+          <span>{r.name}</span>
+        </li>
+      ))}
+    </Results>
+  );
+});

@@ -19,6 +19,9 @@ export interface SearchState {
   noResultsFor: string | null;
 }
 
+/** No results, the same array each time: what shows them need not render again. */
+const NONE: SearchResult[] = [];
+
 /**
  * Search results for the typed text, debounced 100 ms (SPEC.md section 5). Each query is its own
  * cache entry, so a slow answer to an older query can never show under a newer one; an empty
@@ -36,7 +39,7 @@ export function useSearch(typed: string): SearchState {
     // While the next query loads, the previous results stay (never the other way round).
     placeholderData: keepPreviousData,
   });
-  const results = enabled ? (data ?? []) : [];
+  const results = enabled ? (data ?? NONE) : NONE;
   const answered = enabled && isSuccess && !isPlaceholderData && query === typed.trim();
   return { results, noResultsFor: answered && results.length === 0 ? query : null };
 }

@@ -1,3 +1,4 @@
+import { memo, useCallback, useRef } from 'react';
 import styled from 'styled-components';
 import {
   Card,
@@ -13,7 +14,7 @@ import {
 // Not in the shared singleton: only the pages that play video bundle the player (and fetch hls.js).
 import { VideoPreview } from '@marketplace/shared/video';
 import { AddToCartButton, type AddToCart } from '../cart/AddToCart.js';
-import { MediaViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
+import { MediaViewer, usePreparedViewer, type MediaViewerProps } from '../viewer/MediaViewer.js';
 import { isVideo } from '../viewer/media.js';
 import { usePhotoAddress } from '../viewer/usePhotoAddress.js';
 import { LockedVideo } from './LockedVideo.js';
@@ -62,33 +63,17 @@ export interface ContentGridProps {
  */
 export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
   const photo = usePhotoAddress(items);
+  usePreparedViewer();
+  // The same function in every render, so the cards are not rendered again when the viewer opens
+  // or moves on (or the address follows it): only the viewer is.
+  const latestOpen = useRef(photo.open);
+  latestOpen.current = photo.open;
+  const open = useCallback((index: number) => latestOpen.current(index), []);
   return (
     <>
       <Cards aria-label="Gallery">
         {items.map((item, i) => (
-          <Card as="li" key={item.contentIdentifier}>
-            <PlainButton
-              className="open"
-              // Its name holds what it shows in words (a locked video's "Buy to watch"), for speech input.
-              aria-label={isVideo(item) && item.locked ? `Open ${item.name}, buy to watch` : `Open ${item.name}`}
-              onClick={() => photo.open(i)}
-            >
-              <Preview item={item} index={i} />
-            </PlainButton>
-            <h2>{item.name}</h2>
-            <p>
-              by{' '}
-              {item.profileName ? (
-                <Link to={PAGES.creator.href({ profileName: item.profileName })}>{item.photographer}</Link>
-              ) : (
-                item.photographer
-              )}
-            </p>
-            {item.canAddToCart && <ItemPrice item={item} />}
-            <p>
-              <AddToCartButton item={item} addToCart={addToSharedCart} />
-            </p>
-          </Card>
+          <GalleryCard key={item.contentIdentifier} item={item} index={i} onOpen={open} />
         ))}
       </Cards>
       {photo.index !== null && (
@@ -105,6 +90,43 @@ export function ContentGrid({ items, downloadUrl }: ContentGridProps) {
     </>
   );
 }
+
+/** One card of the gallery: rendered again only when its item (or place) changes. */
+const GalleryCard = memo(function GalleryCard({
+  item,
+  index,
+  onOpen,
+}: {
+  item: ContentItem;
+  index: number;
+  onOpen: (index: number) => void;
+}) {
+  return (
+    <Card as="li">
+      <PlainButton
+        className="open"
+        // Its name holds what it shows in words (a locked video's "Buy to watch"), for speech input.
+        aria-label={isVideo(item) && item.locked ? `Open ${item.name}, buy to watch` : `Open ${item.name}`}
+        onClick={() => onOpen(index)}
+      >
+        <Preview item={item} index={index} />
+      </PlainButton>
+      <h2>{item.name}</h2>
+      <p>
+        by{' '}
+        {item.profileName ? (
+          <Link to={PAGES.creator.href({ profileName: item.profileName })}>{item.photographer}</Link>
+        ) : (
+          item.photographer
+        )}
+      </p>
+      {item.canAddToCart && <ItemPrice item={item} />}
+      <p>
+        <AddToCartButton item={item} addToCart={addToSharedCart} />
+      </p>
+    </Card>
+  );
+});
 
 /** A card's picture: the thumbnail of a photo, or a video preview that plays on hover (a poster until bought, for one for sale). */
 export function Preview({ item, index }: { item: ContentItem; index: number }) {

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cartItem, contentItem } from '@marketplace/shared/test-utils';
@@ -35,6 +35,19 @@ describe('Add to cart', () => {
     expect(screen.getByRole('button', { name: 'Add to cart' })).toBeInTheDocument();
     act(() => sessionStore.setState({ cart: [cartItem(item.contentIdentifier)] }));
     expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
+  });
+
+  it('is busy at once on a press, and sends once that has painted', async () => {
+    const item = contentItem();
+    const addToCart = vi.fn().mockResolvedValue('added');
+    render(<AddToCartButton item={item} addToCart={addToCart} />);
+    const button = screen.getByRole('button', { name: 'Add to cart' });
+    act(() => button.click());
+    expect(button).toBeDisabled();
+    expect(addToCart).not.toHaveBeenCalled();
+    await waitFor(() => expect(addToCart).toHaveBeenCalledWith(item));
+    expect(await screen.findByRole('status')).toHaveTextContent('Added to cart');
+    expect(button).toBeEnabled();
   });
 
   it('says so when adding failed, and can be tried again', async () => {

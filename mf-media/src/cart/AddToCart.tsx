@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, theme, useSession, type AddToCartResult, type ContentItem } from '@marketplace/shared';
+import { afterPaint, Button, theme, useSession, type AddToCartResult, type ContentItem } from '@marketplace/shared';
 
 /** SPEC.md section 5: Add to cart shows with a contentIdentifier, canAddToCart, and not already in the cart. */
 export function canOfferAddToCart(item: ContentItem, cartIdentifiers: readonly string[]): boolean {
@@ -19,12 +19,17 @@ export type AddToCart = (item: ContentItem) => Promise<AddToCartResult>;
  * The Add to cart button of one item, offered by the rule above as the shared cart changes. Once
  * used it stays with its message, so adding the same item again is refused locally with 'Item
  * already in cart'. Mount it with the item's identifier as key.
+ *
+ * The press shows the button busy at once and sends the request once that has painted, so the
+ * press does not wait for the request to be made; the message follows the server's answer.
  */
 export function AddToCartButton({ item, addToCart }: { item: ContentItem; addToCart: AddToCart }) {
-  const cartIdentifiers = useSession((s) => s.cart.map((c) => c.identifier).join('\n'));
+  // Whether this item is in the cart, not the whole cart: a change to the cart renders again
+  // only the buttons of the items it adds or removes, not every card's.
+  const inCart = useSession((s) => s.cart.some((c) => c.identifier === item.contentIdentifier));
   const [outcome, setOutcome] = useState<keyof typeof MESSAGES | null>(null);
   const [busy, setBusy] = useState(false);
-  if (outcome === null && !canOfferAddToCart(item, cartIdentifiers.split('\n'))) return null;
+  if (outcome === null && !canOfferAddToCart(item, inCart ? [item.contentIdentifier] : [])) return null;
   const message = outcome ? MESSAGES[outcome] : null;
   return (
     <span className="add-to-cart">
@@ -34,9 +39,11 @@ export function AddToCartButton({ item, addToCart }: { item: ContentItem; addToC
         disabled={busy}
         onClick={() => {
           setBusy(true);
-          addToCart(item)
-            .then(setOutcome, () => setOutcome('failed'))
-            .finally(() => setBusy(false));
+          afterPaint(() => {
+            addToCart(item)
+              .then(setOutcome, () => setOutcome('failed'))
+              .finally(() => setBusy(false));
+          });
         }}
       >
         Add to cart

@@ -128,7 +128,8 @@ describe('media viewer', () => {
 
   it('moves focus in, keeps Tab inside, and gives focus back on close', async () => {
     const dialog = await openViewer({ items: three() });
-    expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus();
+    // Once the open viewer has painted (focusing lays the page out).
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus());
     for (let i = 0; i < 8; i++) {
       await userEvent.tab();
       expect(dialog).toContainElement(document.activeElement as HTMLElement);
@@ -191,8 +192,8 @@ describe('media viewer', () => {
       'http://files.test/download?filePath=events/jazz/1.png&fileName=1.png',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add to cart' }));
-    expect(addToCart).toHaveBeenCalledWith(items[0]);
     expect(await within(dialog).findByText('Added to cart')).toBeInTheDocument();
+    expect(addToCart).toHaveBeenCalledWith(items[0]);
   });
 
   it('shows the price of an item for sale in its currency, and none for one that is not', async () => {

@@ -9,6 +9,7 @@ import {
   safeHref,
   theme,
   useDialogFocus,
+  usePreparedStyles,
   useScrollLock,
 } from '@marketplace/shared';
 // Not in the shared singleton: only the pages that play video bundle the player (and fetch hls.js).
@@ -101,6 +102,23 @@ const Overlay = styled.div`
     border-radius: 4px;
   }
 `;
+
+/** The viewer's frame and controls as they first show. */
+const VIEWER_STYLES = (
+  <Overlay>
+    <IconButton label="" tone="inverse" size={44}>
+      ×
+    </IconButton>
+  </Overlay>
+);
+
+/**
+ * For a page that can open the viewer: its styles are made while the page is idle, so the press
+ * that first opens it does not wait for them.
+ */
+export function usePreparedViewer(): void {
+  usePreparedStyles(VIEWER_STYLES);
+}
 
 export interface MediaViewerProps {
   items: ContentItem[];

@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
@@ -74,7 +74,8 @@ describe('an address per photo in the viewer', () => {
     const gallery = await screen.findByRole('list', { name: 'Gallery' });
     await userEvent.click(within(gallery).getByRole('button', { name: 'Open Crowd' }));
     expect(screen.getByRole('dialog', { name: 'Crowd' })).toBeInTheDocument();
-    expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-crowd');
+    // The address follows once the viewer has painted.
+    await waitFor(() => expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-crowd'));
 
     act(() => back());
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -127,12 +128,39 @@ describe('an address per photo in the viewer', () => {
   it('Escape and the close button step back over the entry the viewer added', async () => {
     renderEventPage('/event/summer-jazz-night-2026');
     await userEvent.click(await screen.findByRole('button', { name: 'Open Encore' }));
-    expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-encore');
+    await waitFor(() => expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-encore'));
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(where()).toBe('/event/summer-jazz-night-2026');
     await userEvent.click(screen.getByRole('button', { name: 'Open Stage' }));
+    await waitFor(() => expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-stage'));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(where()).toBe('/event/summer-jazz-night-2026');
+    act(() => back());
+    expect(where()).toBe('/events');
+  });
+
+  it('the address follows after the press; moving on or closing before it lands is what it names', async () => {
+    renderEventPage('/event/summer-jazz-night-2026');
+    const open = await screen.findByRole('button', { name: 'Open Stage' });
+    // The press opens the viewer; the history entry is added once that has painted.
+    act(() => open.click());
+    expect(screen.getByRole('dialog', { name: 'Stage' })).toBeInTheDocument();
+    expect(where()).toBe('/event/summer-jazz-night-2026');
+    // Moved on before the entry was added: the entry names the photo shown.
+    fireEvent.keyDown(window, { key: 'ArrowRight' });
+    expect(screen.getByRole('dialog', { name: 'Crowd' })).toBeInTheDocument();
+    await waitFor(() => expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-crowd'));
+    act(() => back());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(where()).toBe('/event/summer-jazz-night-2026');
+
+    // Closed before the entry was added: none is added, and Back leaves the gallery.
+    act(() => screen.getByRole('button', { name: 'Open Encore' }).click());
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 20))));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(where()).toBe('/event/summer-jazz-night-2026');
     act(() => back());
     expect(where()).toBe('/events');

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { type ContentItem, useLocation, useNavigate } from '@marketplace/shared';
+import { afterPaint, type ContentItem, useLocation, useNavigate } from '@marketplace/shared';
 
 /** The query parameter naming the photo or video open in the viewer: `/event/x?photo=ci-photo-001`. */
 export const PHOTO_PARAM = 'photo';
@@ -36,7 +36,7 @@ export function photoAddress(location: { pathname: string; search: string; hash:
 export interface PhotoAddress {
   /** The index in `items` of the photo the address names, once hydrated; null when none of these is. */
   index: number | null;
-  /** Opens the viewer at `items[index]`: a new history entry, so Back closes it. */
+  /** Opens the viewer at `items[index]` at once; a new history entry follows it, so Back closes it. */
   open(index: number): void;
   /** The viewer moved to `items[index]`: the same entry names it now (Back still closes the viewer). */
   show(index: number): void;
@@ -63,6 +63,14 @@ export function usePhotoAddress(items: readonly ContentItem[]): PhotoAddress {
   if (opening !== null && opening.from !== location.key) setOpening(null);
   const pending = opening !== null && opening.from === location.key ? opening.index : null;
 
+  // The address follows the opened viewer once it has painted: adding the history entry, and the
+  // router's render of the new address that starts with it, would otherwise hold back the
+  // viewer's first frame. Until then the push waits here: moving on in the viewer changes the
+  // photo it will name, and closing the viewer calls it off.
+  const pushed = useRef<ContentItem | null>(null);
+  const cancelPush = useRef<(() => void) | null>(null);
+  useEffect(() => () => cancelPush.current?.(), []);
+
   // A close already asked for steps back once, however often Escape is pressed before it lands.
   const closing = useRef(false);
   useEffect(() => {
@@ -75,14 +83,29 @@ export function usePhotoAddress(items: readonly ContentItem[]): PhotoAddress {
       const item = items[index];
       if (!item) return;
       setOpening({ from: location.key, index });
-      void navigate(photoAddress(location, item.contentIdentifier), { state: { photoViewer: true } as ViewerState });
+      cancelPush.current?.();
+      pushed.current = item;
+      cancelPush.current = afterPaint(() => {
+        cancelPush.current = null;
+        const shown = pushed.current ?? item;
+        void navigate(photoAddress(location, shown.contentIdentifier), { state: { photoViewer: true } as ViewerState });
+      });
     },
     show(index) {
       const item = items[index];
-      if (item && item.contentIdentifier !== photo)
+      if (!item) return;
+      if (cancelPush.current) pushed.current = item;
+      else if (item.contentIdentifier !== photo)
         void navigate(photoAddress(location, item.contentIdentifier), { replace: true, state: location.state });
     },
     close() {
+      if (cancelPush.current) {
+        // Closed before the address named the photo: there is no entry to step back over.
+        cancelPush.current();
+        cancelPush.current = null;
+        setOpening(null);
+        return;
+      }
       if (closing.current) return;
       closing.current = true;
       if (isViewerState(location.state)) void navigate(-1);

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { setRuntimeConfig } from '../config/runtime.js';
+import { resetKeptDrafts } from '../ui/useKeptDraft.js';
 
 /** The origins unit tests talk to; MSW answers for them at the network edge. */
 export const TEST_CONFIG = {
@@ -39,6 +40,8 @@ if (!window.matchMedia) {
 }
 
 afterEach(() => {
+  // A draft typed in a test and not yet written to sessionStorage is dropped, not written as the tree unmounts.
+  resetKeptDrafts();
   cleanup();
   for (const c of document.cookie.split(';')) {
     const name = c.split('=')[0]?.trim();

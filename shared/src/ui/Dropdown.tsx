@@ -4,6 +4,7 @@ import { IconButton } from './Button.js';
 import { theme } from './theme.js';
 import { popupSurface } from './Surface.js';
 import { useClickOutside } from './useClickOutside.js';
+import { usePreparedStyles } from './usePreparedStyles.js';
 
 const Wrap = styled.div`
   position: relative;
@@ -27,6 +28,9 @@ const Menu = styled.div`
   }
 `;
 
+/** The open menu's styles, made while the page is idle rather than in the press that first opens one. */
+const MENU_STYLES = <Menu />;
+
 export interface DropdownProps {
   /** The toggle's accessible name. */
   label: string;
@@ -44,6 +48,7 @@ export function Dropdown({ label, trigger, onOpen, children }: DropdownProps) {
   const menuId = useId();
 
   useClickOutside(wrap, open, () => setOpen(false));
+  usePreparedStyles(MENU_STYLES);
 
   const toggle = () => {
     if (!open) onOpen?.();

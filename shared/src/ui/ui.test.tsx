@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ describe('Modal', () => {
     await user.click(opener);
     expect(screen.getByRole('dialog', { name: 'Contact Us' })).toHaveAttribute('aria-modal', 'true');
     expect(document.body.style.overflow).toBe('hidden');
-    expect(screen.getByLabelText('Name')).toHaveFocus();
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.body.style.overflow).toBe('');
@@ -67,10 +67,31 @@ describe('Modal', () => {
     const user = userEvent.setup();
     render(<ModalHarness />);
     await user.click(screen.getByRole('button', { name: 'Open' }));
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
     await user.tab();
     expect(screen.getByRole('button', { name: 'Send' })).toHaveFocus();
     await user.tab();
     expect(screen.getByLabelText('Name')).toHaveFocus();
+  });
+
+  it('moves focus in once the dialog has painted, and gives it back even when closed before that', async () => {
+    render(<ModalHarness />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    opener.focus();
+    // The press opening it only paints it: focusing would make the browser lay the page out first.
+    act(() => opener.click());
+    expect(opener).toHaveFocus();
+    await waitFor(() => expect(screen.getByLabelText('Name')).toHaveFocus());
+    fireEvent.keyDown(screen.getByLabelText('Name'), { key: 'Escape' });
+    expect(opener).toHaveFocus();
+
+    act(() => opener.click());
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(opener).toHaveFocus();
+    // A frame later, nothing pulls focus away from where it went back.
+    await act(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
+    expect(opener).toHaveFocus();
   });
 
   it('cannot be dismissed when mandatory', async () => {

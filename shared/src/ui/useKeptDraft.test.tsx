@@ -2,9 +2,10 @@ import { act, renderHook } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KEPT_DRAFT_PREFIX, useKeptDraft } from './useKeptDraft.js';
+import { KEPT_DRAFT_PREFIX, KEPT_DRAFT_WRITE_DELAY_MS, useKeptDraft } from './useKeptDraft.js';
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   window.sessionStorage.clear();
 });
@@ -94,17 +95,73 @@ describe('useKeptDraft', () => {
   });
 
   it('a full quota never brings back an older kept copy', () => {
+    vi.useFakeTimers();
     const { result } = renderHook(() => useKeptDraft('quota'));
     act(() => result.current[1]('older'));
+    act(() => vi.advanceTimersByTime(KEPT_DRAFT_WRITE_DELAY_MS));
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}quota`)).toBe('older');
     const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
       throw new DOMException('full', 'QuotaExceededError');
     });
     act(() => result.current[1]('newer'));
+    act(() => vi.advanceTimersByTime(KEPT_DRAFT_WRITE_DELAY_MS));
     expect(result.current[0]).toBe('newer');
     setItem.mockRestore();
     act(() => result.current[1]('newest'));
+    act(() => vi.advanceTimersByTime(KEPT_DRAFT_WRITE_DELAY_MS));
     expect(result.current[0]).toBe('newest');
     expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}quota`)).toBe('newest');
+  });
+
+  it('writes sessionStorage once typing pauses, not on every key, while showing every key at once', () => {
+    vi.useFakeTimers();
+    const setItem = vi.spyOn(Storage.prototype, 'setItem');
+    const { result } = renderHook(() => useKeptDraft('typing'));
+    for (const typed of ['s', 'su', 'sum']) {
+      act(() => result.current[1](typed));
+      expect(result.current[0]).toBe(typed);
+      act(() => vi.advanceTimersByTime(KEPT_DRAFT_WRITE_DELAY_MS - 1));
+    }
+    expect(setItem).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1));
+    expect(setItem).toHaveBeenCalledTimes(1);
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}typing`)).toBe('sum');
+  });
+
+  it('writes at once when the page is left or hidden', () => {
+    vi.useFakeTimers();
+    const { result } = renderHook(() => useKeptDraft('leaving'));
+    act(() => result.current[1]('before pagehide'));
+    window.dispatchEvent(new Event('pagehide'));
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}leaving`)).toBe('before pagehide');
+
+    act(() => result.current[1]('before hidden'));
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}leaving`)).toBe('before hidden');
+  });
+
+  it('writes at once when the last component using the key unmounts', () => {
+    vi.useFakeTimers();
+    const one = renderHook(() => useKeptDraft('unmount'));
+    const other = renderHook(() => useKeptDraft('unmount'));
+    act(() => one.result.current[1]('typed'));
+    one.unmount();
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}unmount`)).toBeNull();
+    other.unmount();
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}unmount`)).toBe('typed');
+  });
+
+  it('clear() removes the text from sessionStorage at once, and a pending write never brings it back', () => {
+    vi.useFakeTimers();
+    window.sessionStorage.setItem(`${KEPT_DRAFT_PREFIX}sent`, 'older');
+    const { result } = renderHook(() => useKeptDraft('sent'));
+    act(() => result.current[1]('the message'));
+    act(() => result.current[2]());
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}sent`)).toBeNull();
+    act(() => vi.advanceTimersByTime(KEPT_DRAFT_WRITE_DELAY_MS));
+    expect(window.sessionStorage.getItem(`${KEPT_DRAFT_PREFIX}sent`)).toBeNull();
+    expect(result.current[0]).toBe('');
   });
 
   it('renders the initial value on the server, and the kept text once hydrated, without a mismatch', async () => {
