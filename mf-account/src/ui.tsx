@@ -14,10 +14,19 @@ export const Form = styled.form`
   }
 `;
 
-/** Reads a form's named text fields. */
+/**
+ * Reads a form's named text fields, without the spaces around them, except passwords: a space
+ * there is part of what the user chose, and trimming it would store a weaker password than typed.
+ */
 export function formFields<K extends string>(form: HTMLFormElement, names: readonly K[]): Record<K, string> {
   const data = new FormData(form);
-  return Object.fromEntries(names.map((n) => [n, String(data.get(n) ?? '').trim()])) as Record<K, string>;
+  return Object.fromEntries(
+    names.map((n) => {
+      const value = String(data.get(n) ?? '');
+      const field = form.elements.namedItem(n);
+      return [n, field instanceof HTMLInputElement && field.type === 'password' ? value : value.trim()];
+    }),
+  ) as Record<K, string>;
 }
 
 const TableBox = styled.div`

@@ -1,6 +1,13 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { API_CALLS, type ApiRequest, type ApiResponse, type CallName } from '@marketplace/shared/contract';
+import {
+  API_CALLS,
+  PROFILE_NAME_HINT,
+  PROFILE_NAME_PATTERN,
+  type ApiRequest,
+  type ApiResponse,
+  type CallName,
+} from '@marketplace/shared/contract';
 import type { AppEnv, SessionUser } from './env.js';
 import { HttpError, notLoggedIn } from './errors.js';
 
@@ -124,7 +131,7 @@ export const fields = {
       .refine((n) => n >= 1 && n <= 50, 'must be a whole number from 1 to 50')
       .optional(),
   boolean: () => z.enum(['true', 'false'], { message: "must be 'true' or 'false'" }).transform((v) => v === 'true'),
-  profileName: () => z.string().regex(/^[a-z0-9][a-z0-9_-]{1,29}$/, 'must be 2-30 lowercase letters, digits, - or _'),
+  profileName: () => z.string().regex(PROFILE_NAME_PATTERN, `must be ${PROFILE_NAME_HINT}`),
   email: () => z.string().trim().max(254, 'is too long').email('Email is invalid'),
 };
 

@@ -14,15 +14,13 @@ import {
   useNavigate,
   type FieldErrors,
   looksLikeEmail,
+  PROFILE_NAME_HINT,
+  PROFILE_NAME_PATTERN,
 } from '@marketplace/shared';
 import { Form, formFields } from '../ui.js';
 
 const FIELDS = ['username', 'profileName', 'email', 'password'] as const;
 type Field = (typeof FIELDS)[number];
-
-/** The API's rule for a profile name (it is the page's address, /user/<name>). */
-const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{1,29}$/;
-const PROFILE_NAME_HINT = '2 to 30 lowercase letters, digits, - or _';
 
 /** Checks every field the API would refuse, so the user sees every problem at once before sending. */
 export function validateSignup(v: Record<Field, string>): FieldErrors<Field> {
@@ -30,7 +28,7 @@ export function validateSignup(v: Record<Field, string>): FieldErrors<Field> {
     username: v.username ? undefined : 'Enter your name',
     profileName: !v.profileName
       ? 'Choose a profile name'
-      : PROFILE_NAME.test(v.profileName)
+      : PROFILE_NAME_PATTERN.test(v.profileName)
         ? undefined
         : `Use ${PROFILE_NAME_HINT}`,
     email: !v.email ? 'Enter your email' : looksLikeEmail(v.email) ? undefined : 'Email is invalid',

@@ -98,6 +98,23 @@ describe('LoginPage', () => {
     expect(document.cookie).not.toContain('loginRedirect');
   });
 
+  it('sends the password exactly as typed, spaces around it included, and the name trimmed', async () => {
+    let body = '';
+    server.use(
+      http.post('http://api.test/v2/login', async ({ request }) => {
+        body = await request.text();
+        return HttpResponse.json(clara);
+      }),
+    );
+    renderAt('/user/login');
+    await userEvent.type(screen.getByLabelText('Email or profile name'), ' clara ');
+    await userEvent.type(screen.getByLabelText('Password'), ' demo pass 2026 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(body).not.toBe(''));
+    expect(new URLSearchParams(body).get('password')).toBe(' demo pass 2026 ');
+    expect(new URLSearchParams(body).get('login')).toBe('clara');
+  });
+
   it('goes home when there is no loginRedirect', async () => {
     server.use(http.post('http://api.test/v2/login', () => HttpResponse.json(clara)));
     renderAt('/user/login');

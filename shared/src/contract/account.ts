@@ -17,6 +17,12 @@ export function passwordProblem(password: string): string | undefined {
   return undefined;
 }
 
+/** A profile name: it is the user's page address (/user/<name>), so lowercase and URL-safe. */
+export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{1,29}$/;
+
+/** The profile name rule in words, as the sign-up form's hint and the API's refusal state it. */
+export const PROFILE_NAME_HINT = '2 to 30 lowercase letters, digits, - or _';
+
 /** Whether `text` reads as an email address (the API checks it fully): the forms' check before sending. */
 export const looksLikeEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
 
