@@ -17,7 +17,7 @@ export interface RenderLimit {
 export function serverCodeTrust(config: {
   remotes?: Record<string, string>;
   discoveryUrl?: string;
-}): (manifestUrl: string) => boolean;
+}): (manifestUrl: string) => string | null;
 export function pathSegments(pathname: string): string[] | null;
 export function renderLimit(limits: { concurrency: number; queue: number; waitMs?: number }): RenderLimit;
 export function pageRenderer(options: {

@@ -85,17 +85,21 @@ export function renderLimit({ concurrency, queue, waitMs = 1000 }) {
 }
 
 /**
- * Which server code a page server runs (issue 38, item 5): a remote's configured manifest (the
- * deployment's own deploy, run as deployed: there is no release record to hold it to), or a
- * version inside the release store's folder, which must then be the one released (every file's
- * SHA-256 as the store recorded it: server-builds.mjs). Anything else is refused, whatever a
- * discovery document or an address names: another origin, a path of the store's origin outside
- * its folder (`../uploads/…`), a developer's loopback build (never rendered on the server).
- * Returns, for a manifest URL, whether it is a released version; throws for one not trusted. The
- * record is the store's: it holds files to what was released wherever they are served from, not
- * against whoever can rewrite the store itself.
+ * Which server code a page server runs: a remote's configured manifest (the deployment's own
+ * deploy, run as deployed: there is no release record to hold it to), or a version's manifest
+ * inside the release store's folder (`<store>/<remote>/<version>/mf-manifest.json`), which must
+ * then be the one released: its manifest's and every server file's SHA-256 as the store's own
+ * record of that version holds them (releases/store.mjs `recordPath`; checked by
+ * server-builds.mjs). The record's address is made here from the configured store and the
+ * version's name, never read from the manifest, so whoever can write a manifest cannot vouch for
+ * it. Anything else is refused, whatever a discovery document or an address names: another
+ * origin, a path of the store's origin outside its folder (`../uploads/…`), a developer's
+ * loopback build (never rendered on the server).
+ * Returns, for a manifest URL, null for a configured remote or the URL of the store's record of
+ * the version; throws for one not trusted. The record holds files to what was released wherever
+ * they are served from, not against whoever can rewrite the store itself.
  * @param {{ remotes?: Record<string, string>, discoveryUrl?: string }} config
- * @returns {(manifestUrl: string) => boolean}
+ * @returns {(manifestUrl: string) => string | null}
  */
 export function serverCodeTrust(config) {
   const parse = (/** @type {unknown} */ url) =>
@@ -110,20 +114,25 @@ export function serverCodeTrust(config) {
   const storeSegments = storeUrl ? pathSegments(storeUrl.pathname) : null;
   return (manifestUrl) => {
     const url = parse(manifestUrl);
-    if (url && configured.has(url.href)) return false;
+    if (url && configured.has(url.href)) return null;
     if (url && storeUrl && storeSegments && url.origin === storeUrl.origin) {
       const segments = pathSegments(url.pathname);
-      // Inside the store's folder, segment by segment: `/store` holds `/store/x`, not `/store-evil/x`.
-      if (
-        segments &&
-        segments.length > storeSegments.length &&
-        storeSegments.every((segment, i) => segments[i] === segment)
-      )
-        return true;
+      // Inside the store's folder, segment by segment: `/store` holds `/store/x`, not `/store-evil/x`;
+      // and a version's manifest there, whose record the store keeps beside the version's folder.
+      if (segments && storeSegments.every((segment, i) => segments[i] === segment)) {
+        const [remote, version, file, ...more] = segments.slice(storeSegments.length);
+        if (remote && version && file === 'mf-manifest.json' && !more.length && VERSION_NAME.test(remote + version))
+          return new URL(`${remote}/${version}.json`, storeUrl).href;
+      }
     }
-    throw new Error(`${manifestUrl} is neither a configured remote nor in the release store: not run on the server`);
+    throw new Error(
+      `${manifestUrl} is neither a configured remote nor a version's manifest in the release store: not run on the server`,
+    );
   };
 }
+
+/** The names of a remote and a version in the store (letters, digits, `-`, `_`): safe in a URL as they are. */
+const VERSION_NAME = /^[\w-]+$/;
 
 /**
  * A URL path's segments as the server that serves it will read them (decoded), or null for a path
@@ -190,7 +199,8 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
   const loaderFor = (config) => {
     const trust = serverCodeTrust(config);
     return async ({ manifestUrl, manifest, exposed }) => {
-      const folder = await builds.folderOf(manifestUrl, manifest, { released: trust(manifestUrl) });
+      const record = trust(manifestUrl);
+      const folder = await builds.folderOf(manifestUrl, manifest, record ? { record } : {});
       folders.set(manifestUrl, folder);
       return remotes.load(folder, exposed);
     };

@@ -75,29 +75,57 @@ export function contentVersion(dist) {
 export const integrityOf = (path) => `sha256-${createHash('sha256').update(readFileSync(path)).digest('base64')}`;
 
 /**
- * The SHA-256 of each file of a build's server build, as the store records it at release: the
- * page server runs a released version's server code only when every file it fetched is the one
- * recorded here (page-server/server-builds.mjs), wherever the files are served from (a CDN, a
- * copy); it does not hold against whoever can rewrite the store itself. A file the manifest
- * lists but the build lacks is no release.
- * @param {string} dir @param {{ ssrRemoteEntry?: { path?: string }, ssrFiles?: unknown } | undefined} metaData
- * @returns {{ serverIntegrity?: Record<string, string> }}
+ * The store's own record of a version, written when the version is stored and never changed:
+ * the SHA-256 of its manifest as stored and of each file of its server build (keyed
+ * `<ssrRemoteEntry.path>/<file>`). The page server runs a released version's server code only
+ * when the manifest it fetched and every server file are the ones recorded here
+ * (page-server/server-builds.mjs), reading the record at `recordPath` from the store it is
+ * configured with, never from anything the manifest says: whoever can write a manifest (or make
+ * an address reach another one) cannot write its record too. It does not hold against whoever
+ * can rewrite the store itself. A file the manifest lists but the build lacks is no release.
+ * @typedef {{ remote: string, version: string, manifest: string, server: Record<string, string> }} ReleaseRecord
  */
-function serverIntegrity(dir, metaData) {
+
+/** Where a version's record is, relative to the store (and to its discovery document). @param {string} remote @param {string} version */
+export const recordPath = (remote, version) => `${remote}/${version}.json`;
+
+/**
+ * The record of the version stored in `dir`.
+ * @param {string} dir @param {string} remote @param {string} version @returns {ReleaseRecord}
+ */
+function recordOf(dir, remote, version) {
+  const { metaData } = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8'));
   const path = metaData?.ssrRemoteEntry?.path;
   const files = metaData?.ssrFiles;
-  if (typeof path !== 'string' || !Array.isArray(files)) return {};
-  return {
-    serverIntegrity: Object.fromEntries(
-      files.map((file) => [`${path}/${file}`, integrityOf(join(dir, path, String(file)))]),
-    ),
-  };
+  /** @type {Record<string, string>} */
+  const server =
+    typeof path === 'string' && Array.isArray(files)
+      ? Object.fromEntries(files.map((file) => [`${path}/${file}`, integrityOf(join(dir, path, String(file)))]))
+      : {};
+  return { remote, version, manifest: integrityOf(join(dir, 'mf-manifest.json')), server };
+}
+
+/**
+ * Writes a version's record in one step (readers see none or the whole one).
+ * @param {string} store @param {string} remote @param {string} version @param {string} dir
+ */
+function writeRecord(store, remote, version, dir) {
+  const tmp = join(store, remote, `.record-${randomBytes(6).toString('hex')}`);
+  writeFileSync(tmp, `${JSON.stringify(recordOf(dir, remote, version), null, 2)}\n`);
+  renameSync(tmp, join(store, recordPath(remote, version)));
+}
+
+/** The record the store keeps of `remote`'s `version`, or null. @param {string} store @param {string} remote @param {string} version @returns {ReleaseRecord | null} */
+export function readRecord(store, remote, version) {
+  const path = join(store, recordPath(remote, version));
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
 }
 
 /**
  * Copies a build into the store as `<remote>/<version>/` (through a temporary folder renamed into
  * place, so a half-copied version never exists); a version already there is kept as it is. The
- * copy's manifest names its version in `metaData.buildInfo.buildVersion`.
+ * copy's manifest names its version in `metaData.buildInfo.buildVersion`; the store's record of
+ * it (`recordPath`) is written beside it.
  *
  * @param {string} store
  * @param {string} remote
@@ -109,7 +137,11 @@ export function storeBuild(store, remote, dist) {
     throw new Error(`${dist} has no mf-manifest.json: not a remote's build`);
   const version = contentVersion(dist);
   const dir = join(store, remote, version);
-  if (existsSync(dir)) return { version, dir, added: false };
+  if (existsSync(dir)) {
+    // A version stored before the store kept records gets one from its files as they are.
+    if (!existsSync(join(store, recordPath(remote, version)))) writeRecord(store, remote, version, dir);
+    return { version, dir, added: false };
+  }
   const tmp = join(store, remote, `.incoming-${randomBytes(6).toString('hex')}`);
   mkdirSync(join(store, remote), { recursive: true });
   cpSync(dist, tmp, { recursive: true });
@@ -118,9 +150,10 @@ export function storeBuild(store, remote, dist) {
   manifest.metaData = {
     ...manifest.metaData,
     buildInfo: { ...manifest.metaData?.buildInfo, buildVersion: version },
-    ...serverIntegrity(tmp, manifest.metaData),
   };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+  // The record first: a version folder in place always has its record beside it.
+  writeRecord(store, remote, version, tmp);
   renameSync(tmp, dir);
   return { version, dir, added: true };
 }

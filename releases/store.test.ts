@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { execFile, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +11,8 @@ import {
   promote,
   readDiscovery,
   readHistory,
+  readRecord,
+  recordPath,
   release,
   rollback,
   setCanaryShare,
@@ -17,6 +20,9 @@ import {
   withStoreLock,
 } from './store.mjs';
 import { fakeBuild, tempDirs } from './testing.js';
+import { serverCodeTrust } from 'page-server/render-page';
+import { serveApp, stopServer } from 'page-server/serve';
+import { serverBuilds } from 'page-server/server-builds';
 
 const tmp = tempDirs();
 const build = (label: string) => fakeBuild(tmp, label);
@@ -67,9 +73,70 @@ describe('the release store', () => {
     expect(readFileSync(join(stored.dir, 'server', 'remoteEntry.js'), 'utf8')).toBe('module.exports = {};');
     const { metaData } = JSON.parse(readFileSync(join(stored.dir, 'mf-manifest.json'), 'utf8'));
     expect(metaData.ssrRemoteEntry).toEqual({ name: 'remoteEntry.js', path: 'server', type: 'commonjs-module' });
-    // What the page server will accept of it (issue 38, item 5): each server file's SHA-256, recorded at release.
-    expect(metaData.serverIntegrity).toEqual({
-      'server/remoteEntry.js': `sha256-${createHash('sha256').update('module.exports = {};').digest('base64')}`,
+    // What the page server will accept of it: the store's own record of the version, beside its
+    // folder (never in the manifest, which anyone who rewrites the manifest would rewrite too).
+    expect(metaData.serverIntegrity).toBeUndefined();
+    const sha = (bytes: Buffer | string) => `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
+    const record = {
+      remote: 'header',
+      version: stored.version,
+      manifest: sha(readFileSync(join(stored.dir, 'mf-manifest.json'))),
+      server: { 'server/remoteEntry.js': sha('module.exports = {};') },
+    };
+    expect(JSON.parse(readFileSync(join(store, recordPath('header', stored.version)), 'utf8'))).toEqual(record);
+    expect(readRecord(store, 'header', stored.version)).toEqual(record);
+    // A version stored before the store kept records gets one, from its files as they are.
+    rmSync(join(store, recordPath('header', stored.version)));
+    storeBuild(store, 'header', dist);
+    expect(readRecord(store, 'header', stored.version)).toEqual(record);
+  });
+
+  it('serves a record the page server holds a stored version to: the version as stored is run, a rewritten one refused', async () => {
+    const store = tmp('store');
+    const dist = build('served');
+    const manifestFile = join(dist, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { metaData: Record<string, unknown> };
+    manifest.metaData.ssrRemoteEntry = { name: 'remoteEntry.js', path: 'server', type: 'commonjs-module' };
+    manifest.metaData.ssrFiles = ['remoteEntry.js'];
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    mkdirSync(join(dist, 'server'));
+    writeFileSync(join(dist, 'server', 'remoteEntry.js'), 'module.exports = {};');
+    const { version, dir } = storeBuild(store, 'header', dist);
+    const server = await serveApp({ dir: store, port: 0, log: false, env: {} });
+    try {
+      const storeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const trust = serverCodeTrust({ discoveryUrl: `${storeUrl}/discovery.json` });
+      const manifestUrl = `${storeUrl}/header/${version}/mf-manifest.json`;
+      const folderOf = () =>
+        serverBuilds({ dir: tmp('builds') }).folderOf(manifestUrl, undefined, {
+          record: trust(manifestUrl) ?? undefined,
+        });
+      expect(readFileSync(join(await folderOf(), 'server', 'remoteEntry.js'), 'utf8')).toBe('module.exports = {};');
+      // Whoever rewrites the stored manifest (here with a SHA-256 of its own for its files) is refused.
+      const stored = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8'));
+      stored.metaData.serverIntegrity = { 'server/remoteEntry.js': 'sha256-forged' };
+      writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify(stored, null, 2));
+      await expect(folderOf()).rejects.toThrow(/not the manifest released/);
+    } finally {
+      await stopServer(server);
+    }
+  });
+
+  it('keeps a record of every version it stores, released or refused by the gate, before the version is there', async () => {
+    const store = tmp('store');
+    const refused = await release({
+      store,
+      remote: 'header',
+      dist: build('refused'),
+      // The gate's server render pins the candidate: its record must be there when the gate runs.
+      gate: ({ version }) => (readRecord(store, 'header', version) ? 'refused on purpose' : 'no record yet'),
+    });
+    expect(refused).toMatchObject({ result: 'refused', reason: 'refused on purpose' });
+    const live = await release({ store, remote: 'header', dist: build('live') });
+    expect(readRecord(store, 'header', live.version)).toMatchObject({
+      remote: 'header',
+      version: live.version,
+      server: {},
     });
   });
 
