@@ -1,11 +1,13 @@
 /**
  * What a sharing link's holder receives of an order's files: pictures the media job made (the
  * largest, 1920 px and without metadata, as their download), never an original's link or bytes,
- * so never the camera's EXIF or where the picture was taken. The parties keep their originals.
+ * so never the camera's EXIF or where the picture was taken. The parties get the originals: the
+ * uploader as sent, the other party without where it was taken (its coded pixels unchanged).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOrderDetails, OrderActionRequest } from '@marketplace/shared/contract';
+import { UPLOADED_ORIGINAL } from '../src/files/orderFileLinks.js';
 import { cameraPhoto } from '../src/media/clips.js';
 import { present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
 import { paidEvent, sendWebhook } from './webhooks.js';
@@ -24,6 +26,15 @@ const bytesOf = async (url: string) => {
   const res = await fetch(local(url));
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), res };
 };
+/** DEMO_GPS's latitude as stored in EXIF: the six 32-bit numbers of its rationals, in either byte order. */
+const hasDemoLocation = (bytes: Buffer) =>
+  [true, false].some((littleEndian) => {
+    const b = Buffer.alloc(24);
+    [52, 1, 31, 1, 1234, 100].forEach((n, i) => (littleEndian ? b.writeUInt32LE(n, i * 4) : b.writeUInt32BE(n, i * 4)));
+    return bytes.includes(b);
+  });
+/** A JPEG's coded pixels: everything from its start of scan on. */
+const fromScan = (jpeg: Buffer) => jpeg.subarray(jpeg.indexOf(Buffer.from([0xff, 0xda])));
 /** Every URL of an order's files a reader of `details` is given. */
 const urlsIn = (details: EventOrderDetails) =>
   details.targets.flatMap((target) => [
@@ -43,6 +54,7 @@ beforeAll(async () => {
   mia = await t.as('mia');
   photo = await cameraPhoto({ width: 2400, height: 1600, seed: 11 });
   expect((await sharp(photo).metadata()).exif).toBeDefined();
+  expect(hasDemoLocation(photo)).toBe(true);
 
   const packages = (await clara.call('getProfile', { profileName: 'mia' })).body.packages ?? [];
   const essentials = present(
@@ -82,6 +94,21 @@ beforeAll(async () => {
   expect(put.status).toBe(200);
   const target = await processed(mia, orderId, added.body.targetIdentifier);
   expect([target.state, target.failureReason]).toEqual(['ready', null]);
+  // The client's reference picture: the same camera photo, sent by the other party.
+  const reference = await clara.call('addTarget', {
+    orderId,
+    description: 'The venue',
+    fileName: 'venue.jpg',
+    contentType: 'image/jpeg',
+  });
+  const sent = await clara.fetch(local(reference.body.uploadUrl), {
+    method: 'PUT',
+    body: new Blob([new Uint8Array(photo)]),
+    headers: { 'content-type': 'image/jpeg' },
+  });
+  expect(sent.status).toBe(200);
+  const referenced = await processed(clara, orderId, reference.body.targetIdentifier);
+  expect([referenced.state, referenced.failureReason]).toEqual(['ready', null]);
   expect((await act(mia, { orderId, action: 'deliver' })).status).toBe(200);
   sharingId = present((await clara.call('getEventOrderDetails', { orderId })).body.sharingId, 'its sharing link');
 }, 120_000);
@@ -123,6 +150,7 @@ describe("a sharing link's holder", () => {
       (u: URL) => u.searchParams.delete('f'),
       (u: URL) => u.searchParams.set('f', ''),
       (u: URL) => u.searchParams.set('f', 'original'),
+      (u: URL) => u.searchParams.set('f', UPLOADED_ORIGINAL),
       (u: URL) => u.searchParams.set('f', '../dance.jpg'),
     ]) {
       const forged = new URL(local(download));
@@ -138,11 +166,63 @@ describe("the order's parties", () => {
   it('download the original as uploaded: the uploader their own file, bytes and all', async () => {
     const own = (await mia.call('getEventOrderDetails', { orderId })).body;
     const [, original = ''] = present(own.targets[0], 'the deliverable').targetURLs;
+    expect(new URL(original).searchParams.get('f')).toBe(UPLOADED_ORIGINAL);
     const got = await bytesOf(original);
     expect([got.status, got.res.headers.get('content-disposition')]).toEqual([
       200,
       expect.stringMatching(/^attachment; filename="dance\.jpg"/),
     ]);
     expect(got.bytes.equals(photo)).toBe(true);
+  });
+
+  it('give the other party the original without where it was taken, its coded pixels byte for byte', async () => {
+    const theirs = (await clara.call('getEventOrderDetails', { orderId })).body;
+    const [, original = ''] = present(theirs.targets[0], 'the deliverable').targetURLs;
+    expect(new URL(original).searchParams.has('f')).toBe(false);
+    const got = await bytesOf(original);
+    expect([got.status, got.res.headers.get('content-type'), got.res.headers.get('content-disposition')]).toEqual([
+      200,
+      'image/jpeg',
+      expect.stringMatching(/^attachment; filename="dance\.jpg"/),
+    ]);
+    expect(hasDemoLocation(got.bytes)).toBe(false);
+    expect(got.bytes.includes('Seed Camera')).toBe(false);
+    expect(fromScan(got.bytes).equals(fromScan(photo))).toBe(true);
+    const meta = await sharp(got.bytes).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([2400, 1600, 1]);
+    // Nor can the other party turn its link into the uploader's.
+    const forged = new URL(local(original));
+    forged.searchParams.set('f', UPLOADED_ORIGINAL);
+    expect((await fetch(forged)).status).toBe(403);
+  });
+
+  it("give the photographer the client's reference without where it was taken, and the client it as sent", async () => {
+    const originalOf = async (reader: TestClient) => {
+      const details = (await reader.call('getEventOrderDetails', { orderId })).body;
+      const target = present(
+        details.targets.find((x) => x.kind === 'reference'),
+        'the reference',
+      );
+      return present(target.targetURLs[1], "the reference's original");
+    };
+    const photographers = await bytesOf(await originalOf(mia));
+    expect(photographers.status).toBe(200);
+    expect(hasDemoLocation(photographers.bytes)).toBe(false);
+    expect(fromScan(photographers.bytes).equals(fromScan(photo))).toBe(true);
+    const clients = await bytesOf(await originalOf(clara));
+    expect([clients.status, clients.bytes.equals(photo)]).toEqual([200, true]);
+    // The sharing link's holder is shown no reference at all.
+    const shared = (await t.client().call('getEventOrderDetails', { orderId, sharingId })).body;
+    expect(shared.targets.map((x) => x.kind)).toEqual(['deliverable']);
+  });
+
+  it("give the other party the deliverables' ZIP without where they were taken", async () => {
+    const theirs = (await clara.call('getEventOrderDetails', { orderId })).body;
+    const zip = await bytesOf(present(theirs.deliverablesZipUrl, 'the ZIP link'));
+    expect([zip.status, zip.res.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    // Stored, not compressed: the entry's bytes are in the ZIP as they are.
+    expect(zip.bytes.includes(fromScan(photo))).toBe(true);
+    expect(hasDemoLocation(zip.bytes)).toBe(false);
+    expect(zip.bytes.includes('Seed Camera')).toBe(false);
   });
 });

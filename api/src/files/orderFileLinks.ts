@@ -14,6 +14,13 @@ export interface OrderFileGrant {
   exp: number;
 }
 
+/**
+ * The file name a link gives a target's original as its uploader sent it, metadata and location
+ * included (no made file has it): issued to the uploader only. The original by a link without a
+ * file is the other party's copy, served without its location (files/stripLocation.ts).
+ */
+export const UPLOADED_ORIGINAL = 'as-uploaded';
+
 /** Where a party downloads an order's deliverables, all in one ZIP (`/<orderId>`). */
 export const ORDER_DELIVERABLES_PATH = '/files/order-deliverables';
 

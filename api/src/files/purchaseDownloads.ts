@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/env.js';
 import { HttpError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { ALL_PURCHASES, PURCHASE_DOWNLOAD_PATH, purchaseDownloadLinks } from './purchaseLinks.js';
+import { stripsLocation, withoutLocation } from './stripLocation.js';
 import { zipDownload } from './zipStream.js';
 
 export function registerPurchaseDownloads(app: Hono<AppEnv>, { repos, files, config }: Services): void {
@@ -20,7 +21,7 @@ export function registerPurchaseDownloads(app: Hono<AppEnv>, { repos, files, con
     if (owned.length === 0) throw new HttpError(403, 'You have not bought anything to download');
     return zipDownload(
       files,
-      owned.map((item) => ({ key: item.file_path, fileName: item.filename })),
+      owned.map((item) => ({ key: item.file_path, fileName: item.filename, contentType: item.content_type })),
       'purchases.zip',
     );
   });
@@ -33,10 +34,12 @@ export function registerPurchaseDownloads(app: Hono<AppEnv>, { repos, files, con
     const opened = await files.open(file.file_path);
     if (!opened) throw new HttpError(404, 'File not found');
     const ascii = file.filename.replace(/[^\w.\- ]/g, '_') || 'download';
-    return new Response(opened.body, {
+    // The buyer's copy: without where it was taken (files/stripLocation.ts), so without a length when it is cut.
+    const stripped = stripsLocation(file.content_type);
+    return new Response(stripped ? withoutLocation(opened.body, file.content_type) : opened.body, {
       headers: {
         'Content-Type': file.content_type,
-        'Content-Length': String(opened.size),
+        ...(stripped ? {} : { 'Content-Length': String(opened.size) }),
         'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
         'Cache-Control': 'private, no-store',
         'X-Content-Type-Options': 'nosniff',

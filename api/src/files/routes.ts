@@ -14,6 +14,8 @@ import { fileLinks } from './fileLinks.js';
 import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
 import type { FileStore } from './store.js';
 import { completeUpload, receiveUpload, uploadProblem } from './uploads.js';
+import { stripsLocation, withoutLocation } from './stripLocation.js';
+import { UPLOADED_ORIGINAL } from './orderFileLinks.js';
 import { servedPlaylist } from '../media/derivatives.js';
 import { isClosed } from '../domain/orders.js';
 
@@ -26,17 +28,28 @@ const FILE_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; sandbox",
 };
 
-/** Streams a stored file with the type given, or answers 404. */
+/**
+ * Streams a stored file with the type given, or answers 404. An original served to anyone but
+ * its uploader (`withoutLocation`) goes without where it was taken (files/stripLocation.ts):
+ * shorter than stored, so without a length.
+ */
 async function fileResponse(
   files: FileStore,
   key: string,
   contentType: string,
   headers: Record<string, string>,
+  { withoutLocation: strip = false } = {},
 ): Promise<Response> {
   const file = await files.open(key);
   if (!file) throw notFound('File');
-  return new Response(file.body, {
-    headers: { ...FILE_HEADERS, 'Content-Type': contentType, 'Content-Length': String(file.size), ...headers },
+  const stripped = strip && stripsLocation(contentType);
+  return new Response(stripped ? withoutLocation(file.body, contentType) : file.body, {
+    headers: {
+      ...FILE_HEADERS,
+      'Content-Type': contentType,
+      ...(stripped ? {} : { 'Content-Length': String(file.size) }),
+      ...headers,
+    },
   });
 }
 
@@ -97,8 +110,8 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
 
   // An order's file, by the signed link the API gave a party of the order when it read the order
   // (repositories/urls.ts orderFile): one the media job made, typed by what the job made it; or
-  // the original, as an attachment only (it is what the uploader sent, metadata and all), typed by
-  // the type its bytes were decoded as, never by the uploader's file name. Kept by the browser only.
+  // the original, as an attachment only, typed by the type its bytes were decoded as, never by the
+  // uploader's file name: as sent for its uploader, without its location for the other party. Kept by the browser only.
   app.get(`${FILES_PATHS.orderFile}/:targetIdentifier`, async (c) => {
     const targetIdentifier = c.req.param('targetIdentifier');
     const query = c.req.query();
@@ -106,6 +119,13 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (refusal) throw new HttpError(403, refusal);
     const stored = await repos.orders.filesOf(targetIdentifier);
     if (!stored) throw notFound('File');
+    // The original as it was sent, metadata and all: the link its uploader is given (repositories/orders.ts).
+    if (query.f === UPLOADED_ORIGINAL) {
+      return fileResponse(files, stored.key, stored.contentType, {
+        'Content-Disposition': contentDisposition(stored.fileName),
+        'Cache-Control': 'private, max-age=300',
+      });
+    }
     const madeFiles = [...(stored.media?.derivatives ?? []), ...(stored.media?.video?.files ?? [])];
     const made = query.f ? madeFiles.find((d) => d.name === query.f) : undefined;
     if (query.f && !made) throw notFound('File');
@@ -127,12 +147,19 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     const attachment = query.download === '1' || (!made && stored.media !== null);
     // Streamed by the API from either store, not redirected to a presigned GET: a store's answer
     // cannot carry nosniff or the sandbox, and the link's expiry is the API's to enforce.
-    return fileResponse(files, made?.key ?? stored.key, made?.contentType ?? stored.contentType, {
-      'Content-Disposition': attachment
-        ? contentDisposition(made ? madeFileName(stored.fileName, made.name) : stored.fileName)
-        : 'inline',
-      'Cache-Control': 'private, max-age=300',
-    });
+    // The original by any other link is the other party's copy: without where it was taken.
+    return fileResponse(
+      files,
+      made?.key ?? stored.key,
+      made?.contentType ?? stored.contentType,
+      {
+        'Content-Disposition': attachment
+          ? contentDisposition(made ? madeFileName(stored.fileName, made.name) : stored.fileName)
+          : 'inline',
+        'Cache-Control': 'private, max-age=300',
+      },
+      { withoutLocation: !made },
+    );
   });
 
   // A photo for sale's unmarked picture, or a file of a video for sale's ladder, by the signed link

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import archiver from 'archiver';
+import { contentTypeOf } from './paths.js';
+import { withoutLocation } from './stripLocation.js';
 import type { FileStore } from './store.js';
 
 /** A name for a file inside the ZIP: no folders, no path tricks. */
@@ -11,10 +13,12 @@ const zipEntryName = (name: string) => name.replace(/[\\/]/g, '_').replace(/^\.+
  * sent, one at a time, never held whole (stored, not compressed: photos and videos are compressed
  * already). Names repeated inside are numbered ("2-photo.jpg"); a file gone from the store is left
  * out. A failure midway ends the download short (the browser reports it failed), and is logged.
+ * Every file goes without where it was taken (files/stripLocation.ts): a ZIP is someone else's
+ * copy of originals (the other party's, a buyer's), typed as accepted or by the key the server chose.
  */
 export function zipDownload(
   files: FileStore,
-  entries: readonly { key: string; fileName: string }[],
+  entries: readonly { key: string; fileName: string; contentType?: string }[],
   downloadName: string,
 ): Response {
   const zip = archiver('zip', { store: true });
@@ -27,7 +31,8 @@ export function zipDownload(
         let name = zipEntryName(entry.fileName);
         for (let n = 2; used.has(name); n++) name = `${n}-${zipEntryName(entry.fileName)}`;
         used.add(name);
-        const stream = Readable.fromWeb(file.body as NodeReadableStream<Uint8Array>);
+        const body = withoutLocation(file.body, entry.contentType ?? contentTypeOf(entry.key));
+        const stream = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
         zip.append(stream, { name });
         // One file open at a time: wait until the archive has consumed this one.
         await new Promise<void>((resolve, reject) => {

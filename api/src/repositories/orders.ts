@@ -12,6 +12,7 @@ import { type ExpressionBuilder } from 'kysely';
 import { ORDER_TRANSITIONS, type Order, type OrderTransition } from '../domain/orders.js';
 import type { Schema } from '../db/schema.js';
 import { quarantineKey } from '../files/paths.js';
+import { UPLOADED_ORIGINAL } from '../files/orderFileLinks.js';
 import {
   type Derivative,
   MASTER_PLAYLIST,
@@ -155,8 +156,11 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     const links = (): string[] => {
       if (!ready) return [];
       if (view !== 'sharedUser') {
-        // The view (the largest processed JPEG; the file itself for one uploaded before the pipeline) and the original.
-        return [urls.orderFile(row.identifier, largest, false), urls.orderFile(row.identifier, null, true)];
+        // The view (the largest processed JPEG; the file itself for one uploaded before the pipeline) and the
+        // original: as sent for its uploader, without its location for the other party (files/stripLocation.ts).
+        const reader = view === 'photographer' ? order.photographerId : order.clientId;
+        const original = row.uploader_id === reader ? UPLOADED_ORIGINAL : null;
+        return [urls.orderFile(row.identifier, largest, false), urls.orderFile(row.identifier, original, true)];
       }
       return largest
         ? [urls.orderFile(row.identifier, largest, false), urls.orderFile(row.identifier, largest, true)]

@@ -1,0 +1,246 @@
+import fc from 'fast-check';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cameraPhoto } from '../media/clips.js';
+import { stripLocationFromBuffer, withoutLocation } from './stripLocation.js';
+
+/** DEMO_GPS's latitude as the six 32-bit numbers of its rationals, in either byte order. */
+const latitudeBytes = (littleEndian: boolean) => {
+  const b = Buffer.alloc(24);
+  [52, 1, 31, 1, 1234, 100].forEach((n, i) => (littleEndian ? b.writeUInt32LE(n, i * 4) : b.writeUInt32BE(n, i * 4)));
+  return b;
+};
+const hasDemoLocation = (bytes: Buffer) => bytes.includes(latitudeBytes(true)) || bytes.includes(latitudeBytes(false));
+
+/** Everything from the JPEG's start of scan on: the coded pixels (and what follows them). */
+const fromScan = (jpeg: Buffer) => {
+  const at = jpeg.indexOf(Buffer.from([0xff, 0xda]));
+  expect(at).toBeGreaterThan(0);
+  return jpeg.subarray(at);
+};
+
+/** The file streamed through the stripper in `sizes`-long pieces (repeated), as a download is. */
+async function streamed(bytes: Buffer, contentType: string, sizes: number[] = [1]): Promise<Buffer> {
+  let at = 0;
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      const size = Math.max(1, sizes[i++ % sizes.length] ?? 1);
+      controller.enqueue(new Uint8Array(bytes.subarray(at, at + size)));
+      at += size;
+    },
+  });
+  return Buffer.from(await new Response(withoutLocation(body, contentType)).arrayBuffer());
+}
+
+let photo: Buffer;
+beforeAll(async () => {
+  photo = await cameraPhoto({ width: 640, height: 520, seed: 3 });
+});
+
+describe('a JPEG original', () => {
+  it('loses its EXIF (location and camera) and keeps its coded pixels byte for byte', async () => {
+    expect(hasDemoLocation(photo)).toBe(true);
+    expect(photo.includes('Seed Camera')).toBe(true);
+    const stripped = stripLocationFromBuffer(photo, 'image/jpeg');
+    expect(hasDemoLocation(stripped)).toBe(false);
+    expect(stripped.includes('Seed Camera')).toBe(false);
+    expect(fromScan(stripped).equals(fromScan(photo))).toBe(true);
+    const meta = await sharp(stripped).metadata();
+    // What is left of its Exif is the orientation alone.
+    expect([meta.width, meta.height, meta.orientation, meta.exif?.length, meta.xmp]).toEqual([
+      640,
+      520,
+      1,
+      32,
+      undefined,
+    ]);
+    // Decodes to the same pixels.
+    const [before, after] = await Promise.all([sharp(photo).raw().toBuffer(), sharp(stripped).raw().toBuffer()]);
+    expect(after.equals(before)).toBe(true);
+  });
+
+  it('keeps its orientation, and loses XMP (which can hold a location too)', async () => {
+    const turned = await sharp(photo)
+      .withMetadata({ orientation: 6 })
+      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><exif:GPSLatitude>52,31.2N</exif:GPSLatitude></x:xmpmeta>')
+      .jpeg()
+      .toBuffer();
+    const original = await sharp(turned).metadata();
+    expect([original.orientation, original.xmp !== undefined, hasDemoLocation(turned)]).toEqual([6, true, true]);
+    const stripped = await streamed(turned, 'image/jpeg', [7, 1, 300]);
+    const meta = await sharp(stripped).metadata();
+    expect([meta.orientation, meta.xmp]).toEqual([6, undefined]);
+    expect(hasDemoLocation(stripped)).toBe(false);
+    expect(stripped.includes('GPSLatitude')).toBe(false);
+    expect(fromScan(stripped).equals(fromScan(turned))).toBe(true);
+  });
+
+  it('is the same streamed in any pieces as whole', async () => {
+    const whole = stripLocationFromBuffer(photo, 'image/jpeg');
+    for (const sizes of [[1], [2, 3], [4096], [65_536 + 5]]) {
+      expect((await streamed(photo, 'image/jpeg', sizes)).equals(whole)).toBe(true);
+    }
+  });
+});
+
+describe('PNG and WebP originals', () => {
+  it('lose their EXIF and XMP, pixels unchanged', async () => {
+    for (const format of ['png', 'webp'] as const) {
+      const made = await sharp(photo)
+        .withExif({ IFD0: { Make: 'Demo' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 31/1 1234/100' } })
+        .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><exif:GPSLatitude>52,31.2N</exif:GPSLatitude></x:xmpmeta>')
+        .toFormat(format)
+        .toBuffer();
+      const before = await sharp(made).metadata();
+      expect([format, before.exif !== undefined, before.xmp !== undefined]).toEqual([format, true, true]);
+      const stripped = await streamed(made, `image/${format}`, [5, 1000]);
+      const after = await sharp(stripped).metadata();
+      expect([format, after.exif, after.xmp]).toEqual([format, undefined, undefined]);
+      expect([format, hasDemoLocation(stripped), stripped.includes('GPSLatitude')]).toEqual([format, false, false]);
+      const [a, b] = await Promise.all([sharp(made).raw().toBuffer(), sharp(stripped).raw().toBuffer()]);
+      expect([format, b.equals(a)]).toEqual([format, true]);
+    }
+  });
+
+  it('other types pass as they are', () => {
+    const gif = Buffer.from('GIF89a...');
+    expect(stripLocationFromBuffer(gif, 'image/gif').equals(gif)).toBe(true);
+  });
+});
+
+/** A JPEG header as a file could have it: SOI, segments (one an Exif APP1 with a GPS IFD holding `secret`), SOS and coded bytes. */
+const jpegWithGps = fc
+  .record({
+    littleEndian: fc.boolean(),
+    before: fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 3 }),
+    after: fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 3 }),
+    orientation: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+    scan: fc.uint8Array({ minLength: 1, maxLength: 500 }),
+  })
+  .map(({ littleEndian, before, after, orientation, scan }) => {
+    const segment = (marker: number, payload: Uint8Array) => {
+      const head = Buffer.from([0xff, marker, 0, 0]);
+      head.writeUInt16BE(payload.length + 2, 2);
+      return Buffer.concat([head, payload]);
+    };
+    const u16 = (n: number) => {
+      const b = Buffer.alloc(2);
+      if (littleEndian) b.writeUInt16LE(n);
+      else b.writeUInt16BE(n);
+      return b;
+    };
+    const u32 = (n: number) => {
+      const b = Buffer.alloc(4);
+      if (littleEndian) b.writeUInt32LE(n);
+      else b.writeUInt32BE(n);
+      return b;
+    };
+    const entry = (tag: number, type: number, count: number, value: Buffer) =>
+      Buffer.concat([u16(tag), u16(type), u32(count), value, Buffer.alloc(4 - value.length)]);
+    const ifd0Entries = [...(orientation ? [entry(0x0112, 3, 1, u16(orientation))] : [])];
+    const ifd0Size = 2 + (ifd0Entries.length + 1) * 12 + 4;
+    const gpsAt = 8 + ifd0Size;
+    const tiff = Buffer.concat([
+      Buffer.from(littleEndian ? 'II' : 'MM', 'latin1'),
+      u16(42),
+      u32(8),
+      u16(ifd0Entries.length + 1),
+      ...ifd0Entries,
+      entry(0x8825, 4, 1, u32(gpsAt)),
+      u32(0),
+      // The GPS IFD: one entry pointing at the latitude's rationals right after it.
+      u16(1),
+      entry(0x0002, 5, 3, u32(gpsAt + 2 + 12 + 4)),
+      u32(0),
+      latitudeBytes(littleEndian),
+    ]);
+    // Other segments' bytes must not pose as 0xFF markers' payload lengths: they are payloads with lengths.
+    const app = (payloads: Uint8Array[]) => payloads.map((p) => segment(0xe0, p));
+    const coded = Buffer.concat([Buffer.from([0xff, 0xda, 0x00, 0x02]), scan, Buffer.from([0xff, 0xd9])]);
+    return {
+      file: Buffer.concat([
+        Buffer.from([0xff, 0xd8]),
+        ...app(before),
+        segment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff])),
+        ...app(after),
+        coded,
+      ]),
+      coded,
+      orientation,
+    };
+  });
+
+describe('the stripper under hostile input', () => {
+  const runs = { numRuns: 300, seed: 53 };
+
+  it('always removes the location of a well-formed JPEG, keeps the orientation and the scan', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        jpegWithGps,
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 5 }),
+        async ({ file, coded, orientation }, sizes) => {
+          expect(hasDemoLocation(file)).toBe(true);
+          const out = await streamed(file, 'image/jpeg', sizes);
+          expect(hasDemoLocation(out)).toBe(false);
+          expect(out.length).toBeLessThanOrEqual(file.length);
+          expect(out.subarray(out.length - coded.length).equals(coded)).toBe(true);
+          // Orientation-only Exif (36 bytes) when there was one.
+          expect(out.includes(Buffer.from('Exif\0\0', 'latin1'))).toBe(orientation !== undefined);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('never lets the location through a file cut short', async () => {
+    const cut = jpegWithGps.chain(({ file }) =>
+      fc.integer({ min: 0, max: file.length }).map((n) => file.subarray(0, n)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        cut,
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 5 }),
+        async (file, sizes) => {
+          const out = await streamed(file, 'image/jpeg', sizes);
+          expect(hasDemoLocation(out)).toBe(false);
+          expect(out.length).toBeLessThanOrEqual(file.length);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('never throws, never hangs, never gives more than it got, whatever the bytes', async () => {
+    const damaged = fc.oneof(
+      // A byte changed anywhere (lengths that lie, markers that are not).
+      jpegWithGps.chain(({ file }) =>
+        fc.tuple(fc.integer({ min: 0, max: file.length - 1 }), fc.integer({ min: 0, max: 255 })).map(([at, value]) => {
+          const copy = Buffer.from(file);
+          copy[at] = value;
+          return copy;
+        }),
+      ),
+      // Any bytes behind each format's start, and any bytes at all.
+      fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.concat([Buffer.from([0xff, 0xd8]), b])),
+      fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), b])),
+      fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBP', 'latin1'), b])),
+      fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        damaged,
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 5 }),
+        async (file, sizes) => {
+          for (const type of ['image/jpeg', 'image/png', 'image/webp']) {
+            const out = await streamed(file, type, sizes);
+            expect(out.length).toBeLessThanOrEqual(file.length);
+            expect(stripLocationFromBuffer(file, type).equals(out)).toBe(true);
+          }
+        },
+      ),
+      runs,
+    );
+  });
+});

@@ -1,0 +1,329 @@
+/**
+ * Where a picture was taken, removed from an original as it is streamed to someone other than its
+ * uploader, without decoding it: the container is rewritten around the pixels, whose coded bytes
+ * pass through unchanged.
+ *
+ * - JPEG: segments are read up to the start of scan. The Exif segment is replaced by one holding
+ *   only the orientation (so the picture still shows upright); of the other application segments
+ *   only JFIF, the colour profile and Adobe's are kept (XMP, IPTC and comments are dropped);
+ *   everything from the start of scan on passes through as it came.
+ * - PNG: the eXIf chunk and the text chunks (tEXt, zTXt, iTXt: where XMP is kept) are dropped.
+ * - WebP: the EXIF and XMP chunks are blanked in place (renamed to an unknown chunk every decoder
+ *   skips, their bytes zeroed) and VP8X stops announcing them, so the RIFF sizes stay true.
+ *
+ * GIF and videos are served as they are (see files/routes.ts). Only a segment whose metadata is
+ * read is held in memory (a JPEG segment is at most 64 KiB); the rest streams through. A file
+ * whose structure cannot be followed is cut where it stops making sense rather than passed on
+ * unread: nothing after that point reaches the reader.
+ */
+
+/** The stripper of one file: bytes in, bytes out; never throws, never gives more than it was given. */
+interface Stripper {
+  push(chunk: Uint8Array): Uint8Array[];
+  end(): Uint8Array[];
+}
+
+/** The types whose location metadata is removed; any other type is served unchanged. */
+export const LOCATION_STRIPPED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export function stripsLocation(contentType: string): boolean {
+  return (LOCATION_STRIPPED_TYPES as readonly string[]).includes(contentType);
+}
+
+/** `body` without location metadata when its type carries some that can be removed; else `body` itself. */
+export function withoutLocation(body: ReadableStream<Uint8Array>, contentType: string): ReadableStream<Uint8Array> {
+  const stripper = stripperFor(contentType);
+  if (!stripper) return body;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        for (const out of stripper.push(chunk)) controller.enqueue(out);
+      },
+      flush(controller) {
+        for (const out of stripper.end()) controller.enqueue(out);
+      },
+    }),
+  );
+}
+
+/** The whole of `bytes` stripped at once (for tests and small files). */
+export function stripLocationFromBuffer(bytes: Uint8Array, contentType: string): Buffer {
+  const stripper = stripperFor(contentType);
+  if (!stripper) return Buffer.from(bytes);
+  return Buffer.concat([...stripper.push(bytes), ...stripper.end()]);
+}
+
+function stripperFor(contentType: string): Stripper | null {
+  switch (contentType) {
+    case 'image/jpeg':
+      return guarded(jpegParser());
+    case 'image/png':
+      return guarded(pngParser());
+    case 'image/webp':
+      return guarded(webpParser());
+    default:
+      return null;
+  }
+}
+
+/**
+ * A format's parser: `step` looks at what is pending (the bytes not yet decided on) and answers
+ * what to do with its head, or null when it needs more bytes.
+ */
+type Step =
+  | { emit: Uint8Array; consume: number } // give `emit` in place of the first `consume` pending bytes
+  | { stream: 'copy' | 'skip' | 'zero'; count: number } // the next `count` bytes: as they are, dropped, or zeroed
+  | { rest: 'pass' | 'drop' }; // everything from here on: as it is, or nothing
+interface Parser {
+  step(pending: Buffer): Step | null;
+  /** The most bytes `step` may ask to be held before deciding. */
+  maxPending: number;
+}
+
+/** Runs a parser over a stream: holds at most `maxPending` bytes; any surprise cuts the output there. */
+function guarded(parser: Parser): Stripper {
+  let pending: Buffer = Buffer.alloc(0);
+  let streaming: { mode: 'copy' | 'skip' | 'zero'; count: number } | null = null;
+  let rest: 'pass' | 'drop' | null = null;
+  const run = (input: Uint8Array): Uint8Array[] => {
+    const out: Uint8Array[] = [];
+    const chunk = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    for (;;) {
+      if (rest === 'pass') {
+        if (pending.length > 0) out.push(pending);
+        pending = Buffer.alloc(0);
+        return out;
+      }
+      if (rest === 'drop') {
+        pending = Buffer.alloc(0);
+        return out;
+      }
+      if (streaming) {
+        const n = Math.min(streaming.count, pending.length);
+        if (streaming.mode === 'copy' && n > 0) out.push(pending.subarray(0, n));
+        if (streaming.mode === 'zero' && n > 0) out.push(new Uint8Array(n));
+        pending = pending.subarray(n);
+        streaming.count -= n;
+        if (streaming.count > 0) return out;
+        streaming = null;
+        continue;
+      }
+      if (pending.length === 0) return out;
+      const step = parser.step(pending);
+      if (!step) {
+        if (pending.length > parser.maxPending) rest = 'drop';
+        else return out;
+      } else if ('rest' in step) rest = step.rest;
+      else if ('stream' in step) streaming = { mode: step.stream, count: step.count };
+      else {
+        if (step.consume <= 0 || step.consume > pending.length || step.emit.length > step.consume) rest = 'drop';
+        else {
+          if (step.emit.length > 0) out.push(step.emit);
+          pending = pending.subarray(step.consume);
+        }
+      }
+    }
+  };
+  return {
+    push(chunk) {
+      try {
+        const out = run(chunk);
+        // What is held back (a segment's head, at most maxPending bytes) is copied: the caller may reuse its buffer.
+        pending = Buffer.from(pending);
+        return out;
+      } catch {
+        rest = 'drop';
+        return [];
+      }
+    },
+    end() {
+      // A file cut short: what was held back undecided (a partial segment) is not given.
+      pending = Buffer.alloc(0);
+      return [];
+    },
+  };
+}
+
+const ascii = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
+
+// JPEG ----------------------------------------------------------------------------------------
+
+const EXIF_HEADER = 'Exif\0\0';
+/**
+ * The application segments kept (by marker, the identifiers they open with): JFIF, the colour
+ * profile and Adobe's colour transform, which decoders need to show the right colours. Every other
+ * application segment (XMP, Photoshop/IPTC, makers' own) and comments are dropped: a location
+ * can hide in any of them. Exif is kept as its orientation only.
+ */
+const APP_KEPT: Partial<Record<number, string[]>> = {
+  0xe0: ['JFIF\0', 'JFXX\0'],
+  0xe2: ['ICC_PROFILE\0'],
+  0xee: ['Adobe'],
+};
+
+function jpegParser(): Parser {
+  let started = false;
+  return {
+    maxPending: 4 + 0xffff,
+    step(p) {
+      if (!started) {
+        if (p.length < 2) return null;
+        if (p[0] !== 0xff || p[1] !== 0xd8) return { rest: 'drop' };
+        started = true;
+        return { emit: p.subarray(0, 2), consume: 2 };
+      }
+      // Bytes between segments that are not a marker: a decoder skips them to the next marker, and so do we (dropped).
+      if (p[0] !== 0xff) {
+        const next = p.indexOf(0xff);
+        return { stream: 'skip', count: next < 0 ? p.length : next };
+      }
+      if (p.length < 2) return null;
+      const marker = p[1] ?? 0;
+      // Fill bytes before a marker.
+      if (marker === 0xff) return { stream: 'skip', count: 1 };
+      // The start of scan (coded pixels from here) or the end of the image: the rest as it is.
+      if (marker === 0xda || marker === 0xd9) return { rest: 'pass' };
+      // Markers without a length.
+      if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) return { emit: p.subarray(0, 2), consume: 2 };
+      if (marker === 0x00 || marker === 0xd8) return { rest: 'drop' };
+      if (p.length < 4) return null;
+      const length = p.readUInt16BE(2);
+      if (length < 2) return { rest: 'drop' };
+      // Not application data or a comment: tables and frame headers, copied as they come.
+      const isApp = marker >= 0xe0 && marker <= 0xef;
+      if (!isApp && marker !== 0xfe) return { stream: 'copy', count: 2 + length };
+      if (p.length < 2 + length) return null;
+      const whole = p.subarray(0, 2 + length);
+      const payload = p.subarray(4, 2 + length);
+      const known = APP_KEPT[marker];
+      if (known?.some((h) => ascii(payload, 0, h.length) === h)) return { emit: whole, consume: 2 + length };
+      if (marker !== 0xe1 || ascii(payload, 0, EXIF_HEADER.length) !== EXIF_HEADER)
+        return { emit: new Uint8Array(0), consume: 2 + length };
+      const orientation = exifOrientation(payload.subarray(EXIF_HEADER.length));
+      const kept = orientation === null ? new Uint8Array(0) : orientationOnlyApp1(orientation);
+      // A segment smaller than the one that would replace it is dropped whole: the output never grows.
+      return { emit: kept.length <= 2 + length ? kept : new Uint8Array(0), consume: 2 + length };
+    },
+  };
+}
+
+/** The orientation (1-8) in a TIFF structure's first IFD, or null when there is none or the structure is not sound. */
+export function exifOrientation(tiff: Uint8Array): number | null {
+  const b = Buffer.from(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+  if (b.length < 8) return null;
+  const order = ascii(b, 0, 2);
+  if (order !== 'II' && order !== 'MM') return null;
+  const le = order === 'II';
+  const u16 = (at: number) => (le ? b.readUInt16LE(at) : b.readUInt16BE(at));
+  const u32 = (at: number) => (le ? b.readUInt32LE(at) : b.readUInt32BE(at));
+  if (u16(2) !== 42) return null;
+  const ifd = u32(4);
+  if (ifd < 8 || ifd + 2 > b.length) return null;
+  const count = u16(ifd);
+  for (let i = 0; i < count; i++) {
+    const entry = ifd + 2 + i * 12;
+    if (entry + 12 > b.length) return null;
+    // Orientation: a SHORT, one of them, held in the entry itself.
+    if (u16(entry) === 0x0112) {
+      if (u16(entry + 2) !== 3 || u32(entry + 4) !== 1) return null;
+      const value = u16(entry + 8);
+      return value >= 1 && value <= 8 ? value : null;
+    }
+  }
+  return null;
+}
+
+/** An APP1 segment whose Exif holds the orientation only (big-endian TIFF, one IFD of one entry). */
+function orientationOnlyApp1(orientation: number): Uint8Array {
+  const tiff = Buffer.alloc(8 + 2 + 12 + 4);
+  tiff.write('MM', 0, 'latin1');
+  tiff.writeUInt16BE(42, 2);
+  tiff.writeUInt32BE(8, 4);
+  tiff.writeUInt16BE(1, 8);
+  tiff.writeUInt16BE(0x0112, 10);
+  tiff.writeUInt16BE(3, 12);
+  tiff.writeUInt32BE(1, 14);
+  tiff.writeUInt16BE(orientation, 18);
+  // The next IFD's offset: none (zero, already).
+  const header = Buffer.alloc(4);
+  header[0] = 0xff;
+  header[1] = 0xe1;
+  header.writeUInt16BE(2 + EXIF_HEADER.length + tiff.length, 2);
+  return Buffer.concat([header, Buffer.from(EXIF_HEADER, 'latin1'), tiff]);
+}
+
+// PNG -----------------------------------------------------------------------------------------
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_DROPPED = new Set(['eXIf', 'tEXt', 'zTXt', 'iTXt']);
+
+function pngParser(): Parser {
+  let started = false;
+  return {
+    maxPending: 12,
+    step(p) {
+      if (!started) {
+        if (p.length < 8) return null;
+        if (!p.subarray(0, 8).equals(PNG_SIGNATURE)) return { rest: 'drop' };
+        started = true;
+        return { emit: p.subarray(0, 8), consume: 8 };
+      }
+      if (p.length < 8) return null;
+      const length = p.readUInt32BE(0);
+      const type = ascii(p, 4, 8);
+      if (!/^[A-Za-z]{4}$/.test(type) || length > 0x7fffffff) return { rest: 'drop' };
+      // Length, type, data, CRC.
+      const whole = 12 + length;
+      if (type === 'IEND') return { rest: 'pass' };
+      return { stream: PNG_DROPPED.has(type) ? 'skip' : 'copy', count: whole };
+    },
+  };
+}
+
+// WebP ----------------------------------------------------------------------------------------
+
+/** The VP8X flags announcing EXIF and XMP chunks. */
+const VP8X_EXIF = 0x08;
+const VP8X_XMP = 0x04;
+
+function webpParser(): Parser {
+  let started = false;
+  /** What follows a chunk's header already given: its data zeroed or copied. */
+  let then: Step | null = null;
+  return {
+    maxPending: 18,
+    step(p) {
+      if (then) {
+        const step = then;
+        then = null;
+        return step;
+      }
+      if (!started) {
+        if (p.length < 12) return null;
+        if (ascii(p, 0, 4) !== 'RIFF' || ascii(p, 8, 12) !== 'WEBP') return { rest: 'drop' };
+        started = true;
+        return { emit: p.subarray(0, 12), consume: 12 };
+      }
+      if (p.length < 8) return null;
+      const type = ascii(p, 0, 4);
+      const size = p.readUInt32LE(4);
+      const padded = size + (size % 2);
+      if (type === 'EXIF' || type === 'XMP ') {
+        const header = Buffer.from(p.subarray(0, 8));
+        header.write('JUNK', 0, 'latin1');
+        if (padded > 0) then = { stream: 'zero', count: padded };
+        return { emit: header, consume: 8 };
+      }
+      if (type === 'VP8X') {
+        if (size < 10) return { rest: 'drop' };
+        if (p.length < 18) return null;
+        const head = Buffer.from(p.subarray(0, 18));
+        head[8] = (head[8] ?? 0) & ~(VP8X_EXIF | VP8X_XMP);
+        if (padded > 10) then = { stream: 'copy', count: padded - 10 };
+        return { emit: head, consume: 18 };
+      }
+      return { stream: 'copy', count: 8 + padded };
+    },
+  };
+}
