@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { message } from '@marketplace/shared/test-utils';
 import { requestChat, sessionStore } from '@marketplace/shared';
@@ -292,7 +292,7 @@ describe('chat windows', () => {
 
   it('are gone after logout', async () => {
     serveConversation('mia');
-    server.use(http.post(`${API}/logout`, async () => (await delay(1), HttpResponse.json({ loggedOut: true }))));
+    server.use(http.post(`${API}/logout`, () => HttpResponse.json({ loggedOut: true })));
     logInAs();
     renderHeader();
     chatStore.getState().open({ profileName: 'mia', username: 'Mia', profilePicture: null });
@@ -308,8 +308,8 @@ describe('chat windows', () => {
 describe('chat drafts through a remount (the shell switching the header to another version)', () => {
   const contact = (profileName: string) => ({ profileName, username: profileName.toUpperCase(), profilePicture: null });
 
-  /** The server keeps these windows open, so a new mount brings them back; sends wait `sendDelay` ms. */
-  function serveOpenChats(profileNames: string[], sendDelay = 0) {
+  /** The server keeps these windows open, so a new mount brings them back; sends answer once `sendHeld` resolves. */
+  function serveOpenChats(profileNames: string[], sendHeld?: Promise<void>) {
     server.use(
       http.get(`${API}/chat/open`, () => HttpResponse.json({ chats: profileNames.map(contact) })),
       http.get(`${API}/chat/messages`, ({ request }) =>
@@ -320,7 +320,7 @@ describe('chat drafts through a remount (the shell switching the header to anoth
       ),
       http.post(`${API}/chat/sendMessage`, async ({ request }) => {
         const form = new URLSearchParams(await request.text());
-        await delay(sendDelay);
+        await sendHeld;
         return HttpResponse.json({
           message: {
             id: 1,
@@ -375,15 +375,17 @@ describe('chat drafts through a remount (the shell switching the header to anoth
   });
 
   it('forgets a message whose send ends after the remount', async () => {
-    serveOpenChats(['mia'], 100);
+    let answerSend!: () => void;
+    serveOpenChats(['mia'], new Promise<void>((resolve) => (answerSend = resolve)));
     logInAs();
     const first = renderHeader();
     await userEvent.type(await draftTo('MIA'), 'In flight{Enter}');
     await waitFor(() => expect(sentTo('/chat/sendMessage')).toHaveLength(1));
     first.unmount();
-    await delay(200);
     renderHeader();
-    expect(await draftTo('MIA')).toHaveValue('');
+    expect(await draftTo('MIA')).toHaveValue('In flight');
+    answerSend();
+    await waitFor(async () => expect(await draftTo('MIA')).toHaveValue(''));
   });
 
   it("never shows one user's draft to another who logs in in the same tab", async () => {

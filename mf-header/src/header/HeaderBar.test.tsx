@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -284,11 +284,21 @@ describe('profile menu', () => {
     server.use(http.post(`${API}/logout`, () => HttpResponse.json({ error: 'boom' }, { status: 500 })));
     logInAs(['MEDIA']);
     document.cookie = 'loggedIn=yes; path=/';
-    renderHeader('/user/me');
-    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Profile menu' })).toBeInTheDocument());
-    await new Promise((r) => setTimeout(r, 50));
+    // The menu's own logout, watched: once it has failed, what follows its failure has run.
+    const logout = sessionStore.getState().logout;
+    const calls: Promise<void>[] = [];
+    sessionStore.setState({ logout: () => (calls.push(logout()), calls[0]!) });
+    try {
+      renderHeader('/user/me');
+      await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
+      expect(calls).toHaveLength(1);
+      await expect(calls[0]).rejects.toThrow();
+      await act(async () => undefined);
+    } finally {
+      sessionStore.setState({ logout });
+    }
+    expect(screen.getByRole('button', { name: 'Profile menu' })).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent('/user/me');
     expect(document.cookie).toContain('loggedIn=yes');
   });

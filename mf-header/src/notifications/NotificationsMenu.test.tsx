@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notification } from '@marketplace/shared/test-utils';
 import type * as shared from '@marketplace/shared';
@@ -20,15 +21,15 @@ const serve = (...pages: { notifications: shared.Notification[]; more: boolean }
   );
 
 /**
- * The notifications endpoint answering what the server held when each request came in; `slow`
- * delays the answer, so a later change on the server lands before it.
+ * The notifications endpoint answering what the server held when each request came in; while
+ * `held` is set, answers wait for it, so a later change on the server lands before them.
  */
 function serveAsOfRequest(initial: shared.Notification[]) {
-  const listed = { has: initial, slow: false };
+  const listed: { has: shared.Notification[]; held?: Promise<void> } = { has: initial };
   server.use(
     http.get(`${API}/notifications`, async () => {
       const answer = { notifications: listed.has, more: false };
-      if (listed.slow) await delay(150);
+      await listed.held;
       return HttpResponse.json(answer);
     }),
   );
@@ -38,6 +39,13 @@ function serveAsOfRequest(initial: shared.Notification[]) {
 const bell = () => screen.getByRole('button', { name: /^Notifications,/ });
 const list = () => screen.getByRole('list', { name: 'Notifications' });
 const entries = () => within(list()).getAllByRole('listitem');
+/** A promise the test settles, and the function that settles it. */
+function gate(): [Promise<void>, () => void] {
+  let open!: () => void;
+  return [new Promise<void>((resolve) => (open = resolve)), () => open()];
+}
+/** How many loads of the dropdown's list are under way: a load starts at once, in the scroll or press that asks for it. */
+const loadsUnderWay = (client: QueryClient) => client.isFetching({ queryKey: ['getNotifications'] });
 const badge = () => within(bell()).queryByTestId('badge');
 
 /** Makes the list 1000 px tall in a 360 px window (jsdom lays nothing out) and scrolls it. */
@@ -297,11 +305,12 @@ describe('notification dropdown', () => {
   it('a failed first load is an empty list with no more pages', async () => {
     server.use(http.get(`${API}/notifications`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
     logInAs();
-    renderHeader();
+    const { client } = renderHeader();
     await openBell();
     expect(await screen.findByText('No notifications')).toBeInTheDocument();
+    await waitFor(() => expect(loadsUnderWay(client)).toBe(0));
     scrollListTo(900);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(loadsUnderWay(client)).toBe(0);
     expect(sentTo('/notifications')).toHaveLength(1);
   });
 
@@ -315,13 +324,14 @@ describe('notification dropdown', () => {
       { notifications: third, more: false },
     );
     logInAs();
-    renderHeader();
+    const { client } = renderHeader();
     await openBell();
     await screen.findByText('p0-9');
     expect([...sentTo('/notifications')[0]!.query.keys()]).toEqual([]);
+    await waitFor(() => expect(loadsUnderWay(client)).toBe(0));
 
     scrollListTo(500); // 86%: not yet
-    await new Promise((r) => setTimeout(r, 50));
+    expect(loadsUnderWay(client)).toBe(0);
     expect(sentTo('/notifications')).toHaveLength(1);
 
     scrollListTo(540); // 90%
@@ -334,16 +344,18 @@ describe('notification dropdown', () => {
     expect(entries()).toHaveLength(21);
 
     // The server said there is no more: scrolling again asks nothing.
+    await waitFor(() => expect(loadsUnderWay(client)).toBe(0));
     scrollListTo(1000);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(loadsUnderWay(client)).toBe(0);
     expect(sentTo('/notifications')).toHaveLength(3);
   });
 
   it('never runs two page loads at once', async () => {
+    const [laterPages, answerLaterPages] = gate();
     server.use(
       http.get(`${API}/notifications`, async ({ request }) => {
         const pageNo = Number(new URL(request.url).searchParams.get('pageNo') ?? 0);
-        if (pageNo > 0) await delay(100);
+        if (pageNo > 0) await laterPages;
         return HttpResponse.json({
           notifications: Array.from({ length: 10 }, (_, i) => notification({ content: `p${pageNo}-${i}` })),
           more: true,
@@ -357,6 +369,8 @@ describe('notification dropdown', () => {
     scrollListTo(600);
     scrollListTo(650);
     scrollListTo(700);
+    await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));
+    answerLaterPages();
     await screen.findByText('p1-9');
     expect(sentTo('/notifications').map((r) => r.query.get('pageNo'))).toEqual([null, '1']);
   });
@@ -395,19 +409,22 @@ describe('notification dropdown', () => {
   it('a live notification arriving while the list reloads is not lost when the older answer lands', async () => {
     const listed = serveAsOfRequest([notification({ content: 'Before', status: 'READ' })]);
     logInAs();
-    renderHeader();
+    const { client } = renderHeader();
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(1));
     await openBell();
     await screen.findByText('Before');
-    listed.slow = true;
+    const [reloadAnswered, answerReload] = gate();
+    listed.held = reloadAnswered;
     confirmSubscription('notifications', 'nora');
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));
     const fresh = notification({ content: 'During the reload', status: 'NEW' });
     listed.has = [fresh, ...listed.has];
-    publish('notifications', 'nora', fresh);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(screen.getByText('During the reload')).toBeInTheDocument();
-    expect(badge()).toHaveTextContent('1');
+    act(() => publish('notifications', 'nora', fresh));
+    // The older answer lands; once no load is under way, the list is what it stays.
+    answerReload();
+    await waitFor(() => expect(loadsUnderWay(client)).toBe(0));
+    await waitFor(() => expect(screen.getByText('During the reload')).toBeInTheDocument());
+    await waitFor(() => expect(badge()).toHaveTextContent('1'));
   });
 
   it('a reload answering from before the clear does not bring NEW back: the list is loaded again after the clear', async () => {
@@ -419,29 +436,38 @@ describe('notification dropdown', () => {
       }),
     );
     logInAs();
-    renderHeader();
+    const { client } = renderHeader();
     await waitFor(() => expect(badge()).toHaveTextContent('1'));
-    listed.slow = true;
+    const [reloadAnswered, answerReload] = gate();
+    listed.held = reloadAnswered;
     // The live subscription is confirmed and reloads the list just before the user opens it.
     confirmSubscription('notifications', 'nora');
     await waitFor(() => expect(sentTo('/notifications')).toHaveLength(2));
     await openBell();
-    await new Promise((r) => setTimeout(r, 500));
+    // The server has cleared NEW before the reload answers, with the list from before.
+    await waitFor(() => expect(sentTo('/clearNewNotifications')).toHaveLength(1));
+    answerReload();
+    await waitFor(() => expect(sentTo('/notifications')).toHaveLength(3));
+    await waitFor(() => expect(loadsUnderWay(client)).toBe(0));
     expect(sentTo('/notifications')).toHaveLength(3);
-    expect(badge()).toBeNull();
+    await waitFor(() => expect(badge()).toBeNull());
   });
 
   it('a live notification already on a loaded page is shown once, where and as it is there', async () => {
     const n = notification({ content: 'Twice', status: 'READ' });
     serve({ notifications: [notification({ content: 'Other', status: 'READ' }), n], more: false });
     logInAs();
-    renderHeader();
+    const { client } = renderHeader();
     await openBell();
     await screen.findByText('Twice');
+    await waitFor(() => expect(loadsUnderWay(client)).toBe(0));
+    const before = client.getQueryData(['getNotifications', 'nora']);
     // Published after the list was loaded (the outbox publishes after commit, at least once): the
-    // loaded entry is as new as the live one or newer, so the live one is dropped.
-    publish('notifications', 'nora', { ...n, status: 'NEW' });
-    await new Promise((r) => setTimeout(r, 100));
+    // loaded entry is as new as the live one or newer, so the live one is dropped. The channel
+    // delivers at once, and a live entry taken in changes the list's cache at once.
+    act(() => publish('notifications', 'nora', { ...n, status: 'NEW' }));
+    expect(client.getQueryData(['getNotifications', 'nora'])).toBe(before);
+    expect(loadsUnderWay(client)).toBe(0);
     expect(entries().map((li) => li.textContent)).toEqual([
       expect.stringContaining('Other'),
       expect.stringContaining('Twice'),

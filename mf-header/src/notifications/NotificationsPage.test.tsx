@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   MemoryRouter,
@@ -31,7 +31,9 @@ const countsOf = (list: Notification[]): NotificationCounts => ({
  * the next page starts at. Answers what the list holds when each request comes in.
  */
 function serveCentre(all: Notification[], size = 10) {
-  const held = { list: all };
+  let answerMarkAll!: () => void;
+  const markAllAnswered = new Promise<void>((resolve) => (answerMarkAll = resolve));
+  const held = { list: all, answerMarkAll };
   server.use(
     http.get(`${API}/notifications/all`, ({ request }) => {
       const from = Number(new URL(request.url).searchParams.get('cursor') ?? 0);
@@ -42,9 +44,9 @@ function serveCentre(all: Notification[], size = 10) {
         counts: countsOf(held.list),
       });
     }),
-    // A moment late: what the page and the header show at once is theirs, not the server's answer.
+    // Answered when the test says: what the page and the header show before is theirs, not the server's answer.
     http.post(`${API}/notifications/markAllRead`, async () => {
-      await delay(100);
+      await markAllAnswered;
       const updated = held.list.filter((n) => n.status !== 'READ').length;
       held.list = held.list.map((n) => ({ ...n, status: 'READ' }));
       return HttpResponse.json({ updated });
@@ -159,7 +161,7 @@ describe('the notifications page', () => {
   });
 
   it("'Mark all as read' makes every one read on the page, in the dropdown and in the badge", async () => {
-    serveCentre([
+    const centre = serveCentre([
       notification({ status: 'NEW', content: 'First.' }),
       notification({ status: 'NEW', content: 'Second.' }),
       notification({ status: 'UNREAD', content: 'Third.' }),
@@ -175,6 +177,7 @@ describe('the notifications page', () => {
     expect(screen.getByText('0 unread of 3')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Mark all as read' })).toBeDisabled();
     // Both lists load again from the server, which agrees.
+    centre.answerMarkAll();
     await waitFor(() => expect(sentTo('/notifications/all').length).toBeGreaterThan(1));
     await userEvent.click(bell());
     const dropdown = screen.getByRole('list', { name: 'Notifications' });

@@ -1,8 +1,8 @@
 import { act, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SearchResult } from '@marketplace/shared';
+import { SEARCH_DEBOUNCE_MS, type SearchResult } from '@marketplace/shared';
 import { API, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
 import { leaveApp } from '../useFollow.js';
 import { useDebounced } from './useSearch.js';
@@ -20,12 +20,12 @@ const RESULTS: Record<string, SearchResult[]> = {
   nora: [{ name: 'Nora Lind', iconUrl: 'http://files.test/media/nora.jpg', urlLink: '/user/nora' }],
 };
 
-/** Answers from RESULTS; a query listed in `slow` answers after that many ms. */
-function serveSearch(slow: Record<string, number> = {}) {
+/** Answers from RESULTS; a query listed in `held` answers once the test resolves its promise. */
+function serveSearch(held: Record<string, Promise<void>> = {}) {
   server.use(
     http.get(`${API}/search`, async ({ request }) => {
       const query = new URL(request.url).searchParams.get('query') ?? '';
-      if (slow[query]) await delay(slow[query]);
+      await held[query];
       return HttpResponse.json({ searchResults: RESULTS[query] ?? [] });
     }),
   );
@@ -72,15 +72,25 @@ describe('search box', () => {
   });
 
   it('an empty query clears the results and asks nothing', async () => {
-    serveSearch();
-    renderHeader();
-    await userEvent.type(box(), 'sum');
-    await waitFor(() => expect(options()).toHaveLength(2));
-    await userEvent.clear(box());
-    expect(screen.queryByRole('listbox')).toBeNull();
-    await new Promise((r) => setTimeout(r, 150));
-    expect(screen.queryByRole('listbox')).toBeNull();
-    expect(sentTo('/search')).toHaveLength(1);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      serveSearch();
+      renderHeader();
+      await user.type(box(), 'sum');
+      await waitFor(() => expect(options()).toHaveLength(2));
+      await user.clear(box());
+      expect(screen.queryByRole('listbox')).toBeNull();
+      // The empty text settles past the debounce; then a query typed afterwards is answered, so
+      // anything the empty one sent would already be listed before it.
+      await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS * 2));
+      expect(screen.queryByRole('listbox')).toBeNull();
+      await user.type(box(), 'nora');
+      await waitFor(() => expect(options()).toHaveLength(1));
+      expect(sentTo('/search').map((r) => r.query.get('query'))).toEqual(['sum', 'nora']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('arrow keys move the selection and wrap back to the typed text', async () => {
@@ -145,7 +155,8 @@ describe('search box', () => {
   });
 
   it("says 'No results for “…”' when the server finds nothing, and not while results show", async () => {
-    serveSearch({ zzz: 100 });
+    let answerZzz!: () => void;
+    serveSearch({ zzz: new Promise<void>((resolve) => (answerZzz = resolve)) });
     renderHeader();
     await userEvent.type(box(), 'sum');
     await waitFor(() => expect(options()).toHaveLength(2));
@@ -154,6 +165,9 @@ describe('search box', () => {
     await userEvent.type(box(), 'zzz');
     // While the answer is on its way, nothing is said yet.
     expect(screen.queryByText(/No results/)).toBeNull();
+    await waitFor(() => expect(sentTo('/search').map((r) => r.query.get('query'))).toEqual(['sum', 'zzz']));
+    expect(screen.queryByText(/No results/)).toBeNull();
+    answerZzz();
     expect(await screen.findByText('No results for “zzz”')).toHaveAttribute('role', 'status');
     expect(screen.queryByRole('listbox')).toBeNull();
     expect(box()).toHaveAttribute('aria-expanded', 'false');
@@ -201,16 +215,19 @@ describe('search box', () => {
   });
 
   it("a slow answer to an older query never replaces a newer query's results", async () => {
-    serveSearch({ su: 300 });
+    let answerSu!: () => void;
+    serveSearch({ su: new Promise<void>((resolve) => (answerSu = resolve)) });
     RESULTS.su = [{ name: 'Stale result', iconUrl: null, urlLink: '/event/stale' }];
     try {
-      renderHeader();
+      const { client } = renderHeader();
       await userEvent.type(box(), 'su');
       await waitFor(() => expect(sentTo('/search')).toHaveLength(1));
       await userEvent.type(box(), 'm');
       await waitFor(() => expect(options()).toHaveLength(2));
-      // Let the slow answer for 'su' arrive.
-      await new Promise((r) => setTimeout(r, 400));
+      // The slow answer for 'su' arrives and is taken in: nothing is loading any more.
+      answerSu();
+      await waitFor(() => expect(client.isFetching()).toBe(0));
+      await act(async () => undefined);
       expect(options().map((o) => o.textContent)).toEqual(['Summer Festival 2026', 'Summit Run']);
       expect(screen.queryByText('Stale result')).toBeNull();
     } finally {

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
@@ -81,10 +81,13 @@ describe('search results page', () => {
 
   it('without a query asks nothing and says what to do', async () => {
     const asked = serveSearch();
-    renderAt('/search');
+    const { client } = renderAt('/search');
     expect(screen.getByRole('heading', { name: 'Search', level: 1 })).toBeInTheDocument();
     expect(screen.getByText(/Type what you are looking for/)).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A read starts in the render that asks for it (isFetching), before its request lands: none has.
+    expect(client.isFetching()).toBe(0);
+    await act(async () => undefined);
+    expect(client.isFetching()).toBe(0);
     expect(asked).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   cartItem,
@@ -54,10 +54,12 @@ const renderAt = (path: string) =>
 describe('event page', () => {
   it('shows loading, then the gallery; a card opens the viewer at that item', async () => {
     const items = [contentItem({ name: 'Stage' }), videoItem({ name: 'Encore' }), contentItem({ name: 'Crowd' })];
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     server.use(
       http.get(
         `${API}/events/:id`,
-        async () => (await delay(20), HttpResponse.json({ event: event(), contentItems: items })),
+        async () => (await answered, HttpResponse.json({ event: event(), contentItems: items })),
       ),
     );
     renderAt('/event/summer-jazz-night-2026');
@@ -65,6 +67,7 @@ describe('event page', () => {
     const status = screen.getByRole('status');
     expect(status).toHaveTextContent('Loading');
     expect(status.querySelectorAll('[aria-hidden="true"] > li')).toHaveLength(8);
+    answer();
     expect(await screen.findByRole('heading', { name: 'Summer Jazz Night', level: 1 })).toBeInTheDocument();
     expect(screen.queryByRole('status')).toBeNull();
     // When and where, under the title: the venue's clock, whatever the viewer's time zone.

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   cartItem,
@@ -149,10 +149,12 @@ describe('check out', () => {
     const assign = watchPageLoads();
     const payUrl = 'http://api.test/v2/pay/P-7K2M9Q4X';
     let checkouts = 0;
+    let answerCheckout!: () => void;
+    const checkoutAnswered = new Promise<void>((resolve) => (answerCheckout = resolve));
     server.use(
       http.post(`${API}/checkout`, async () => {
         checkouts++;
-        await delay(50);
+        await checkoutAnswered;
         return HttpResponse.json({ purchase: purchase({ status: 'open', payUrl }), refused: [] });
       }),
     );
@@ -160,6 +162,9 @@ describe('check out', () => {
     const button = await screen.findByRole('button', { name: 'Check out' });
     await userEvent.dblClick(button);
     expect(button).toBeDisabled();
+    // Both clicks are in while the first checkout is still unanswered.
+    await waitFor(() => expect(checkouts).toBe(1));
+    answerCheckout();
     await waitFor(() => expect(assign).toHaveBeenCalledWith(payUrl));
     expect(checkouts).toBe(1);
     expect(assign).toHaveBeenCalledTimes(1);

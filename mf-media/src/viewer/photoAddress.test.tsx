@@ -155,11 +155,17 @@ describe('an address per photo in the viewer', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(where()).toBe('/event/summer-jazz-night-2026');
 
-    // Closed before the entry was added: none is added, and Back leaves the gallery.
-    act(() => screen.getByRole('button', { name: 'Open Encore' }).click());
-    fireEvent.keyDown(window, { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
-    await act(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 20))));
+    // Closed before the entry was added: none is added, and Back leaves the gallery. The frames
+    // and timers are the test's, run past the latest the work after a paint may wait (a second).
+    vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame', 'setTimeout', 'clearTimeout'] });
+    try {
+      act(() => screen.getByRole('button', { name: 'Open Encore' }).click());
+      fireEvent.keyDown(window, { key: 'Escape' });
+      expect(screen.queryByRole('dialog')).toBeNull();
+      act(() => vi.advanceTimersByTime(2000));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(where()).toBe('/event/summer-jazz-night-2026');
     act(() => back());

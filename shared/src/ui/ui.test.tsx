@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Avatar, DEFAULT_AVATAR } from './Avatar.js';
 import { Badge, formatBadgeCount } from './Badge.js';
 import { Dropdown } from './Dropdown.js';
@@ -85,12 +85,18 @@ describe('Modal', () => {
     fireEvent.keyDown(screen.getByLabelText('Name'), { key: 'Escape' });
     expect(opener).toHaveFocus();
 
-    act(() => opener.click());
-    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(opener).toHaveFocus();
-    // A frame later, nothing pulls focus away from where it went back.
-    await act(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
+    // The frames and timers are the test's: past the latest the work after a paint may wait (a
+    // second), nothing pulls focus away from where it went back.
+    vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame', 'setTimeout', 'clearTimeout'] });
+    try {
+      act(() => opener.click());
+      fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(opener).toHaveFocus();
+      act(() => vi.advanceTimersByTime(2000));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(opener).toHaveFocus();
   });
 
