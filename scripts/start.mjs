@@ -184,7 +184,14 @@ if (prod) {
     children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env }));
   });
   // One media worker (docker-compose runs two): decodes and remakes uploads, from pg-boss's queue.
-  children.push(spawn('pnpm', ['--filter', 'api', 'worker'], { cwd: root, stdio: 'inherit', env: apiEnv }));
+  // Without the instances' secrets in its environment (config.ts workerConfigOf reads none of
+  // them). Two limits here, unlike docker-compose: it runs as the same user as everything else,
+  // who can read the files beside the database (api/data/admin-token among them); and s3rver has
+  // one fixed key pair and no users or policies, so the worker and the instances share that key,
+  // which can do anything in the store. Scoped keys: docker-compose's MinIO (object-store-init).
+  const serving = new Set([...Object.keys(login), 'ADMIN_TOKEN', 'RUM_TOKEN_KEY']);
+  const workerEnv = Object.fromEntries(Object.entries(apiEnv).filter(([name]) => !serving.has(name)));
+  children.push(spawn('pnpm', ['--filter', 'api', 'worker'], { cwd: root, stdio: 'inherit', env: workerEnv }));
   watcherEnv = {
     API_INTERNAL_URL: instances.map((port) => `http://127.0.0.1:${port + 10}`).join(','),
     ADMIN_TOKEN: apiEnv.ADMIN_TOKEN,

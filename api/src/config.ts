@@ -126,6 +126,13 @@ export interface ApiConfig {
    * database (`file-link-key`); NODE_ENV=production refuses to start without it.
    */
   fileLinkKey: string;
+  /**
+   * The key idempotency fingerprints are HMACs under (http/idempotency.ts): IDEMPOTENCY_KEY (32
+   * characters at least), the same on every instance so a retry reaching another instance matches.
+   * Unset: derived from FILE_LINK_KEY (itself required in production), under a label of its own,
+   * so the stored fingerprints cannot be recomputed from the database alone.
+   */
+  idempotencyKey: Buffer;
   /** SEED_DEMO=1: an empty database gets the demo accounts and data (`npm start`, tests); never in a deployment. */
   seedDemo: boolean;
   /**
@@ -220,7 +227,7 @@ function positiveInt(value: string | undefined, fallback: number, name: string):
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const host = env.API_HOST ?? '127.0.0.1';
-  const port = positiveInt(env.API_PORT, 4000, 'API_PORT');
+  const { port, publicOrigin } = originOf(env);
   const keepAliveTimeoutMs = positiveInt(env.API_KEEP_ALIVE_TIMEOUT_MS, 30_000, 'API_KEEP_ALIVE_TIMEOUT_MS');
   const headersTimeoutMs = positiveInt(env.API_HEADERS_TIMEOUT_MS, keepAliveTimeoutMs + 5000, 'API_HEADERS_TIMEOUT_MS');
   const requestTimeoutMs = positiveInt(
@@ -233,8 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       'API_KEEP_ALIVE_TIMEOUT_MS < API_HEADERS_TIMEOUT_MS <= API_REQUEST_TIMEOUT_MS, got ' +
         `${keepAliveTimeoutMs}, ${headersTimeoutMs}, ${requestTimeoutMs}`,
     );
-  const publicOrigin = env.API_PUBLIC_ORIGIN ?? `http://localhost:${port}`;
-  const databasePath = resolve(env.DATABASE_PATH ?? join(apiRoot, 'data', 'platform.sqlite'));
+  const databasePath = databasePathOf(env);
   const dataDir = dirname(databasePath);
   const liveDefault = `${publicOrigin.replace(/^http/, 'ws')}/mqtt`;
   const broker = brokerOf(env);
@@ -254,19 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     requestTimeoutMs,
     instance: env.API_INSTANCE || `${hostname()}-${process.pid}`,
     publicOrigin,
-    filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
     allowedOrigins,
-    databasePath,
-    databaseUrl: databaseUrlOf(env.DATABASE_URL),
-    databaseMigrationUrl: databaseUrlOf(env.DATABASE_MIGRATION_URL, 'DATABASE_MIGRATION_URL'),
-    sqliteNativeBinding: env.SQLITE_NATIVE_BINDING || null,
-    databasePool: {
-      max: positiveInt(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
-      connectTimeoutMs: positiveInt(env.DATABASE_CONNECT_TIMEOUT_MS, 5000, 'DATABASE_CONNECT_TIMEOUT_MS'),
-      statementTimeoutMs: positiveInt(env.DATABASE_STATEMENT_TIMEOUT_MS, 10_000, 'DATABASE_STATEMENT_TIMEOUT_MS'),
-    },
-    mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
-    filesS3: filesS3Of(env),
+    ...workerSettingsOf(env, publicOrigin),
     broker,
     brokerAuthSecret: brokerAuthSecretOf(env),
     liveLoginKey: liveLoginKeyOf(env, broker !== null),
@@ -285,6 +280,76 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       LOGIN_THROTTLE_RULES.slowMsPerFailure,
       'LOGIN_FAILURE_DELAY_MS',
     ),
+    bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
+    adminToken,
+    idempotencyKey: idempotencyKeyOf(env, () => fileLinkKeyOf(env, dataDir)),
+    seedDemo: env.SEED_DEMO === '1',
+    seedDemoMedia: env.SEED_DEMO === '1' && env.SEED_DEMO_MEDIA !== '0',
+    rumCollect: env.RUM_COLLECT !== 'off',
+    rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
+    rumTokenKey: checkRumTokenKey(env.RUM_TOKEN_KEY || readOrCreateRumTokenKey(dataDir)),
+    rumLoadsPerHour: positiveInt(env.RUM_LOADS_PER_HOUR, 60, 'RUM_LOADS_PER_HOUR'),
+    rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
+    payments: paymentsOf(env, dataDir),
+    mail: mailOf(env, dataDir, allowedOrigins[0] ?? publicOrigin),
+  };
+}
+
+/**
+ * What a media worker process (src/worker.ts) is given: the database, the file store, the queue,
+ * the upload limits and the key file links are signed with. None of the serving secrets (the
+ * operator token, the broker's password and the pages' login key, the beacon key): a decoder
+ * compromised by a hostile file finds none of them in its process.
+ */
+export type WorkerConfig = Pick<
+  ApiConfig,
+  | 'databasePath'
+  | 'databaseUrl'
+  | 'databaseMigrationUrl'
+  | 'sqliteNativeBinding'
+  | 'databasePool'
+  | 'mediaDir'
+  | 'filesS3'
+  | 'filesOrigin'
+  | 'fileLinkKey'
+  | 'uploadMaxBytes'
+  | 'videoUploadMaxBytes'
+  | 'mediaWorker'
+  | 'mediaConcurrency'
+  | 'mediaQueue'
+>;
+
+/** A media worker's settings, read from the environment without the API's secrets (none is needed or read). */
+export function workerConfigOf(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return workerSettingsOf(env, originOf(env).publicOrigin);
+}
+
+/** The port the API listens on and the origin browsers reach it at. */
+function originOf(env: NodeJS.ProcessEnv): { port: number; publicOrigin: string } {
+  const port = positiveInt(env.API_PORT, 4000, 'API_PORT');
+  return { port, publicOrigin: env.API_PUBLIC_ORIGIN ?? `http://localhost:${port}` };
+}
+
+const databasePathOf = (env: NodeJS.ProcessEnv) =>
+  resolve(env.DATABASE_PATH ?? join(apiRoot, 'data', 'platform.sqlite'));
+
+/** The settings the API and its media workers share (WorkerConfig). */
+function workerSettingsOf(env: NodeJS.ProcessEnv, publicOrigin: string): WorkerConfig {
+  const databasePath = databasePathOf(env);
+  const dataDir = dirname(databasePath);
+  return {
+    databasePath,
+    filesOrigin: env.FILES_PUBLIC_ORIGIN ?? publicOrigin,
+    databaseUrl: databaseUrlOf(env.DATABASE_URL),
+    databaseMigrationUrl: databaseUrlOf(env.DATABASE_MIGRATION_URL, 'DATABASE_MIGRATION_URL'),
+    sqliteNativeBinding: env.SQLITE_NATIVE_BINDING || null,
+    databasePool: {
+      max: positiveInt(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
+      connectTimeoutMs: positiveInt(env.DATABASE_CONNECT_TIMEOUT_MS, 5000, 'DATABASE_CONNECT_TIMEOUT_MS'),
+      statementTimeoutMs: positiveInt(env.DATABASE_STATEMENT_TIMEOUT_MS, 10_000, 'DATABASE_STATEMENT_TIMEOUT_MS'),
+    },
+    mediaDir: resolve(env.MEDIA_DIR ?? join(dataDir, 'media')),
+    filesS3: filesS3Of(env),
     uploadMaxBytes: positiveInt(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024, 'UPLOAD_MAX_BYTES'),
     videoUploadMaxBytes: positiveInt(env.VIDEO_UPLOAD_MAX_BYTES, 500 * 1024 * 1024, 'VIDEO_UPLOAD_MAX_BYTES'),
     mediaWorker: mediaWorkerOf(env.MEDIA_WORKER),
@@ -299,18 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       ),
       pollMs: Math.max(50, positiveInt(env.MEDIA_POLL_MS, DEFAULT_QUEUE_OPTIONS.pollMs, 'MEDIA_POLL_MS')),
     },
-    bodyMaxBytes: positiveInt(env.BODY_MAX_BYTES, 64 * 1024, 'BODY_MAX_BYTES'),
-    adminToken,
     fileLinkKey: fileLinkKeyOf(env, dataDir),
-    seedDemo: env.SEED_DEMO === '1',
-    seedDemoMedia: env.SEED_DEMO === '1' && env.SEED_DEMO_MEDIA !== '0',
-    rumCollect: env.RUM_COLLECT !== 'off',
-    rumBeaconsPerMinute: positiveInt(env.RUM_BEACONS_PER_MINUTE, 60, 'RUM_BEACONS_PER_MINUTE'),
-    rumTokenKey: checkRumTokenKey(env.RUM_TOKEN_KEY || readOrCreateRumTokenKey(dataDir)),
-    rumLoadsPerHour: positiveInt(env.RUM_LOADS_PER_HOUR, 60, 'RUM_LOADS_PER_HOUR'),
-    rumKeepDays: positiveInt(env.RUM_KEEP_DAYS, 30, 'RUM_KEEP_DAYS'),
-    payments: paymentsOf(env, adminToken),
-    mail: mailOf(env, dataDir, allowedOrigins[0] ?? publicOrigin),
   };
 }
 
@@ -339,7 +393,7 @@ function mailOf(env: NodeJS.ProcessEnv, dataDir: string, defaultLinkOrigin: stri
     : { mode: 'dev', mailboxDir: resolve(env.MAILBOX_DIR ?? join(dataDir, 'mailbox')), ...sending };
 }
 
-function paymentsOf(env: NodeJS.ProcessEnv, adminToken: string): PaymentsConfig {
+function paymentsOf(env: NodeJS.ProcessEnv, dataDir: string): PaymentsConfig {
   const named = env.PAYMENTS_PROVIDER ?? '';
   if (!['', 'stripe', 'test', 'none'].includes(named))
     throw new Error(`PAYMENTS_PROVIDER must be 'stripe', 'test' or 'none', got '${named}'`);
@@ -352,10 +406,15 @@ function paymentsOf(env: NodeJS.ProcessEnv, adminToken: string): PaymentsConfig 
   if (named === 'test' || (named === '' && env.SEED_DEMO === '1'))
     return {
       provider: 'test',
-      // Every instance signs and checks test payments' webhooks with the same secret.
-      webhookSecret:
-        env.TEST_PAYMENTS_WEBHOOK_SECRET ||
-        `whsec_${createHmac('sha256', adminToken).update('test-payments-webhook').digest('base64url')}`,
+      // Every instance signs and checks test payments' webhooks with the same secret, a key of
+      // its own: whoever holds the operator token cannot forge a payment.
+      webhookSecret: keptSecretOf(env, dataDir, {
+        name: 'TEST_PAYMENTS_WEBHOOK_SECRET',
+        file: 'test-payments-webhook-secret',
+        minLength: 1,
+        purpose: 'the secret test payments sign their webhooks with',
+        make: () => `whsec_${randomBytes(32).toString('base64url')}`,
+      }),
     };
   return { provider: 'none' };
 }
@@ -421,14 +480,46 @@ function brokerAuthSecretOf(env: NodeJS.ProcessEnv): string | null {
 
 /** FILE_LINK_KEY, or outside production the one kept beside the database (made at the first start). */
 function fileLinkKeyOf(env: NodeJS.ProcessEnv, dataDir: string): string {
-  const key = env.FILE_LINK_KEY;
-  if (key && key.length >= 32) return key;
-  if (key) throw new Error('FILE_LINK_KEY must be 32 characters at least');
+  return keptSecretOf(env, dataDir, {
+    name: 'FILE_LINK_KEY',
+    file: 'file-link-key',
+    minLength: 32,
+    purpose: 'the key links to private files are signed with',
+    make: () => randomBytes(32).toString('base64url'),
+  });
+}
+
+/**
+ * IDEMPOTENCY_KEY (32 characters at least), or one derived from FILE_LINK_KEY under a label of
+ * its own: every instance has that one (production requires it), and the derived key tells
+ * nothing of it.
+ */
+function idempotencyKeyOf(env: NodeJS.ProcessEnv, fileLinkKey: () => string): Buffer {
+  const key = env.IDEMPOTENCY_KEY;
+  if (key && key.length >= 32) return Buffer.from(key, 'utf8');
+  if (key) throw new Error('IDEMPOTENCY_KEY must be 32 characters at least');
+  return createHmac('sha256', fileLinkKey()).update('idempotency fingerprints').digest();
+}
+
+/**
+ * A secret of its own, shared by every instance: `env[name]` (`minLength` characters at least),
+ * or outside production one made once and kept beside the database (`dataDir/file`);
+ * NODE_ENV=production refuses to start without it.
+ */
+function keptSecretOf(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  secret: { name: string; file: string; minLength: number; purpose: string; make: () => string },
+): string {
+  const { name, minLength } = secret;
+  const value = env[name];
+  if (value && value.length >= minLength) return value;
+  if (value) throw new Error(`${name} must be ${minLength} characters at least`);
   if (env.NODE_ENV === 'production')
     throw new Error(
-      'NODE_ENV=production needs FILE_LINK_KEY (32 characters at least, the same on every instance): the key links to private files are signed with',
+      `NODE_ENV=production needs ${name} (${minLength > 1 ? `${minLength} characters at least, ` : ''}the same on every instance): ${secret.purpose}`,
     );
-  return readOrCreateSecret(dataDir, 'file-link-key', () => randomBytes(32).toString('base64url'));
+  return readOrCreateSecret(dataDir, secret.file, secret.make);
 }
 
 /** The external broker's settings, checked now: a half-configured broker fails the start. */

@@ -66,7 +66,8 @@ export async function notifyUser(
 }
 
 /**
- * Ends a session (logout, the expiry sweep) and its live access: `removeSession` deletes its rows,
+ * Ends a session (logout, the expiry sweep; named by its key, repositories/sessions.ts
+ * sessionKeyOf) and its live access: `removeSession` deletes its rows,
  * and then the connections of its pages are closed on every broker node. In that order, so a page
  * that reconnects at once is refused (the broker checks the session at each connect). A broker
  * that cannot be told is logged, and the sweep closes what is left (closeEnded).

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
-import { dropAbandonedUploads, settleUploads } from './files/uploads.js';
+import { dropAbandonedUploads, dropStrayQuarantine, settleUploads } from './files/uploads.js';
 import { IDEMPOTENCY_KEEP_MS } from './http/idempotency.js';
 import { resendStalled } from './media/jobs.js';
 import { endSessionAndLiveAccess, type Services } from './services.js';
@@ -42,9 +42,9 @@ export type SweepPass =
  */
 export async function endExpiredSessions(services: Services, limit: number): Promise<number> {
   const { repos } = services;
-  const tokens = await repos.sessions.expiredTokens(limit);
-  for (const token of tokens) await endSessionAndLiveAccess(services, token, () => repos.sessions.delete(token));
-  return tokens.length;
+  const keys = await repos.sessions.expiredKeys(limit);
+  for (const key of keys) await endSessionAndLiveAccess(services, key, () => repos.sessions.delete(key));
+  return keys.length;
 }
 
 export interface Sweeper {
@@ -58,7 +58,8 @@ export interface Sweeper {
  * The periodic work: sessions past their end go, and their pages' broker connections with them;
  * connections of sessions that ended while the broker could not be told are closed; beacons, failed logins, rate windows, idempotency keys and sent live messages past their
  * keeping time go;
- * uploads sent straight to an object store are settled, and abandoned ones removed; media jobs
+ * uploads sent straight to an object store are settled, abandoned ones removed, and quarantine
+ * objects no waiting upload owns (one written again after its upload was accepted) removed; media jobs
  * lost before they were queued are queued again.
  *
  * One instance sweeps at a time: the pass runs under a lease in the database (leases table), held
@@ -114,6 +115,7 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
           });
         await settleUploads(services, undefined, SWEEP_BATCH);
         await inBatches(() => dropAbandonedUploads(services, SWEEP_BATCH));
+        await dropStrayQuarantine(services);
         // A media job lost between an upload's commit and its queueing (the process died) is
         // queued again; one still waiting or running is not doubled (media/queue.ts).
         await resendStalled(services.media, services, before(STALLED_MEDIA_MS), SWEEP_BATCH);

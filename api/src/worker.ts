@@ -1,7 +1,8 @@
-import { loadConfig } from './config.js';
+import { workerConfigOf } from './config.js';
 import { startWorker } from './media/worker.js';
 
-const config = loadConfig();
+// The worker's settings only: it neither needs nor reads the API's serving secrets.
+const config = workerConfigOf();
 const worker = await startWorker(config);
 console.log(
   `[media-worker] taking media jobs, ${config.mediaConcurrency} at a time, from ${config.databaseUrl ? 'pg-boss' : config.databasePath}`,

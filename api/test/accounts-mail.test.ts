@@ -272,10 +272,14 @@ describe('the mail outbox', () => {
     refusing = false;
     await api.start();
     await mailTo(email, /new password/);
-    const [row] = await api.rows<{
-      sent_at: string | null;
-    }>`SELECT sent_at FROM mail_outbox WHERE to_address = ${email}`;
-    expect(row?.sent_at).not.toBeNull();
+    // The sender marks the row once the SMTP server has taken the mail, a moment after it arrives.
+    const sent = await until(async () => {
+      const [row] = await api.rows<{
+        sent_at: string | null;
+      }>`SELECT sent_at FROM mail_outbox WHERE to_address = ${email}`;
+      return row?.sent_at ? row : undefined;
+    }, 'the mail marked sent');
+    expect(sent.sent_at).toEqual(expect.any(String));
   });
 
   it('gives up a mail the SMTP server refused for good (550), without sending it again', async () => {

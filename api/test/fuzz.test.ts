@@ -19,6 +19,7 @@ import { API_CALLS, type CallName } from '@marketplace/shared/contract';
 import { GUEST_CART_COOKIE, SESSION_COOKIE } from '../src/auth/sessions.js';
 import { registerContractRoutes } from '../src/http/app.js';
 import type { Router } from '../src/http/route.js';
+import { sessionKeyOf } from '../src/repositories/sessions.js';
 import { ENGINE, FOREIGN_ORIGIN, SHELL_ORIGIN, TestClient, useTestApi, type TestApi } from './harness.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
@@ -640,7 +641,7 @@ describe('every call, fuzzed with hostile input', () => {
             // An accepted call may have ended the session (logout, "log out everywhere"): start another.
             const [alive] = await api.rows<{
               n: number;
-            }>`SELECT COUNT(*) AS n FROM sessions WHERE token = ${user.token}`;
+            }>`SELECT COUNT(*) AS n FROM sessions WHERE token = ${sessionKeyOf(user.token)}`;
             if (Number(alive?.n ?? 0) === 0 || !user.client.cookies.has(SESSION_COOKIE)) {
               user = await signedIn(api);
               last = null;

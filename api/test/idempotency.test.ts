@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { GUEST_CART_COOKIE, SESSION_COOKIE } from '../src/auth/sessions.js';
 import { DEMO_PASSWORD, useTestApi } from './harness.js';
 
 const t = useTestApi({ API_TRUST_PROXY: 'true' });
@@ -65,17 +66,47 @@ describe('Idempotency-Key', () => {
     expect(notices?.n).toBe(1);
   });
 
-  it("replays a login's session cookie to its retry", async () => {
+  it("answers a guest's retried login with 409, never with the first run's session", async () => {
     const key = randomUUID();
+    const guestCart = randomUUID().replaceAll('-', '');
     const first = t().client();
+    first.cookies.set(GUEST_CART_COOKIE, guestCart);
     expect((await first.call('login', { login: 'leo', password: DEMO_PASSWORD }, keyed(key))).status).toBe(200);
+    const token = first.cookies.get(SESSION_COOKIE) ?? '';
+    expect(token).not.toBe('');
+    // The same browser's retry (its guest cookie) whose first answer was lost: no copy of that session.
     const retry = t().client();
+    retry.cookies.set(GUEST_CART_COOKIE, guestCart);
     const replayed = await retry.call('login', { login: 'leo', password: DEMO_PASSWORD }, keyed(key));
-    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
-    expect((await retry.call('checkAuthentication')).status).toBe(200);
-    const [sessions] = await t().rows<{ n: number }>`
-      SELECT COUNT(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.profile_name = 'leo'`;
-    expect(sessions?.n).toBe(1);
+    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([409, 'true']);
+    expect(replayed.body.error).toMatch(/log in again/);
+    expect(replayed.headers.getSetCookie().join('\n')).not.toContain(token);
+    expect(JSON.stringify(replayed.body)).not.toContain(token);
+    expect(retry.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect((await retry.call('checkAuthentication')).status).toBe(401);
+    const [kept] = await t().rows<{ response: string }>`
+      SELECT response FROM idempotency_keys WHERE idempotency_key = ${key}`;
+    expect(kept?.response).not.toContain(token);
+  });
+
+  it('gives anonymous callers no shared scope: two with the same key each get their own answer', async () => {
+    const key = randomUUID();
+    const [one, two] = [t().client(), t().client()];
+    const replies = [
+      await one.call('login', { login: 'leo', password: DEMO_PASSWORD }, keyed(key)),
+      await two.call('login', { login: 'leo', password: DEMO_PASSWORD }, keyed(key)),
+    ];
+    expect(replies.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual([
+      [200, null],
+      [200, null],
+    ]);
+    const tokens = [one.cookies.get(SESSION_COOKIE), two.cookies.get(SESSION_COOKIE)];
+    expect(tokens.every(Boolean)).toBe(true);
+    expect(tokens[0]).not.toBe(tokens[1]);
+    expect((await two.call('checkAuthentication')).status).toBe(200);
+    const [stored] = await t().rows<{ n: number }>`
+      SELECT COUNT(*) AS n FROM idempotency_keys WHERE idempotency_key = ${key}`;
+    expect(Number(stored?.n)).toBe(0);
   });
 
   it('refuses a malformed key with 400', async () => {
@@ -84,9 +115,15 @@ describe('Idempotency-Key', () => {
     expect([res.status, res.body.error]).toEqual([400, 'Idempotency-Key must be 8 to 255 visible ASCII characters']);
   });
 
-  it('answers a retried wrong password from its first answer, without counting a second failure', async () => {
+  it("answers a guest's retried wrong password from its first answer, without counting a second failure", async () => {
     const key = randomUUID();
-    const from = { headers: { 'idempotency-key': key, 'x-forwarded-for': '203.0.113.60' } };
+    const from = {
+      headers: {
+        'idempotency-key': key,
+        'x-forwarded-for': '203.0.113.60',
+        cookie: `${GUEST_CART_COOKIE}=${randomUUID().replaceAll('-', '')}`,
+      },
+    };
     const replies = [
       await t().client().call('login', { login: 'nobody', password: 'x' }, from),
       await t().client().call('login', { login: 'nobody', password: 'x' }, from),

@@ -106,7 +106,7 @@ describe('several instances on one database', () => {
   it("count a client's failed logins over all instances: 429 as soon as one instance alone would", async () => {
     const from = { headers: { 'x-forwarded-for': '203.0.113.50' } };
     const statuses: number[] = [];
-    for (let i = 0; i < LOGIN_THROTTLE_RULES.refuseAfterPerAccount; i++) {
+    for (let i = 0; i < LOGIN_THROTTLE_RULES.lockAccountAfter; i++) {
       const api = group.apis[i % group.apis.length] as TestApi;
       statuses.push((await api.client().call('login', { login: 'max', password: `guess-${i}` }, from)).status);
     }
@@ -128,7 +128,7 @@ describe('several instances on one database', () => {
     const checked = replies.filter((r) => r.status === 401);
     const refused = replies.filter((r) => r.status === 429);
     expect(checked.length + refused.length).toBe(50);
-    expect(checked.length).toBeLessThanOrEqual(LOGIN_THROTTLE_RULES.refuseAfterPerAccount);
+    expect(checked.length).toBeLessThanOrEqual(LOGIN_THROTTLE_RULES.lockAccountAfter);
     for (const reply of refused) expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
     // Both instances answered some of them: the count is the database's, not a process's.
     expect(new Set(replies.map((r) => r.headers.get(INSTANCE)))).toEqual(new Set(['api-1', 'api-2']));

@@ -252,6 +252,28 @@ describe('uploads to the object store', () => {
     expect(Buffer.from(await after.arrayBuffer()).equals(served)).toBe(true);
   });
 
+  it('removes in the sweep a quarantine object written again after its upload was accepted, and keeps the accepted file', async () => {
+    const added = await addTarget('again.png');
+    expect((await send(added, gradientPng(8, 8, 6))).status).toBe(204);
+    await targetsOf();
+    const target = await processed(clara, 'ord-1005', added.targetIdentifier);
+    expect(target.state).toBe('ready');
+    const quarantined = `quarantine/ord-1005/${added.targetIdentifier}`;
+    expect(await inBucket(quarantined)).toBeUndefined();
+    // The presigned POST still works: the same key written again, after acceptance.
+    expect((await send(added, gradientPng(8, 8, 7))).status).toBe(204);
+    expect(await inBucket(quarantined)).toBeGreaterThan(0);
+    // A target still waiting within its upload window keeps what it was sent.
+    const waiting = await addTarget('waiting.png');
+    await send(waiting, Buffer.from('not an image'));
+    expect((await t.api.sweep()).ran).toBe(true);
+    expect(await inBucket(quarantined)).toBeUndefined();
+    expect(await inBucket(`quarantine/ord-1005/${waiting.targetIdentifier}`)).toBeGreaterThan(0);
+    const accepted = await processed(clara, 'ord-1005', added.targetIdentifier);
+    expect(accepted.state).toBe('ready');
+    expect((await fetch(local(accepted.targetURLs[0] ?? ''))).status).toBe(200);
+  });
+
   it("counts only the file at the target's own key: one sent to another key is not its file", async () => {
     const added = await addTarget('other.png');
     // A store enforcing the policy (AWS, MinIO) refuses another key outright; s3rver takes it.

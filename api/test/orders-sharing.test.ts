@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOrderDetails, OrderActionRequest } from '@marketplace/shared/contract';
 import { UPLOADED_ORIGINAL } from '../src/files/orderFileLinks.js';
-import { cameraPhoto } from '../src/media/clips.js';
+import { cameraPhoto, hasDemoLocation, jpegScan } from '../src/media/clips.js';
 import { present, processed, startTestApi, type TestApi, type TestClient } from './harness.js';
 import { paidEvent, sendWebhook } from './webhooks.js';
 
@@ -26,15 +26,6 @@ const bytesOf = async (url: string) => {
   const res = await fetch(local(url));
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), res };
 };
-/** DEMO_GPS's latitude as stored in EXIF: the six 32-bit numbers of its rationals, in either byte order. */
-const hasDemoLocation = (bytes: Buffer) =>
-  [true, false].some((littleEndian) => {
-    const b = Buffer.alloc(24);
-    [52, 1, 31, 1, 1234, 100].forEach((n, i) => (littleEndian ? b.writeUInt32LE(n, i * 4) : b.writeUInt32BE(n, i * 4)));
-    return bytes.includes(b);
-  });
-/** A JPEG's coded pixels: everything from its start of scan on. */
-const fromScan = (jpeg: Buffer) => jpeg.subarray(jpeg.indexOf(Buffer.from([0xff, 0xda])));
 /** Every URL of an order's files a reader of `details` is given. */
 const urlsIn = (details: EventOrderDetails) =>
   details.targets.flatMap((target) => [
@@ -187,7 +178,7 @@ describe("the order's parties", () => {
     ]);
     expect(hasDemoLocation(got.bytes)).toBe(false);
     expect(got.bytes.includes('Seed Camera')).toBe(false);
-    expect(fromScan(got.bytes).equals(fromScan(photo))).toBe(true);
+    expect(jpegScan(got.bytes).equals(jpegScan(photo))).toBe(true);
     const meta = await sharp(got.bytes).metadata();
     expect([meta.width, meta.height, meta.orientation]).toEqual([2400, 1600, 1]);
     // Nor can the other party turn its link into the uploader's.
@@ -208,7 +199,7 @@ describe("the order's parties", () => {
     const photographers = await bytesOf(await originalOf(mia));
     expect(photographers.status).toBe(200);
     expect(hasDemoLocation(photographers.bytes)).toBe(false);
-    expect(fromScan(photographers.bytes).equals(fromScan(photo))).toBe(true);
+    expect(jpegScan(photographers.bytes).equals(jpegScan(photo))).toBe(true);
     const clients = await bytesOf(await originalOf(clara));
     expect([clients.status, clients.bytes.equals(photo)]).toEqual([200, true]);
     // The sharing link's holder is shown no reference at all.
@@ -221,7 +212,7 @@ describe("the order's parties", () => {
     const zip = await bytesOf(present(theirs.deliverablesZipUrl, 'the ZIP link'));
     expect([zip.status, zip.res.headers.get('content-type')]).toEqual([200, 'application/zip']);
     // Stored, not compressed: the entry's bytes are in the ZIP as they are.
-    expect(zip.bytes.includes(fromScan(photo))).toBe(true);
+    expect(zip.bytes.includes(jpegScan(photo))).toBe(true);
     expect(hasDemoLocation(zip.bytes)).toBe(false);
     expect(zip.bytes.includes('Seed Camera')).toBe(false);
   });

@@ -4,20 +4,11 @@
  * file's own, byte for byte.
  */
 import { describe, expect, it } from 'vitest';
-import { cameraPhoto } from '../src/media/clips.js';
+import { cameraPhoto, hasDemoLocation, jpegScan } from '../src/media/clips.js';
 import { present, useTestApi } from './harness.js';
 import { paidEvent, sendWebhook } from './webhooks.js';
 
 const t = useTestApi();
-
-/** DEMO_GPS's latitude as stored in EXIF: the six 32-bit numbers of its rationals, in either byte order. */
-const hasDemoLocation = (bytes: Buffer) =>
-  [true, false].some((littleEndian) => {
-    const b = Buffer.alloc(24);
-    [52, 1, 31, 1, 1234, 100].forEach((n, i) => (littleEndian ? b.writeUInt32LE(n, i * 4) : b.writeUInt32BE(n, i * 4)));
-    return bytes.includes(b);
-  });
-const fromScan = (jpeg: Buffer) => jpeg.subarray(jpeg.indexOf(Buffer.from([0xff, 0xda])));
 
 describe("a buyer's download of a photo's original", () => {
   it('has no location, in the single download and in the ZIP, and the pixels are unchanged', async () => {
@@ -59,13 +50,13 @@ describe("a buyer's download of a photo's original", () => {
     const bytes = Buffer.from(await single.arrayBuffer());
     expect(hasDemoLocation(bytes)).toBe(false);
     expect(bytes.includes('Seed Camera')).toBe(false);
-    expect(fromScan(bytes).equals(fromScan(photo))).toBe(true);
+    expect(jpegScan(bytes).equals(jpegScan(photo))).toBe(true);
 
     const zip = await fetch(present(owned.downloadAllUrl, 'the ZIP'), { headers: { cookie: buyer.cookieHeader } });
     expect(zip.status).toBe(200);
     const zipped = Buffer.from(await zip.arrayBuffer());
     // Stored, not compressed: the entry's bytes are in the ZIP as they are.
-    expect(zipped.includes(fromScan(photo))).toBe(true);
+    expect(zipped.includes(jpegScan(photo))).toBe(true);
     expect(hasDemoLocation(zipped)).toBe(false);
   });
 });

@@ -271,6 +271,25 @@ describe('flooding and the switch', () => {
     }
   });
 
+  it('counts the addresses of one IPv6 /64 as one client, and another /64 apart', async () => {
+    const api = await startTestApi({ RUM_BEACONS_PER_MINUTE: '3', API_TRUST_PROXY: 'true' });
+    try {
+      const from = (address: string) =>
+        fetch(`${api.url}/rum`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain;charset=UTF-8', origin: SHELL_ORIGIN, 'x-forwarded-for': address },
+          body: JSON.stringify(beacon()),
+        });
+      await awayFromWindowEnd();
+      const statuses = [];
+      for (let i = 1; i <= 4; i++) statuses.push((await from(`2001:db8:7:7:${i}::${i}`)).status);
+      expect(statuses).toEqual([204, 204, 204, 429]);
+      expect((await from('2001:db8:7:8::1')).status).toBe(204);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('stores nothing when collection is switched off', async () => {
     const api = await startTestApi({ RUM_COLLECT: 'off' });
     try {

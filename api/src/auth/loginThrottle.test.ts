@@ -53,17 +53,20 @@ describe('login throttle', () => {
     expect(delays.slice(0, rules.freeFailures)).toEqual([0, 0, 0]);
     expect(delays.slice(rules.freeFailures, rules.freeFailures + 3)).toEqual([250, 500, 750]);
     expect(Math.max(...delays.map(Number))).toBeLessThanOrEqual(maxSlowMs);
-    // The account's failures from many clients slow its answers too (none of them is refused).
-    for (let i = 0; i < 20; i++) await fail(throttle, 'user:9', `client-${i}`);
-    expect(await fail(throttle, 'user:9', 'another')).toBe(maxSlowMs);
+    // The account's failures from many clients slow its answers too.
+    for (let i = 0; i < rules.lockAccountAfter - 1; i++) await fail(throttle, 'user:9', `10.0.0.${i}`);
+    expect(await fail(throttle, 'user:9', '10.0.1.1')).toBe(
+      Math.min(rules.lockAccountAfter - rules.freeFailures, rules.maxSlowSteps) * rules.slowMsPerFailure,
+    );
   });
 
-  it('refuses a client that failed too often on one account until the window has passed', async () => {
+  it('locks an account that failed too often, for every client, until the window has passed', async () => {
     const { clock, throttle } = throttleWithClock();
-    await failTimes(throttle, rules.refuseAfterPerAccount - 1, 'user:1', 'a');
+    await failTimes(throttle, rules.lockAccountAfter - 1, 'user:1', 'a');
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(0);
     await fail(throttle, 'user:1', 'a');
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(rules.windowMs / 1000);
+    expect(await throttle.retryAfterSeconds('user:1', 'owner')).toBe(rules.windowMs / 1000);
     expect(await throttle.admit('user:1', 'a')).toEqual({ refusedForSeconds: rules.windowMs / 1000 });
     clock.now += 60_000;
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(rules.windowMs / 1000 - 60);
@@ -71,11 +74,22 @@ describe('login throttle', () => {
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(0);
   });
 
-  it("never refuses another client because of one client's failures on the same account", async () => {
+  it('locks an account guessed from many networks, and a reset lifts the lock', async () => {
     const { throttle } = throttleWithClock();
-    await failTimes(throttle, 25, 'user:1', 'attacker');
-    expect(await throttle.retryAfterSeconds('user:1', 'attacker')).toBeGreaterThan(0);
-    expect(await throttle.retryAfterSeconds('user:1', 'owner')).toBe(0);
+    for (let i = 0; i < rules.lockAccountAfter; i++) await fail(throttle, 'user:1', `2001:db8:${i}::1`);
+    expect(await throttle.admit('user:1', '2001:db8:ffff::1')).toEqual({ refusedForSeconds: rules.windowMs / 1000 });
+    // Another account is not touched.
+    expect(await throttle.retryAfterSeconds('user:2', '2001:db8:ffff::1')).toBe(0);
+    await throttle.unlock('user:1');
+    expect(await throttle.retryAfterSeconds('user:1', '2001:db8:ffff::1')).toBe(0);
+  });
+
+  it('counts the addresses of one IPv6 /64 as one client, and another /64 apart', async () => {
+    const { throttle } = throttleWithClock();
+    for (let i = 0; i < rules.refuseAfterPerClient; i++)
+      await fail(throttle, `name:guess${i}`, `2001:db8:1:2:${(i + 1).toString(16)}::${i}`);
+    expect(await throttle.retryAfterSeconds('user:2', '2001:db8:1:2:ffff:ffff:ffff:ffff')).toBeGreaterThan(0);
+    expect(await throttle.retryAfterSeconds('user:2', '2001:db8:1:3::1')).toBe(0);
   });
 
   it('refuses a client guessing across many accounts', async () => {
@@ -85,9 +99,9 @@ describe('login throttle', () => {
     expect(await throttle.retryAfterSeconds('user:2', 'someone else')).toBe(0);
   });
 
-  it("forgets a client's guesses at an account once it logs in", async () => {
+  it("forgets an account's failures once its owner logs in", async () => {
     const { throttle } = throttleWithClock();
-    await failTimes(throttle, rules.refuseAfterPerAccount - 1, 'user:1', 'a');
+    await failTimes(throttle, rules.lockAccountAfter - 1, 'user:1', 'a');
     const right = await throttle.admit('user:1', 'a');
     if (!('attempt' in right)) throw new Error('the right password was refused');
     await right.attempt.succeeded();
@@ -99,12 +113,12 @@ describe('login throttle', () => {
     const { throttle } = throttleWithClock();
     const admissions = await Promise.all(Array.from({ length: 50 }, () => throttle.admit('user:1', 'a')));
     const admitted = admissions.filter((a) => 'attempt' in a);
-    expect(admitted.length).toBeLessThanOrEqual(rules.refuseAfterPerAccount);
+    expect(admitted.length).toBeLessThanOrEqual(rules.lockAccountAfter);
     for (const a of admissions) if ('refusedForSeconds' in a) expect(a.refusedForSeconds).toBeGreaterThan(0);
     // The refused ones were taken back: the client is refused now only if the admitted ones failed enough.
     for (const a of admitted) if ('attempt' in a) await a.attempt.failed();
     expect(await throttle.retryAfterSeconds('user:1', 'a')).toBe(
-      admitted.length >= rules.refuseAfterPerAccount ? rules.windowMs / 1000 : 0,
+      admitted.length >= rules.lockAccountAfter ? rules.windowMs / 1000 : 0,
     );
   });
 });

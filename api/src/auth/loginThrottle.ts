@@ -1,3 +1,5 @@
+import { clientGroup } from '../http/client.js';
+
 /**
  * Slows and then refuses repeated failed logins, so a password cannot be guessed at the speed
  * of the server.
@@ -5,10 +7,20 @@
  * - A failed answer is delayed once an account, or one client, has failed more than
  *   `freeFailures` times in the window (slowed). Only failed answers wait: a right password is
  *   answered at once whoever else is guessing.
- * - One client that failed `refuseAfterPerAccount` times on one account, or `refuseAfterPerClient`
- *   times over all accounts, is refused with 429 until its oldest counted failure leaves the
- *   window (refused). Refusals are per client on purpose: counting an account's failures from
- *   every client would let anyone lock the account's owner out.
+ * - A client is counted by its group (clientGroup: an IPv6 client by its /64), since one
+ *   subscriber can pick any address of its /64 at will.
+ * - One client that failed `refuseAfterPerClient` times over all accounts is refused with 429
+ *   until its oldest counted failure leaves the window.
+ * - An account that failed `lockAccountAfter` times in the window, from any clients, is locked:
+ *   every attempt at it is refused, the right password included, until enough of its failures
+ *   leave the window or its owner completes a password reset (`unlock`). Without this, guesses
+ *   spread over many networks would have no limit. The lock lasts at most one window and is not
+ *   one that only a reset lifts: anyone who knows an email address can lock its account, and a
+ *   lock for good would let them keep the owner out for as long as they like; a time-limited one
+ *   costs the owner at most one window, or the reset mail. While an attacker keeps it locked,
+ *   they get `lockAccountAfter` guesses per window and no more.
+ * - Unknown accounts are counted exactly like known ones (the route names them by what was typed),
+ *   so the answers never tell which accounts exist.
  *
  * The failures are kept in the database (FailureLog), not in the process: a client spreading its
  * guesses over several API instances is counted as one.
@@ -19,7 +31,8 @@ export interface ThrottleRules {
   slowMsPerFailure: number;
   /** The longest hold is this many steps of `slowMsPerFailure`. */
   maxSlowSteps: number;
-  refuseAfterPerAccount: number;
+  /** Failures of one account, from all clients together, that lock it for the rest of the window. */
+  lockAccountAfter: number;
   refuseAfterPerClient: number;
 }
 
@@ -28,7 +41,9 @@ export const LOGIN_THROTTLE_RULES: ThrottleRules = {
   freeFailures: 3,
   slowMsPerFailure: 250,
   maxSlowSteps: 8,
-  refuseAfterPerAccount: 10,
+  // Ten tries in a quarter of an hour is room for an owner's typos and a forgotten password or
+  // two, and holds a guesser to under a thousand tries a day against any one account.
+  lockAccountAfter: 10,
   refuseAfterPerClient: 30,
 };
 
@@ -50,7 +65,11 @@ export type Admission = { refusedForSeconds: number } | { attempt: LoginAttempt 
 export interface LoginAttempt {
   /** The password was wrong: the attempt stays counted; answers how long to hold the answer back (ms). */
   failed(): Promise<number>;
-  /** The password was right: the attempt and this client's earlier guesses at the account are forgotten. */
+  /**
+   * The password was right: the account's failures are forgotten, so an owner's own typos do not
+   * add up over the window. Only the right password gets here, and never while the account is
+   * locked, so this gives a guesser nothing.
+   */
   succeeded(): Promise<void>;
 }
 
@@ -66,18 +85,18 @@ export class LoginThrottle {
    * count under the limit: each attempt's record is written first, then the records are counted,
    * and an attempt whose count (its own record included) passes a limit is refused and taken
    * back. Of any set of attempts let through, the last one written counted every other one's
-   * record, so at most `refuseAfterPerAccount` passwords of one client and account are checked
-   * per window, however many instances and requests run at once.
+   * record, so at most `lockAccountAfter` passwords of one account are checked per window,
+   * however many clients, instances and requests run at once.
    */
   async admit(account: string, client: string): Promise<Admission> {
-    const keys = [pairKey(account, client), clientKey(client), accountKey(account)];
+    const keys = [accountKey(account), clientKey(client)];
     // Already refused: answered without writing anything, so a refused client costs one read.
     const refused = await this.retryAfterSeconds(account, client);
     if (refused > 0) return { refusedForSeconds: refused };
     const ids = await this.log.add(keys, this.now());
     const times = await this.log.times(keys, this.now() - this.rules.windowMs);
     const count = (key: string | undefined) => times.get(key as string)?.length ?? 0;
-    if (count(keys[0]) > this.rules.refuseAfterPerAccount || count(keys[1]) > this.rules.refuseAfterPerClient) {
+    if (count(keys[0]) > this.rules.lockAccountAfter || count(keys[1]) > this.rules.refuseAfterPerClient) {
       await this.log.remove(ids);
       return { refusedForSeconds: Math.max(await this.retryAfterSeconds(account, client), 1) };
     }
@@ -95,14 +114,18 @@ export class LoginThrottle {
     };
   }
 
+  /** Lifts an account's lock: its owner proved they hold its mail by completing a password reset. */
+  async unlock(account: string): Promise<void> {
+    await this.log.forget(accountKey(account));
+  }
+
   /** Whole seconds this client must wait before trying this account again; 0 when it may try now. */
   async retryAfterSeconds(account: string, client: string): Promise<number> {
-    const pair = pairKey(account, client);
-    const own = clientKey(client);
-    const times = await this.log.times([pair, own], this.now() - this.rules.windowMs);
+    const keys = [accountKey(account), clientKey(client)] as const;
+    const times = await this.log.times([...keys], this.now() - this.rules.windowMs);
     const wait = Math.max(
-      this.waitMs(times.get(pair) ?? [], this.rules.refuseAfterPerAccount),
-      this.waitMs(times.get(own) ?? [], this.rules.refuseAfterPerClient),
+      this.waitMs(times.get(keys[0]) ?? [], this.rules.lockAccountAfter),
+      this.waitMs(times.get(keys[1]) ?? [], this.rules.refuseAfterPerClient),
     );
     return Math.ceil(wait / 1000);
   }
@@ -115,7 +138,5 @@ export class LoginThrottle {
   }
 }
 
-// JSON keeps the pair unambiguous whatever the two hold.
-const pairKey = (account: string, client: string) => `pair:${JSON.stringify([account, client])}`;
-const clientKey = (client: string) => `client:${client}`;
+const clientKey = (client: string) => `client:${clientGroup(client)}`;
 const accountKey = (account: string) => `account:${account}`;

@@ -6,7 +6,7 @@ import { COOKIE_LOGGED_IN, LOGGED_IN_COOKIE_DAYS_AT_LOGOUT, SESSION_DAYS } from 
 import type { ApiConfig } from '../config.js';
 import type { AppEnv } from '../http/env.js';
 import { guestCartKeyOf } from '../repositories/cart.js';
-import type { SessionsRepository } from '../repositories/sessions.js';
+import { sessionKeyOf, type SessionsRepository } from '../repositories/sessions.js';
 
 export const SESSION_COOKIE = PLATFORM_COOKIES.session;
 export const GUEST_CART_COOKIE = PLATFORM_COOKIES.guestCart;
@@ -53,13 +53,14 @@ export async function startSession(
   return token;
 }
 
+/** Ends the session `key` (sessionKey: the one of this request's cookie) and clears this browser's cookies. */
 export async function endSession(
   c: Context<AppEnv>,
   sessions: SessionsRepository,
   config: ApiConfig,
-  token: string | undefined,
+  key: string | undefined,
 ): Promise<void> {
-  if (token) await sessions.delete(token);
+  if (key) await sessions.delete(key);
   deleteCookie(c, SESSION_COOKIE, cookieOptions(config));
   setCookie(c, COOKIE_LOGGED_IN, 'no', {
     ...cookieOptions(config),
@@ -67,8 +68,10 @@ export async function endSession(
   });
 }
 
-export function sessionToken(c: Context<AppEnv>): string | undefined {
-  return cookieOf(c, SESSION_COOKIE);
+/** The key (repositories/sessions.ts sessionKeyOf) of the session this request's cookie names, if it has one. */
+export function sessionKey(c: Context<AppEnv>): string | undefined {
+  const token = cookieOf(c, SESSION_COOKIE);
+  return token ? sessionKeyOf(token) : undefined;
 }
 
 /** A visitor's cart lives under a random HttpOnly cookie until they log in. */

@@ -9,6 +9,7 @@
  * one sorting after a migration it has not. Where the engines word a column differently, take it
  * from `t` (see EngineTypes) rather than writing either engine's words.
  */
+import { createHash } from 'node:crypto';
 import type { ColumnBuilderCallback, Kysely, Migration, MigrationProvider } from 'kysely';
 import { sql } from 'kysely';
 import { newLiveId } from '../live/logins.js';
@@ -646,6 +647,22 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
     async (db) => {
       await db.schema.alterTable('mail_outbox').addColumn('lease_id', 'text').execute();
       await db.schema.alterTable('mail_outbox').addColumn('failed_at', 'text').execute();
+    },
+  ],
+  // No secret at rest: a session row keeps the sha256 of its token (base64url), never the token,
+  // which only the browser's cookie holds. Existing sessions are hashed in place, so nobody is
+  // logged out (the list of sessions names each by a prefix of that same hash, so their ids stay).
+  // Idempotency keys kept so far go: their fingerprints were plain hashes with passwords in them,
+  // and their answers kept login cookies; a retry within their day runs again instead.
+  [
+    '0019_hashed_tokens',
+    async (db) => {
+      const { rows } = await sql<{ token: string }>`select token from sessions`.execute(db);
+      for (const { token } of rows) {
+        const key = createHash('sha256').update(token).digest('base64url');
+        await sql`update sessions set token = ${key} where token = ${token}`.execute(db);
+      }
+      await sql`delete from idempotency_keys`.execute(db);
     },
   ],
 ];

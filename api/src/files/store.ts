@@ -4,13 +4,14 @@ import {
   createReadStream,
   mkdirSync,
   openSync,
+  readdirSync,
   readSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { createHmac } from 'node:crypto';
-import { dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import {
   CopyObjectCommand,
@@ -18,6 +19,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutBucketCorsCommand,
   PutObjectCommand,
   S3Client,
@@ -82,6 +84,8 @@ export interface FileStore {
   copy(from: string, to: string): Promise<void>;
   /** Removes the file; no error when there is none. */
   remove(key: string): Promise<void>;
+  /** The keys of every file under `prefix` ('quarantine/'), in the store's order. */
+  keysUnder(prefix: string): Promise<string[]>;
 }
 
 /** The default: a folder on this machine's disk (`MEDIA_DIR`), for one instance or a shared volume. */
@@ -142,6 +146,13 @@ export function localFileStore(mediaDir: string): FileStore {
       copyFileSync(pathOf(from), target);
     },
     remove: async (key) => rmSync(pathOf(key), { force: true }),
+    keysUnder: async (prefix) => {
+      const folder = pathOf(prefix.replace(/\/+$/, ''));
+      if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) return [];
+      return readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `${prefix.replace(/\/+$/, '')}/${relative(folder, join(entry.parentPath, entry.name))}`);
+    },
   };
 }
 
@@ -318,6 +329,16 @@ export function s3FileStore(config: FilesS3Config): FileStore {
     },
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    async keysUnder(prefix) {
+      const keys: string[] = [];
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
+        for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      return keys;
     },
   };
 }

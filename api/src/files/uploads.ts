@@ -144,3 +144,29 @@ export async function dropAbandonedUploads(services: Services, limit: number): P
   }
   return abandoned.length;
 }
+
+/**
+ * Removes what waits in quarantine (quarantineKey) for no upload: an object whose target was
+ * accepted, refused and dropped, or removed, or whose upload URL has expired. The presigned URL
+ * can write its key again after the upload was accepted (until it expires), so an object's write
+ * time says nothing: what is kept is decided by the targets still waiting for a file within their
+ * upload window, read after the listing, so a target added meanwhile (not listed) is never
+ * touched. Answers how many went.
+ */
+export async function dropStrayQuarantine(services: Services, limit = 10_000): Promise<number> {
+  const { files, repos } = services;
+  if (files.kind === 'local') return 0;
+  const listed = await files.keysUnder('quarantine/');
+  if (listed.length === 0) return 0;
+  const waiting = await repos.orders.pendingUploads(uploadHorizon(), undefined, limit);
+  // More waiting uploads than were read: which of the rest wait is unknown, so nothing is removed.
+  if (waiting.length >= limit) return 0;
+  const kept = new Set(waiting.map((slot) => slot.key));
+  let removed = 0;
+  for (const key of listed) {
+    if (kept.has(key)) continue;
+    await files.remove(key);
+    removed += 1;
+  }
+  return removed;
+}

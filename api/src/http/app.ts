@@ -87,7 +87,7 @@ export function createApp(services: Services, { internalRoutes = true } = {}): H
 
   const limit = limitBody(config.bodyMaxBytes, 'The request body');
   app.use('/v2/*', limit);
-  app.use('/v2/*', idempotency(repos));
+  app.use('/v2/*', idempotency(repos, config.idempotencyKey));
   app.use('/internal/*', limit);
 
   registerContractRoutes(createRouter(app), services);

@@ -6,6 +6,7 @@ export interface SessionUser {
   username: string;
   profilePicturePath: string | null;
   roles: Role[];
+  /** The session's key (repositories/sessions.ts sessionKeyOf), never its cookie's token. */
   token: string;
 }
 

@@ -3,7 +3,7 @@ import { LIVE_TOPICS } from '@marketplace/shared/contract';
 
 export type LiveKind = keyof LivePayloads;
 
-/** A session whose live access ends: its token (the embedded broker's key) and its broker username. */
+/** A session whose live access ends: its stored key (the hash of its token: the embedded broker's key) and its broker username. */
 export interface EndedSession {
   token: string;
   username: string;

@@ -6,7 +6,7 @@ import { contentTypeOf, unmarkedFolder } from '../files/paths.js';
 import { notifyUser, type Services } from '../services.js';
 import { type Derivative, derivativeFolder, largestJpeg, type TargetMedia } from './derivatives.js';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { Readable } from 'node:stream';
@@ -20,15 +20,16 @@ import {
   ORDER_PICTURES,
   PAGE_PICTURES,
   type PictureSet,
-  processImage,
   SALE_PICTURES,
 } from './images.js';
-import { processVideo, type VideoResult } from './videos.js';
-import { uploadLimit } from '../config.js';
+import { processImageApart } from './decoderProcess.js';
+import { defaultVideoLimits, processVideo, type VideoResult } from './videos.js';
+import { DEFAULT_QUEUE_OPTIONS, type JobTimeLimit, jobTimeLimit } from './queueOptions.js';
+import { uploadLimit, type WorkerConfig } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
 
 /** What a media worker uses: the API's storage, the file store, the live outbox and the queue (for later jobs), wherever it runs. */
-export type WorkerServices = Pick<Services, 'repos' | 'files' | 'config' | 'relay' | 'media'>;
+export type WorkerServices = Pick<Services, 'repos' | 'files' | 'relay' | 'media'> & { config: WorkerConfig };
 
 /** The largest public source a job reads (a camera's frame is 10 to 30 MB). */
 const PUBLIC_SOURCE_MAX_BYTES = 100 * 1024 * 1024;
@@ -91,25 +92,74 @@ async function makeMedia(
   pictures: PictureSet = PAGE_PICTURES,
   privateFolder?: string,
   lanes?: number,
+  timeLimit: JobTimeLimit = jobTimeLimit(Date.now(), DEFAULT_QUEUE_OPTIONS.jobTimeoutMs),
 ): Promise<Made> {
-  let result: ImageResult | VideoResult;
-  if (source.contentType.startsWith('video/')) {
-    const work = await mkdtemp(join(tmpdir(), 'media-source-'));
-    try {
-      const path = join(work, 'source');
-      const copied = await copyStored(files, source.key, limit, path);
-      if (copied === undefined) throw new Error(`${source.key} is not in the store`);
-      if (copied === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
-      result = await processVideo(path, source.contentType, pictures);
-    } finally {
-      await rm(work, { recursive: true, force: true });
-    }
-  } else {
-    const bytes = await readStored(files, source.key, limit);
-    if (bytes === undefined) throw new Error(`${source.key} is not in the store`);
-    if (bytes === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
-    result = await processImage(bytes, source.contentType, pictures, lanes);
+  const made = await decodeAndStore(files, source, limit, folder, pictures, privateFolder, lanes, timeLimit);
+  // Past its time to record, a run records nothing: pg-boss may soon start the job again.
+  if (made.ok && Date.now() > timeLimit.recordBy) {
+    await removeAll(files, made.stored);
+    throw new Error('The media job ran past its time to record what it made');
   }
+  return made;
+}
+
+async function decodeAndStore(
+  files: FileStore,
+  source: { key: string; contentType: string },
+  limit: number,
+  folder: string,
+  pictures: PictureSet,
+  privateFolder: string | undefined,
+  lanes: number | undefined,
+  timeLimit: JobTimeLimit,
+): Promise<Made> {
+  if (!source.contentType.startsWith('video/'))
+    return storeMedia(
+      files,
+      await decodePicture(files, source, limit, pictures, lanes, timeLimit.decodeBy),
+      folder,
+      privateFolder,
+    );
+  // The source and the ladder made of it live on disk until stored, then go.
+  const work = await mkdtemp(join(tmpdir(), 'media-source-'));
+  try {
+    const path = join(work, 'source');
+    const copied = await copyStored(files, source.key, limit, path);
+    if (copied === undefined) throw new Error(`${source.key} is not in the store`);
+    if (copied === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
+    const result = await processVideo(path, source.contentType, work, pictures, defaultVideoLimits(timeLimit.decodeBy));
+    return await storeMedia(files, result, folder, privateFolder);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** A stored picture decoded and remade (media/images.ts), in a child process of its own. */
+async function decodePicture(
+  files: FileStore,
+  source: { key: string; contentType: string },
+  limit: number,
+  pictures: PictureSet,
+  lanes: number | undefined,
+  decodeBy: number,
+): Promise<ImageResult> {
+  const bytes = await readStored(files, source.key, limit);
+  if (bytes === undefined) throw new Error(`${source.key} is not in the store`);
+  if (bytes === 'too large') return { ok: false, reason: `The file is larger than ${limit} bytes` };
+  // In a child process under a memory limit: a decoder crashing or blowing up ends only it.
+  return processImageApart(bytes, source.contentType, pictures, lanes, decodeBy);
+}
+
+/**
+ * What was made of a source, stored under `folder` (and `privateFolder`, see makeMedia); a video's
+ * ladder is read from disk one file at a time as it is stored, so memory holds one file of it.
+ */
+async function storeMedia(
+  files: FileStore,
+  result: ImageResult | VideoResult,
+  folder: string,
+  privateFolder?: string,
+): Promise<Made> {
   if (!result.ok) return result;
 
   const stored: Derivative[] = [];
@@ -140,7 +190,9 @@ async function makeMedia(
     // The ladder's files in the order they were made: the master playlist, last, is stored last. A
     // video for sale's (previewed) ladder is what a buyer pays for: private, like its unmarked poster.
     const ladderFolder = previews.length > 0 ? privateFolder : folder;
-    if ('files' in result) for (const file of result.files) await store(videoFiles, file, result.width, ladderFolder);
+    if ('files' in result)
+      for (const file of result.files)
+        await store(videoFiles, { ...file, bytes: await readFile(file.path) }, result.width, ladderFolder);
     const media: TargetMedia = {
       width: made.width,
       height: made.height,
@@ -186,7 +238,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
       await notifyUser(
         { repos: tx, relay },
         target.uploaderId,
-        `Your upload "${target.fileName}" on order ${target.orderId} was refused: ${reason}.`,
+        `Your upload "${target.fileName}" on order ${target.orderId} was refused: ${reason.replace(/\.$/, '')}.`,
         PAGES.eventOrder.href({ orderId: target.orderId }),
       );
       return true;
@@ -205,7 +257,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
    * files go once the new ones are recorded. A source that does not decode is the seed's or an operator's mistake:
    * logged, and the item stays processing (or as it was).
    */
-  const publicJob = async (kind: 'content' | 'cover', identifier: string) => {
+  const publicJob = async (kind: 'content' | 'cover', identifier: string, timeLimit: JobTimeLimit) => {
     // A cover is nothing anyone buys, and is made once.
     const source =
       kind === 'content'
@@ -218,8 +270,17 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     const run = randomBytes(9).toString('base64url');
     const folder = `media/${kind}/${identifier}/${run}`;
     const made = source.forSale
-      ? await makeMedia(files, source, limit, folder, SALE_PICTURES, unmarkedFolder(identifier, run))
-      : await makeMedia(files, source, limit, folder);
+      ? await makeMedia(
+          files,
+          source,
+          limit,
+          folder,
+          SALE_PICTURES,
+          unmarkedFolder(identifier, run),
+          undefined,
+          timeLimit,
+        )
+      : await makeMedia(files, source, limit, folder, PAGE_PICTURES, undefined, undefined, timeLimit);
     if (!made.ok) return console.error(`[media] the ${kind} source of ${identifier} was refused: ${made.reason}`);
     if (await repos.content.setPublicMedia(kind, identifier, made.media)) {
       if (source.replaces) await removeAll(files, madeFiles(source.replaces));
@@ -235,11 +296,20 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
    * does the upload; a file that does not decode as its type is forgotten (the cover stays as it
    * was). Without an upload, the seed's cover (publicJob).
    */
-  const coverJob = async (identifier: string) => {
+  const coverJob = async (identifier: string, timeLimit: JobTimeLimit) => {
     const key = await repos.content.uploadedCover(identifier);
-    if (!key) return publicJob('cover', identifier);
+    if (!key) return publicJob('cover', identifier, timeLimit);
     const folder = `media/cover/${identifier}/${randomBytes(9).toString('base64url')}`;
-    const made = await makeMedia(files, { key, contentType: contentTypeOf(key) }, PUBLIC_SOURCE_MAX_BYTES, folder);
+    const made = await makeMedia(
+      files,
+      { key, contentType: contentTypeOf(key) },
+      PUBLIC_SOURCE_MAX_BYTES,
+      folder,
+      PAGE_PICTURES,
+      undefined,
+      undefined,
+      timeLimit,
+    );
     if (!made.ok) {
       console.error(`[media] the uploaded cover of ${identifier} was refused: ${made.reason}`);
       if (await repos.content.dropCoverSource(identifier, key)) await files.remove(key);
@@ -256,11 +326,20 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
    * A user's profile picture (public media): a square JPEG under `media/avatar/<profile
    * name>/<random>/`, then served as the user's picture in place of the source, once.
    */
-  const avatarJob = async (profileName: string) => {
+  const avatarJob = async (profileName: string, timeLimit: JobTimeLimit) => {
     const source = await repos.users.avatarSource(profileName);
     if (!source) return;
     const folder = `media/avatar/${profileName}/${randomBytes(9).toString('base64url')}`;
-    const made = await makeMedia(files, source, PUBLIC_SOURCE_MAX_BYTES, folder, AVATAR_PICTURES);
+    const made = await makeMedia(
+      files,
+      source,
+      PUBLIC_SOURCE_MAX_BYTES,
+      folder,
+      AVATAR_PICTURES,
+      undefined,
+      undefined,
+      timeLimit,
+    );
     if (!made.ok) return console.error(`[media] the picture of ${profileName} was refused: ${made.reason}`);
     const shown = largestJpeg(made.media);
     if (shown && (await repos.users.setAvatar(profileName, source.key, shown.key))) return;
@@ -282,7 +361,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
    * target's media once stored, so its `<picture>` never names a file not written. Of two runs, or
    * a run and the target's removal, one adds them; the other run removes what it made.
    */
-  const formatsJob = async (targetIdentifier: string) => {
+  const formatsJob = async (targetIdentifier: string, timeLimit: JobTimeLimit) => {
     const ready = await repos.orders.filesOf(targetIdentifier);
     const missing = formatsMissing(ready?.media ?? null);
     const shown = ready?.media;
@@ -298,6 +377,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
       undefined,
       // One encode at a time: an upload's first pictures, made meanwhile, get the other core.
       1,
+      timeLimit,
     );
     // It was made once from this source: shown as it is.
     if (!made.ok) return console.error(`[media] the later formats of ${targetIdentifier} were refused: ${made.reason}`);
@@ -311,10 +391,11 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
   };
 
   const handle: JobHandler = async (job) => {
-    if ('contentIdentifier' in job) return publicJob('content', job.contentIdentifier);
-    if ('coverOf' in job) return coverJob(job.coverOf);
-    if ('avatarOf' in job) return avatarJob(job.avatarOf);
-    if ('formatsOf' in job) return formatsJob(job.formatsOf);
+    const timeLimit = jobTimeLimit(Date.now(), config.mediaQueue.jobTimeoutMs);
+    if ('contentIdentifier' in job) return publicJob('content', job.contentIdentifier, timeLimit);
+    if ('coverOf' in job) return coverJob(job.coverOf, timeLimit);
+    if ('avatarOf' in job) return avatarJob(job.avatarOf, timeLimit);
+    if ('formatsOf' in job) return formatsJob(job.formatsOf, timeLimit);
     const target = await repos.orders.processingTarget(job.targetIdentifier);
     if (!target) {
       // Finished (by this job's run that stopped before queuing its later formats, or by another
@@ -330,6 +411,9 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
       derivativeFolder(target.orderId, target.targetIdentifier),
       // A picture is shown once its WebP and JPEG are made; its AVIF follows (formatsJob).
       target.contentType.startsWith('video/') ? PAGE_PICTURES : ORDER_PICTURES,
+      undefined,
+      undefined,
+      timeLimit,
     );
     if (!made.ok) return fail(job, made.reason);
     let finished: boolean;

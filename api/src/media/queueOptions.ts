@@ -15,7 +15,7 @@ export interface QueueOptions {
   /**
    * pg-boss's: the longest a job may run (pg-boss 10 has no heartbeat, so its worker fails a job
    * running longer, and its supervisor fails the job of a worker that died once this has passed).
-   * Above the longest video's transcoding.
+   * A job's own time limit is below it (jobTimeLimit).
    */
   jobTimeoutMs: number;
   /**
@@ -32,3 +32,24 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   jobTimeoutMs: 3_600_000,
   pollMs: 500,
 };
+
+/**
+ * When one run of a media job must be done, so it ends before the queue gives the job to another
+ * worker: pg-boss expires a job `jobTimeoutMs` after it fetched it (a little before the handler
+ * starts) and starts it again, whether or not the first run still works. So a run's decoders
+ * (ffmpeg, media/videos.ts) are killed at `decodeBy`, four fifths in, leaving the rest for storing
+ * what was made; a run that has not stored it by `recordBy` removes it and fails (the queue
+ * retries) rather than record; and the last twentieth covers the record's one transaction and
+ * the gap between the fetch and the handler. Two runs of a job therefore never decode or record
+ * at once; and were one to outlive all this (a store write hanging past the expiry), the record
+ * is a conditional update: one run records, the other finds it done and removes what it made.
+ */
+export interface JobTimeLimit {
+  decodeBy: number;
+  recordBy: number;
+}
+
+export const jobTimeLimit = (startedAt: number, jobTimeoutMs: number): JobTimeLimit => ({
+  decodeBy: startedAt + Math.floor(jobTimeoutMs * 0.8),
+  recordBy: startedAt + Math.floor(jobTimeoutMs * 0.95),
+});

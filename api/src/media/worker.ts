@@ -1,4 +1,4 @@
-import type { ApiConfig } from '../config.js';
+import type { WorkerConfig } from '../config.js';
 import { databaseTarget, openDatabase } from '../db/database.js';
 import { fileLinks } from '../files/fileLinks.js';
 import { createFileStore } from '../files/store.js';
@@ -14,14 +14,15 @@ export interface RunningWorker {
  * A media worker on its own (src/worker.ts): the API's database, file store and queue, taking
  * media jobs only, so processing scales apart from serving (docker-compose's `media-worker`
  * replicas, with the API's MEDIA_WORKER=off). What it tells users goes to the live outbox, which
- * the API instances' relays publish (they poll it).
+ * the API instances' relays publish (they poll it). It holds only its WorkerConfig: links it
+ * signs use the file link key, as the API's do, and no serving secret is in its process.
  */
-export async function startWorker(config: ApiConfig): Promise<RunningWorker> {
+export async function startWorker(config: WorkerConfig): Promise<RunningWorker> {
   const database = await openDatabase(databaseTarget(config), config.databasePool);
   try {
     const files = createFileStore(config);
-    await files.prepare(config.allowedOrigins);
-    const repos = createRepositories(database.db, config.filesOrigin, fileLinks(config.adminToken));
+    // No `prepare`: the API makes the bucket and sets its rules, which a worker's key may not.
+    const repos = createRepositories(database.db, config.filesOrigin, fileLinks(config.fileLinkKey));
     const queue = await openMediaQueue(database, config);
     const jobs = mediaJobs({ repos, files, config, relay: { kick: () => undefined }, media: queue });
     await queue.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);

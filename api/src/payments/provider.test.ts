@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -35,11 +38,34 @@ describe('choosing the payment provider', () => {
     expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYMENTS_PROVIDER/);
   });
 
-  it('gives every instance the same test-payments secret from the admin token', () => {
-    const one = loadConfig({ ...base, SEED_DEMO: '1' }).payments;
-    const two = loadConfig({ ...base, SEED_DEMO: '1' }).payments;
-    expect(one).toEqual(two);
-    expect(loadConfig({ ...base, SEED_DEMO: '1', ADMIN_TOKEN: 'another' }).payments).not.toEqual(one);
+  it('gives every instance the same test-payments secret, a key of its own, not derived from the admin token', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'test-payments-secret-'));
+    try {
+      const env = { ...base, SEED_DEMO: '1', DATABASE_PATH: join(dir, 'platform.sqlite') };
+      const one = loadConfig(env).payments;
+      expect(loadConfig(env).payments).toEqual(one);
+      // Whoever holds (or changes) the operator token neither knows nor changes it.
+      expect(loadConfig({ ...env, ADMIN_TOKEN: 'another' }).payments).toEqual(one);
+      expect(readFileSync(join(dir, 'test-payments-webhook-secret'), 'utf8')).toBe(
+        one.provider === 'test' ? one.webhookSecret : '',
+      );
+      expect(loadConfig({ ...env, TEST_PAYMENTS_WEBHOOK_SECRET: 'whsec_given' }).payments).toEqual({
+        provider: 'test',
+        webhookSecret: 'whsec_given',
+      });
+      // A deployment taking test payments names the secret: none is made in a folder nobody shares.
+      expect(() =>
+        loadConfig({
+          ...env,
+          NODE_ENV: 'production',
+          MAIL: 'off',
+          FILE_LINK_KEY: 'f'.repeat(32),
+          PAYMENTS_PROVIDER: 'test',
+        }),
+      ).toThrow(/NODE_ENV=production needs TEST_PAYMENTS_WEBHOOK_SECRET/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,11 +1,14 @@
 import type { Db } from '../db/database.js';
 
-/** An answer kept for replay: its status, body and the headers that carry its effect (cookies). */
+/**
+ * An answer kept for replay: its status and body. Never its cookies (a session's token): only
+ * whether it set any, in which case its body is not kept either and a replay is refused.
+ */
 export interface StoredAnswer {
   status: number;
   body: string;
   contentType: string | null;
-  setCookies: string[];
+  cookies: boolean;
 }
 
 /** What a claim on a key found: it is ours to run, its answer to replay, another request running it, or another request's key. */

@@ -115,10 +115,13 @@ export function mailOutboxRepository(db: Db) {
       return numUpdatedRows > 0n;
     },
 
-    /** The SMTP server took it; false when `leaseId` no longer held it (nothing changed). */
+    /**
+     * The SMTP server took it; false when `leaseId` no longer held it (nothing changed). Its body
+     * goes now: a reset mail's link is a live secret that only the inbox is to hold.
+     */
     async sent(id: number, leaseId: string): Promise<boolean> {
       const { numUpdatedRows } = await held(id, leaseId)
-        .set({ sent_at: nowIso(), last_error: null })
+        .set({ sent_at: nowIso(), last_error: null, text_body: '', html_body: '' })
         .executeTakeFirst();
       return numUpdatedRows > 0n;
     },
@@ -136,11 +139,11 @@ export function mailOutboxRepository(db: Db) {
 
     /**
      * Gives a mail up (the server refused it for good, or it failed too often or too long): never
-     * taken again, the reason kept; false when `leaseId` no longer held it (nothing changed).
+     * taken again, the reason kept, its body dropped (as a sent one's); false when `leaseId` no longer held it (nothing changed).
      */
     async gaveUp(id: number, leaseId: string, attempts: number, reason: string): Promise<boolean> {
       const { numUpdatedRows } = await held(id, leaseId)
-        .set({ attempts, failed_at: nowIso(), last_error: reason.slice(0, 500) })
+        .set({ attempts, failed_at: nowIso(), last_error: reason.slice(0, 500), text_body: '', html_body: '' })
         .executeTakeFirst();
       return numUpdatedRows > 0n;
     },

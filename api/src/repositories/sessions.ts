@@ -9,19 +9,32 @@ export type SessionsRepository = ReturnType<typeof sessionsRepository>;
 /** How stale a session's last_seen_at may get: a request writes it at most this often. */
 export const SEEN_EVERY_MS = 5 * 60_000;
 
-/** A session as its owner's settings list it (the token stays here: only `id` leaves the API). */
+/**
+ * A session as its owner's settings list it: `key` stays in the API, only `id` leaves it.
+ */
 export interface StoredSession {
   id: string;
-  token: string;
+  key: string;
   userAgent: string | null;
   createdAt: string;
   lastSeenAt: string;
 }
 
-/** A session's public name: a hash of its token, which tells nothing of the token. */
-export const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('base64url').slice(0, 22);
+/**
+ * What is stored of a session's token, and what names the session inside the API: the sha256 of
+ * the token (which is 256 random bits, so no slow hash is needed). A copy of the table holds no
+ * cookie that logs anyone in.
+ */
+export const sessionKeyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** Server-side sessions: a random token, its user, and when it expires. */
+/** A session's public name: a prefix of its key, which tells nothing of the token. */
+export const sessionIdOf = (key: string) => key.slice(0, 22);
+
+/**
+ * Server-side sessions: a random token's key (sessionKeyOf: the token itself is only in the
+ * browser's cookie), its user, and when it expires. Only `userFor` and `create` take the token;
+ * everything else names a session by its key.
+ */
 export function sessionsRepository(db: Db, users: UsersRepository) {
   /** The user of the session whose `column` is `value`, while it lasts. */
   async function userWhere(column: 'token' | 'live_id', value: string): Promise<SessionUser | null> {
@@ -46,11 +59,11 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
     };
   }
 
-  const touch = async (token: string, now: Date) => {
+  const touch = async (key: string, now: Date) => {
     await db
       .updateTable('sessions')
       .set({ last_seen_at: now.toISOString() })
-      .where('token', '=', token)
+      .where('token', '=', key)
       .where((eb) =>
         eb.or([
           eb('last_seen_at', 'is', null),
@@ -61,10 +74,10 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
   };
 
   return {
-    /** The user a live token belongs to, or null for none, unknown or expired. */
+    /** The user a live token (a session cookie's value) belongs to, or null for none, unknown or expired. */
     async userFor(token: string | undefined): Promise<SessionUser | null> {
       if (!token) return null;
-      return userWhere('token', token);
+      return userWhere('token', sessionKeyOf(token));
     },
 
     /** The user of the live session a broker login names (live/logins.ts), or null when it ended. */
@@ -81,13 +94,13 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       return row !== undefined;
     },
 
-    /** What a session's broker logins name: its live id and its user's profile (null: no such session). */
-    async liveIdentityOf(token: string): Promise<LiveIdentity | null> {
+    /** What broker logins of the session `key` name: its live id and its user's profile (null: no such session). */
+    async liveIdentityOf(key: string): Promise<LiveIdentity | null> {
       const row = await db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .select(['s.live_id', 'u.profile_name'])
-        .where('s.token', '=', token)
+        .where('s.token', '=', key)
         .executeTakeFirst();
       return row?.live_id ? { liveId: row.live_id, profileName: row.profile_name } : null;
     },
@@ -102,7 +115,7 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       await db
         .insertInto('sessions')
         .values({
-          token,
+          token: sessionKeyOf(token),
           user_id: userId,
           created_at: createdAt.toISOString(),
           expires_at: expiresAt.toISOString(),
@@ -124,7 +137,7 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       return rows
         .map((row) => ({
           id: sessionIdOf(row.token),
-          token: row.token,
+          key: row.token,
           userAgent: row.user_agent,
           createdAt: row.created_at,
           lastSeenAt: row.last_seen_at ?? row.created_at,
@@ -132,15 +145,15 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
         .sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt));
     },
 
-    /** Every session token of the user (but `except`), to end them; expired ones too. */
-    async tokensOf(userId: number, except?: string): Promise<string[]> {
+    /** Every session key of the user (but `except`), to end them; expired ones too. */
+    async keysOf(userId: number, except?: string): Promise<string[]> {
       let query = db.selectFrom('sessions').select('token').where('user_id', '=', userId);
       if (except) query = query.where('token', '!=', except);
       return (await query.execute()).map((row) => row.token);
     },
 
-    /** Sessions past their end, for the sweep that revokes what they were given. */
-    async expiredTokens(limit: number): Promise<string[]> {
+    /** The keys of sessions past their end, for the sweep that revokes what they were given. */
+    async expiredKeys(limit: number): Promise<string[]> {
       const rows = await db
         .selectFrom('sessions')
         .select('token')
@@ -151,9 +164,9 @@ export function sessionsRepository(db: Db, users: UsersRepository) {
       return rows.map((r) => r.token);
     },
 
-    /** Idempotent: every instance's sweep may delete the same expired session at once. */
-    async delete(token: string): Promise<void> {
-      await db.deleteFrom('sessions').where('token', '=', token).execute();
+    /** Ends the session `key`. Idempotent: every instance's sweep may delete the same expired session at once. */
+    async delete(key: string): Promise<void> {
+      await db.deleteFrom('sessions').where('token', '=', key).execute();
     },
   };
 }

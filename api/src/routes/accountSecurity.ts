@@ -6,7 +6,7 @@ import { MAIL_PREFERENCE_KINDS, PASSWORD_RESET_MINUTES, PASSWORD_RULE } from '@m
 import { PAGES } from '@marketplace/shared/platform';
 import type { LoginThrottle } from '../auth/loginThrottle.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { endSession, sessionToken, startSession } from '../auth/sessions.js';
+import { endSession, sessionKey, startSession } from '../auth/sessions.js';
 import { clientAddress, clientGroup } from '../http/client.js';
 import type { AppEnv } from '../http/env.js';
 import { HttpError, notFound } from '../http/errors.js';
@@ -37,25 +37,25 @@ export const RESET_REQUESTS_PER_CLIENT_HOUR = 10;
 /** What is stored of a reset token: its sha256, so the table alone cannot reset anything. */
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Sessions removed in a transaction, whose pages' live connections are closed once it committed. */
-type Ended = { token: string; identity: LiveIdentity | null }[];
+/** Sessions (by key) removed in a transaction, whose pages' live connections are closed once it committed. */
+type Ended = { key: string; identity: LiveIdentity | null }[];
 
-/** Removes the user's sessions (but `except`) on `tx`, and answers what the broker must be told after commit. */
+/** Removes the user's sessions (but `except`, a key) on `tx`, and answers what the broker must be told after commit. */
 async function removeSessions(tx: RepositorySet, userId: number, except?: string): Promise<Ended> {
   const ended: Ended = [];
-  for (const token of await tx.sessions.tokensOf(userId, except)) {
-    ended.push({ token, identity: await tx.sessions.liveIdentityOf(token) });
-    await tx.sessions.delete(token);
+  for (const key of await tx.sessions.keysOf(userId, except)) {
+    ended.push({ key, identity: await tx.sessions.liveIdentityOf(key) });
+    await tx.sessions.delete(key);
   }
   return ended;
 }
 
 /** Closes the live connections of sessions already removed (services.ts endSessionAndLiveAccess, in bulk). */
 async function revokeLive({ live, logins }: Services, ended: Ended): Promise<void> {
-  for (const { token, identity } of ended) {
+  for (const { key, identity } of ended) {
     if (!identity) continue;
     try {
-      await live.endSession({ token, username: logins.usernameOf(identity) });
+      await live.endSession({ token: key, username: logins.usernameOf(identity) });
     } catch (error) {
       console.error(
         `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,
@@ -122,10 +122,12 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
         await tx.users.setPasswordHash(userId, passwordHash);
         await tx.passwordResets.voidAll(userId);
         // Whoever knew the old password is logged out everywhere.
-        return removeSessions(tx, userId);
+        return { userId, sessions: await removeSessions(tx, userId) };
       });
       if (!ended) throw new HttpError(400, 'This link is used, expired or not ours: ask for a new one', 'token');
-      await revokeLive(services, ended);
+      // The owner proved they hold the account's mail: failed logins no longer lock it.
+      await throttle.unlock(`user:${ended.userId}`);
+      await revokeLive(services, ended.sessions);
       return { reset: true as const };
     },
   );
@@ -167,24 +169,24 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
       device: deviceOf(session.userAgent),
       createdAt: session.createdAt,
       lastSeenAt: session.lastSeenAt,
-      current: session.token === user.token,
+      current: session.key === user.token,
     })),
   }));
 
   r.user('endAccountSession', z.object({ sessionId: fields.text(64) }), async ({ sessionId }, { c, user }) => {
     const session = (await repos.sessions.ofUser(user.id)).find((s) => s.id === sessionId);
     if (!session) throw notFound('Session');
-    const identity = await repos.sessions.liveIdentityOf(session.token);
-    if (session.token === user.token) await endSession(c, repos.sessions, config, session.token);
-    else await repos.sessions.delete(session.token);
-    await revokeLive(services, [{ token: session.token, identity }]);
+    const identity = await repos.sessions.liveIdentityOf(session.key);
+    if (session.key === user.token) await endSession(c, repos.sessions, config, session.key);
+    else await repos.sessions.delete(session.key);
+    await revokeLive(services, [{ key: session.key, identity }]);
     return { ended: sessionId };
   });
 
   r.user('endAllAccountSessions', noFields, async (_input, { c, user }) => {
     const ended = await repos.transaction((tx) => removeSessions(tx, user.id));
     // This browser's cookies too: it is logged out like the others.
-    await endSession(c, repos.sessions, config, sessionToken(c));
+    await endSession(c, repos.sessions, config, sessionKey(c));
     await revokeLive(services, ended);
     return { ended: ended.length };
   });

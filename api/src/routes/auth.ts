@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { LOGIN_THROTTLE_RULES, LoginThrottle } from '../auth/loginThrottle.js';
 import { verifyPassword, hashPassword } from '../auth/passwords.js';
-import { clearGuestCart, endSession, guestCartKey, sessionToken, startSession } from '../auth/sessions.js';
+import { clearGuestCart, endSession, guestCartKey, sessionKey, startSession } from '../auth/sessions.js';
 import { clientAddress } from '../http/client.js';
 import { HttpError, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
@@ -11,6 +12,10 @@ import { isUniqueViolation } from '../repositories/sql.js';
 import type { ChosenRole } from '../repositories/users.js';
 import { endSessionAndLiveAccess, type Services } from '../services.js';
 import { newPassword, queueSignInMail, registerAccountSecurityRoutes } from './accountSecurity.js';
+
+/** A hash no password is known to match, checked for names nobody has (made once, at first use). */
+let unknownHash: Promise<string> | undefined;
+const unknownAccountHash = () => (unknownHash ??= hashPassword(randomBytes(32).toString('base64url')));
 
 export function registerAuthRoutes(r: Router, services: Services): void {
   const { repos, config } = services;
@@ -33,11 +38,11 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       const row = await repos.users.forLogin(login);
       // An email and a profile name of one user are one account; guesses at unknown names count too.
       const account = row ? `user:${row.id}` : `name:${login.toLowerCase()}`;
-      const client = clientAddress(c, config);
-      const admission = await throttle.admit(account, client);
+      const admission = await throttle.admit(account, clientAddress(c, config));
+      // The same words for a locked account, a client refused and a name nobody has.
       if ('refusedForSeconds' in admission) {
         const wait = admission.refusedForSeconds;
-        throw new HttpError(429, `Too many failed logins: try again in ${wait} s`, undefined, {
+        throw new HttpError(429, `Too many failed logins: try again in ${wait} s, or reset your password`, undefined, {
           'Retry-After': String(wait),
         });
       }
@@ -46,7 +51,9 @@ export function registerAuthRoutes(r: Router, services: Services): void {
         await sleep(await attempt.failed());
         return new HttpError(401, 'Wrong email, profile name or password');
       };
-      if (!row || !(await verifyPassword(password, row.passwordHash))) throw await refuse();
+      // A name nobody has costs one hash too, so the time of the answer does not tell it apart.
+      const checked = await verifyPassword(password, row?.passwordHash ?? (await unknownAccountHash()));
+      if (!row || !checked) throw await refuse();
       // The password was checked against the hash read before; the session is created only if that
       // hash is still the account's, read in the session's transaction (held: a reset or change
       // committing meanwhile is waited for, or finds the session and ends it), so a password that
@@ -108,8 +115,8 @@ export function registerAuthRoutes(r: Router, services: Services): void {
   );
 
   r.visitor('logout', noFields, async (_input, { c, user }) => {
-    const token = sessionToken(c);
-    await endSessionAndLiveAccess(services, token, () => endSession(c, repos.sessions, config, token));
+    const key = sessionKey(c);
+    await endSessionAndLiveAccess(services, key, () => endSession(c, repos.sessions, config, key));
     // SPEC.md section 4: the browser treats 401 as a successful logout too.
     if (!user) throw notLoggedIn();
     return { loggedOut: true as const };

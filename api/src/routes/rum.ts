@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { BEACON_MAX_BYTES, BEACON_PATH } from '@marketplace/shared/platform';
-import { clientAddress } from '../http/client.js';
+import { clientAddress, clientGroup } from '../http/client.js';
 import type { AppEnv } from '../http/env.js';
 import { HttpError } from '../http/errors.js';
 import { limitBody } from '../http/limits.js';
@@ -25,7 +25,8 @@ export function registerRumRoutes(app: Hono<AppEnv>, { config, repos }: Services
   const loadsPerClient = new RateWindow(repos.rateWindows, config.rumLoadsPerHour, 3_600_000);
   app.post(BEACON_PATH, limitBody(BEACON_MAX_BYTES, 'A beacon'), async (c) => {
     if (!config.rumCollect) throw new HttpError(404, 'Real-user collection is switched off');
-    const client = clientAddress(c, config);
+    // A client by its group: an IPv6 subscriber has a whole /64 of addresses to pick from.
+    const client = clientGroup(clientAddress(c, config));
     const wait = await perClient.hit(`rum:${client}`);
     if (wait > 0) throw new HttpError(429, 'Too many beacons', undefined, { 'Retry-After': String(wait) });
     const result = parseBeacon(await c.req.text());
