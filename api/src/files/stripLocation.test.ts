@@ -1,8 +1,13 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cameraPhoto } from '../media/clips.js';
-import { stripLocationFromBuffer, withoutLocation } from './stripLocation.js';
+import { stripLocationFromBuffer, stripsLocation, withoutLocation } from './stripLocation.js';
 
 /** DEMO_GPS's latitude as the six 32-bit numbers of its rationals, in either byte order. */
 const latitudeBytes = (littleEndian: boolean) => {
@@ -240,6 +245,237 @@ describe('the stripper under hostile input', () => {
           }
         },
       ),
+      runs,
+    );
+  });
+});
+
+// Videos --------------------------------------------------------------------------------------
+
+const run = promisify(execFile);
+const WHERE = '+52.5200+013.4050';
+/** A second of test pattern as a phone would film it: where it was filmed among its metadata. */
+const FILMED = {
+  /** `moov` (with `udta/loci`, which ffprobe shows as `location`) before `mdat`. */
+  faststart: { file: 'faststart.mp4', args: ['-metadata', `location=${WHERE}/`, '-movflags', '+faststart'] },
+  /** `moov` after `mdat`, as a camera writes it. */
+  moovLast: { file: 'last.mp4', args: ['-metadata', `location=${WHERE}/`] },
+  /** Apple's key in `moov/meta`, as an iPhone writes it. */
+  quicktime: {
+    file: 'phone.mov',
+    args: ['-metadata', `com.apple.quicktime.location.ISO6709=${WHERE}+034.000/`, '-movflags', 'use_metadata_tags'],
+  },
+} as const;
+let videoDir: string;
+const videos: Partial<Record<keyof typeof FILMED, Buffer>> = {};
+const video = (name: keyof typeof FILMED): Buffer => {
+  const bytes = videos[name];
+  if (!bytes) throw new Error(`no ${name}`);
+  return bytes;
+};
+
+/** ffprobe's tags of the container and its streams, in one object. */
+async function probedTags(bytes: Buffer, name: string): Promise<Record<string, string>> {
+  const path = join(videoDir, `probed-${name}`);
+  await writeFile(path, bytes);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format_tags:stream_tags',
+    '-of',
+    'json',
+    path,
+  ]);
+  const probed = JSON.parse(stdout) as {
+    format?: { tags?: Record<string, string> };
+    streams?: { tags?: Record<string, string> }[];
+  };
+  return Object.assign({}, probed.format?.tags, ...(probed.streams ?? []).map((s) => s.tags ?? {}));
+}
+
+/** Whether ffmpeg decodes every frame of the file without an error. */
+async function decodes(bytes: Buffer, name: string): Promise<boolean> {
+  const path = join(videoDir, `decoded-${name}`);
+  await writeFile(path, bytes);
+  const { stderr } = await run('ffmpeg', ['-v', 'error', '-i', path, '-f', 'null', '-']);
+  return stderr.trim() === '';
+}
+
+/** The top-level box of type `type` (header included). */
+function topLevelBox(bytes: Buffer, type: string): Buffer {
+  for (let at = 0; at + 8 <= bytes.length;) {
+    const size = bytes.readUInt32BE(at) === 1 ? Number(bytes.readBigUInt64BE(at + 8)) : bytes.readUInt32BE(at);
+    if (size < 8) break;
+    if (bytes.toString('latin1', at + 4, at + 8) === type) return bytes.subarray(at, at + size);
+    at += size;
+  }
+  throw new Error(`no ${type} box`);
+}
+
+/** Where it was filmed, as any of the three writes it: text, Apple's key, or `loci`'s 16.16 numbers. */
+const hasFilmingPlace = (bytes: Buffer) => {
+  const loci = Buffer.alloc(8);
+  loci.writeInt32BE(Math.round(13.405 * 65536), 0);
+  loci.writeInt32BE(Math.round(52.52 * 65536), 4);
+  return (
+    bytes.includes('+52.52') ||
+    bytes.includes('com.apple.quicktime.location') ||
+    bytes.includes('loci') ||
+    bytes.includes(loci.subarray(0, 4)) ||
+    bytes.includes(loci.subarray(4))
+  );
+};
+
+beforeAll(async () => {
+  videoDir = await mkdtemp(join(tmpdir(), 'strip-location-'));
+  for (const [name, { file, args }] of Object.entries(FILMED)) {
+    const path = join(videoDir, file);
+    await run('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10'],
+      ...args,
+      ...['-c:v', 'libx264', path],
+    ]);
+    videos[name as keyof typeof FILMED] = await readFile(path);
+  }
+}, 60_000);
+afterAll(async () => {
+  if (videoDir) await rm(videoDir, { recursive: true, force: true });
+});
+
+describe('an MP4 or MOV original', () => {
+  it('is stripped as MP4 and MOV; WebM is served as it is', () => {
+    expect(['video/mp4', 'video/quicktime', 'video/webm'].map(stripsLocation)).toEqual([true, true, false]);
+  });
+
+  for (const name of Object.keys(FILMED) as (keyof typeof FILMED)[]) {
+    const type = name === 'quicktime' ? 'video/quicktime' : 'video/mp4';
+    it(`loses where it was filmed, same length, samples byte for byte, still plays (${name})`, async () => {
+      const original = video(name);
+      const before = await probedTags(original, name);
+      expect(Object.entries(before).some(([key, value]) => /location/i.test(key) && value.startsWith(WHERE))).toBe(
+        true,
+      );
+      expect(hasFilmingPlace(original)).toBe(true);
+
+      const stripped = await streamed(original, type, [1000, 3, 4096]);
+      expect(stripped.equals(stripLocationFromBuffer(original, type))).toBe(true);
+      expect(stripped.length).toBe(original.length);
+      expect(hasFilmingPlace(stripped)).toBe(false);
+      expect(topLevelBox(stripped, 'mdat').equals(topLevelBox(original, 'mdat'))).toBe(true);
+      expect(topLevelBox(stripped, 'moov').length).toBe(topLevelBox(original, 'moov').length);
+
+      const after = await probedTags(stripped, name);
+      expect(Object.keys(after).filter((key) => /location|ISO6709/i.test(key))).toEqual([]);
+      expect(JSON.stringify(after)).not.toContain('+52.52');
+      expect(await decodes(stripped, name)).toBe(true);
+    });
+  }
+
+  it('cuts a moov larger than it holds, and a moov that runs to the end of the file', () => {
+    const ftyp = topLevelBox(video('faststart'), 'ftyp');
+    const huge = Buffer.concat([
+      ftyp,
+      Buffer.from([0, 0, 0, 1]),
+      Buffer.from('moov'),
+      Buffer.alloc(8),
+      Buffer.from('secret +52.52'),
+    ]);
+    huge.writeBigUInt64BE(BigInt(65 * 1024 * 1024), ftyp.length + 8);
+    expect(stripLocationFromBuffer(huge, 'video/mp4').equals(ftyp)).toBe(true);
+    const open = Buffer.concat([ftyp, Buffer.from([0, 0, 0, 0]), Buffer.from('moov'), Buffer.from('udta +52.52')]);
+    expect(stripLocationFromBuffer(open, 'video/mp4').equals(ftyp)).toBe(true);
+  });
+
+  it('blanks user data and XMP at the top level, whatever their size field', () => {
+    const ftyp = topLevelBox(video('faststart'), 'ftyp');
+    const box = (type: string, payload: Buffer) => {
+      const head = Buffer.alloc(8);
+      head.writeUInt32BE(8 + payload.length);
+      head.write(type, 4, 'latin1');
+      return Buffer.concat([head, payload]);
+    };
+    const xmp = Buffer.concat([
+      Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex'),
+      Buffer.from('<GPS>+52.52</GPS>'),
+    ]);
+    const large = Buffer.concat([
+      Buffer.from([0, 0, 0, 1]),
+      Buffer.from('meta'),
+      Buffer.alloc(8),
+      Buffer.from('+52.52'),
+    ]);
+    large.writeBigUInt64BE(BigInt(large.length), 8);
+    const file = Buffer.concat([
+      ftyp,
+      box('udta', Buffer.from('+52.52')),
+      box('uuid', xmp),
+      large,
+      box('mdat', Buffer.from('+52.52 samples')),
+    ]);
+    const stripped = stripLocationFromBuffer(file, 'video/mp4');
+    expect(stripped.length).toBe(file.length);
+    // Only the samples still say it (they are not read).
+    expect(stripped.toString('latin1').split('+52.52').length - 1).toBe(1);
+    expect(topLevelBox(stripped, 'mdat').equals(topLevelBox(file, 'mdat'))).toBe(true);
+    expect(stripped.toString('latin1').split('free').length - 1).toBe(3);
+  });
+});
+
+describe('the MP4 stripper under hostile input', () => {
+  const runs = { numRuns: 200, seed: 53 };
+  const pieces = fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 5 });
+  const anyVideo = fc.constantFrom(...(Object.keys(FILMED) as (keyof typeof FILMED)[]));
+
+  it('never lets the location through a file cut short', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        anyVideo.chain((name) =>
+          fc.integer({ min: 0, max: video(name).length }).map((n) => video(name).subarray(0, n)),
+        ),
+        pieces,
+        async (file, sizes) => {
+          const out = await streamed(file, 'video/mp4', sizes);
+          expect(hasFilmingPlace(out)).toBe(false);
+          expect(out.length).toBeLessThanOrEqual(file.length);
+          expect(file.subarray(0, out.length).length).toBe(out.length);
+        },
+      ),
+      runs,
+    );
+  });
+
+  it('never throws, never hangs, never gives more than it got, whatever the bytes', async () => {
+    const ftyp = () => topLevelBox(video('faststart'), 'ftyp');
+    const damaged = fc.oneof(
+      // Bytes changed anywhere (sizes that lie, 64-bit sizes, zero sizes, types that are not).
+      anyVideo.chain((name) =>
+        fc
+          .array(
+            fc.tuple(fc.integer({ min: 0, max: video(name).length - 1 }), fc.constantFrom(0, 1, 0xff, 0x7f, 8, 16)),
+            {
+              minLength: 1,
+              maxLength: 4,
+            },
+          )
+          .map((changes) => {
+            const copy = Buffer.from(video(name));
+            for (const [at, value] of changes) copy[at] = value;
+            return copy;
+          }),
+      ),
+      // Any bytes after an ftyp, and any bytes at all.
+      fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.concat([ftyp(), b])),
+      fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.from(b)),
+    );
+    await fc.assert(
+      fc.asyncProperty(damaged, pieces, async (file, sizes) => {
+        for (const type of ['video/mp4', 'video/quicktime']) {
+          const out = await streamed(file, type, sizes);
+          expect(out.length).toBeLessThanOrEqual(file.length);
+          expect(stripLocationFromBuffer(file, type).equals(out)).toBe(true);
+        }
+      }),
       runs,
     );
   });

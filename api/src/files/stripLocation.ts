@@ -11,10 +11,20 @@
  * - WebP: the EXIF and XMP chunks are blanked in place (renamed to an unknown chunk every decoder
  *   skips, their bytes zeroed) and VP8X stops announcing them, so the RIFF sizes stay true.
  *
- * GIF and videos are served as they are (see files/routes.ts). Only a segment whose metadata is
- * read is held in memory (a JPEG segment is at most 64 KiB); the rest streams through. A file
- * whose structure cannot be followed is cut where it stops making sense rather than passed on
- * unread: nothing after that point reaches the reader.
+ * - MP4 and MOV (ISO base media): the top-level boxes are walked by their headers. Every `udta`
+ *   and `meta` box (where `©xyz`, `loci` and Apple's location keys live) and every XMP `uuid` box,
+ *   at the top level or at any depth of a `moov`'s containers, becomes a `free` box of the same
+ *   size with its contents zeroed, which players skip. No box changes size and no sample byte
+ *   changes, so the chunk offsets (`stco`/`co64`) into `mdat` stay right wherever `moov` is.
+ *
+ * GIF and WebM are served as they are (see files/routes.ts): a WebM's `Tags` could be voided in
+ * place the same way, but that needs a streaming EBML walk through Segments and Clusters of
+ * unknown size, which is not done here, so `video/webm` is not among the stripped types.
+ *
+ * Only a segment whose metadata is read is held in memory (a JPEG segment is at most 64 KiB, a
+ * `moov` at most MOOV_CAP); the rest streams through. A file whose structure cannot be followed is
+ * cut where it stops making sense rather than passed on unread: nothing after that point reaches
+ * the reader.
  */
 
 /** The stripper of one file: bytes in, bytes out; never throws, never gives more than it was given. */
@@ -24,7 +34,13 @@ interface Stripper {
 }
 
 /** The types whose location metadata is removed; any other type is served unchanged. */
-export const LOCATION_STRIPPED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const LOCATION_STRIPPED_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'video/mp4',
+  'video/quicktime',
+] as const;
 
 export function stripsLocation(contentType: string): boolean {
   return (LOCATION_STRIPPED_TYPES as readonly string[]).includes(contentType);
@@ -61,6 +77,9 @@ function stripperFor(contentType: string): Stripper | null {
       return guarded(pngParser());
     case 'image/webp':
       return guarded(webpParser());
+    case 'video/mp4':
+    case 'video/quicktime':
+      return guarded(isoBmffParser());
     default:
       return null;
   }
@@ -73,7 +92,10 @@ function stripperFor(contentType: string): Stripper | null {
 type Step =
   | { emit: Uint8Array; consume: number } // give `emit` in place of the first `consume` pending bytes
   | { stream: 'copy' | 'skip' | 'zero'; count: number } // the next `count` bytes: as they are, dropped, or zeroed
-  | { rest: 'pass' | 'drop' }; // everything from here on: as it is, or nothing
+  | { rest: 'pass' | 'drop' } // everything from here on: as it is, or nothing
+  // The next `count` bytes collected whole (the parser bounds `count`), then given as `by` makes
+  // them (no longer than they were), or, when `by` answers null, nothing from there on.
+  | { hold: number; by: (whole: Buffer) => Uint8Array | null };
 interface Parser {
   step(pending: Buffer): Step | null;
   /** The most bytes `step` may ask to be held before deciding. */
@@ -85,6 +107,8 @@ function guarded(parser: Parser): Stripper {
   let pending: Buffer = Buffer.alloc(0);
   let streaming: { mode: 'copy' | 'skip' | 'zero'; count: number } | null = null;
   let rest: 'pass' | 'drop' | null = null;
+  let holding: { count: number; have: number; chunks: Buffer[]; by: (whole: Buffer) => Uint8Array | null } | null =
+    null;
   const run = (input: Uint8Array): Uint8Array[] => {
     const out: Uint8Array[] = [];
     const chunk = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
@@ -109,6 +133,20 @@ function guarded(parser: Parser): Stripper {
         streaming = null;
         continue;
       }
+      if (holding) {
+        const n = Math.min(holding.count - holding.have, pending.length);
+        // Copied: the caller may reuse its buffer.
+        if (n > 0) holding.chunks.push(Buffer.from(pending.subarray(0, n)));
+        holding.have += n;
+        pending = pending.subarray(n);
+        if (holding.have < holding.count) return out;
+        const whole = Buffer.concat(holding.chunks, holding.count);
+        const made = holding.by(whole);
+        holding = null;
+        if (!made || made.length > whole.length) rest = 'drop';
+        else if (made.length > 0) out.push(made);
+        continue;
+      }
       if (pending.length === 0) return out;
       const step = parser.step(pending);
       if (!step) {
@@ -116,7 +154,10 @@ function guarded(parser: Parser): Stripper {
         else return out;
       } else if ('rest' in step) rest = step.rest;
       else if ('stream' in step) streaming = { mode: step.stream, count: step.count };
-      else {
+      else if ('hold' in step) {
+        if (!(step.hold > 0)) rest = 'drop';
+        else holding = { count: step.hold, have: 0, chunks: [], by: step.by };
+      } else {
         if (step.consume <= 0 || step.consume > pending.length || step.emit.length > step.consume) rest = 'drop';
         else {
           if (step.emit.length > 0) out.push(step.emit);
@@ -138,8 +179,9 @@ function guarded(parser: Parser): Stripper {
       }
     },
     end() {
-      // A file cut short: what was held back undecided (a partial segment) is not given.
+      // A file cut short: what was held back undecided (a partial segment or box) is not given.
       pending = Buffer.alloc(0);
+      holding = null;
       return [];
     },
   };
@@ -324,6 +366,118 @@ function webpParser(): Parser {
         return { emit: head, consume: 18 };
       }
       return { stream: 'copy', count: 8 + padded };
+    },
+  };
+}
+
+// MP4 and MOV ---------------------------------------------------------------------------------
+
+/** The largest `moov` held to be rewritten: a longer one (hours of samples' tables) cuts the file there. */
+export const MOOV_CAP = 64 * 1024 * 1024;
+/** Boxes holding metadata only: user data (`©xyz`, `loci`, `XMP_`) and `meta` (Apple's keys, iTunes' items). */
+const BMFF_METADATA = new Set(['udta', 'meta']);
+/** XMP's `uuid` box, which can hold a location too. */
+const XMP_UUID = Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex');
+/** The boxes inside a `moov` whose children are boxes and can hold user data or `meta`; sample tables are not entered. */
+const BMFF_CONTAINERS = new Set(['moov', 'trak', 'mdia', 'minf', 'dinf', 'edts', 'mvex', 'clip', 'matt']);
+/** A top-level box type: four printable characters (`©` included). */
+const TOP_LEVEL_TYPE = /^[\x20-\x7e\xa9]{4}$/;
+
+interface BoxHead {
+  type: string;
+  /** 8, or 16 with a 64-bit size. */
+  header: number;
+  /** The whole box's size; null for a box that runs to the end of the file. */
+  size: number | null;
+}
+
+/** The header of the box at `at`: 'short' when `b` ends inside it, 'bad' when it cannot be a box's. */
+function boxHead(b: Buffer, at: number): BoxHead | 'short' | 'bad' {
+  if (b.length - at < 8) return 'short';
+  const size = b.readUInt32BE(at);
+  const type = ascii(b, at + 4, at + 8);
+  if (size === 1) {
+    if (b.length - at < 16) return 'short';
+    const large = b.readBigUInt64BE(at + 8);
+    if (large < 16n || large > BigInt(Number.MAX_SAFE_INTEGER)) return 'bad';
+    return { type, header: 16, size: Number(large) };
+  }
+  if (size === 0) return { type, header: 8, size: null };
+  if (size < 8) return 'bad';
+  return { type, header: 8, size };
+}
+
+/** Whether the box at `at` (header read) holds metadata only, and so becomes `free`. */
+const isMetadataBox = (b: Buffer, at: number, head: BoxHead) =>
+  BMFF_METADATA.has(head.type) ||
+  (head.type === 'uuid' && b.subarray(at + head.header, at + head.header + 16).equals(XMP_UUID));
+/** The bytes a metadata box's header needs read to tell: its header, and a `uuid`'s identifier. */
+const metadataHeadLength = (head: BoxHead) => head.header + (head.type === 'uuid' ? 16 : 0);
+
+/**
+ * Turns every metadata box in the children of `b[from, end)` into `free` (contents zeroed) and
+ * goes into the containers; false when a child's size does not fit its parent.
+ */
+function blankMetadata(b: Buffer, from: number, end: number, depth: number): boolean {
+  const within = b.subarray(0, end);
+  for (let at = from; at < end;) {
+    // Fewer bytes than a box header (a QuickTime terminator, padding): zeroed, whatever they held.
+    if (end - at < 8) {
+      b.fill(0, at, end);
+      return true;
+    }
+    const head = boxHead(within, at);
+    if (head === 'short' || head === 'bad') return false;
+    const size = head.size ?? end - at;
+    if (size > end - at || size < metadataHeadLength(head)) return false;
+    if (isMetadataBox(within, at, head)) {
+      b.write('free', at + 4, 'latin1');
+      b.fill(0, at + head.header, at + size);
+    } else if (BMFF_CONTAINERS.has(head.type)) {
+      if (depth >= 16 || !blankMetadata(b, at + head.header, at + size, depth + 1)) return false;
+    }
+    at += size;
+  }
+  return true;
+}
+
+function isoBmffParser(): Parser {
+  /** What follows a box's header already given: its contents zeroed. */
+  let then: Step | null = null;
+  return {
+    // A 64-bit box header and a `uuid`'s identifier.
+    maxPending: 32,
+    step(p) {
+      if (then) {
+        const step = then;
+        then = null;
+        return step;
+      }
+      const head = boxHead(p, 0);
+      if (head === 'short') return null;
+      if (head === 'bad' || !TOP_LEVEL_TYPE.test(head.type)) return { rest: 'drop' };
+      const { size } = head;
+      if (size !== null && size < metadataHeadLength(head)) return { rest: 'drop' };
+      if (head.type === 'moov') {
+        if (size === null || size > MOOV_CAP) return { rest: 'drop' };
+        return {
+          hold: size,
+          by: (whole) => (blankMetadata(whole, head.header, whole.length, 0) ? whole : null),
+        };
+      }
+      if (BMFF_METADATA.has(head.type) || head.type === 'uuid') {
+        if (p.length < metadataHeadLength(head)) return null;
+        if (isMetadataBox(p, 0, head)) {
+          // Running to the end of the file: nothing more is given.
+          if (size === null) return { rest: 'drop' };
+          const renamed = Buffer.from(p.subarray(0, head.header));
+          renamed.write('free', 4, 'latin1');
+          if (size > head.header) then = { stream: 'zero', count: size - head.header };
+          return { emit: renamed, consume: head.header };
+        }
+      }
+      // Any other box (`ftyp`, `mdat`, `free`, `moof`...) as it is.
+      return size === null ? { rest: 'pass' } : { stream: 'copy', count: size };
     },
   };
 }
