@@ -1,8 +1,10 @@
 // An S3-compatible object store on loopback for the tests, the e2e suite's production project and
 // `npm run start:prod`: s3rver (npm; Debian has no S3 server), which keeps objects as files in a
-// folder and checks request signatures. Its limits (api/README.md "Files"): it does not enforce
-// a presigned URL's signed Content-Type, has one fixed key pair, and serves one process's disk,
-// so it stands in for S3 or MinIO on one machine, never in production.
+// folder. Its limits (api/README.md "Files"): it checks Signature V2 but accepts any Signature V4
+// (what the AWS SDK and presigned URLs use) naming a known access key id, so it authenticates
+// nothing and has no users or policies to scope a key; it does not enforce a presigned URL's
+// signed Content-Type, and serves one process's disk. It stands in for S3 or MinIO on one
+// machine's loopback, never in production.
 import { mkdirSync } from 'node:fs';
 import S3rver from 's3rver';
 import { stopOnSignal } from '@marketplace/shared/node/ports';
