@@ -7,13 +7,16 @@ import type { ImageResult, PictureSet } from './images.js';
  * The memory a decoding child may use (RLIMIT_DATA, set by util-linux's `prlimit` as it starts):
  * every private writable mapping and the heap, so the native memory of libvips and its decoders
  * too, which Node's own heap limit (below) does not reach. Not the address space (RLIMIT_AS):
- * Node reserves tens of GB of it without using it (WebAssembly guard regions, tsx's lexer), and
- * those reservations (PROT_NONE) do not count here. Node with sharp loaded uses about 200 MB of it;
- * libvips streams a picture through its resize, so a 100 MP source (MAX_INPUT_PIXELS) stays well
- * below. An allocation past it fails in the child alone: libvips then refuses the picture (out of
- * memory), or the child ends (V8 aborts it, or it exits without an answer: the job is retried).
+ * Node reserves tens of GB of it without using it (WebAssembly guard regions, tsx's lexer).
+ * Node itself takes a share before any picture: on Node 24 under tsx (its module hooks run in a
+ * thread with an isolate of its own) the child does not start below about 1.1 GiB (measured:
+ * 1 GiB fails to reserve V8's code range, 1.25 GiB starts). 3 GiB leaves libvips about 2 GiB, far
+ * above a 100 MP source (MAX_INPUT_PIXELS, 400 MB as RGBA, streamed through its resize), and still
+ * bounds a decoder that allocates without end. An allocation past it fails in the child alone:
+ * libvips then refuses the picture (out of memory), or the child ends (V8 aborts it, or it exits
+ * without an answer: the job is retried).
  */
-export const DECODER_MEMORY_BYTES = 1024 ** 3;
+export const DECODER_MEMORY_BYTES = 3 * 1024 ** 3;
 
 /** The child's JavaScript heap (the results' buffers are outside it, within the limit above). */
 const DECODER_HEAP_MB = 256;
