@@ -1,6 +1,7 @@
 import { useEffect, type ReactElement } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
+import { rootErrorHandlers } from '../app/rootErrors.js';
 
 /** The elements whose styles this page has made already (or is about to). */
 const prepared = new WeakSet<ReactElement>();
@@ -26,7 +27,10 @@ export function usePreparedStyles(element: ReactElement): void {
     // Made even if the caller unmounts meanwhile: the next one to mount needs them all the same.
     window.requestIdleCallback(
       () => {
-        const root = createRoot(document.createElement('div'));
+        // With the page's own error handlers: React hands a commit the recoverable errors of a
+        // render it interrupted, so a flush here while a root hydrates can be given that root's
+        // (a remote's part rendered afresh, #422), which React's default would throw at the window.
+        const root = createRoot(document.createElement('div'), rootErrorHandlers);
         flushSync(() => root.render(element));
         root.unmount();
       },
