@@ -110,8 +110,8 @@ describe('PNG and WebP originals', () => {
   });
 
   it('other types pass as they are', () => {
-    const gif = Buffer.from('GIF89a...');
-    expect(stripLocationFromBuffer(gif, 'image/gif').equals(gif)).toBe(true);
+    const avif = Buffer.from('....ftypavif +52.52');
+    expect(stripLocationFromBuffer(avif, 'image/avif').equals(avif)).toBe(true);
   });
 });
 
@@ -344,8 +344,17 @@ afterAll(async () => {
 });
 
 describe('an MP4 or MOV original', () => {
-  it('is stripped as MP4 and MOV; WebM is served as it is', () => {
-    expect(['video/mp4', 'video/quicktime', 'video/webm'].map(stripsLocation)).toEqual([true, true, false]);
+  it('is stripped as every type an upload may have', () => {
+    const uploadable = [
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+      'image/gif',
+      'video/mp4',
+      'video/quicktime',
+      'video/webm',
+    ];
+    expect(uploadable.filter((type) => !stripsLocation(type))).toEqual([]);
   });
 
   for (const name of Object.keys(FILMED) as (keyof typeof FILMED)[]) {
@@ -475,6 +484,263 @@ describe('the MP4 stripper under hostile input', () => {
           expect(out.length).toBeLessThanOrEqual(file.length);
           expect(stripLocationFromBuffer(file, type).equals(out)).toBe(true);
         }
+      }),
+      runs,
+    );
+  });
+});
+
+/** An EBML element: its ID's bytes, its size (null: unknown, in `width` bytes) and its contents. */
+function ebml(id: number[], contents: Buffer, { unknownSize = false, width = 8 } = {}): Buffer {
+  const size = Buffer.alloc(width, 0xff);
+  size[0] = 0xff >> (width - 1);
+  if (!unknownSize) {
+    let value = BigInt(contents.length);
+    for (let i = width - 1; i >= 0; i--) {
+      size[i] = Number(value & 0xffn);
+      value >>= 8n;
+    }
+    size[0] = (size[0] ?? 0) | (0x80 >> (width - 1));
+  }
+  return Buffer.concat([Buffer.from(id), size, contents]);
+}
+
+/**
+ * Each top-level element of a Segment (Clusters included): where it starts, its ID's bytes and
+ * its size field's place, read here independently of the stripper.
+ */
+function segmentChildren(bytes: Buffer): { at: number; id: string; sizeAt: number; sizeWidth: number; end: number }[] {
+  const vint = (at: number) => {
+    let width = 1;
+    while (width <= 8 && !((bytes[at] ?? 0) & (0x100 >> width))) width++;
+    let value = (bytes[at] ?? 0) & (0xff >> width);
+    for (let i = 1; i < width; i++) value = value * 256 + (bytes[at + i] ?? 0);
+    const unknown = value === 2 ** (7 * width) - 1;
+    return { width, value: unknown ? null : value };
+  };
+  const children = [];
+  // The EBML header, then the Segment's header.
+  let at = 0;
+  for (let level = 0; level < 2; level++) {
+    const id = vint(at).width;
+    const size = vint(at + id);
+    at += id + size.width + (level === 0 ? (size.value ?? 0) : 0);
+  }
+  while (at < bytes.length) {
+    const idWidth = vint(at).width;
+    const size = vint(at + idWidth);
+    const id = bytes.subarray(at, at + idWidth).toString('hex');
+    const end = at + idWidth + size.width + (size.value ?? 0);
+    children.push({ at, id, sizeAt: at + idWidth, sizeWidth: size.width, end });
+    at = end;
+  }
+  return children;
+}
+const TAGS = '1254c367';
+const CLUSTER_ID = '1f43b675';
+
+describe('a WebM original', () => {
+  const recorded: Partial<Record<'file' | 'piped' | 'recorder', Buffer>> = {};
+  const webm = (name: keyof typeof recorded): Buffer => {
+    const bytes = recorded[name];
+    if (!bytes) throw new Error(`no ${name}`);
+    return bytes;
+  };
+  beforeAll(async () => {
+    const args = [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10'],
+      ...['-metadata', `location=${WHERE}/`, '-metadata:s:v:0', `location=${WHERE}/`],
+      ...['-c:v', 'libvpx', '-b:v', '100k', '-f', 'webm'],
+    ];
+    // Written to a file, sizes known; and to a pipe, as a live recording: the Segment's size unknown.
+    const path = join(videoDir, 'filmed.webm');
+    await run('ffmpeg', [...args, path]);
+    recorded.file = await readFile(path);
+    const piped = await run('sh', ['-c', `ffmpeg ${args.join(' ')} pipe:1 | base64 -w0`], {
+      maxBuffer: 1 << 24,
+    });
+    recorded.piped = Buffer.from(piped.stdout, 'base64');
+    // As a browser's recorder writes it: every Cluster of unknown size too; and tags after the
+    // last Cluster as well, where an unknown size Cluster ends.
+    const children = segmentChildren(recorded.piped);
+    const recorder = Buffer.from(recorded.piped);
+    for (const child of children.filter((c) => c.id === CLUSTER_ID)) {
+      recorder.fill(0xff, child.sizeAt, child.sizeAt + child.sizeWidth);
+      recorder[child.sizeAt] = 0xff >> (child.sizeWidth - 1);
+    }
+    const tags = children.filter((c) => c.id === TAGS).map((c) => recorder.subarray(c.at, c.end));
+    expect(tags.length).toBeGreaterThan(0);
+    recorded.recorder = Buffer.concat([recorder, ...tags]);
+  }, 60_000);
+
+  for (const name of ['file', 'piped', 'recorder'] as const) {
+    it(`loses where it was filmed, same length, still plays (${name})`, async () => {
+      const original = webm(name);
+      expect(original.includes(WHERE)).toBe(true);
+      const before = await probedTags(original, `${name}.webm`);
+      expect(Object.entries(before).some(([key, value]) => key === 'LOCATION' && value.startsWith(WHERE))).toBe(true);
+
+      const stripped = await streamed(original, 'video/webm', [1000, 3, 4096, 7]);
+      expect(stripped.equals(stripLocationFromBuffer(original, 'video/webm'))).toBe(true);
+      expect(stripped.length).toBe(original.length);
+      expect(stripped.includes('+52.52')).toBe(false);
+      // Every Cluster byte for byte, where it was.
+      for (const child of segmentChildren(original).filter((c) => c.id === CLUSTER_ID)) {
+        expect(stripped.subarray(child.at, child.end).equals(original.subarray(child.at, child.end))).toBe(true);
+      }
+      const after = await probedTags(stripped, `${name}.webm`);
+      expect(Object.keys(after).filter((key) => /location/i.test(key))).toEqual([]);
+      expect(await decodes(stripped, `${name}.webm`)).toBe(true);
+    });
+  }
+
+  it('cuts an element other than a Segment or Cluster claiming an unknown size, and anything not EBML', () => {
+    const header = webm('file').subarray(0, segmentChildren(webm('file'))[0]?.at ?? 0);
+    const tagsOpen = ebml([0x12, 0x54, 0xc3, 0x67], Buffer.from('+52.52'), { unknownSize: true });
+    const file = Buffer.concat([header, tagsOpen]);
+    expect(stripLocationFromBuffer(file, 'video/webm').equals(header)).toBe(true);
+    expect(stripLocationFromBuffer(Buffer.from('RIFF +52.52'), 'video/webm').length).toBe(0);
+  });
+});
+
+describe('the WebM stripper under hostile input', () => {
+  const runs = { numRuns: 200, seed: 53 };
+  const pieces = fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 5 });
+  let filmed: Buffer;
+  beforeAll(async () => {
+    const path = join(videoDir, 'fuzzed.webm');
+    await run('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10'],
+      ...['-metadata', `location=${WHERE}/`, '-c:v', 'libvpx', '-b:v', '50k', path],
+    ]);
+    filmed = await readFile(path);
+  }, 60_000);
+
+  it('never lets the location through a file cut short', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 9000 }), pieces, async (n, sizes) => {
+        const file = filmed.subarray(0, Math.min(n, filmed.length));
+        const out = await streamed(file, 'video/webm', sizes);
+        expect(out.includes('+52.52')).toBe(false);
+        expect(out.length).toBeLessThanOrEqual(file.length);
+      }),
+      runs,
+    );
+  });
+
+  it('never throws, never gives more than it got, whatever the bytes', async () => {
+    const damaged = fc.oneof(
+      fc
+        .array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 0xff, 0x7f, 0x80, 0x01)), { minLength: 1, maxLength: 4 })
+        .map((changes) => {
+          const copy = Buffer.from(filmed);
+          for (const [at, value] of changes) copy[at % copy.length] = value;
+          return copy;
+        }),
+      fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.concat([filmed.subarray(0, 40), b])),
+      fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.from(b)),
+    );
+    await fc.assert(
+      fc.asyncProperty(damaged, pieces, async (file, sizes) => {
+        const out = await streamed(file, 'video/webm', sizes);
+        expect(out.length).toBeLessThanOrEqual(file.length);
+        expect(stripLocationFromBuffer(file, 'video/webm').equals(out)).toBe(true);
+      }),
+      runs,
+    );
+  });
+});
+
+/** GIF blocks written here: an extension of `label` with `data` in sub-blocks. */
+function gifExtension(label: number, data: Buffer, identifier?: string): Buffer {
+  const blocks: Buffer[] = [Buffer.from([0x21, label])];
+  if (identifier !== undefined) blocks.push(Buffer.from([identifier.length]), Buffer.from(identifier, 'latin1'));
+  for (let at = 0; at < data.length; at += 255) {
+    const piece = data.subarray(at, at + 255);
+    blocks.push(Buffer.from([piece.length]), piece);
+  }
+  blocks.push(Buffer.from([0]));
+  return Buffer.concat(blocks);
+}
+const XMP_WITH_PLACE = Buffer.from(
+  `<x:xmpmeta xmlns:x="adobe:ns:meta/"><exif:GPSLatitude>52,31.2N +52.52</exif:GPSLatitude>${'.'.repeat(400)}</x:xmpmeta>`,
+);
+
+describe('a GIF original', () => {
+  let animated: Buffer;
+  let tagged: Buffer;
+  beforeAll(async () => {
+    const frames = await Promise.all(
+      ['red', 'blue'].map((background) =>
+        sharp({ create: { width: 40, height: 30, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    animated = await sharp(frames, { join: { animated: true } })
+      .gif({ loop: 3 })
+      .toBuffer();
+    // A comment and an XMP packet where a tool writes them (after the colour table, before the
+    // first frame) and after the frames; and bytes after the trailer.
+    const flags = animated[10] ?? 0;
+    const afterTable = 13 + (flags & 0x80 ? 3 * (2 << (flags & 7)) : 0);
+    const trailer = animated.lastIndexOf(0x3b);
+    tagged = Buffer.concat([
+      animated.subarray(0, afterTable),
+      gifExtension(0xfe, Buffer.from('Taken at +52.52')),
+      gifExtension(0xff, XMP_WITH_PLACE, 'XMP DataXMP'),
+      animated.subarray(afterTable, trailer),
+      gifExtension(0xff, XMP_WITH_PLACE, 'XMP DataXMP'),
+      animated.subarray(trailer),
+      Buffer.from('+52.52'),
+    ]);
+  });
+
+  it('loses its comments and XMP, keeps its frames and its loop', async () => {
+    expect(tagged.includes('+52.52')).toBe(true);
+    const before = await sharp(tagged, { pages: -1 }).metadata();
+    expect([before.pages, before.loop]).toEqual([2, 3]);
+
+    const stripped = await streamed(tagged, 'image/gif', [1, 7, 300]);
+    expect(stripped.equals(stripLocationFromBuffer(tagged, 'image/gif'))).toBe(true);
+    expect(stripped.includes('+52.52')).toBe(false);
+    expect(stripped.includes('XMP DataXMP')).toBe(false);
+    // What sharp wrote, untouched: nothing of it was metadata.
+    expect(stripped.equals(animated)).toBe(true);
+    const after = await sharp(stripped, { pages: -1 }).metadata();
+    expect([after.pages, after.loop]).toEqual([2, 3]);
+    const [a, b] = await Promise.all([
+      sharp(tagged, { pages: -1 }).raw().toBuffer(),
+      sharp(stripped, { pages: -1 }).raw().toBuffer(),
+    ]);
+    expect(b.equals(a)).toBe(true);
+  });
+
+  it('under hostile input: never leaks through a cut, never throws, never gives more than it got', async () => {
+    const runs = { numRuns: 200, seed: 53 };
+    const pieces = fc.array(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: tagged.length }), pieces, async (n, sizes) => {
+        const out = await streamed(tagged.subarray(0, n), 'image/gif', sizes);
+        expect(out.includes('+52.52')).toBe(false);
+      }),
+      runs,
+    );
+    const damaged = fc.oneof(
+      fc
+        .array(fc.tuple(fc.nat(), fc.constantFrom(0, 0x21, 0xff, 0xfe, 0x2c, 0x3b, 11)), { minLength: 1, maxLength: 4 })
+        .map((changes) => {
+          const copy = Buffer.from(tagged);
+          for (const [at, value] of changes) copy[at % copy.length] = value;
+          return copy;
+        }),
+      fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.concat([Buffer.from('GIF89a'), b])),
+    );
+    await fc.assert(
+      fc.asyncProperty(damaged, pieces, async (file, sizes) => {
+        const out = await streamed(file, 'image/gif', sizes);
+        expect(out.length).toBeLessThanOrEqual(file.length);
+        expect(stripLocationFromBuffer(file, 'image/gif').equals(out)).toBe(true);
       }),
       runs,
     );

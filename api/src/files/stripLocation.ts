@@ -17,9 +17,13 @@
  *   size with its contents zeroed, which players skip. No box changes size and no sample byte
  *   changes, so the chunk offsets (`stco`/`co64`) into `mdat` stay right wherever `moov` is.
  *
- * GIF and WebM are served as they are (see files/routes.ts): a WebM's `Tags` could be voided in
- * place the same way, but that needs a streaming EBML walk through Segments and Clusters of
- * unknown size, which is not done here, so `video/webm` is not among the stripped types.
+ * - WebM (Matroska): the EBML elements are walked by their headers, into Segments and Clusters of
+ *   known or unknown size (a recorder writes them unknown). `Tags` (where `LOCATION` and any other
+ *   text lives) and `Attachments` become `Void` elements of the same size, their contents zeroed;
+ *   every other element passes through as it is, so the positions `SeekHead` and `Cues` give hold.
+ * - GIF: comment extensions and application extensions other than the looping ones (NETSCAPE2.0,
+ *   ANIMEXTS1.0: XMP lives in its own) are dropped; GIF has no offsets, so nothing else changes.
+ *   Anything after the trailer is dropped.
  *
  * Only a segment whose metadata is read is held in memory (a JPEG segment is at most 64 KiB, a
  * `moov` at most MOOV_CAP); the rest streams through. A file whose structure cannot be followed is
@@ -38,8 +42,10 @@ export const LOCATION_STRIPPED_TYPES = [
   'image/jpeg',
   'image/png',
   'image/webp',
+  'image/gif',
   'video/mp4',
   'video/quicktime',
+  'video/webm',
 ] as const;
 
 export function stripsLocation(contentType: string): boolean {
@@ -77,6 +83,10 @@ function stripperFor(contentType: string): Stripper | null {
       return guarded(pngParser());
     case 'image/webp':
       return guarded(webpParser());
+    case 'image/gif':
+      return guarded(gifParser());
+    case 'video/webm':
+      return guarded(matroskaParser());
     case 'video/mp4':
     case 'video/quicktime':
       return guarded(isoBmffParser());
@@ -478,6 +488,168 @@ function isoBmffParser(): Parser {
       }
       // Any other box (`ftyp`, `mdat`, `free`, `moof`...) as it is.
       return size === null ? { rest: 'pass' } : { stream: 'copy', count: size };
+    },
+  };
+}
+
+// WebM ----------------------------------------------------------------------------------------
+
+const EBML_HEADER = 0x1a45dfa3;
+const SEGMENT = 0x18538067;
+const CLUSTER = 0x1f43b675;
+const VOID = 0xec;
+/** A Segment's children holding metadata only: `Tags` and `Attachments`. */
+const MATROSKA_METADATA = new Set([0x1254c367, 0x1941a469]);
+
+interface EbmlHead {
+  id: number;
+  /** The ID's and the size's bytes together. */
+  header: number;
+  /** The contents' size; null for "unknown" (to the end of the parent). */
+  size: number | null;
+}
+
+/** The number of bytes of a variable-length integer starting with `first`, up to `max`; 0 when none fits. */
+function vintLength(first: number, max: number): number {
+  for (let length = 1; length <= max; length++) if (first & (0x100 >> length)) return length;
+  return 0;
+}
+
+/** The element header at the start of `b`: 'short' when `b` ends inside it, 'bad' when it cannot be one. */
+function ebmlHead(b: Buffer): EbmlHead | 'short' | 'bad' {
+  if (b.length < 1) return 'short';
+  const idLength = vintLength(b[0] ?? 0, 4);
+  if (idLength === 0) return 'bad';
+  if (b.length < idLength + 1) return 'short';
+  const sizeLength = vintLength(b[idLength] ?? 0, 8);
+  if (sizeLength === 0) return 'bad';
+  const header = idLength + sizeLength;
+  if (b.length < header) return 'short';
+  const id = b.readUIntBE(0, idLength);
+  let size = BigInt((b[idLength] ?? 0) & (0xff >> sizeLength));
+  for (let i = idLength + 1; i < header; i++) size = (size << 8n) | BigInt(b[i] ?? 0);
+  if (size === (1n << BigInt(7 * sizeLength)) - 1n) return { id, header, size: null };
+  if (size > BigInt(Number.MAX_SAFE_INTEGER)) return 'bad';
+  return { id, header, size: Number(size) };
+}
+
+/** A `Void` element's header of `length` bytes announcing `size` bytes of contents. */
+function voidHeader(length: number, size: number): Buffer {
+  const width = length - 1;
+  const head = Buffer.alloc(length);
+  head[0] = VOID;
+  let value = BigInt(size) | (1n << BigInt(7 * width));
+  for (let i = length - 1; i >= 1; i--) {
+    head[i] = Number(value & 0xffn);
+    value >>= 8n;
+  }
+  return head;
+}
+
+function matroskaParser(): Parser {
+  let started = false;
+  /** What follows an element's header already given: its contents zeroed. */
+  let then: Step | null = null;
+  return {
+    maxPending: 12,
+    step(p) {
+      if (then) {
+        const step = then;
+        then = null;
+        return step;
+      }
+      const head = ebmlHead(p);
+      if (head === 'short') return null;
+      if (head === 'bad') return { rest: 'drop' };
+      if (!started) {
+        if (head.id !== EBML_HEADER || head.size === null) return { rest: 'drop' };
+        started = true;
+      }
+      // Into a Segment, and into a Cluster of unknown size (its children are read one by one
+      // until the next Segment child starts): every element in them goes through this step.
+      if (head.id === SEGMENT || (head.id === CLUSTER && head.size === null)) {
+        return { emit: p.subarray(0, head.header), consume: head.header };
+      }
+      // Only a Segment and a Cluster may have an unknown size: past one anywhere else nothing can be followed.
+      if (head.size === null) return { rest: 'drop' };
+      if (MATROSKA_METADATA.has(head.id)) {
+        if (head.size > 0) then = { stream: 'zero', count: head.size };
+        return { emit: voidHeader(head.header, head.size), consume: head.header };
+      }
+      return { stream: 'copy', count: head.header + head.size };
+    },
+  };
+}
+
+// GIF -----------------------------------------------------------------------------------------
+
+/** The application extensions kept: the animation's loop count. */
+const GIF_KEPT_APPLICATIONS = new Set(['NETSCAPE2.0', 'ANIMEXTS1.0']);
+const GIF_EXTENSION = 0x21;
+const GIF_IMAGE = 0x2c;
+const GIF_TRAILER = 0x3b;
+const GIF_APPLICATION = 0xff;
+const GIF_COMMENT = 0xfe;
+
+/** The size of the colour table a packed-fields byte announces. */
+const gifColourTable = (flags: number) => (flags & 0x80 ? 3 * (2 << (flags & 0x07)) : 0);
+
+function gifParser(): Parser {
+  let started = false;
+  /** What follows a block's head already given: its colour table, say. */
+  let then: Step | null = null;
+  /** Inside a block's data sub-blocks: each given or dropped, to the empty one that ends them. */
+  let subBlocks: 'copy' | 'skip' | null = null;
+  return {
+    // A header with its screen descriptor (13), or an application extension's head with its identifier (14).
+    maxPending: 14,
+    step(p) {
+      if (then) {
+        const step = then;
+        then = null;
+        return step;
+      }
+      if (subBlocks) {
+        const length = p[0] ?? 0;
+        const count = length === 0 ? 1 : 1 + length;
+        const mode = subBlocks;
+        if (length === 0) subBlocks = null;
+        return { stream: mode, count };
+      }
+      if (!started) {
+        if (p.length < 13) return null;
+        const signature = ascii(p, 0, 6);
+        if (signature !== 'GIF87a' && signature !== 'GIF89a') return { rest: 'drop' };
+        started = true;
+        return { stream: 'copy', count: 13 + gifColourTable(p[10] ?? 0) };
+      }
+      switch (p[0]) {
+        case GIF_TRAILER:
+          then = { rest: 'drop' };
+          return { stream: 'copy', count: 1 };
+        case GIF_IMAGE: {
+          if (p.length < 10) return null;
+          // The descriptor, then its colour table and the LZW code size, then the pixels' sub-blocks.
+          then = { stream: 'copy', count: gifColourTable(p[9] ?? 0) + 1 };
+          subBlocks = 'copy';
+          return { stream: 'copy', count: 10 };
+        }
+        case GIF_EXTENSION: {
+          if (p.length < 3) return null;
+          const label = p[1];
+          let kept = label !== GIF_COMMENT;
+          if (label === GIF_APPLICATION) {
+            if (p[2] !== 11) kept = false;
+            else if (p.length < 14) return null;
+            else kept = GIF_KEPT_APPLICATIONS.has(ascii(p, 3, 14));
+          }
+          // The introducer and label; the sub-blocks that follow go the same way.
+          subBlocks = kept ? 'copy' : 'skip';
+          return { stream: subBlocks, count: 2 };
+        }
+        default:
+          return { rest: 'drop' };
+      }
     },
   };
 }
