@@ -60,6 +60,12 @@ function renderAt(path: string) {
 }
 
 const announcer = () => screen.getByTestId('route-announcer');
+/**
+ * The next animation frame, once the browser has run it: an announcement is made in a frame asked
+ * for once the heading is there, and frames run in the order they were asked for, so one asked
+ * before this would have been made by now.
+ */
+const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
 
 afterEach(() => headStore.setState({ route: null, page: null }));
 
@@ -84,7 +90,7 @@ describe('the page head and navigation announcements', () => {
   it('announces nothing and leaves focus alone on the first load', async () => {
     renderAt('/events');
     await waitFor(() => expect(document.title).toBe('Events · EventMedia'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextFrame();
     expect(announcer()).toHaveTextContent('');
     expect(document.activeElement).toBe(document.body);
   });
@@ -96,7 +102,7 @@ describe('the page head and navigation announcements', () => {
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Frequently asked questions' }));
 
     await act(() => screen.getByRole('link', { name: 'to the event' }).click());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextFrame();
     expect(announcer()).toHaveTextContent('');
     await act(() => screen.getByRole('button', { name: 'data arrives' }).click());
     await waitFor(() => expect(announcer()).toHaveTextContent('Summer Jazz Night'));
@@ -110,7 +116,7 @@ describe('the page head and navigation announcements', () => {
     const link = screen.getByRole('link', { name: 'next page' });
     link.focus();
     await act(() => link.click());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextFrame();
     expect(document.activeElement).toBe(link);
   });
 
@@ -120,7 +126,7 @@ describe('the page head and navigation announcements', () => {
     const dialog = screen.getByRole('dialog');
     await act(() => screen.getByRole('button', { name: 'to faq' }).click());
     await waitFor(() => expect(document.title).toBe('Frequently asked questions · EventMedia'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nextFrame();
     expect(dialog.contains(document.activeElement)).toBe(true);
     expect(announcer()).toHaveTextContent('');
   });

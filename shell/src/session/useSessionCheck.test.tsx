@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { act } from 'react';
 import { Link, live, MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useMswServer } from '@marketplace/shared/test-utils';
 import { SESSION_CHANNEL, useSessionAcrossTabs } from './useSessionAcrossTabs.js';
 import { useSessionCheck } from './useSessionCheck.js';
@@ -17,6 +17,7 @@ function Probe() {
 }
 
 afterEach(() => {
+  vi.restoreAllMocks();
   live.close();
   sessionStore.setState({ user: null, isLoggedIn: false, cart: [], ended: null });
   document.documentElement.style.visibility = '';
@@ -34,6 +35,15 @@ function renderAt(path: string) {
   );
 }
 
+/**
+ * The session checks this page has sent, counted as fetch is called: the check asks in the route's
+ * effect, before any await, so once a render or a click has returned, a check it made is counted.
+ */
+function checksSent(): () => number {
+  const sent = vi.spyOn(globalThis, 'fetch');
+  return () => sent.mock.calls.filter(([url]) => String(url).endsWith('/v2/checkAuthentication')).length;
+}
+
 const cookie = (name: string) =>
   document.cookie
     .split('; ')
@@ -46,9 +56,10 @@ describe('session check on route change', () => {
     server.use(
       http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))),
     );
+    const sent = checksSent();
     renderAt('/events');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(calls).toBe(0);
+    await userEvent.click(screen.getByRole('link', { name: 'next' }));
+    expect([sent(), calls]).toEqual([0, 0]);
   });
 
   it('checks on every route change while loggedIn = yes', async () => {
@@ -70,11 +81,11 @@ describe('session check on route change', () => {
       http.post('http://api.test/v2/checkAuthentication', () => (calls++, HttpResponse.json({ authenticated: true }))),
     );
     document.cookie = 'loggedIn=yes; path=/';
+    const sent = checksSent();
     renderAt('/community');
     await waitFor(() => expect(calls).toBe(1));
     await userEvent.click(screen.getByRole('link', { name: 'next' }));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(calls).toBe(1);
+    expect(sent()).toBe(1);
   });
 
   it('changes nothing when the check answers 500', async () => {
