@@ -29,8 +29,16 @@ import {
 const POSTGRES_PORT = 14030;
 const OBJECT_STORE_PORT = 14040;
 const OBJECT_STORE = `http://localhost:${OBJECT_STORE_PORT}`;
-// s3rver's one fixed key pair (api/objectstore/s3rver.mjs).
-const OBJECT_STORE_LOGIN = { FILES_S3_ACCESS_KEY_ID: 'S3RVER', FILES_S3_SECRET_ACCESS_KEY: 'S3RVER' };
+// The store's keys, as this run names them (api/objectstore/s3rver.mjs; its guard holds each to
+// its grants): the API instances', which run their media jobs too, and the media workers'.
+const OBJECT_STORE_KEYS = {
+  api: { id: 'e2e-api', secret: 'e2e-object-store-api-secret-0123' },
+  worker: { id: 'e2e-media-worker', secret: 'e2e-object-store-worker-secret-0' },
+};
+const OBJECT_STORE_LOGIN = {
+  FILES_S3_ACCESS_KEY_ID: OBJECT_STORE_KEYS.api.id,
+  FILES_S3_SECRET_ACCESS_KEY: OBJECT_STORE_KEYS.api.secret,
+};
 const LIVE_URL = `${API.replace('http', 'ws')}/mqtt`;
 // One folder per run: the workers load this file again, and must find the runner's (the broker's
 // node-N.pid files are there). Started as root, nginx's workers run as another user: they must
@@ -111,7 +119,14 @@ export default defineConfig({
     {
       command: `node ${ROOT}/api/objectstore/s3rver.mjs`,
       port: OBJECT_STORE_PORT,
-      env: { S3_DATA_DIR: join(work, 'objects'), S3_PORT: String(OBJECT_STORE_PORT) },
+      env: {
+        S3_DATA_DIR: join(work, 'objects'),
+        S3_PORT: String(OBJECT_STORE_PORT),
+        S3_API_KEY_ID: OBJECT_STORE_KEYS.api.id,
+        S3_API_SECRET: OBJECT_STORE_KEYS.api.secret,
+        S3_WORKER_KEY_ID: OBJECT_STORE_KEYS.worker.id,
+        S3_WORKER_SECRET: OBJECT_STORE_KEYS.worker.secret,
+      },
       reuseExistingServer: false,
       timeout: 30_000,
     },

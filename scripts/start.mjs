@@ -132,16 +132,33 @@ if (prod) {
   const objectStore = 'http://localhost:4569';
   const objectsDir = join(root, 'api', 'data', 'objects');
   const newStore = !existsSync(objectsDir);
+  // Its two keys, drawn at each start: the instances' (anything in the bucket) and the media
+  // worker's (read the sources, write what it makes), held to those grants by the store's guard.
+  const storeKeys = {
+    api: { id: 'platform-api', secret: randomBytes(24).toString('hex') },
+    worker: { id: 'platform-media-worker', secret: randomBytes(24).toString('hex') },
+  };
   const store = spawn(process.execPath, [join(root, 'api', 'objectstore', 's3rver.mjs')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, S3_DATA_DIR: objectsDir, S3_PORT: '4569' },
+    env: {
+      ...process.env,
+      S3_DATA_DIR: objectsDir,
+      S3_PORT: '4569',
+      S3_API_KEY_ID: storeKeys.api.id,
+      S3_API_SECRET: storeKeys.api.secret,
+      S3_WORKER_KEY_ID: storeKeys.worker.id,
+      S3_WORKER_SECRET: storeKeys.worker.secret,
+    },
   });
   children.push(store);
   await printedBy(store, '[object store]');
   // One operator token for every instance (the notify command reads the same file).
   const tokenFile = join(root, 'api', 'data', 'admin-token');
   if (!existsSync(tokenFile)) writeFileSync(tokenFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+  // Kept where an instance keeps its own (api/src/config.ts), so earlier links stay valid.
+  const linkKeyFile = join(root, 'api', 'data', 'file-link-key');
+  if (!existsSync(linkKeyFile)) writeFileSync(linkKeyFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
   const apiEnv = {
     ...process.env,
     ...login,
@@ -159,11 +176,13 @@ if (prod) {
     // SIGTERM: the gateway is told to stop for longer than it keeps an idle connection (15 s).
     SHUTDOWN_GRACE_MS: '16000',
     ADMIN_TOKEN: readFileSync(tokenFile, 'utf8').trim(),
+    // The key links to private files are signed with, the instances' and the worker's: given, so
+    // the worker reads no file beside the database.
+    FILE_LINK_KEY: process.env.FILE_LINK_KEY || readFileSync(linkKeyFile, 'utf8').trim(),
     FILES_S3_ENDPOINT: 'http://127.0.0.1:4569',
     FILES_S3_PUBLIC_ENDPOINT: objectStore,
-    // s3rver's one fixed key pair (api/objectstore/s3rver.mjs).
-    FILES_S3_ACCESS_KEY_ID: 'S3RVER',
-    FILES_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    FILES_S3_ACCESS_KEY_ID: storeKeys.api.id,
+    FILES_S3_SECRET_ACCESS_KEY: storeKeys.api.secret,
   };
   // The files of earlier starts (the folder `npm start` keeps) move into a new store once.
   const mediaDir = join(root, 'api', 'data', 'media');
@@ -185,13 +204,21 @@ if (prod) {
   });
   // One media worker (docker-compose runs two): decodes and remakes uploads, from pg-boss's queue.
   // Without the instances' secrets in its environment (config.ts workerConfigOf reads none of
-  // them). Two limits here, unlike docker-compose: it runs as the same user as everything else,
-  // who can read the files beside the database (api/data/admin-token among them); and s3rver has
-  // one fixed key pair and no users or policies, so the worker and the instances share that key,
-  // which can do anything in the store. Scoped keys: docker-compose's MinIO (object-store-init).
+  // them), on the store's worker key; started as root, as nobody (workerUser).
   const serving = new Set([...Object.keys(login), 'ADMIN_TOKEN', 'RUM_TOKEN_KEY']);
-  const workerEnv = Object.fromEntries(Object.entries(apiEnv).filter(([name]) => !serving.has(name)));
-  children.push(spawn('pnpm', ['--filter', 'api', 'worker'], { cwd: root, stdio: 'inherit', env: workerEnv }));
+  const workerEnv = {
+    ...Object.fromEntries(Object.entries(apiEnv).filter(([name]) => !serving.has(name))),
+    FILES_S3_ACCESS_KEY_ID: storeKeys.worker.id,
+    FILES_S3_SECRET_ACCESS_KEY: storeKeys.worker.secret,
+  };
+  children.push(
+    spawn(join(root, 'api', 'node_modules', '.bin', 'tsx'), ['src/worker.ts'], {
+      cwd: join(root, 'api'),
+      stdio: 'inherit',
+      env: workerEnv,
+      ...workerUser(),
+    }),
+  );
   watcherEnv = {
     API_INTERNAL_URL: instances.map((port) => `http://127.0.0.1:${port + 10}`).join(','),
     ADMIN_TOKEN: apiEnv.ADMIN_TOKEN,
@@ -280,3 +307,21 @@ const stopAll = (signal) => {
 process.on('SIGINT', () => stopAll('SIGINT'));
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 for (const child of children) child.on('exit', (code) => code && code !== 0 && stopAll('SIGTERM'));
+
+/**
+ * The user the media worker runs as: the one who started the platform, or, when that is root,
+ * nobody (uid 65534), who cannot read the secrets kept beside the database (mode 0600) nor write
+ * the repository. A clone nobody cannot reach (under a private home) keeps the worker as root,
+ * and says so.
+ */
+function workerUser() {
+  if (process.getuid?.() !== 0) return {};
+  const nobody = { uid: 65534, gid: 65534 };
+  const probe = spawnSync(process.execPath, ['-e', "require('node:fs').accessSync('src/worker.ts')"], {
+    cwd: join(root, 'api'),
+    ...nobody,
+  });
+  if (probe.status === 0) return nobody;
+  console.warn(`[start] the media worker runs as root: nobody (uid 65534) cannot reach ${root}`);
+  return {};
+}

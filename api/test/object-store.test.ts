@@ -1,11 +1,20 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startObjectStore } from '../objectstore/s3rver.mjs';
 import { gradientPng } from '../src/db/png.js';
 import { importFolder } from '../src/files/import.js';
+import { startWorker } from '../src/media/worker.js';
 import {
   FOREIGN_ORIGIN,
   freePort,
@@ -30,8 +39,8 @@ const BUCKET = 'test-files';
 
 beforeAll(async () => {
   storeDir = mkdtempSync(join(tmpdir(), 'object-store-'));
-  store = await startObjectStore({ dir: storeDir, port: await freePort() });
-  t = await startTestApi({ ...store.env, FILES_S3_BUCKET: BUCKET, UPLOAD_MAX_BYTES: String(200_000) });
+  store = await startObjectStore({ dir: storeDir, port: await freePort(), bucket: BUCKET });
+  t = await startTestApi({ ...store.env, UPLOAD_MAX_BYTES: String(200_000) });
   s3 = new S3Client({
     endpoint: store.url,
     region: 'us-east-1',
@@ -187,11 +196,12 @@ describe('uploads to the object store', () => {
 
   it('does not count what the store took but the target cannot be (wrong bytes, too large, empty), and lets the upload be sent again', async () => {
     const added = await addTarget('fake.png');
-    // s3rver, unlike AWS, enforces no policy: the API checks what it reads itself.
+    // The store holds the policy's key, type and largest size; what the bytes are, the API checks.
     expect((await send(added, Buffer.from('<script>alert(1)</script>'))).status).toBe(204);
     expect(await idsOf()).not.toContain(added.targetId);
 
-    expect((await send(added, new Uint8Array(300_000).fill(0x89))).status).toBe(204);
+    const tooLarge = await send(added, new Uint8Array(300_000).fill(0x89));
+    expect([tooLarge.status, await tooLarge.text()]).toEqual([400, expect.stringContaining('EntityTooLarge')]);
     expect(await idsOf()).not.toContain(added.targetId);
 
     expect((await send(added, new Uint8Array(0))).status).toBe(204);
@@ -276,12 +286,13 @@ describe('uploads to the object store', () => {
 
   it("counts only the file at the target's own key: one sent to another key is not its file", async () => {
     const added = await addTarget('other.png');
-    // A store enforcing the policy (AWS, MinIO) refuses another key outright; s3rver takes it.
-    // Whatever a store lets through, the target takes only its own key.
-    expect(
-      (await send(added, gradientPng(8, 8, 4), 'image/png', { key: `${added.uploadFields?.key ?? ''}-elsewhere` }))
-        .status,
-    ).toBe(204);
+    const key = present(added.uploadFields?.key, 'the upload key');
+    // The store refuses another key outright, as AWS and MinIO do.
+    const elsewhere = await send(added, gradientPng(8, 8, 4), 'image/png', { key: `${key}-elsewhere` });
+    expect(elsewhere.status).toBe(403);
+    expect(await inBucket(`${key}-elsewhere`)).toBeUndefined();
+    // Whatever a store lets through (here, a write with the API's own key), the target takes only its own key.
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${key}-elsewhere`, Body: gradientPng(8, 8, 4) }));
     expect(await idsOf()).not.toContain(added.targetId);
   });
 
@@ -335,5 +346,127 @@ describe('moving a folder of files into the object store', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the store's door: every request signed by a key, each key held to its grants", () => {
+  /** A client of the store with `keyEnv`'s key (the API's or the media workers'), or another secret. */
+  const clientWith = (keyEnv: Record<string, string>, config: Partial<S3ClientConfig> = {}) =>
+    new S3Client({
+      endpoint: store.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: {
+        accessKeyId: keyEnv.FILES_S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: keyEnv.FILES_S3_SECRET_ACCESS_KEY ?? '',
+      },
+      ...config,
+    });
+  /** The status the store answered `command` with (200 when it did it). */
+  const statusOf = async (
+    client: S3Client,
+    command: HeadObjectCommand | GetObjectCommand | PutObjectCommand | ListObjectsV2Command,
+  ) => {
+    try {
+      // Each command's own send: the client's overloads take one command type at a time.
+      if (command instanceof HeadObjectCommand) await client.send(command);
+      else if (command instanceof GetObjectCommand) await client.send(command);
+      else if (command instanceof PutObjectCommand) await client.send(command);
+      else await client.send(command);
+      return 200;
+    } catch (error) {
+      return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
+    }
+  };
+  const SEEDED = 'events/summer-jazz-night-2026/photo-001.png';
+
+  it('refuses an unsigned request, a wrong secret, another bucket, and a signature of another time', async () => {
+    expect((await fetch(`${store.url}/${BUCKET}/${SEEDED}`)).status).toBe(403);
+    expect((await fetch(`${store.url}/${BUCKET}?list-type=2`)).status).toBe(403);
+    const forged = clientWith({ ...store.env, FILES_S3_SECRET_ACCESS_KEY: 'not-the-secret' });
+    expect(await statusOf(forged, new HeadObjectCommand({ Bucket: BUCKET, Key: SEEDED }))).toBe(403);
+    const unknown = clientWith({ FILES_S3_ACCESS_KEY_ID: 'S3RVER', FILES_S3_SECRET_ACCESS_KEY: 'S3RVER' });
+    expect(await statusOf(unknown, new HeadObjectCommand({ Bucket: BUCKET, Key: SEEDED }))).toBe(403);
+    const api = clientWith(store.env);
+    expect(await statusOf(api, new HeadObjectCommand({ Bucket: BUCKET, Key: SEEDED }))).toBe(200);
+    expect(await statusOf(api, new ListObjectsV2Command({ Bucket: 'another-bucket' }))).toBe(403);
+    const late = clientWith(store.env, { systemClockOffset: -20 * 60 * 1000 });
+    expect(await statusOf(late, new HeadObjectCommand({ Bucket: BUCKET, Key: SEEDED }))).toBe(403);
+    for (const client of [forged, unknown, api, late]) client.destroy();
+  });
+
+  it('holds a presigned link to its object, its method and its time', async () => {
+    const api = clientWith(store.env);
+    const link = await getSignedUrl(api, new GetObjectCommand({ Bucket: BUCKET, Key: SEEDED }), { expiresIn: 60 });
+    expect((await fetch(link)).status).toBe(200);
+    const other = link.replace('photo-001.png', 'photo-002.png');
+    expect((await fetch(other)).status).toBe(403);
+    expect((await fetch(link, { method: 'DELETE' })).status).toBe(403);
+    expect((await fetch(link.replace('X-Amz-Expires=60', 'X-Amz-Expires=6000'))).status).toBe(403);
+    const old = await getSignedUrl(api, new GetObjectCommand({ Bucket: BUCKET, Key: SEEDED }), {
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 120_000),
+    });
+    expect((await fetch(old)).status).toBe(403);
+    expect(await inBucket(SEEDED)).toBeGreaterThan(0);
+    api.destroy();
+  });
+
+  it("is enough for a media worker on the workers' key alone: an upload is made into pictures", async () => {
+    const serving = await startTestApi({ ...store.env, MEDIA_WORKER: 'off' });
+    const { filesS3 } = serving.config;
+    if (!filesS3) throw new Error('the API has no object store');
+    const worker = await startWorker({
+      ...serving.config,
+      mediaWorker: 'off',
+      filesS3: {
+        ...filesS3,
+        accessKeyId: store.workerEnv.FILES_S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: store.workerEnv.FILES_S3_SECRET_ACCESS_KEY ?? '',
+      },
+    });
+    try {
+      const owner = await serving.as('clara');
+      const added = await owner.call('addTarget', {
+        orderId: 'ord-1005',
+        description: '',
+        fileName: 'worker.png',
+        contentType: 'image/png',
+      });
+      expect((await send(added.body, gradientPng(32, 32, 7))).status).toBe(204);
+      await owner.call('getEventOrderDetails', { orderId: 'ord-1005' });
+      const target = await processed(owner, 'ord-1005', added.body.targetIdentifier);
+      expect([target.state, target.failureReason]).toEqual(['ready', null]);
+      expect((await fetch(target.targetURLs[0]?.replace(serving.config.filesOrigin, serving.url) ?? '')).status).toBe(
+        200,
+      );
+    } finally {
+      await worker.stop();
+      await serving.close();
+    }
+  }, 60_000);
+
+  it("lets the media workers' key read the sources and write what they make, and nothing else", async () => {
+    const worker = clientWith(store.workerEnv);
+    const api = clientWith(store.env);
+    await api.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'quarantine/door/a.png', Body: gradientPng(4, 4, 1) }));
+    expect(await statusOf(worker, new GetObjectCommand({ Bucket: BUCKET, Key: 'quarantine/door/a.png' }))).toBe(200);
+    expect(
+      await statusOf(worker, new PutObjectCommand({ Bucket: BUCKET, Key: 'media/door/640.webp', Body: 'made' })),
+    ).toBe(200);
+    // Not a source to write, not a listing, not a file of the demo's events, not the bucket's rules.
+    for (const command of [
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'quarantine/door/a.png', Body: 'replaced' }),
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'uploads/door/x.png', Body: 'x' }),
+      new ListObjectsV2Command({ Bucket: BUCKET }),
+      new GetObjectCommand({ Bucket: BUCKET, Key: SEEDED }),
+    ]) {
+      expect(await statusOf(worker, command), command.constructor.name).toBe(403);
+    }
+    // A copy reads its source: a source the key may not read is refused.
+    const copy = await fetch(`${store.url}/${BUCKET}/media/door/copied.png`, { method: 'PUT' });
+    expect(copy.status).toBe(403);
+    worker.destroy();
+    api.destroy();
   });
 });
