@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NGINX_TEMPLATE, renderTemplate, startNginx, templateVariables } from './nginx.mjs';
-import { cohortIn, loggedInIn } from '@marketplace/shared/node/choice';
+import { cohortIn, cookieIn, loggedInIn } from '@marketplace/shared/node/choice';
 import { compositionBlocks, compositionTemplate } from './page-composition.mjs';
 import { freePort } from '@marketplace/shared/node/ports';
 
@@ -22,6 +22,10 @@ let cached = '';
 let cachedNginx: Awaited<ReturnType<typeof startNginx>>;
 /** Each render of that page server: the address and the cookies it was sent. */
 const renders: string[] = [];
+/** Each session check nginx asked of that page server: the cookies it was sent. */
+const sessionChecks: string[] = [];
+/** The one session that page server's API knows. */
+const LIVE_SESSION = 'abc';
 /** The release store's discovery document, as a test sets it (a canary or none). */
 const MEDIA_LIVE = 'media/aaaaaaaaaaaa/mf-manifest.json';
 const MEDIA_CANARY = 'media/bbbbbbbbbbbb/mf-manifest.json';
@@ -106,6 +110,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
   servers.push({ stop: () => new Promise<void>((resolve) => store.close(() => resolve())) });
   const counting = createServer((req, res) => {
+    // The page server's session check (session-check.mjs), as the API would answer it: `abc` is live.
+    if (req.url === '/platform/session') {
+      sessionChecks.push(req.headers.cookie ?? '');
+      res.writeHead(cookieIn(req.headers.cookie ?? '', 'session') === LIVE_SESSION ? 204 : 401).end();
+      return;
+    }
     renders.push(`${req.url} ${req.headers.cookie ?? ''}`);
     // Rendering takes a moment: a burst arrives while the first render is under way.
     setTimeout(() => {
@@ -336,6 +346,46 @@ describe("the shell's pages through nginx", () => {
     expect(rendersOf('/user/me')).toBe(3);
   });
 
+  it("serves a loggedIn=yes claim without a live session the visitors' kept page: the claim buys no render", async () => {
+    const checksBefore = sessionChecks.length;
+    const visitor = await get(`${cached}/claims`);
+    expect(visitor.headers.get('x-page-cache')).toBe('MISS');
+    expect(rendersOf('/claims')).toBe(1);
+    // A visitor's request is never checked: it claims nothing.
+    expect(sessionChecks.length).toBe(checksBefore);
+    const forged = [
+      'loggedIn=yes',
+      'loggedIn=yes; session=forged',
+      'session=; loggedIn=yes',
+      'loggedIn=yes; session=abcd',
+    ];
+    const claims = await Promise.all(forged.map((cookie) => send(`${cached}/claims`, { cookie })));
+    for (const [i, claim] of claims.entries()) {
+      expect([claim.status, claim.headers['x-page-cache']], forged[i]).toEqual([200, 'HIT']);
+      // The visitors' page, rendered with no cookie of theirs.
+      expect(claim.body).toContain('cookie=[]');
+    }
+    expect(rendersOf('/claims')).toBe(1);
+    // Only the claims with a session cookie were worth asking the page server about.
+    expect(sessionChecks.slice(checksBefore).sort()).toEqual(
+      forged.filter((cookie) => /session=[^;]/.test(cookie)).sort(),
+    );
+  });
+
+  it("renders a live session's page for its visitor, never from the kept copy, and keeps it for nobody", async () => {
+    await get(`${cached}/claimed`);
+    expect(rendersOf('/claimed')).toBe(1);
+    for (let i = 0; i < 2; i++) {
+      const member = await send(`${cached}/claimed`, { cookie: 'loggedIn=yes; session=abc' });
+      expect(member.headers['x-page-cache']).toBe('BYPASS');
+      expect(member.body).toContain('cookie=[loggedIn=yes; session=abc]');
+    }
+    expect(rendersOf('/claimed')).toBe(3);
+    // The visitor after them gets the visitors' copy, not a member's page.
+    const visitor = await send(`${cached}/claimed`);
+    expect([visitor.headers['x-page-cache'], visitor.body.includes('cookie=[]')]).toEqual(['HIT', true]);
+  });
+
   it("never keeps a page load's beacon token: each load gets its own from the page server; a remote has none", async () => {
     for (let i = 0; i < 2; i++) {
       const res = await get(`${cached}/platform/rum-token`);
@@ -367,7 +417,9 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
   const rendersOf = (path: string) => renders.filter((r) => r.startsWith(`${path} `));
   /** The label of the versions nginx keys a cohort's page by (a probe nobody keeps). */
   const versionsOf = async (cookie: string) =>
-    String((await send(`${cached}/probe`, { cookie: `loggedIn=yes; ${cookie}` })).headers['x-page-versions']);
+    String(
+      (await send(`${cached}/probe`, { cookie: `loggedIn=yes; session=abc; ${cookie}` })).headers['x-page-versions'],
+    );
   /** Publishes a discovery document and waits until nginx keys pages by its table. */
   async function release(doc: object, split: boolean) {
     discovery = doc;
@@ -414,7 +466,8 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
       'loggedIn=YES',
     ];
     for (const [i, cookie] of headers.entries()) {
-      const answer = await send(`${cached}/cookie-table/${i}`, { cookie });
+      // With a live session: what is left to tell a member from a visitor is the loggedIn cookie.
+      const answer = await send(`${cached}/cookie-table/${i}`, { cookie: `${cookie}; session=abc` });
       const kept = answer.headers['x-page-cache'] !== 'BYPASS';
       expect(kept, `${cookie}: kept as a visitor's page`).toBe(!loggedInIn(cookie));
       // A kept page's render is sent the cohort nginx read, as the pages read it.
@@ -556,7 +609,10 @@ describe('pages survive the page server (issue 38, item 3)', () => {
     expect(['STALE', 'UPDATING']).toContain(stale.headers['x-page-cache']);
     expectClientPage(await send(`${fragile}/never-rendered`));
     // A member's page is never kept, so never served stale: theirs is the client-rendered page.
-    expectClientPage(await send(`${fragile}/user/me`, { cookie: 'loggedIn=yes' }));
+    // (Their session cannot be checked either: a failing page server answers no check.)
+    expectClientPage(await send(`${fragile}/user/me`, { cookie: 'loggedIn=yes; session=abc' }));
+    // Not even when the visitors' copy of the address is kept: a claim nobody could check is not a visitor on a guess.
+    expectClientPage(await send(`${fragile}/events`, { cookie: 'loggedIn=yes; session=abc' }));
     // A beacon token is not a page: no page stands in for it.
     expect((await send(`${fragile}/platform/rum-token`)).status).toBe(503);
 

@@ -23,6 +23,7 @@ import { INCLUDES, platformIncludes, processIncludes } from './page-composition.
 import { reachInternally } from './internal-origins.mjs';
 import { pageRenderer } from './render-page.mjs';
 import { rumTokens } from './rum-token.mjs';
+import { SESSION_CHECK_PATH, sessionStatus } from './session-check.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -234,6 +235,14 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
         console.error(`[serve] ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
         if (!res.headersSent) res.writeHead(500).end();
       });
+      return;
+    }
+    if (pathname === SESSION_CHECK_PATH) {
+      // nginx's check of a loggedIn=yes claim before it bypasses its page cache (session-check.mjs).
+      const apiOrigin = runtimeConfigFromEnv(env).apiOrigin;
+      sessionStatus({ cookie: req.headers.cookie ?? '', apiOrigin }).then((status) =>
+        res.writeHead(status, { 'Cache-Control': 'no-store' }).end(),
+      );
       return;
     }
     if (pathname === '/runtime-config.json') {

@@ -393,6 +393,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
         slots,
         ...(failures.size > 0 && { failures: [...failures.values()] }),
         ...(serverSession && { session: serverSession }),
+        loggedIn: isLoggedIn,
       },
       head: finalHead,
       problems,

@@ -1,5 +1,7 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
+import { act } from 'react';
+import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ApiError, statusOf } from '../api/client.js';
@@ -109,6 +111,54 @@ describe("a server's state in the page", () => {
     // An older server's page: none.
     document.body.innerHTML = stateScript({ queries, slots: {} });
     expect(serverStateInPage()).toEqual({ queries, slots: {} });
+  });
+});
+
+describe('a page kept for visitors, in a browser whose loggedIn cookie says yes', () => {
+  function Who() {
+    return <span>{useSession((s) => (s.isLoggedIn ? 'member' : 'visitor'))}</span>;
+  }
+  const pageWith = (state: object, html: string) => {
+    document.body.innerHTML = `<div id="root">${html}</div><script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${JSON.stringify(
+      { queries: dehydrateForPage(new QueryClient()), slots: {}, ...state },
+    )}</script>`;
+  };
+  const visitorsPage = () =>
+    renderToString(
+      <SessionStoreContext.Provider value={createSessionStore({ isLoggedIn: false, session: null })}>
+        <Who />
+      </SessionStoreContext.Provider>,
+    );
+
+  it('hydrates as the visitor it was rendered for; the store then follows the cookie', async () => {
+    document.cookie = 'loggedIn=yes; path=/';
+    try {
+      pageWith({ loggedIn: false }, visitorsPage());
+      const store = createSessionStore();
+      expect(store.getState().isLoggedIn).toBe(false);
+      const mismatches: unknown[] = [];
+      const root = document.getElementById('root');
+      if (!root) throw new Error('no root');
+      const hydrated = await act(async () =>
+        hydrateRoot(
+          root,
+          <SessionStoreContext.Provider value={store}>
+            <Who />
+          </SessionStoreContext.Provider>,
+          { onRecoverableError: (error) => mismatches.push(error) },
+        ),
+      );
+      expect([mismatches, root.textContent]).toEqual([[], 'visitor']);
+      // What load() does first: the cookie's word, which the page then checks with the API.
+      act(() => store.setState({ isLoggedIn: true }));
+      expect(root.textContent).toBe('member');
+      act(() => hydrated.unmount());
+      // A page of a server that did not say: the cookie, as before.
+      pageWith({}, visitorsPage());
+      expect(createSessionStore().getState().isLoggedIn).toBe(true);
+    } finally {
+      document.cookie = 'loggedIn=; path=/; max-age=0';
+    }
   });
 });
 

@@ -26,6 +26,13 @@ export interface ServerState {
    * it as on any load (a session that ended meanwhile ends as any other).
    */
   session?: ServerSession;
+  /**
+   * Whether the server rendered the page for a logged-in visitor. A kept visitors' page can reach
+   * a browser whose loggedIn cookie says yes (nginx gives it to a claim without a live session):
+   * that browser's session store starts from what was rendered, so it hydrates the page as sent,
+   * and its load then finds the session dead as on any other page load.
+   */
+  loggedIn?: boolean;
 }
 
 export interface ServerSession {
@@ -143,7 +150,14 @@ export function serverStateInPage(
     const failures = Array.isArray(value.failures) ? value.failures.filter(isServerFailure) : [];
     // One that is not a session is left out: the browser loads its own.
     const session = isServerSession(value.session) ? value.session : undefined;
-    return { queries, slots, ...(failures.length > 0 && { failures }), ...(session && { session }) };
+    const loggedIn = typeof value.loggedIn === 'boolean' ? value.loggedIn : undefined;
+    return {
+      queries,
+      slots,
+      ...(failures.length > 0 && { failures }),
+      ...(session && { session }),
+      ...(loggedIn !== undefined && { loggedIn }),
+    };
   } catch {
     return null;
   }

@@ -79,11 +79,13 @@ export type SessionStore = StoreApi<SessionState>;
  */
 export function createSessionStore(start: { isLoggedIn?: boolean; session?: ServerSession | null } = {}): SessionStore {
   diagnostics.sessionStores++;
-  const isLoggedIn = start.isLoggedIn ?? isLoggedInCookie();
   // The session the page's server rendered with (in the page, or given to a server's own store):
   // the state to start from, since a render reads a store's first state (React's server snapshot,
-  // in the server's render and in the browser's hydration of it). load() checks it as always.
-  const session = isLoggedIn ? (start.session === undefined ? serverStateInPage()?.session : start.session) : null;
+  // in the server's render and in the browser's hydration of it). load() checks it as always,
+  // from the cookie.
+  const rendered = start.isLoggedIn === undefined || start.session === undefined ? serverStateInPage() : null;
+  const isLoggedIn = start.isLoggedIn ?? rendered?.loggedIn ?? isLoggedInCookie();
+  const session = isLoggedIn ? (start.session === undefined ? rendered?.session : start.session) : null;
   return createStore<SessionState>()((set, get) => ({
     user: session?.user ?? null,
     isLoggedIn,
