@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import {
   buildApps,
   buildSingle,
@@ -74,7 +75,20 @@ function vitest(name, dir, env = process.env) {
   const passed = json?.numPassedTests ?? 0;
   // Skipped and todo tests count as failures: a test that does not run proves nothing.
   const counted = json ? json.numFailedTests + (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) : 0;
-  suites.push({ name, passed, failed: counted === 0 && !ok ? 1 : counted });
+  const failures = (json?.testResults ?? []).flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status !== 'passed')
+      .map(
+        (test) =>
+          `${relative(root, file.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0] ?? test.status)}`,
+      ),
+  );
+  suites.push({ name, passed, failed: counted === 0 && !ok ? 1 : counted, failures });
+}
+
+/** The first line of a failure message, without terminal colours, for the summary. */
+function firstLine(message) {
+  return stripVTControlCharacters(message).split('\n')[0].slice(0, 300);
 }
 
 console.log('\n=== production builds ===');
@@ -124,15 +138,33 @@ function playwright(name, config) {
     join(root, 'e2e'),
     env,
   );
-  const stats = readJson(report)?.stats;
+  const json = readJson(report);
+  const stats = json?.stats;
   const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   const counted = (stats?.unexpected ?? 0) + (stats?.skipped ?? 0);
-  suites.push({ name, passed, failed: counted === 0 && !ok ? 1 : counted });
+  const failures = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected' || test.status === 'skipped') {
+          const error = test.results?.at(-1)?.error?.message ?? test.status;
+          failures.push(`${spec.file}:${spec.line} [${test.projectName}] ${spec.title}: ${firstLine(error)}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of json?.suites ?? []) walk(suite);
+  suites.push({ name, passed, failed: counted === 0 && !ok ? 1 : counted, failures });
 }
 
 console.log('\n=== summary ===');
 for (const [name, ok] of checks) console.log(`${name}: ${ok ? 'ok' : 'FAILED'}`);
-for (const s of suites) console.log(`${s.name}: ${s.passed} passed, ${s.failed} failed`);
+for (const s of suites) {
+  console.log(`${s.name}: ${s.passed} passed, ${s.failed} failed`);
+  // The names of what failed, so a run whose log is cut to its end still says where to look.
+  for (const failure of s.failures ?? []) console.log(`  failed: ${failure}`);
+}
 const passed = suites.reduce((n, s) => n + s.passed, 0);
 const failed = suites.reduce((n, s) => n + s.failed, 0) + checks.filter(([, ok]) => !ok).length;
 console.log(`${passed} passed, ${failed} failed`);
