@@ -16,6 +16,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { messageOf } from '@marketplace/shared/errors';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { RUM_TOKEN_PATH } from '@marketplace/shared/node/rum-token';
 import { contentSecurityPolicy } from './csp.mjs';
@@ -232,7 +233,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
         return;
       }
       sendToken(req, res, tokens).catch((error) => {
-        console.error(`[serve] ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`[serve] ${pathname}: ${messageOf(error)}`);
         if (!res.headersSent) res.writeHead(500).end();
       });
       return;
@@ -266,7 +267,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     const ext = extname(file);
     if (ext === '.html') {
       sendPage(req, res, file).catch((error) => {
-        console.error(`[serve] ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`[serve] ${pathname}: ${messageOf(error)}`);
         if (!res.headersSent) res.writeHead(500).end();
       });
       return;

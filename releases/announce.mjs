@@ -4,6 +4,9 @@
 // truth, and a page without a live connection learns the same on focus, on a slot's Retry or at
 // its next navigation.
 
+// eslint-disable-next-line import-x/no-relative-packages -- the watcher runs in the API's image, without releases' dependencies
+import { messageOf } from '../shared/node/errors.mjs';
+
 /**
  * Tells the API (its operator route, as `apiAccess` finds it) that `version` of `remote` was
  * rolled back, browsers now getting `to`. Resolves with null when announced, else the reason.
@@ -25,7 +28,7 @@ export async function announceRollback(api, rollback) {
       failure = `the API at ${url} answered ${response.status}`;
       if (response.status < 500) break;
     } catch (error) {
-      failure = `the API at ${url}: ${error instanceof Error ? error.message : String(error)}`;
+      failure = `the API at ${url}: ${messageOf(error)}`;
     }
   }
   return failure;

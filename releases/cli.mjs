@@ -13,6 +13,7 @@
 // `--report <file>` writes them as an HTML page with charts.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { messageOf } from '@marketplace/shared/errors';
 import { PLATFORM } from '@marketplace/shared/node/platform';
 import { exposeProblems, sharedExportProblems, singletonProblems } from './gate.mjs';
 import { DEFAULT_POLICY, promotionLoads } from './canary.mjs';
@@ -173,7 +174,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
     const entry = await promote({ store, remote });
     console.log(`${remote} ${entry.to} is live for every browser (was ${entry.from ?? 'nothing'})`);
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(messageOf(error));
     process.exit(1);
   }
 } else if (command === 'release') {
@@ -266,7 +267,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
         : 'announced to open pages on the live channel',
     );
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(messageOf(error));
     process.exit(1);
   }
 } else if (command === 'list') {
@@ -282,7 +283,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   try {
     since = sinceTime(listOption('--since') ?? '24h');
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(messageOf(error));
     process.exit(2);
   }
   console.log('live:');
@@ -316,7 +317,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
     }
   } catch (error) {
     console.log(
-      `real-user figures: not available from the API at ${api.url} (${error instanceof Error ? error.message : String(error)}); set PLATFORM_API_URL and ADMIN_TOKEN`,
+      `real-user figures: not available from the API at ${api.url} (${messageOf(error)}); set PLATFORM_API_URL and ADMIN_TOKEN`,
     );
   }
 } else {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { messageOf } from '@marketplace/shared/errors';
 import { COMPOSITION_ID, PLATFORM } from '@marketplace/shared/node/platform';
 import { INCLUDES, inScript, processIncludes } from 'page-server/page-composition';
 import { pageRenderer, rendererOf } from 'page-server/render-page';
@@ -108,9 +109,7 @@ export async function smokeLoad({ shellUrl, remote, version }) {
       try {
         await page.goto(new URL(path, shellUrl).href, { waitUntil: 'networkidle', timeout: SETTLE_MS });
       } catch (error) {
-        problems.push(
-          `${path} did not settle: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-        );
+        problems.push(`${path} did not settle: ${messageOf(error).split('\n')[0]}`);
         continue;
       }
       try {

@@ -13,6 +13,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+// eslint-disable-next-line import-x/no-relative-packages -- the watcher runs in the API's image, without releases' dependencies
+import { messageOf } from '../shared/node/errors.mjs';
 import { decideCanary } from './canary.mjs';
 import { figuresOf } from './figures.mjs';
 import {
@@ -184,9 +186,6 @@ const kept = (evidence) =>
 /** An evaluation as people read it (the service's log, `--watch`'s output). @param {HistoryEntry} e */
 export const describe = (e) => `${e.remote} canary ${e.to} at ${e.percent} %: ${e.decision}: ${e.reason}`;
 
-/** @param {unknown} error */
-const message = (error) => (error instanceof Error ? error.message : String(error));
-
 /**
  * Carries out an evaluation's rollback, promotion or step, on the canary it judged only.
  * @param {string} store @param {HistoryEntry} entry @param {number | undefined} stepTo
@@ -245,7 +244,7 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
         await told(again.entry);
         return { state: 'completed', entry: again.entry };
       } catch (error) {
-        log(message(error));
+        log(messageOf(error));
         return { state: 'completed', entry: again.entry, failed: true };
       }
     });
@@ -260,7 +259,7 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
     all = await readFigures(before.start);
   } catch (error) {
     // The API may be restarting: nothing is recorded, the next step tries again.
-    log(`figures unavailable (${message(error)}): trying again next interval`);
+    log(`figures unavailable (${messageOf(error)}): trying again next interval`);
     return { state: 'unavailable' };
   }
   return withStoreLock(store, async () => {
@@ -311,7 +310,7 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
       await told(entry);
       return { state: 'evaluated', entry };
     } catch (error) {
-      log(message(error));
+      log(messageOf(error));
       return { state: 'evaluated', entry, failed: true };
     }
   });

@@ -17,13 +17,12 @@
 import { resolve, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+// eslint-disable-next-line import-x/no-relative-packages -- the watcher runs in the API's image, without releases' dependencies
+import { messageOf } from '../shared/node/errors.mjs';
 import { apiAccess, fetchFigures } from './figures.mjs';
 import { announceRollback } from './announce.mjs';
 import { readDiscovery } from './store.mjs';
 import { clearHeartbeat, describe, watchStep, writeHeartbeat } from './watch.mjs';
-
-/** @param {unknown} error */
-const message = (error) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Runs the watcher on `store` until `signal` aborts.
@@ -59,13 +58,13 @@ export async function runWatcherService({
           if (step.state === 'waiting' && step.due !== undefined) next = Math.min(next, step.due);
         } catch (error) {
           // One remote's trouble (a store being written by hand, a full disk) is not every remote's.
-          log(`${remote}: ${message(error)}`);
+          log(`${remote}: ${messageOf(error)}`);
         }
         writeHeartbeat(store, staleAfterMs);
       }
     } catch (error) {
       // The store unreadable for a moment (a volume remounted): the service goes on, and tries again.
-      log(message(error));
+      log(messageOf(error));
     }
     try {
       await delay(Math.max(0, next - now()), undefined, { signal });

@@ -18,6 +18,8 @@ import {
   root,
 } from './ensure-deps.mjs';
 import { ensureNode24 } from './node24.mjs';
+// eslint-disable-next-line import-x/no-relative-packages -- the repository's scripts have no package to depend on shared
+import { messageOf } from '../shared/node/errors.mjs';
 
 ensureDeps();
 // The API's broker, gateway and PostgreSQL tests and the page server's nginx test run the
@@ -56,7 +58,7 @@ try {
   run('node', ['--version'], root, env);
   vitest('api (Node 24)', 'api', env);
 } catch (error) {
-  console.error(`Node 24 could not be set up: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Node 24 could not be set up: ${messageOf(error)}`);
   suites.push({ name: 'api (Node 24)', passed: 0, failed: 1 });
   vitest('api', 'api');
 }

@@ -1,5 +1,6 @@
 import { createPaymentProvider } from './payments/provider.js';
 import type { ApiConfig } from './config.js';
+import { messageOf } from '@marketplace/shared/errors';
 import { cookieIn } from '@marketplace/shared/node/choice';
 import { SESSION_COOKIE } from './auth/sessions.js';
 import { claimEmbeddedBroker, type Database, databaseTarget, openDatabase } from './db/database.js';
@@ -123,10 +124,8 @@ async function serve(
     config,
     live,
     logins,
-    relay,
     media,
     payments,
-    mail: mailSender ?? { kick: () => undefined },
   };
   // By default this process runs the media jobs too; a deployment with media-worker processes does not (worker.ts).
   if (config.mediaWorker === 'inline') {
@@ -145,9 +144,7 @@ async function serve(
   const sweeper = createSweeper(services, config.sessionSweepMs);
   const sweep = () => sweeper.pass();
   const sweeping = setInterval(() => {
-    sweep().catch((error: unknown) =>
-      console.error(`[sweep] ${error instanceof Error ? error.message : String(error)}`),
-    );
+    sweep().catch((error: unknown) => console.error(`[sweep] ${messageOf(error)}`));
   }, config.sessionSweepMs);
   sweeping.unref();
   // Sessions past their expiry end within about a second, with their pages' live connections
@@ -160,8 +157,7 @@ async function serve(
         expiryFailing = false;
       })
       .catch((error: unknown) => {
-        if (!expiryFailing)
-          console.error(`[sessions] expiry: ${error instanceof Error ? error.message : String(error)}`);
+        if (!expiryFailing) console.error(`[sessions] expiry: ${messageOf(error)}`);
         expiryFailing = true;
       })
       .finally(() => {

@@ -1,10 +1,9 @@
+import { messageOf } from '@marketplace/shared/errors';
 import type { LivePayloads, Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
 import type { FileStore } from './files/store.js';
 import type { LiveLogins } from './live/logins.js';
 import type { LivePublisher } from './live/publisher.js';
-import type { LiveRelay } from './live/relay.js';
-import type { MailSender } from './mail/sender.js';
 import type { JobQueue } from './media/queue.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
@@ -18,34 +17,24 @@ export interface Services {
   live: LivePublisher;
   /** Signs and checks pages' broker logins (live/logins.ts). */
   logins: LiveLogins;
-  /** Publishes the live outbox; told when a message was written to it. */
-  relay: Pick<LiveRelay, 'kick'>;
   /** The media jobs (media/queue.ts): an uploaded file is processed by one before anything of it is served. */
   media: JobQueue;
   /** Who takes payments; null when none is set up (checkout then says so). */
   payments: PaymentProvider | null;
-  /** Sends the mail outbox (mail/sender.ts); told when a mail was queued (mail/queue.ts). */
-  mail: Pick<MailSender, 'kick'>;
-}
-
-/** Where a live message is written: the repositories of the caller's transaction, if it has one. */
-export interface LiveOutbox {
-  repos: RepositorySet;
-  relay: Pick<LiveRelay, 'kick'>;
 }
 
 /**
- * Queues a live message for `profileName` in the outbox, on `repos`: in a transaction, it is
- * published only if that commits, and after (live/relay.ts). Publishes nothing itself.
+ * Queues a live message for `profileName` in the outbox, on `repos` (the caller's transaction's,
+ * if it has one): in a transaction, it is published only if that commits, and after
+ * (live/relay.ts). Publishes nothing itself.
  */
 export async function sendLive<K extends OutboxKind>(
-  { repos, relay }: LiveOutbox,
+  repos: RepositorySet,
   kind: K,
   profileName: string,
   payload: LivePayloads[K],
 ): Promise<void> {
   await repos.liveOutbox.add(kind, profileName, payload);
-  relay.kick();
 }
 
 /**
@@ -54,14 +43,14 @@ export async function sendLive<K extends OutboxKind>(
  * together (and a query outside it would wait for the transaction's connection on SQLite).
  */
 export async function notifyUser(
-  outbox: LiveOutbox,
+  repos: RepositorySet,
   userId: number,
   content: string,
   link: string | null,
 ): Promise<Notification> {
-  const notification = await outbox.repos.notifications.add(userId, content, link);
-  const profileName = await outbox.repos.users.profileNameOf(userId);
-  if (profileName) await sendLive(outbox, 'notifications', profileName, notification);
+  const notification = await repos.notifications.add(userId, content, link);
+  const profileName = await repos.users.profileNameOf(userId);
+  if (profileName) await sendLive(repos, 'notifications', profileName, notification);
   return notification;
 }
 
@@ -83,8 +72,6 @@ export async function endSessionAndLiveAccess(
   try {
     if (token) await live.endSession({ token, username: logins.usernameOf(identity) });
   } catch (error) {
-    console.error(
-      `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    console.error(`[live] could not revoke a session's broker logins: ${messageOf(error)}`);
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { messageOf } from '@marketplace/shared/errors';
 import { LOGIN_THROTTLE_RULES } from './auth/loginThrottle.js';
 import { dropAbandonedUploads, dropStrayQuarantine, settleUploads } from './files/uploads.js';
 import { IDEMPOTENCY_KEEP_MS } from './http/idempotency.js';
@@ -110,7 +111,7 @@ export function createSweeper(services: Services, intervalMs: number): Sweeper {
         const liveClosed = await services.live
           .closeEnded((liveId) => repos.sessions.isLive(liveId))
           .catch((error: unknown) => {
-            console.error(`[sweep] broker connections: ${error instanceof Error ? error.message : String(error)}`);
+            console.error(`[sweep] broker connections: ${messageOf(error)}`);
             return null;
           });
         await settleUploads(services, undefined, SWEEP_BATCH);

@@ -303,10 +303,10 @@ describe('the mail outbox', () => {
   it('sends nothing for a mail whose transaction fails after queueing it', async () => {
     const { email } = await newAccount();
     const [user] = await api.rows<{ id: number }>`SELECT id FROM users WHERE email = ${email}`;
-    const { repos, config, mail } = api.api.services;
+    const { repos, config } = api.api.services;
     await expect(
       repos.transaction(async (tx) => {
-        await queueMail({ repos: tx, mail, config }, user?.id ?? 0, 'orderUpdate', {
+        await queueMail({ repos: tx, config }, user?.id ?? 0, 'orderUpdate', {
           orderId: 'ord-x',
           eventName: 'Rolled back',
           news: 'Never sent',

@@ -45,17 +45,17 @@ describe('the outbox, through the API', () => {
 
   it('publishes nothing for a notification whose transaction fails after writing it', async () => {
     const heard = await page(t(), 'leo');
-    const { repos, relay } = t().api.services;
+    const { repos } = t().api.services;
     const leo = await userId('leo');
     await expect(
       repos.transaction(async (tx) => {
-        await notifyUser({ repos: tx, relay }, leo, 'Rolled back with its change', null);
+        await notifyUser(tx, leo, 'Rolled back with its change', null);
         // Past every poll of the relay that could have seen it, were it published before commit.
         await sleep(600);
         throw new Error('the change fails after its notification');
       }),
     ).rejects.toThrow('the change fails');
-    const kept = await notifyUser({ repos, relay }, leo, 'Committed', null);
+    const kept = await notifyUser(repos, leo, 'Committed', null);
     await until(() => heard.length > 0, 'the committed notification');
     await sleep(300);
     expect(heard).toEqual([expect.objectContaining({ id: kept.id, content: 'Committed' })]);

@@ -48,10 +48,12 @@ import {
   type ServerFailure,
   type ServerState,
 } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
+import { withTimeout } from '@marketplace/shared/timeout';
 import { App } from './app/App.js';
 import { versionsForRequest } from './remotes/discovery.js';
 import { PreloadedSlots, type PreloadedSlot, type SlotComponent } from './remotes/preloaded.js';
-import { messageOf, ownerOfError, type RemoteBases } from './telemetry/attribution.js';
+import { describeError, ownerOfError, type RemoteBases } from './telemetry/attribution.js';
 
 declare const SINGLETON_VERSIONS: Record<string, string>;
 
@@ -141,8 +143,6 @@ export interface RenderedPage {
   personal: boolean;
 }
 
-const after = (ms: number) => new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
-
 /** An error a pass met, with the component stack React gave with it. */
 type PassError = { error: unknown; componentStack?: string };
 
@@ -169,7 +169,7 @@ function renderPass(tree: React.ReactNode, budgetMs: number, problems: string[],
       onAllReady: () => stream.pipe(sink),
       onShellError: reject,
       onError(error, info) {
-        problems.push(error instanceof Error ? error.message : String(error));
+        problems.push(messageOf(error));
         errors.push({ error, componentStack: info.componentStack });
       },
     });
@@ -196,7 +196,7 @@ function withinDeadline(context: DataContext) {
 /** Why a call gave no answer for the page, or null when its failure is an answer (not found, not yours). */
 function missed(name: string, error: unknown, context: DataContext): string | null {
   if ([401, 403, 404].includes(statusOf(error))) return null;
-  const why = context.deadline.aborted ? `no answer within ${context.deadlineMs} ms` : messageOf(error);
+  const why = context.deadline.aborted ? `no answer within ${context.deadlineMs} ms` : describeError(error);
   return `${name}: ${why}; left to the browser`;
 }
 
@@ -311,14 +311,17 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
       const id = `${remote}/${exposed}`;
       try {
         const loading = request.load({ remote, manifestUrl, manifest: resolved.manifests.get(manifestUrl), exposed });
-        const loaded = await Promise.race([loading, after(budgets.remoteMs)]);
-        if (loaded === 'late') throw new Error(`not loaded within ${budgets.remoteMs} ms`);
+        const loaded = await withTimeout(
+          loading,
+          budgets.remoteMs,
+          () => new Error(`not loaded within ${budgets.remoteMs} ms`),
+        );
         const component = (loaded as { default?: unknown } | null)?.default;
         if (typeof component !== 'function') throw new Error('not a component');
         preloaded.set(id, { status: 'ready', Component: component as SlotComponent });
         slots[id] = manifestUrl;
       } catch (error) {
-        problems.push(`${id}: ${error instanceof Error ? error.message : String(error)}`);
+        problems.push(`${id}: ${messageOf(error)}`);
       }
     }),
   );
@@ -359,7 +362,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
     for (const { error, componentStack } of errors) {
       const owner = ownerOfError(error, bases, { componentStack });
       if (owner === 'shell') continue;
-      const failure = { remote: owner, message: messageOf(error) };
+      const failure = { remote: owner, message: describeError(error) };
       failures.set(`${failure.remote}\0${failure.message}`, failure);
     }
   };

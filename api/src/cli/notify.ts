@@ -5,6 +5,7 @@
  * admin token file); API_INTERNAL_URL names an instance's operator listener elsewhere (the public
  * gateway does not pass /internal).
  */
+import { messageOf } from '@marketplace/shared/errors';
 import { loadConfig } from '../config.js';
 
 const [profileName, content, link] = process.argv.slice(2);
@@ -25,7 +26,7 @@ const response = await fetch(`${base}/internal/notify`, {
   headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${config.adminToken}` },
   body: JSON.stringify({ profileName, content, link: link ?? null }),
 }).catch((err: unknown) => {
-  console.error(`notify: cannot reach the API at ${base}: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`notify: cannot reach the API at ${base}: ${messageOf(err)}`);
   process.exit(1);
 });
 // JSON from the API; a gateway's own 404 page is not.

@@ -1,3 +1,4 @@
+import { messageOf } from '@marketplace/shared/errors';
 import SQLite from 'better-sqlite3';
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
@@ -217,7 +218,7 @@ async function migrate(db: Db, engine: Engine): Promise<void> {
     const { error, results } = await migrator.migrateToLatest();
     if (error === undefined) return;
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'setup';
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new Error(`migration ${failed} failed: ${reason}`, { cause: error });
   });
 }

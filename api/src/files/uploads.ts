@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
+import { messageOf } from '@marketplace/shared/errors';
 import type { UploadSlot } from '../repositories/orders.js';
 import { uploadLimit } from '../config.js';
 import type { Services } from '../services.js';
@@ -77,9 +78,7 @@ export async function completeUpload(
   });
   if (completion === 'recorded')
     await services.media.send({ targetIdentifier: slot.targetIdentifier }).catch((error: unknown) => {
-      console.error(
-        `[media] could not queue ${slot.targetIdentifier} (the sweep will): ${error instanceof Error ? error.message : String(error)}`,
-      );
+      console.error(`[media] could not queue ${slot.targetIdentifier} (the sweep will): ${messageOf(error)}`);
     });
   return completion;
 }

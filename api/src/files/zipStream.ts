@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import archiver from 'archiver';
+import { messageOf } from '@marketplace/shared/errors';
 import { contentTypeOf } from './paths.js';
 import { withoutLocation } from './stripLocation.js';
 import type { FileStore } from './store.js';
@@ -43,7 +44,7 @@ export function zipDownload(
       await zip.finalize();
     } catch (error) {
       zip.abort();
-      console.error(`[files] ${downloadName} stopped:`, error instanceof Error ? error.message : String(error));
+      console.error(`[files] ${downloadName} stopped:`, messageOf(error));
     }
   })();
   return new Response(Readable.toWeb(zip) as ReadableStream<Uint8Array>, {

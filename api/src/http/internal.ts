@@ -51,11 +51,10 @@ export function registerInternalRoutes(app: Hono<AppEnv>, services: Services): v
     if (!parsed.success) throw new HttpError(400, 'Expected JSON { profileName, content, link? }');
     const user = await services.repos.users.byProfileName(parsed.data.profileName);
     if (!user) throw notFound('Profile');
-    // The notification and its live message together, or neither; the relay is told once both are in.
+    // The notification and its live message together, or neither.
     const notification = await services.repos.transaction((tx) =>
-      notifyUser({ repos: tx, relay: services.relay }, user.id, parsed.data.content, parsed.data.link ?? null),
+      notifyUser(tx, user.id, parsed.data.content, parsed.data.link ?? null),
     );
-    services.relay.kick();
     return c.json(notification, 201);
   });
 

@@ -3,8 +3,9 @@ import type { Duplex } from 'node:stream';
 import { Aedes, type Client } from 'aedes';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
+import { withTimeout } from '@marketplace/shared/timeout';
 import type { SessionUser } from '../http/env.js';
-import { type LivePublisher, readableTopics, topicFor, within } from './publisher.js';
+import { type LivePublisher, readableTopics, topicFor } from './publisher.js';
 
 interface BrokerOptions {
   /**
@@ -89,7 +90,7 @@ export async function attachBroker(server: Server, options: BrokerOptions): Prom
       const sent = new Promise<void>((resolve, reject) =>
         send(topicFor(kind, profileName), json, (error) => (error ? reject(error) : resolve())),
       );
-      return within(sent, timeoutMs, 'the embedded broker');
+      return withTimeout(sent, timeoutMs, () => new Error(`the embedded broker: no answer in ${timeoutMs} ms`));
     },
     endSession({ token }) {
       for (const client of clientsBySession.get(token) ?? []) client.close();

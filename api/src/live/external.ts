@@ -1,6 +1,8 @@
 import mqtt from 'mqtt';
+import { messageOf } from '@marketplace/shared/errors';
+import { withTimeout } from '@marketplace/shared/timeout';
 import type { LiveLogins } from './logins.js';
-import { type LivePublisher, topicFor, within } from './publisher.js';
+import { type LivePublisher, topicFor } from './publisher.js';
 
 /** A management call not answered in this time is tried on the next node. */
 const MANAGEMENT_TIMEOUT_MS = 2000;
@@ -64,9 +66,7 @@ export function connectExternalBroker(options: ExternalBrokerOptions): LivePubli
         last = error;
       }
     }
-    throw new Error(
-      `no management API answered ${method} ${path}: ${last instanceof Error ? last.message : String(last)}`,
-    );
+    throw new Error(`no management API answered ${method} ${path}: ${messageOf(last)}`);
   }
 
   const closeUser = async (username: string) => {
@@ -84,10 +84,10 @@ export function connectExternalBroker(options: ExternalBrokerOptions): LivePubli
     // a reconnect (lost with the process), so a broker not connected is refused here instead.
     publishAsync(kind, profileName, json, timeoutMs) {
       if (!client.connected) return Promise.reject(new Error(`the broker (${where}) is not connected`));
-      return within(
+      return withTimeout(
         client.publishAsync(topicFor(kind, profileName), json, { qos: 1 }).then(() => undefined),
         timeoutMs,
-        where,
+        () => new Error(`${where}: no answer in ${timeoutMs} ms`),
       );
     },
     endSession: ({ username }) => closeUser(username),

@@ -44,12 +44,3 @@ export const readableTopics = (profileName: string) => [
   LIVE_TOPICS.chatNotifications(profileName),
   LIVE_TOPICS.rollbacks(),
 ];
-
-/** Rejects with `what` timed out unless `promise` settles within `ms`. */
-export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}

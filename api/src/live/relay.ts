@@ -1,3 +1,4 @@
+import { messageOf } from '@marketplace/shared/errors';
 import { createOutboxRunner, type OutboxRunner } from '../outbox/runner.js';
 import type { Repositories } from '../repositories/index.js';
 import type { OutboxMarks, OutboxMessage } from '../repositories/liveOutbox.js';
@@ -16,7 +17,7 @@ const RETRY_MOST_MS = 5000;
 export const retryDelayMs = (attempts: number): number =>
   Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1));
 
-/** The relay's runner (outbox/runner.ts): kicked after each write, polling, and on `stop` one last pass. */
+/** The relay's runner (outbox/runner.ts): woken after each commit of a message, polling, and on `stop` one last pass. */
 export type LiveRelay = OutboxRunner;
 
 /**
@@ -29,11 +30,10 @@ export type LiveRelay = OutboxRunner;
  * publishes again next time, so every message carries an id and pages drop one they have.
  */
 export function createRelay(
-  { repos, live }: { repos: Pick<Repositories, 'liveOutbox'>; live: LivePublisher },
+  { repos, live }: { repos: Pick<Repositories, 'liveOutbox' | 'wakes'>; live: LivePublisher },
   pollMs: number,
 ): LiveRelay {
-  const report = (what: string, error: unknown) =>
-    console.error(`[live] relay: ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  const report = (what: string, error: unknown) => console.error(`[live] relay: ${what}: ${messageOf(error)}`);
 
   /** Publishes what `withOldest` gives, in order, until done, out of time or a publish fails. */
   const publishAll = async (messages: OutboxMessage[], marks: OutboxMarks) => {
@@ -59,6 +59,7 @@ export function createRelay(
   return createOutboxRunner({
     name: '[live] relay:',
     pollMs,
+    wake: repos.wakes.live,
     // Another batch at once only when this one was whole and full: more may be ready.
     async batch() {
       let outcome = { done: 0, more: false };

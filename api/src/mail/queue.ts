@@ -2,13 +2,11 @@ import type { MailPreferences } from '@marketplace/shared/contract';
 import type { MailConfig } from '../config.js';
 import type { RepositorySet } from '../repositories/index.js';
 import type { MailKind } from '../repositories/mailOutbox.js';
-import type { MailSender } from './sender.js';
 import { MAIL_TEMPLATES, type MailData } from './templates.js';
 
-/** Where a mail is queued: the repositories of the caller's transaction, the sender to tell, the mail settings. */
+/** Where a mail is queued: the repositories of the caller's transaction, and the mail settings. */
 export interface MailOutbox {
   repos: RepositorySet;
-  mail: Pick<MailSender, 'kick'>;
   config: { mail: MailConfig };
 }
 
@@ -26,7 +24,7 @@ const PREFERENCE_OF: Record<MailKind, keyof MailPreferences | null> = {
  * (MAIL=off) or the user switched this kind off. Answers whether one was queued.
  */
 export async function queueMail<K extends MailKind>(
-  { repos, mail, config }: MailOutbox,
+  { repos, config }: MailOutbox,
   userId: number,
   kind: K,
   data: MailData[K],
@@ -38,7 +36,6 @@ export async function queueMail<K extends MailKind>(
   if (preference && !target.preferences[preference]) return false;
   const rendered = MAIL_TEMPLATES[kind](target.username, data);
   await repos.mailOutbox.add({ kind, to: target.email, ...rendered });
-  mail.kick();
   return true;
 }
 

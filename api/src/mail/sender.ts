@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { messageOf } from '@marketplace/shared/errors';
 import type { MailSending } from '../config.js';
 import { createOutboxRunner, type OutboxRunner } from '../outbox/runner.js';
 import type { Repositories } from '../repositories/index.js';
@@ -15,7 +16,7 @@ export const MAIL_MOST_ATTEMPTS = 30;
 /** ...and so is one still failing this long after it was queued. */
 export const MAIL_GIVE_UP_MS = 24 * 3600_000;
 
-/** The sender's runner (outbox/runner.ts): kicked when a mail is queued (maybe not committed yet: the poll finds it then). */
+/** The sender's runner (outbox/runner.ts): woken after each commit of a mail, and polling. */
 export type MailSender = OutboxRunner;
 
 /** The wait after a mail's `attempts`-th failed send: doubling from the first, up to the most. */
@@ -24,8 +25,8 @@ export const mailRetryDelayMs = (timing: Pick<MailSending, 'retryFirstMs' | 'ret
 
 /**
  * Sends the mail outbox (repositories/mailOutbox.ts), as the live relay publishes the live one
- * (live/relay.ts), on the same runner (outbox/runner.ts): each instance runs one, told after each
- * write and polling every `pollMs`. A batch takes due mails under a lease of its own (so two
+ * (live/relay.ts), on the same runner (outbox/runner.ts): each instance runs one, woken after each
+ * commit of a mail (outbox/wake.ts) and polling every `pollMs`. A batch takes due mails under a lease of its own (so two
  * instances never take the same one); before each send it renews that mail's lease, and skips the
  * mail if the lease ran out and another sender took it meanwhile (a batch slower than its lease
  * never sends its later mails a second time). A mail is marked sent once the SMTP server accepted
@@ -37,17 +38,16 @@ export const mailRetryDelayMs = (timing: Pick<MailSending, 'retryFirstMs' | 'ret
  * has that one mail sent again.
  */
 export function createMailSender(
-  { repos, mailer }: { repos: Pick<Repositories, 'mailOutbox'>; mailer: Mailer },
+  { repos, mailer }: { repos: Pick<Repositories, 'mailOutbox' | 'wakes'>; mailer: Mailer },
   timing: Pick<MailSending, 'pollMs' | 'retryFirstMs' | 'retryMostMs' | 'leaseMs'>,
   now: () => number = Date.now,
 ): MailSender {
-  const report = (what: string, error: unknown) =>
-    console.error(`[mail] ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  const report = (what: string, error: unknown) => console.error(`[mail] ${what}: ${messageOf(error)}`);
 
   /** Records a failed send: retried later, or given up. */
   const failed = async (mail: TakenMail, error: unknown) => {
     const attempts = mail.attempts + 1;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     const retryAt = now() + mailRetryDelayMs(timing, attempts);
     const giveUp =
       isPermanentFailure(error) ||
@@ -68,6 +68,7 @@ export function createMailSender(
   return createOutboxRunner({
     name: '[mail]',
     pollMs: timing.pollMs,
+    wake: repos.wakes.mail,
     async batch() {
       const taken = await repos.mailOutbox.take(MAIL_BATCH, timing.leaseMs, randomUUID(), new Date(now()));
       let sent = 0;

@@ -4,6 +4,7 @@
  * parent sends them. It holds nothing but the bytes it was sent: no database, no store, no secret
  * in its environment. It ends with its parent (the IPC channel closing).
  */
+import { messageOf } from '@marketplace/shared/errors';
 import { type ImageResult, type PictureSet, processImage } from './images.js';
 
 /** What the parent sends the child. */
@@ -23,10 +24,7 @@ process.on('message', (request: DecodeRequest) => {
     (result: ImageResult) => process.send?.({ id: request.id, result } satisfies DecodeAnswer),
     (error: unknown) => {
       console.error('[media] the decoder failed:', error);
-      process.send?.({
-        id: request.id,
-        failed: error instanceof Error ? error.message : String(error),
-      } satisfies DecodeAnswer);
+      process.send?.({ id: request.id, failed: messageOf(error) } satisfies DecodeAnswer);
     },
   );
 });

@@ -29,7 +29,7 @@ import { uploadLimit, type WorkerConfig } from '../config.js';
 import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
 
 /** What a media worker uses: the API's storage, the file store, the live outbox and the queue (for later jobs), wherever it runs. */
-export type WorkerServices = Pick<Services, 'repos' | 'files' | 'relay' | 'media'> & { config: WorkerConfig };
+export type WorkerServices = Pick<Services, 'repos' | 'files' | 'media'> & { config: WorkerConfig };
 
 /** The largest public source a job reads (a camera's frame is 10 to 30 MB). */
 const PUBLIC_SOURCE_MAX_BYTES = 100 * 1024 * 1024;
@@ -228,7 +228,7 @@ const removeAll = (files: FileStore, stored: Derivative[]) =>
  * uploader, and its bytes go. Storage failing throws: the queue retries.
  */
 export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadLetter: DeadLetterHandler } {
-  const { repos, files, config, relay, media } = services;
+  const { repos, files, config, media } = services;
 
   const fail = async (job: { targetIdentifier: string }, reason: string) => {
     const target = await repos.orders.processingTarget(job.targetIdentifier);
@@ -236,7 +236,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
     const failed = await repos.transaction(async (tx) => {
       if (!(await tx.orders.finishProcessing(target.targetId, { state: 'failed', reason }))) return false;
       await notifyUser(
-        { repos: tx, relay },
+        tx,
         target.uploaderId,
         `Your upload "${target.fileName}" on order ${target.orderId} was refused: ${reason.replace(/\.$/, '')}.`,
         PAGES.eventOrder.href({ orderId: target.orderId }),
@@ -244,7 +244,6 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
       return true;
     });
     if (!failed) return;
-    relay.kick();
     // Nothing of a refused file is kept: it was never served, and is nobody's to download.
     await files.remove(target.sourceKey);
   };
@@ -423,7 +422,7 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
         const order = await tx.orders.byRowId(target.orderRowId);
         if (order)
           await notifyUser(
-            { repos: tx, relay },
+            tx,
             otherParty(order, target.uploaderId),
             `New upload "${target.fileName}" on order ${order.orderId}.`,
             PAGES.eventOrder.href({ orderId: order.orderId }),
@@ -439,7 +438,6 @@ export function mediaJobs(services: WorkerServices): { handle: JobHandler; deadL
       await removeAll(files, made.stored);
       return;
     }
-    relay.kick();
     // Failing here fails the job: its next attempt finds the target ready and queues them.
     if (made.deferred.length > 0) await media.send({ formatsOf: job.targetIdentifier });
   };

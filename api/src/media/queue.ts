@@ -1,3 +1,4 @@
+import { messageOf } from '@marketplace/shared/errors';
 import type { ApiConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { type ClaimedJob, type MediaJobsRepository, mediaJobsRepository } from '../repositories/mediaJobs.js';
@@ -95,8 +96,6 @@ function laneGate() {
   };
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
-
 /**
  * Jobs in the API's database (media_jobs, repositories/mediaJobs.ts): taken by one conditional
  * update with a lease the worker renews while it works, so a worker killed midway leaves a job
@@ -137,11 +136,13 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
       clearInterval(heartbeat);
       const last = claimed.attempt > options.retryLimit;
       const retryAt = last ? null : new Date(Date.now() + options.retryDelayMs * 2 ** (claimed.attempt - 1));
+      // Kept in the job's row (last_error) and given to the dead-letter handler: bounded.
+      const reason = messageOf(error).slice(0, 1000);
       console.error(
-        `[media] job ${keyOf(job)} attempt ${claimed.attempt} failed${last ? ' for the last time' : ''}: ${messageOf(error)}`,
+        `[media] job ${keyOf(job)} attempt ${claimed.attempt} failed${last ? ' for the last time' : ''}: ${reason}`,
       );
-      if (last) await deadLetterOnce(claimed, job, messageOf(error), deadLetter);
-      else await jobs.fail(claimed, messageOf(error), retryAt);
+      if (last) await deadLetterOnce(claimed, job, reason, deadLetter);
+      else await jobs.fail(claimed, reason, retryAt);
     }
   };
 

@@ -24,7 +24,7 @@ export async function startWorker(config: WorkerConfig): Promise<RunningWorker> 
     // No `prepare`: the API makes the bucket and sets its rules, which a worker's key may not.
     const repos = createRepositories(database.db, config.filesOrigin, fileLinks(config.fileLinkKey));
     const queue = await openMediaQueue(database, config);
-    const jobs = mediaJobs({ repos, files, config, relay: { kick: () => undefined }, media: queue });
+    const jobs = mediaJobs({ repos, files, config, media: queue });
     await queue.work(jobs.handle, jobs.deadLetter, config.mediaConcurrency);
     return {
       async stop() {

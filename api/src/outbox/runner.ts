@@ -1,3 +1,6 @@
+import { messageOf } from '@marketplace/shared/errors';
+import type { OutboxWake } from './wake.js';
+
 /** What one batch of an outbox did: how many rows it handled, and whether more may be ready now. */
 export interface OutboxBatch {
   done: number;
@@ -5,10 +8,7 @@ export interface OutboxBatch {
 }
 
 export interface OutboxRunner {
-  /**
-   * Asks for a pass now: a row was just written. It may not be committed yet (the writer's
-   * transaction is still open): the poll finds it then.
-   */
+  /** Asks for a pass now: a row was just committed (what `wake` does while the runner is started). */
   kick(): void;
   /** One pass now, or after the one under way; answers how many rows it handled. */
   pass(): Promise<number>;
@@ -22,6 +22,8 @@ export interface OutboxRunnerOptions {
   /** Starts each log line: `[live] relay:`, `[mail]`. */
   name: string;
   pollMs: number;
+  /** Told after each commit of a row of this process's (outbox/wake.ts): a pass follows at once. */
+  wake?: OutboxWake;
   /**
    * Works one batch of the outbox. Throws when the outbox cannot be read (the database down or
    * restarting): the pass ends there and the polls back off until it can again.
@@ -36,14 +38,15 @@ export interface OutboxRunnerOptions {
 
 /**
  * The loop an outbox's worker runs (live/relay.ts, mail/sender.ts): batches until one says no more
- * is ready, one pass at a time (a kick during a pass asks for another after it, never a second at
- * once), a poll every `pollMs` for what no kick announced (another instance's writes, retries
+ * is ready, one pass at a time (a kick, or a wake while started, during a pass asks for another
+ * after it, never a second at once), a poll every `pollMs` for what no wake announced (another instance's writes, retries
  * come due), the polls doubling their wait while the database fails, up to `mostPollMs`, and back
  * to `pollMs` once it answers. A database failure is reported once per outage.
  */
 export function createOutboxRunner({
   name,
   pollMs,
+  wake,
   batch,
   finalPass = false,
   mostPollMs = pollMs * 8,
@@ -52,6 +55,7 @@ export function createOutboxRunner({
   let running: Promise<number> | null = null;
   let again = false;
   let polling: ReturnType<typeof setTimeout> | null = null;
+  let unlisten: (() => void) | null = null;
   let started = false;
   let stopped = false;
   /** Consecutive passes that could not read the outbox. */
@@ -64,8 +68,7 @@ export function createOutboxRunner({
       try {
         outcome = await batch();
       } catch (error) {
-        if (failures === 0)
-          report(`${name} the outbox cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+        if (failures === 0) report(`${name} the outbox cannot be read: ${messageOf(error)}`);
         failures++;
         return total;
       }
@@ -104,15 +107,18 @@ export function createOutboxRunner({
     polling.unref();
   };
 
+  const kick = () => {
+    if (!stopped) void pass();
+  };
+
   return {
-    kick() {
-      if (!stopped) void pass();
-    },
+    kick,
     pass,
     start() {
       stopped = false;
       if (started) return;
       started = true;
+      unlisten = wake?.listen(kick) ?? null;
       schedule();
     },
     async stop() {
@@ -120,6 +126,8 @@ export function createOutboxRunner({
       if (stopped) return;
       stopped = true;
       started = false;
+      unlisten?.();
+      unlisten = null;
       if (polling) clearTimeout(polling);
       polling = null;
       await running;

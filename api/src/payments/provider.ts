@@ -5,6 +5,7 @@
  * alone marks a purchase paid.
  */
 import Stripe from 'stripe';
+import { messageOf } from '@marketplace/shared/errors';
 import type { PaymentsConfig } from '../config.js';
 import { stripeProvider } from './stripe.js';
 import { testProvider } from './testPayments.js';
@@ -39,9 +40,7 @@ export function readWebhook(
     if (!signature) throw new Error('no Stripe-Signature header');
     event = Stripe.webhooks.constructEvent(payload, signature, secret, WEBHOOK_TOLERANCE_SECONDS, undefined, nowMs);
   } catch (error) {
-    throw new WebhookRefused(
-      `Webhook signature refused: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-    );
+    throw new WebhookRefused(`Webhook signature refused: ${messageOf(error).split('\n')[0]}`);
   }
   return toPaymentEvent(event);
 }

@@ -38,7 +38,6 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
       return done('flagged');
     }
     const now = new Date();
-    const outbox = { repos: tx, relay: services.relay };
     const money = (cents: number) => formatMoney(cents, purchase.currency);
 
     // An event order's payment secures the order; one no longer awaiting it (cancelled meanwhile)
@@ -58,7 +57,7 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
       // The code the order was booked with is used once the order is paid, as a purchase's is.
       if (order.discountCode) await tx.purchases.countCodeUseOf(order.photographerId, order.discountCode);
       const page = PAGES.eventOrder.href({ orderId });
-      const mailTo = { repos: tx, mail: services.mail, config: services.config };
+      const mailTo = { repos: tx, config: services.config };
       await queueMail(mailTo, order.clientId, 'receipt', {
         purchaseNumber: purchase.purchaseNumber,
         lines: purchase.lines.map((line) => ({ name: line.name, amount: money(line.amountCents) })),
@@ -76,13 +75,13 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
         link: mailLink(services.config, page, purchase.returnOrigin),
       });
       await notifyUser(
-        outbox,
+        tx,
         order.clientId,
         `Payment received: ${money(purchase.totalCents)} for order ${orderId} (${order.eventName}). ${order.photographerName} can now deliver.`,
         page,
       );
       await notifyUser(
-        outbox,
+        tx,
         order.photographerId,
         `${order.clientName} paid ${money(purchase.totalCents)} for order ${orderId} (${order.eventName}).`,
         page,
@@ -98,14 +97,14 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
 
     const receipt = PAGES.receipt.href({ purchaseNumber: purchase.purchaseNumber });
     // The buyer's receipt by mail, with the payment it records (or neither).
-    await queueMail({ repos: tx, mail: services.mail, config: services.config }, purchase.buyerId, 'receipt', {
+    await queueMail({ repos: tx, config: services.config }, purchase.buyerId, 'receipt', {
       purchaseNumber: purchase.purchaseNumber,
       lines: purchase.lines.map((line) => ({ name: line.name, amount: money(line.amountCents) })),
       total: money(purchase.totalCents),
       link: mailLink(services.config, receipt, purchase.returnOrigin),
     });
     await notifyUser(
-      outbox,
+      tx,
       purchase.buyerId,
       `Payment received: ${purchase.lines.length === 1 ? '1 item' : `${purchase.lines.length} items`} for ${money(purchase.totalCents)} (${purchase.purchaseNumber}). Your downloads are ready.`,
       receipt,
@@ -116,12 +115,9 @@ export async function handlePaymentEvent(services: Services, event: PaymentEvent
     for (const [sellerId, lines] of bySeller) {
       const names = lines.map((line) => line.name).join(', ');
       const amount = lines.reduce((total, line) => total + line.amountCents, 0);
-      await notifyUser(outbox, sellerId, `${buyer} bought ${names} for ${money(amount)}.`, PAGES.sales.href());
+      await notifyUser(tx, sellerId, `${buyer} bought ${names} for ${money(amount)}.`, PAGES.sales.href());
     }
     return done('paid');
   });
-  // Committed now: the relay's and the mail sender's passes told at the write may have run before the commit.
-  services.relay.kick();
-  services.mail.kick();
   return outcome;
 }

@@ -25,25 +25,33 @@ import { sql } from 'kysely';
 import { inTransaction } from './sql.js';
 import { type FileUrls, fileUrls } from './urls.js';
 import type { FileLinks } from '../files/fileLinks.js';
+import { type OutboxWakes, outboxWakes } from '../outbox/wake.js';
 import { usersRepository } from './users.js';
 
 /** The repositories on one connection or transaction. */
 export type RepositorySet = ReturnType<typeof repositorySet>;
 
 export interface Repositories extends RepositorySet {
-  /** Runs `work` in one transaction, for a change that spans repositories: it gets them all on it. */
+  /**
+   * Runs `work` in one transaction, for a change that spans repositories: it gets them all on it.
+   * The outboxes' runners hear of its rows once it commits (`wakes`).
+   */
   transaction<T>(work: (repos: RepositorySet) => Promise<T>): Promise<T>;
+  /** Told after each commit of an outbox row written through these repositories. */
+  wakes: OutboxWakes;
 }
 
 export function createRepositories(db: Db, filesOrigin: string, links: FileLinks): Repositories {
   const urls = fileUrls(filesOrigin, links);
+  const wakes = outboxWakes();
   return {
-    ...repositorySet(db, urls),
-    transaction: (work) => inTransaction(db, (trx) => work(repositorySet(trx, urls))),
+    ...repositorySet(db, urls, wakes),
+    transaction: (work) => inTransaction(db, (trx) => work(repositorySet(trx, urls, wakes))),
+    wakes,
   };
 }
 
-function repositorySet(db: Db, urls: FileUrls) {
+function repositorySet(db: Db, urls: FileUrls, wakes: OutboxWakes) {
   const users = usersRepository(db, urls);
   const purchases = purchasesRepository(db);
   return {
@@ -63,8 +71,8 @@ function repositorySet(db: Db, urls: FileUrls) {
     rateWindows: rateWindowsRepository(db),
     idempotency: idempotencyRepository(db),
     leases: leasesRepository(db),
-    liveOutbox: liveOutboxRepository(db),
-    mailOutbox: mailOutboxRepository(db),
+    liveOutbox: liveOutboxRepository(db, wakes.live),
+    mailOutbox: mailOutboxRepository(db, wakes.mail),
     passwordResets: passwordResetsRepository(db),
     mediaJobs: mediaJobsRepository(db),
     /** Throws unless the database answers: the readiness check (/health). */

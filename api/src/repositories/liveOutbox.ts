@@ -1,7 +1,8 @@
 import type { LivePayloads } from '@marketplace/shared/contract';
 import type { Db } from '../db/database.js';
 import type { Schema } from '../db/schema.js';
-import { nowIso, onPostgres } from './sql.js';
+import type { OutboxWake } from '../outbox/wake.js';
+import { afterCommit, nowIso, onPostgres } from './sql.js';
 
 /** The live messages that go through the outbox: those announcing a row (the rollbacks do not). */
 export type OutboxKind = Schema['live_outbox']['kind'];
@@ -27,9 +28,10 @@ const COLUMNS = ['id', 'kind', 'profile_name', 'payload', 'attempts', 'next_atte
 
 /**
  * The live outbox (issue 40, item 3): a live message is a row written with what it announces, on
- * the same connection or transaction, and published by the relay (live/relay.ts) once committed.
+ * the same connection or transaction, and published by the relay (live/relay.ts) once committed:
+ * `wake` tells this process's relay of each row when it commits.
  */
-export function liveOutboxRepository(db: Db) {
+export function liveOutboxRepository(db: Db, wake: OutboxWake) {
   const marks = (on: Db): OutboxMarks => ({
     async sent(id) {
       await on.updateTable('live_outbox').set({ sent_at: nowIso() }).where('id', '=', id).execute();
@@ -73,6 +75,7 @@ export function liveOutboxRepository(db: Db) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      afterCommit(db, wake.notify);
       return id;
     },
 

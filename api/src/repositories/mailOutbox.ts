@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { Schema } from '../db/schema.js';
-import { nowIso, onPostgres } from './sql.js';
+import type { OutboxWake } from '../outbox/wake.js';
+import { afterCommit, nowIso, onPostgres } from './sql.js';
 
 export type MailKind = Schema['mail_outbox']['kind'];
 
@@ -31,8 +32,9 @@ export interface TakenMail extends OutgoingMail {
  * conditional update on the lease, so a sender whose lease ran out (another sender took the row
  * since) changes nothing and learns it. A sender that dies mid-way (after sending, before marking)
  * leaves the row to be taken again when the lease ends: delivered at least once, never lost.
+ * `wake` tells this process's sender of each mail when it commits.
  */
-export function mailOutboxRepository(db: Db) {
+export function mailOutboxRepository(db: Db, wake: OutboxWake) {
   /** The row while `leaseId` holds it: not sent, not given up, and no other sender took it since. */
   const held = (id: number, leaseId: string) =>
     db
@@ -59,6 +61,7 @@ export function mailOutboxRepository(db: Db) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      afterCommit(db, wake.notify);
       return id;
     },
 

@@ -49,12 +49,38 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** What runs once each open transaction commits (afterCommit), by the transaction's builder. */
+const committed = new WeakMap<Db, Array<() => void>>();
+
 /**
  * Runs `work` in a transaction, or in the one `db` already is (a change spanning repositories,
  * Repositories.transaction, makes them all on one transaction; the builder cannot nest them).
+ * Once it commits, runs what `afterCommit` was given in it, in order; after a rollback, nothing.
  */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  const hooks: Array<() => void> = [];
+  const result = await db.transaction().execute((trx) => {
+    committed.set(trx, hooks);
+    return work(trx);
+  });
+  for (const hook of hooks) hook();
+  return result;
+}
+
+/**
+ * Runs `hook` once what was written on `db` is committed: at once on a connection (each statement
+ * commits), after the commit of the transaction `db` is, and never if that rolls back. A
+ * transaction not opened by inTransaction is refused: its commit could not be seen.
+ */
+export function afterCommit(db: Db, hook: () => void): void {
+  if (!db.isTransaction) {
+    hook();
+    return;
+  }
+  const hooks = committed.get(db);
+  if (!hooks) throw new Error('afterCommit: a transaction not opened by inTransaction');
+  hooks.push(hook);
 }
 
 /** Whether `db` (a connection or a transaction) is PostgreSQL's: for what only it has (row locks). */

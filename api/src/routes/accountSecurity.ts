@@ -1,3 +1,4 @@
+import { messageOf } from '@marketplace/shared/errors';
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'hono';
@@ -57,9 +58,7 @@ async function revokeLive({ live, logins }: Services, ended: Ended): Promise<voi
     try {
       await live.endSession({ token: key, username: logins.usernameOf(identity) });
     } catch (error) {
-      console.error(
-        `[live] could not revoke a session's broker logins: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      console.error(`[live] could not revoke a session's broker logins: ${messageOf(error)}`);
     }
   }
 }
@@ -70,7 +69,7 @@ async function revokeLive({ live, logins }: Services, ended: Ended): Promise<voi
  */
 export function registerAccountSecurityRoutes(r: Router, services: Services, throttle: LoginThrottle): void {
   const { repos, config } = services;
-  const outbox = (tx: RepositorySet) => ({ repos: tx, mail: services.mail, config });
+  const outbox = (tx: RepositorySet) => ({ repos: tx, config });
   const resetRequests = new RateWindow(repos.rateWindows, RESET_REQUESTS_PER_CLIENT_HOUR, 3600_000);
   /** The shell's origin the request came from, when it is one of ours: the link in the mail opens there. */
   const originOf = (c: Context<AppEnv>) => {
@@ -92,8 +91,6 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
       await tx.passwordResets.add(hashOf(token), userId, new Date(Date.now() + PASSWORD_RESET_MINUTES * 60_000));
       await queueMail(outbox(tx), userId, 'passwordReset', { link });
     });
-    // Committed now: the sender's pass told at the write may have run before the commit.
-    services.mail.kick();
   };
 
   r.visitor('requestPasswordReset', z.object({ email: fields.email() }), async ({ email }, { c }) => {
@@ -104,7 +101,7 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
       });
     const origin = originOf(c);
     void sendResetLink(email, origin).catch((error: unknown) =>
-      console.error(`[mail] password reset: ${error instanceof Error ? error.message : String(error)}`),
+      console.error(`[mail] password reset: ${messageOf(error)}`),
     );
     // The same answer for every email: it tells nobody whether an account has it.
     return { requested: true as const };
@@ -225,7 +222,7 @@ export async function queueSignInMail(
   c: Context<AppEnv>,
   userId: number,
 ): Promise<void> {
-  await queueMail({ repos: tx, mail: services.mail, config: services.config }, userId, 'signIn', {
+  await queueMail({ repos: tx, config: services.config }, userId, 'signIn', {
     device: deviceOf(c.req.header('user-agent') ?? null),
     address: clientAddress(c, services.config),
     at: new Date(),

@@ -68,7 +68,6 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       });
       if (!started) throw await refuse();
       await attempt.succeeded();
-      services.mail.kick();
       return repos.users.info({ ...row, roles: await repos.users.rolesOf(row.id) });
     },
   );

@@ -123,14 +123,13 @@ export function registerBookingRoutes(r: Router, services: Services): void {
         totalCents,
       });
       await notifyUser(
-        { repos: tx, relay: services.relay },
+        tx,
         photographer.id,
         `${user.username} asked you to photograph ${event.name} (${offered.name}, ${formatMoney(totalCents, CURRENCY)}).`,
         PAGES.eventOrder.href({ orderId: created }),
       );
       return created;
     });
-    services.relay.kick();
     return { orderId };
   });
 }

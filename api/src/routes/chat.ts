@@ -10,7 +10,7 @@ import { sendLive, type Services } from '../services.js';
  * Message notifications (one entry per conversation partner, SPEC.md section 4 "Message
  * notifications"), chat windows and chat messages.
  */
-export function registerChatRoutes(r: Router, { repos, relay }: Services): void {
+export function registerChatRoutes(r: Router, { repos }: Services): void {
   const partner = async (profileName: string, self: SessionUser): Promise<UserRef> => {
     const other = await repos.users.byProfileName(profileName);
     if (!other) throw notFound('Profile');
@@ -61,7 +61,7 @@ export function registerChatRoutes(r: Router, { repos, relay }: Services): void 
       const other = await partner(profileName, user);
       const message = await repos.transaction(async (tx) => {
         const sent = await tx.chat.send(user, other, content);
-        await sendLive({ repos: tx, relay }, 'chatNotifications', other.profileName, {
+        await sendLive(tx, 'chatNotifications', other.profileName, {
           messageId: sent.id,
           profileName: user.profileName,
           name: user.username,
@@ -72,8 +72,6 @@ export function registerChatRoutes(r: Router, { repos, relay }: Services): void 
         });
         return sent;
       });
-      // Committed now: the relay's pass told at the write may have run before the commit.
-      relay.kick();
       return { message };
     },
   );

@@ -185,14 +185,9 @@ export function registerOrderRoutes(r: Router, services: Services): void {
       // all is held for a refund by the webhook).
       if (name === 'cancel') await tx.purchases.expireOpen(orderLineOf(order.orderId));
       const told = actor === 'client' ? order.photographerId : order.clientId;
-      await notifyUser(
-        { repos: tx, relay: services.relay },
-        told,
-        news,
-        PAGES.eventOrder.href({ orderId: order.orderId }),
-      );
+      await notifyUser(tx, told, news, PAGES.eventOrder.href({ orderId: order.orderId }));
       // And by mail, unless they switched order updates off: with the change, or neither.
-      await queueMail({ repos: tx, mail: services.mail, config: services.config }, told, 'orderUpdate', {
+      await queueMail({ repos: tx, config: services.config }, told, 'orderUpdate', {
         orderId: order.orderId,
         eventName: order.eventName,
         news,
@@ -202,9 +197,6 @@ export function registerOrderRoutes(r: Router, services: Services): void {
     });
     const now = await orderOf(order.orderId);
     if (!changed) throw new HttpError(409, refusalOf(now, name, actor) ?? 'This order changed meanwhile: look again');
-    // Committed now: the relay's and the sender's passes told at the write may have run before the commit.
-    services.relay.kick();
-    services.mail.kick();
     return now;
   };
 

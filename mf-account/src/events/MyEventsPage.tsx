@@ -19,6 +19,7 @@ import {
   type OwnEvent,
   useFormErrors,
 } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 import { Actions, ConfirmWithdraw, OfferList, RowActions, useRefreshList } from '../offers/forms.js';
 import { AccountPage } from '../profile/AccountPage.js';
 import { useAccountQuery } from '../profile/queries.js';
@@ -59,7 +60,7 @@ export function MyEventsPage() {
       setStatus(`${event.name} published`);
       await refresh();
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : 'Publishing failed: try again');
+      setFailure(messageOf(error, 'Publishing failed: try again'));
     }
   };
 

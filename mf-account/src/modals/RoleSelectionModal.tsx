@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { apiCall, Button, Checkbox, Modal, sessionStore } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 
 /** Where users write when neither role fits (SPEC.md section 5; the address is ours to choose). */
 export const BUSINESS_EMAIL = 'hello@eventmedia.example';
@@ -16,7 +17,7 @@ export function RoleSelectionModal() {
     try {
       sessionStore.getState().setUser(await apiCall('updateRoles', { driver, media }));
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'Saving failed');
+      setError(messageOf(e, 'Saving failed'));
       setSaving(false);
     }
   };

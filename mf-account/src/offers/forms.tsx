@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button, callKey, Modal, theme, type CallName } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 
 /** After a change: the list asks the API again. */
 export function useRefreshList(call: CallName) {
@@ -84,7 +85,7 @@ export function ConfirmWithdraw({
       await onConfirm();
       onClose();
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'Withdrawing failed: try again');
+      setError(messageOf(e, 'Withdrawing failed: try again'));
       setBusy(false);
     }
   };

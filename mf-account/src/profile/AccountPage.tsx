@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link, PageLayout, PAGES, QueryState, Skeleton, statusOf, useSession } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 
 /** The API's reason (e.g. the role a page needs) is what the user needs to read. */
-const reason = (error: unknown) => (error instanceof Error ? error.message : 'This could not be loaded.');
+const reason = (error: unknown) => messageOf(error, 'This could not be loaded.');
 
 /** Four rows of a list, the shape of every account page's content while it loads. */
 const LIST_SKELETON = [0, 1, 2, 3].map((i) => (

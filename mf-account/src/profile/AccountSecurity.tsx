@@ -16,6 +16,7 @@ import {
   useNavigate,
   type MailPreferences,
 } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 import { NewPasswordFields, newPasswordProblems } from '../auth/NewPasswordFields.js';
 import { Form, formFields } from '../ui.js';
 import { useAccountQuery } from './queries.js';
@@ -96,7 +97,7 @@ export function SessionList() {
       if (current) return await leave();
       await queryClient.invalidateQueries({ queryKey: callKey('getAccountSessions') });
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'That session could not be logged out');
+      setError(messageOf(e, 'That session could not be logged out'));
     }
   };
   const endAll = async () => {
@@ -105,7 +106,7 @@ export function SessionList() {
       await apiCall('endAllAccountSessions');
       await leave();
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'The sessions could not be logged out');
+      setError(messageOf(e, 'The sessions could not be logged out'));
     }
   };
   return (
@@ -152,7 +153,7 @@ export function MailPreferencesForm() {
       const saved = await apiCall('updateMailPreferences', { [kind]: on });
       queryClient.setQueryData(callKey('getMailPreferences'), saved);
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'Saving failed');
+      setError(messageOf(e, 'Saving failed'));
     }
   };
   return (

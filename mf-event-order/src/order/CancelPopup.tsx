@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Modal } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 
 /** SPEC.md section 4 "Cancel flow": a confirmation popup; page scrolling is locked while it is open. */
 export function CancelPopup({ onConfirm, onClose }: { onConfirm: () => Promise<void>; onClose: () => void }) {
@@ -15,7 +16,7 @@ export function CancelPopup({ onConfirm, onClose }: { onConfirm: () => Promise<v
           onClick={() => {
             setBusy(true);
             onConfirm().then(onClose, (e: unknown) => {
-              setError(e instanceof Error ? e.message : 'The order could not be cancelled');
+              setError(messageOf(e, 'The order could not be cancelled'));
               setBusy(false);
             });
           }}

@@ -15,6 +15,7 @@ import {
   type Target,
 } from '@marketplace/shared';
 // Not in the shared singleton: only the pages that play video bundle the player (and fetch hls.js).
+import { messageOf } from '@marketplace/shared/errors';
 import { VideoPreview } from '@marketplace/shared/video';
 import type { OrderActions } from './useOrderActions.js';
 import { formatDate } from './labels.js';
@@ -99,9 +100,7 @@ function TargetRow({
               setSaveError(null);
               actions
                 .changeDescription(target.targetId, text)
-                .then(stopEditing, (error: unknown) =>
-                  setSaveError(error instanceof Error ? error.message : 'Not saved: try again'),
-                );
+                .then(stopEditing, (error: unknown) => setSaveError(messageOf(error, 'Not saved: try again')));
             }}
           >
             <TextField

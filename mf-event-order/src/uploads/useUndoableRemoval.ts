@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { messageOf } from '@marketplace/shared/errors';
 
 /** How long a removed file can be brought back before its removal is sent. */
 export const UNDO_MS = 6000;
@@ -39,7 +40,7 @@ export function useUndoableRemoval(send: (targetId: number, leaving: boolean) =>
     const settle = () => setRemovals((now) => now.filter((r) => r.targetId !== targetId));
     sendLatest.current(targetId, leaving).then(settle, (error: unknown) => {
       settle();
-      setFailure(`${entry.name} could not be removed: ${error instanceof Error ? error.message : 'try again'}`);
+      setFailure(`${entry.name} could not be removed: ${messageOf(error, 'try again')}`);
     });
   }, []);
 

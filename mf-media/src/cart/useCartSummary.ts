@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall, callKey, statusOf, useSession, type ApiResponse } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 
 type SummaryAnswer = ApiResponse<'getCartSummary'>;
 
@@ -46,5 +47,5 @@ export function useCartSummary() {
  */
 export function refusalText(error: unknown, fallback: string): string {
   const status = statusOf(error);
-  return status >= 400 && status < 500 && error instanceof Error ? error.message : fallback;
+  return status >= 400 && status < 500 ? messageOf(error, fallback) : fallback;
 }

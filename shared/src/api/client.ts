@@ -1,3 +1,4 @@
+import { messageOf } from '../../node/errors.mjs';
 import { type ApiErrorBody, type ApiResponse, type CallArgs, type CallName } from '../contract/calls.js';
 import { encodeCall } from '../contract/encode.js';
 import { getRuntimeConfig } from '../config/runtime.js';
@@ -93,7 +94,7 @@ export async function apiCallWith<K extends CallName>(
       });
     } catch (error) {
       const abandoned = unloading || Boolean(signal?.aborted);
-      return new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, abandoned);
+      return new ApiError(0, messageOf(error, 'Network error'), undefined, abandoned);
     }
   };
 
@@ -166,7 +167,7 @@ export async function sendUpload(
   try {
     response = await fetch(upload.uploadUrl, { ...request, credentials: 'omit' });
   } catch (error) {
-    throw new ApiError(0, error instanceof Error ? error.message : 'Network error', undefined, unloading);
+    throw new ApiError(0, messageOf(error, 'Network error'), undefined, unloading);
   }
   if (!response.ok) throw uploadFailure(response.status, await response.text().catch(() => ''));
 }

@@ -1,4 +1,5 @@
 import type { RootOptions } from 'react-dom/client';
+import { messageOf } from '../../node/errors.mjs';
 import { reportPageError } from '../platform/pageErrors.js';
 
 /**
@@ -12,8 +13,6 @@ import { reportPageError } from '../platform/pageErrors.js';
 const PART_RENDERED_HERE =
   /server could not finish this Suspense boundary|error while hydrating this Suspense boundary|React error #(419|422)\b/i;
 const RENDERED_AGAIN = /error during concurrent rendering|React error #520\b/i;
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The one handler of every React root's errors (mountApp, hydrated or rendered here), so no

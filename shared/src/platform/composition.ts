@@ -1,3 +1,4 @@
+import { messageOf } from '../../node/errors.mjs';
 import { parseRuntimeConfig, type RuntimeConfig } from '../config/parse.js';
 import { REMOTE_NAMES, type RemoteName } from './remotes.js';
 
@@ -59,9 +60,7 @@ export function composedRuntimeConfig(doc?: Pick<Document, 'getElementById'>): R
   try {
     return parseRuntimeConfig(inline);
   } catch (error) {
-    console.warn(
-      `[platform] the page's runtime config is not valid, fetching it: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    console.warn(`[platform] the page's runtime config is not valid, fetching it: ${messageOf(error)}`);
     return null;
   }
 }

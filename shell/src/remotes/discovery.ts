@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import {
   chosenPointer,
@@ -268,7 +269,7 @@ export async function resolveRemotes(
     return { remotes, manifests: knownManifests(config, composed, doc) };
   } catch (error) {
     console.warn(
-      `[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${error instanceof Error ? error.message : String(error)}`,
+      `[shell] discovery document ${config.discoveryUrl} unreadable, using the configured remotes: ${messageOf(error)}`,
     );
     return { remotes: override(null, { ...config.remotes }), manifests: knownManifests(config, composed, null) };
   }

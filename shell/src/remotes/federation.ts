@@ -6,6 +6,7 @@ import {
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from '@marketplace/shared';
+import { messageOf } from '@marketplace/shared/errors';
 // Not the shared package itself: main.js runs this before the shared singletons are negotiated.
 import { pageAt, REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
 import { resolveRemotes } from './discovery.js';
@@ -101,7 +102,7 @@ function registerPlatformRemotes(config: RuntimeConfig): void {
       name: 'platform-slot-errors',
       // A failed remote is its slot's business: log it and let loadRemote reject.
       errorLoadRemote({ id, error }) {
-        console.warn(`[shell] remote ${id} failed to load: ${error instanceof Error ? error.message : String(error)}`);
+        console.warn(`[shell] remote ${id} failed to load: ${messageOf(error)}`);
         return undefined;
       },
     },

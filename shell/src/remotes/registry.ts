@@ -1,4 +1,5 @@
 import type { ExposedModule, ExposedName, ExposedProps, RemoteName } from '@marketplace/shared';
+import { withTimeout } from '@marketplace/shared/timeout';
 // The single-bundle build swaps this module for ./single.ts (build-preset/single.mjs).
 import { loadRemoteModule } from './federation.js';
 
@@ -49,30 +50,13 @@ export function loadWithin<R extends RemoteName, M extends ExposedName<R>>(
   { loader = loadExposed, fresh = false }: { loader?: Loader; fresh?: boolean } = {},
 ): Promise<ExposedModule<ExposedProps<R, M>>> {
   const id = `${remote}/${module}`;
-  return withTimeout(
-    loader(remote, module, { fresh }),
-    ms,
-    () => new RemoteTimeoutError(id, `${id} did not load within ${ms} ms`),
-  );
+  // A loader may reject with anything (a module's script throws what it likes); the slot reports an Error.
+  const loading = loader(remote, module, { fresh }).catch((error: unknown) => {
+    throw error instanceof Error ? error : new Error(String(error));
+  });
+  return withTimeout(loading, ms, () => new RemoteTimeoutError(id, `${id} did not load within ${ms} ms`));
 }
 
 /** What a failed load is called in the slot's failure report. */
 export const failureKind = (error: unknown): 'timeout' | 'load' =>
   error instanceof RemoteTimeoutError ? 'timeout' : 'load';
-
-/** Rejects with `onTimeout()` when `promise` has not settled within `ms` (it may still settle later). */
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(onTimeout()), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}

@@ -1,3 +1,4 @@
+import { messageOf } from '@marketplace/shared/errors';
 import { REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
 import {
   appliedOverrides,
@@ -73,7 +74,7 @@ export function checkForRollbacks({
   })()
     .catch((error: unknown) => {
       // The store unreachable for a moment: the page keeps what it runs, the next navigation checks again.
-      console.warn(`[shell] discovery document not re-read: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(`[shell] discovery document not re-read: ${messageOf(error)}`);
     })
     .finally(() => {
       checking = null;

@@ -143,7 +143,7 @@ const beaconError = (owner: Owner, kind: BeaconError['kind'], message: string, f
 });
 
 /** An error's words for the beacon: the original error's name and message. */
-export const messageOf = (error: unknown): string => {
+export const describeError = (error: unknown): string => {
   const original = originalError(error);
   return original instanceof Error ? `${original.name}: ${original.message}` : String(original);
 };
@@ -167,22 +167,27 @@ export function beaconErrorOf(report: PageErrorReport, bases: RemoteBases): Beac
       return beaconError(report.remote, 'render', report.message);
     case 'error': {
       // A script served without CORS or loaded without crossorigin: "Script error.", no error, no file.
-      const words = report.error == null ? report.message || 'Script error.' : messageOf(report.error);
+      const words = report.error == null ? report.message || 'Script error.' : describeError(report.error);
       const owner = ownerOfError(report.error, bases, { location: report.filename });
       return beaconError(owner, 'uncaught', words, frameOfError(report.error, owner, bases));
     }
     case 'rejection': {
       const owner = ownerOfError(report.error, bases);
-      return beaconError(owner, 'rejection', messageOf(report.error), frameOfError(report.error, owner, bases));
+      return beaconError(owner, 'rejection', describeError(report.error), frameOfError(report.error, owner, bases));
     }
     case 'recoverable':
     case 'caught':
     case 'uncaught': {
-      if (report.kind === 'recoverable' && SERVER_COULD_NOT_FINISH.test(messageOf(report.error))) return null;
+      if (report.kind === 'recoverable' && SERVER_COULD_NOT_FINISH.test(describeError(report.error))) return null;
       // Recovered from or not, the remote did throw.
       const stacks = { componentStack: report.componentStack };
       const owner = ownerOfError(report.error, bases, stacks);
-      return beaconError(owner, 'render', messageOf(report.error), frameOfError(report.error, owner, bases, stacks));
+      return beaconError(
+        owner,
+        'render',
+        describeError(report.error),
+        frameOfError(report.error, owner, bases, stacks),
+      );
     }
   }
 }

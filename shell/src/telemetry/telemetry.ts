@@ -16,7 +16,7 @@ import { storedVersionOf } from '../remotes/discovery.js';
 // The single-bundle build swaps this module for ../remotes/single.ts (build-preset/single.mjs).
 import { entriesInUse } from '../remotes/federation.js';
 import { SlotBoundary } from '../remotes/SlotBoundary.js';
-import { beaconErrorOf, frameOfError, messageOf, ownerOfNode, type RemoteBases } from './attribution.js';
+import { beaconErrorOf, frameOfError, describeError, ownerOfNode, type RemoteBases } from './attribution.js';
 import { Collector } from './collector.js';
 
 /** This page load's collector, when it is sampled in; every report below is a no-op otherwise. */
@@ -189,7 +189,7 @@ export function reportSlotFailure(
   error: unknown,
 ): void {
   reportRemoteUse(remote);
-  page?.error(remote, kind, messageOf(error), kind === 'render' ? frameOfError(error, remote, bases()) : undefined);
+  page?.error(remote, kind, describeError(error), kind === 'render' ? frameOfError(error, remote, bases()) : undefined);
 }
 
 /** Forgets this page's collector and errors (tests start each with a fresh page). */
