@@ -564,7 +564,7 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
       for (const file of readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })) {
         if (!/\.tsx?$/.test(file) || /\.test\.tsx?$/.test(file)) continue;
         const text = readFileSync(join(root, folder, file), 'utf8');
-        if (!/useSearchParams\(|URLSearchParams\(/.test(text)) continue;
+        if (!/useSearchParams\(|\bURLSearchParams\b/.test(text)) continue;
         // `.get('name')`, or `.getAll(NAME)` with `const NAME = 'name'` in the same file.
         for (const [, literal, constant] of text.matchAll(/\.get(?:All)?\((?:'([^']+)'|([A-Z_]+))\)/g)) {
           const value = literal ?? new RegExp(`const ${constant} = '([^']+)'`).exec(text)?.[1];

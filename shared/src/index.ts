@@ -8,7 +8,15 @@ export * from './config/runtime.js';
 export * from './platform/index.js';
 export { ApiError, apiCall, apiCallWith, endsSession, sendUpload, statusOf, type CallOptions } from './api/client.js';
 export { downloadUrl } from './api/files.js';
-export { callKey, callQuery, pageCall, prefetchPageCalls, sendPageCall, type PageCall } from './api/queries.js';
+export {
+  callKey,
+  callQuery,
+  pageCall,
+  pageQuery,
+  prefetchPageCalls,
+  sendPageCall,
+  type PageCall,
+} from './api/queries.js';
 export { isLoggedInCookie, setLoggedInCookie, setLoginRedirect, takeLoginRedirect, parentDomain } from './cookies.js';
 export { diagnostics } from './diagnostics.js';
 export { live, LiveChannel, type LiveKind, type MqttLike, type Connect } from './live/index.js';

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
-  callQuery,
+  PAGE_DATA,
+  pageQuery,
   Checkbox,
   EmptyState,
   formatMoney,
@@ -40,7 +41,7 @@ const offText = (code: DiscountCode) =>
 
 /** A photographer's discount codes: every one, withdrawn ones marked, each to edit or withdraw, and a new one. */
 export function DiscountCodesPage() {
-  const q = useAccountQuery(callQuery('getDiscountCodes'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.discountCodes()));
   const refresh = useRefreshList('getDiscountCodes');
   const [editing, setEditing] = useState<DiscountCode | 'new' | null>(null);
   const [withdrawing, setWithdrawing] = useState<DiscountCode | null>(null);

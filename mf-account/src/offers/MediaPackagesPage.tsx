@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
-  callQuery,
+  PAGE_DATA,
+  pageQuery,
   Checkbox,
   EmptyState,
   formatMoney,
@@ -48,7 +49,7 @@ function includes(offer: MediaPackage): string {
 
 /** A photographer's media packages: every one, withdrawn ones marked, each to edit or withdraw, and a new one. */
 export function MediaPackagesPage() {
-  const q = useAccountQuery(callQuery('getMediaPackages'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.mediaPackages()));
   const refresh = useRefreshList('getMediaPackages');
   const [editing, setEditing] = useState<MediaPackage | 'new' | null>(null);
   const [withdrawing, setWithdrawing] = useState<MediaPackage | null>(null);

@@ -1,11 +1,11 @@
-import { Avatar, callQuery, Link, PAGES } from '@marketplace/shared';
+import { Avatar, PAGE_DATA, pageQuery, Link, PAGES } from '@marketplace/shared';
 import { AccountPage } from './AccountPage.js';
 import { useAccountQuery } from './queries.js';
 
 export { OrdersPage } from './OrdersPage.js';
 
 export function ProfilePage() {
-  const q = useAccountQuery(callQuery('getOwnProfile'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.ownProfile()));
   return (
     <AccountPage title="Profile" state={q}>
       {q.data && (

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import {
   Button,
-  callQuery,
+  PAGE_DATA,
+  pageQuery,
   formatMoney,
   Link,
   orderStage,
@@ -122,7 +123,7 @@ function OrderRow({ order }: { order: EventOrderSummary }) {
 
 /** The user's event orders, as client and as photographer, by where they stand. */
 export function OrdersPage() {
-  const q = useAccountQuery(callQuery('getEventOrders'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.eventOrders()));
   const [filter, setFilter] = useState<Filter>('all');
   const orders = q.data?.eventOrders ?? [];
   const stages: readonly OrderStage[] | null = FILTERS[filter].stages;

@@ -4,7 +4,8 @@ import {
   apiCall,
   Button,
   callKey,
-  callQuery,
+  PAGE_DATA,
+  pageQuery,
   PageLayout,
   QueryState,
   sessionStore,
@@ -38,7 +39,7 @@ const FORM_SKELETON = (
  * logged in, and which notification emails come.
  */
 export function SettingsPage() {
-  const q = useAccountQuery(callQuery('getOwnProfile'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.ownProfile()));
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -1,5 +1,16 @@
 import styled from 'styled-components';
-import { callQuery, Card, Link, PAGES, PhotoIcon, Picture, safeHref, theme, type OwnedItem } from '@marketplace/shared';
+import {
+  PAGE_DATA,
+  pageQuery,
+  Card,
+  Link,
+  PAGES,
+  PhotoIcon,
+  Picture,
+  safeHref,
+  theme,
+  type OwnedItem,
+} from '@marketplace/shared';
 import { AccountPage } from '../profile/AccountPage.js';
 import { useAccountQuery } from '../profile/queries.js';
 
@@ -52,7 +63,7 @@ const Grid = styled.ul`
 const CARD_SIZES = '(max-width: 480px) 100vw, 340px';
 
 export function PurchasesPage() {
-  const q = useAccountQuery(callQuery('getPurchases'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.purchases()));
   const items = q.data?.items ?? [];
   const downloadAll = safeHref(q.data?.downloadAllUrl);
   return (

@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import {
-  callQuery,
+  PAGE_DATA,
+  pageQuery,
   formatMoney,
   Link,
   PAGES,
@@ -53,7 +54,7 @@ const Facts = styled.dl`
 
 export function ReceiptPage() {
   const { purchaseNumber = '' } = useParams();
-  const q = useAccountQuery(callQuery('getPurchase', { purchaseNumber }));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.purchase(purchaseNumber)));
   const purchase = q.data?.purchase;
   usePageHead(
     purchase

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { callQuery, formatMoney, Time } from '@marketplace/shared';
+import { PAGE_DATA, pageQuery, formatMoney, Time } from '@marketplace/shared';
 import { AccountPage } from '../profile/AccountPage.js';
 import { useAccountQuery } from '../profile/queries.js';
 import { TableSection } from '../ui.js';
@@ -30,7 +30,7 @@ const Sections = styled.div`
 
 /** A seller's sales (MEDIA users; the API answers anyone else with the reason): totals per month, then each sale. */
 export function SalesPage() {
-  const q = useAccountQuery(callQuery('getSales'));
+  const q = useAccountQuery(pageQuery(PAGE_DATA.sales()));
   const sales = q.data?.sales ?? [];
   const months = q.data?.months ?? [];
   return (

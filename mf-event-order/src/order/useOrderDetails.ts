@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callQuery, DATA_CACHE_TIME_MS, live, useSession } from '@marketplace/shared';
+import { PAGE_DATA, pageQuery, DATA_CACHE_TIME_MS, live, useSession } from '@marketplace/shared';
 import { PAGES } from '@marketplace/shared/platform';
 
 /** How often the order is read again while one of its files is being processed (until each is ready or refused). */
@@ -39,7 +39,7 @@ function pollInterval(query: object, processing: readonly string[], now: number)
  */
 export function orderDetailsQuery(orderId: string, sharingId: string | undefined) {
   return queryOptions({
-    ...callQuery('getEventOrderDetails', { orderId, sharingId }),
+    ...pageQuery(PAGE_DATA.eventOrder(orderId, sharingId)),
     refetchOnWindowFocus: false,
     // Not after an error, and not for ever: past PROCESSING_POLLS the live notice (or a reload) tells.
     refetchInterval: (query) => {

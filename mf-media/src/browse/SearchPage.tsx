@@ -2,12 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import styled from 'styled-components';
 import {
   Card,
-  callQuery,
   DEFAULT_AVATAR,
   Link,
+  PAGE_DATA,
   PageLayout,
+  pageQuery,
   QueryState,
   safeHref,
+  searchQueryOf,
   type SearchResult,
   usePageHead,
   useSearchParams,
@@ -21,9 +23,6 @@ const Results = styled(Grid)`
     margin: 8px 12px 0;
   }
 `;
-
-/** The query the page searches for: `?q=`, trimmed, as much of it as the API takes (as its loader in PAGES). */
-export const searchQueryOf = (params: URLSearchParams) => (params.get('q') ?? '').trim().slice(0, 100);
 
 export type ResultKind = 'event' | 'photo' | 'person';
 
@@ -50,7 +49,7 @@ const SECTIONS: { kind: ResultKind; title: string }[] = [
 export function SearchPage() {
   const [params] = useSearchParams();
   const query = searchQueryOf(params);
-  const { data, isLoading, error } = useQuery({ ...callQuery('search', { query }), enabled: query !== '' });
+  const { data, isLoading, error } = useQuery({ ...pageQuery(PAGE_DATA.search(query)), enabled: query !== '' });
   const results = data?.searchResults ?? [];
   usePageHead(
     query

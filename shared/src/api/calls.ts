@@ -17,15 +17,15 @@ export function callKey<K extends CallName>(
 
 /**
  * One API call a page renders from (its loader's, in the platform table), with the cache key its
- * components read it under (`callQuery`'s). `sendPageCall` sends it.
+ * components read it under (`callQuery`'s). `sendPageCall` sends it; `pageQuery` is its query.
  */
-export interface PageCall {
-  readonly name: CallName;
+export interface PageCall<K extends CallName = CallName> {
+  readonly name: K;
   readonly request: object | undefined;
   readonly queryKey: readonly unknown[];
 }
 
 /** A page call, typed by the contract: its request is the one `name` takes. */
-export function pageCall<K extends CallName>(name: K, ...args: CallArgs<K>): PageCall {
+export function pageCall<K extends CallName>(name: K, ...args: CallArgs<K>): PageCall<K> {
   return { name, request: args[0], queryKey: callKey(name, args[0]) };
 }

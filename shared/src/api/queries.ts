@@ -24,6 +24,14 @@ function isNoRetry(name: CallName): boolean {
 }
 
 /**
+ * The query of a page's call (platform/pageData.ts): what its component reads is what its loader
+ * asked, under the same key.
+ */
+export function pageQuery<K extends CallName>(call: PageCall<K>) {
+  return callQuery(call.name, ...([call.request] as CallArgs<K>));
+}
+
+/**
  * Sends a page call, with a server's signal, cookie and address of the API when given. Its
  * request was typed against its name where it was made (`pageCall`), so the pair is the
  * contract's, as TypeScript cannot see through the union here.

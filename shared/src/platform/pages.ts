@@ -1,5 +1,6 @@
-import { pageCall, type PageCall } from '../api/calls.js';
+import type { PageCall } from '../api/calls.js';
 import type { ExposedName, ExposedProps } from '../exposes.js';
+import { PAGE_DATA, searchQueryOf } from './pageData.js';
 import type { RemoteName } from './remotes.js';
 
 /** The `:name` parameters of a path pattern: '/event/:eventIdentifier' has 'eventIdentifier'. */
@@ -130,7 +131,7 @@ export const PAGES = {
     title: 'Event photos and videos',
     description:
       'Browse upcoming events and the photos and videos taken at them, and order media work for your own event.',
-    loader: () => [pageCall('getEvents', { limit: 50 })],
+    loader: () => [PAGE_DATA.events()],
     props: {},
   }),
   events: page({
@@ -141,7 +142,7 @@ export const PAGES = {
     title: 'Events',
     description:
       'Browse upcoming events and the photos and videos taken at them, and order media work for your own event.',
-    loader: () => [pageCall('getEvents', { limit: 50 })],
+    loader: () => [PAGE_DATA.events()],
     props: {},
   }),
   event: page({
@@ -151,7 +152,7 @@ export const PAGES = {
     module: 'EventPage',
     title: 'Event',
     description: 'Photos and videos from this event, from the photographers who covered it.',
-    loader: ({ eventIdentifier }) => [pageCall('getEvent', { eventIdentifier })],
+    loader: ({ eventIdentifier }) => [PAGE_DATA.event(eventIdentifier)],
     props: {},
   }),
   community: page({
@@ -161,7 +162,7 @@ export const PAGES = {
     module: 'CommunityPage',
     title: 'Community',
     description: 'Posts from the photographers, videographers and organisers of the community.',
-    loader: () => [pageCall('getPosts', { limit: 50 })],
+    loader: () => [PAGE_DATA.posts()],
     props: {},
   }),
   search: page({
@@ -173,8 +174,8 @@ export const PAGES = {
     description: 'Events, photos, videos and people matching your search.',
     // The header's search box opens it as /search?q=…; the API takes at most 100 characters.
     loader: (_params, search) => {
-      const query = (search.get('q') ?? '').trim().slice(0, 100);
-      return query ? [pageCall('search', { query })] : [];
+      const query = searchQueryOf(search);
+      return query ? [PAGE_DATA.search(query)] : [];
     },
     props: {},
   }),
@@ -194,9 +195,7 @@ export const PAGES = {
     module: 'EventOrderPage',
     title: 'Event order',
     description: 'An event media order: its progress, requirements, uploads and payout.',
-    loader: ({ orderId }, search) => [
-      pageCall('getEventOrderDetails', { orderId, sharingId: search.get('sharingId') ?? undefined }),
-    ],
+    loader: ({ orderId }, search) => [PAGE_DATA.eventOrder(orderId, search.get('sharingId') ?? undefined)],
     props: {},
   }),
   login: page({
@@ -248,7 +247,7 @@ export const PAGES = {
     module: 'ProfilePage',
     title: 'Your profile',
     description: 'Your public profile: picture, bio and what you have published.',
-    loader: () => [pageCall('getOwnProfile')],
+    loader: () => [PAGE_DATA.ownProfile()],
     props: {},
   }),
   orders: page({
@@ -258,7 +257,7 @@ export const PAGES = {
     module: 'OrdersPage',
     title: 'Your orders',
     description: 'The event media orders you placed or work on.',
-    loader: () => [pageCall('getEventOrders')],
+    loader: () => [PAGE_DATA.eventOrders()],
     props: {},
   }),
   myEvents: page({
@@ -268,7 +267,7 @@ export const PAGES = {
     module: 'MyEventsPage',
     title: 'Your events',
     description: 'The events you organise.',
-    loader: () => [pageCall('getMyEvents')],
+    loader: () => [PAGE_DATA.myEvents()],
     props: {},
   }),
   mediaPackages: page({
@@ -278,7 +277,7 @@ export const PAGES = {
     module: 'MediaPackagesPage',
     title: 'Media packages',
     description: 'The media packages you offer to event organisers and clients.',
-    loader: () => [pageCall('getMediaPackages')],
+    loader: () => [PAGE_DATA.mediaPackages()],
     props: {},
   }),
   discountCodes: page({
@@ -288,7 +287,7 @@ export const PAGES = {
     module: 'DiscountCodesPage',
     title: 'Discount codes',
     description: 'The discount codes you offer.',
-    loader: () => [pageCall('getDiscountCodes')],
+    loader: () => [PAGE_DATA.discountCodes()],
     props: {},
   }),
   purchases: page({
@@ -298,7 +297,7 @@ export const PAGES = {
     module: 'PurchasesPage',
     title: 'Your purchases',
     description: 'The photos and videos you bought, to download.',
-    loader: () => [pageCall('getPurchases')],
+    loader: () => [PAGE_DATA.purchases()],
     props: {},
   }),
   sales: page({
@@ -308,7 +307,7 @@ export const PAGES = {
     module: 'SalesPage',
     title: 'Your sales',
     description: 'The photos and videos you sold, with your payout per month.',
-    loader: () => [pageCall('getSales')],
+    loader: () => [PAGE_DATA.sales()],
     props: {},
   }),
   // Not under /user/: that would hide a creator called "notifications" (profile names reserve none).
@@ -329,7 +328,7 @@ export const PAGES = {
     module: 'CreatorPage',
     title: 'Creator',
     description: "A photographer's or organiser's photos, videos and posts.",
-    loader: ({ profileName }) => [pageCall('getProfile', { profileName })],
+    loader: ({ profileName }) => [PAGE_DATA.creator(profileName)],
     props: {},
   }),
   receipt: page({
@@ -339,7 +338,7 @@ export const PAGES = {
     module: 'ReceiptPage',
     title: 'Receipt',
     description: 'The receipt of a purchase: what was bought, at what price, and its payment.',
-    loader: ({ purchaseNumber }) => [pageCall('getPurchase', { purchaseNumber })],
+    loader: ({ purchaseNumber }) => [PAGE_DATA.purchase(purchaseNumber)],
     props: {},
     footer: 'none',
   }),
@@ -350,7 +349,7 @@ export const PAGES = {
     module: 'SettingsPage',
     title: 'Settings',
     description: "Your account's settings.",
-    loader: () => [pageCall('getOwnProfile')],
+    loader: () => [PAGE_DATA.ownProfile()],
     props: {},
   }),
   faq: page({
