@@ -3,7 +3,8 @@ import {
   ApiError,
   apiCall,
   Button,
-  callQuery,
+  PAGE_DATA,
+  pageQuery,
   EmptyState,
   eventTimeFromInput,
   eventTimeInput,
@@ -42,7 +43,7 @@ const valuesOf = (event: OwnEvent | null): Record<Field, string> => ({
 /** An organizer's events, drafts too: each to edit, publish or withdraw, and a new one. */
 export function MyEventsPage() {
   const q = useAccountQuery({
-    ...callQuery('getMyEvents'),
+    ...pageQuery(PAGE_DATA.myEvents()),
     // A cover uploaded is made by the media pipeline: the list looks again until it is there.
     refetchInterval: (query) => (query.state.data?.events.some((e) => e.coverProcessing) ? PROCESSING_POLL_MS : false),
   });
