@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startObjectStore } from '../objectstore/s3rver.mjs';
 import { gradientPng } from '../src/db/png.js';
 import { importFolder } from '../src/files/import.js';
+import { UPLOAD_URL_SECONDS } from '../src/files/store.js';
 import { startWorker } from '../src/media/worker.js';
 import {
   FOREIGN_ORIGIN,
@@ -151,7 +152,13 @@ describe('uploads to the object store', () => {
     const added = await addTarget('stage plan.png');
     expect(added.uploadUrl).toBe(`${store.env.FILES_S3_PUBLIC_ENDPOINT}/${BUCKET}`);
     const fields = present(added.uploadFields, 'the presigned fields');
-    const policy = JSON.parse(Buffer.from(fields.policy ?? '', 'base64').toString()) as { conditions: unknown[] };
+    const policy = JSON.parse(Buffer.from(fields.Policy ?? '', 'base64').toString()) as {
+      expiration: string;
+      conditions: unknown[];
+    };
+    // Valid for an image's 15 minutes (the clock read around the call, at second precision).
+    expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(UPLOAD_URL_SECONDS * 1000 - 60_000);
+    expect(Date.parse(policy.expiration) - Date.now()).toBeLessThanOrEqual(UPLOAD_URL_SECONDS * 1000);
     expect(policy.conditions).toEqual(
       expect.arrayContaining([
         ['eq', '$key', `quarantine/ord-1005/${added.targetIdentifier}`],
@@ -160,7 +167,7 @@ describe('uploads to the object store', () => {
       ]),
     );
     expect(fields).toMatchObject({ key: `quarantine/ord-1005/${added.targetIdentifier}`, 'Content-Type': 'image/png' });
-    expect(fields['x-amz-signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(fields['X-Amz-Signature']).toMatch(/^[0-9a-f]{64}$/);
 
     // The browser's preflight: the bucket's CORS rules (set by the API) allow the shell's origin only.
     const preflight = (origin: string) =>

@@ -10,7 +10,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createHmac } from 'node:crypto';
 import { dirname, join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -26,6 +25,7 @@ import {
   S3ServiceException,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FilesS3Config } from '../config.js';
 import { checkKey, resolveMediaPath } from './paths.js';
@@ -156,54 +156,6 @@ export function localFileStore(mediaDir: string): FileStore {
   };
 }
 
-const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
-
-/**
- * A presigned POST (S3's browser upload, signed with Signature Version 4): a policy that fixes the
- * key, the exact Content-Type and a size of 1 byte to `maxBytes`, valid for uploadSecondsFor(type),
- * signed with the store's secret. The store refuses a POST the policy does not allow, so the URL
- * cannot write another key or type, nor an empty or oversized file. (A store that does not check
- * policies, like s3rver in the tests, takes anything: what the API reads is checked again.)
- */
-export function presignedPost(
-  config: Pick<FilesS3Config, 'publicEndpoint' | 'bucket' | 'region' | 'accessKeyId' | 'secretAccessKey' | 'pathStyle'>,
-  key: string,
-  contentType: string,
-  maxBytes: number,
-  now = new Date(),
-): PresignedPost {
-  const amzDate = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
-  const day = amzDate.slice(0, 8);
-  const credential = `${config.accessKeyId}/${day}/${config.region}/s3/aws4_request`;
-  const signed = {
-    key,
-    'Content-Type': contentType,
-    'x-amz-algorithm': 'AWS4-HMAC-SHA256',
-    'x-amz-credential': credential,
-    'x-amz-date': amzDate,
-  };
-  const policy = Buffer.from(
-    JSON.stringify({
-      expiration: new Date(now.getTime() + uploadSecondsFor(contentType) * 1000).toISOString(),
-      conditions: [
-        { bucket: config.bucket },
-        ['eq', '$key', key],
-        ['eq', '$Content-Type', contentType],
-        ['content-length-range', 1, maxBytes],
-        { 'x-amz-algorithm': signed['x-amz-algorithm'] },
-        { 'x-amz-credential': credential },
-        { 'x-amz-date': amzDate },
-      ],
-    }),
-  ).toString('base64');
-  const signingKey = hmac(hmac(hmac(hmac(`AWS4${config.secretAccessKey}`, day), config.region), 's3'), 'aws4_request');
-  const endpoint = new URL(config.publicEndpoint);
-  const url = config.pathStyle
-    ? `${endpoint.origin}/${config.bucket}`
-    : `${endpoint.protocol}//${config.bucket}.${endpoint.host}`;
-  return { url, fields: { ...signed, policy, 'x-amz-signature': hmac(signingKey, policy).toString('hex') } };
-}
-
 const statusOf = (error: unknown): number | undefined =>
   error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 
@@ -306,7 +258,26 @@ export function s3FileStore(config: FilesS3Config): FileStore {
         throw error;
       }
     },
-    presignUpload: async (key, contentType, maxBytes) => presignedPost(config, key, contentType, maxBytes),
+    /**
+     * A presigned POST (S3's browser upload, Signature Version 4) whose policy fixes the key, the
+     * exact Content-Type and a size of 1 byte to `maxBytes`, valid for uploadSecondsFor(type). The
+     * store refuses a POST the policy does not allow, so the URL cannot write another key or type,
+     * nor an empty or oversized file; what the API reads is checked again all the same. The key
+     * and type are also `eq` conditions of their own: the library would make a key ending in
+     * `${filename}` a prefix.
+     */
+    presignUpload: (key, contentType, maxBytes) =>
+      createPresignedPost(signer, {
+        Bucket,
+        Key: key,
+        Fields: { 'Content-Type': contentType },
+        Conditions: [
+          ['eq', '$key', key],
+          ['eq', '$Content-Type', contentType],
+          ['content-length-range', 1, maxBytes],
+        ],
+        Expires: uploadSecondsFor(contentType),
+      }),
     presignDownload: (key, contentType, contentDisposition) =>
       getSignedUrl(
         signer,
