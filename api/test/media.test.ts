@@ -505,7 +505,7 @@ describe('the media job queue', () => {
     await serving.api.services.files.put(source, gradientPng(300, 400, 9), 'image/png');
     await serving.rows`UPDATE users SET profile_picture = NULL, profile_picture_source = ${source} WHERE profile_name = 'leo'`;
     const jobs = mediaJobs(serving.api.services);
-    await Promise.all([jobs.handle({ avatarOf: 'leo' }), jobs.handle({ avatarOf: 'leo' })]);
+    await Promise.all([jobs.handle({ kind: 'avatar', id: 'leo' }), jobs.handle({ kind: 'avatar', id: 'leo' })]);
     const picture = present(
       (await servingClara.call('getProfile', { profileName: 'leo' })).body.profile.profilePicture,
       "leo's picture",
@@ -519,7 +519,7 @@ describe('the media job queue', () => {
         .map((entry) => join(entry.parentPath, entry.name).slice(folder.length));
     expect(made()).toEqual([picture.slice(picture.indexOf('/avatar/leo') + '/avatar/leo'.length)]);
     // Done: a third run finds nothing waiting and makes nothing.
-    await jobs.handle({ avatarOf: 'leo' });
+    await jobs.handle({ kind: 'avatar', id: 'leo' });
     expect(made()).toHaveLength(1);
   });
 
@@ -532,8 +532,8 @@ describe('the media job queue', () => {
     // The same job run by two workers (one whose lease ran out while it was only slow, say).
     const jobs = mediaJobs(serving.api.services);
     await Promise.all([
-      jobs.handle({ targetIdentifier: sent.targetIdentifier }),
-      jobs.handle({ targetIdentifier: sent.targetIdentifier }),
+      jobs.handle({ kind: 'target', id: sent.targetIdentifier }),
+      jobs.handle({ kind: 'target', id: sent.targetIdentifier }),
     ]);
     const target = await processed(servingClara, ORDER, sent.targetIdentifier);
     expect(target.state).toBe('ready');
@@ -552,24 +552,24 @@ describe('the media job queue', () => {
       const target = body.targets.find((x) => x.targetIdentifier === id);
       return present(target?.image, 'the picture');
     };
-    await jobs.handle({ targetIdentifier: id });
+    await jobs.handle({ kind: 'target', id });
     // Ready with what the page can show at every width; the AVIF waits for its own job.
     expect((await picture()).sources.map((s) => [s.type, s.srcset.split(', ').length])).toEqual([
       ['image/webp', 4],
       ['image/jpeg', 4],
     ]);
     expect(storedFiles(serving, id)).toHaveLength(1 + 8);
-    expect(await services.media.pending({ formatsOf: id })).toBe(true);
+    expect(await services.media.pending({ kind: 'formats', id })).toBe(true);
     // The job lost (the process died between the target's commit and the queue): the first job's
     // next attempt finds the target ready without it, and queues it again.
     if (ENGINE === 'postgres') await serving.rows`DELETE FROM pgboss.job WHERE singleton_key = ${`formats:${id}`}`;
     else await serving.rows`DELETE FROM media_jobs WHERE singleton_key = ${`formats:${id}`}`;
-    expect(await services.media.pending({ formatsOf: id })).toBe(false);
-    await jobs.handle({ targetIdentifier: id });
-    expect(await services.media.pending({ formatsOf: id })).toBe(true);
+    expect(await services.media.pending({ kind: 'formats', id })).toBe(false);
+    await jobs.handle({ kind: 'target', id });
+    expect(await services.media.pending({ kind: 'formats', id })).toBe(true);
     expect(storedFiles(serving, id)).toHaveLength(1 + 8);
     // Two workers run it at once: one adds its AVIF, the other removes what it made.
-    await Promise.all([jobs.handle({ formatsOf: id }), jobs.handle({ formatsOf: id })]);
+    await Promise.all([jobs.handle({ kind: 'formats', id }), jobs.handle({ kind: 'formats', id })]);
     const image = await picture();
     expect(image.sources.map((s) => [s.type, s.srcset.split(', ').length])).toEqual([
       ['image/avif', 4],
@@ -583,15 +583,15 @@ describe('the media job queue', () => {
     }
     expect(storedFiles(serving, id)).toHaveLength(1 + 12);
     // Done: another run makes nothing, and the first job's retry queues nothing.
-    await jobs.handle({ formatsOf: id });
-    await jobs.handle({ targetIdentifier: id });
+    await jobs.handle({ kind: 'formats', id });
+    await jobs.handle({ kind: 'target', id });
     expect(storedFiles(serving, id)).toHaveLength(1 + 12);
   });
 
   it("leaves nothing of a later job's run when its target is removed while it runs", async () => {
     const sent = await upload(serving, servingClara, 'gone.png', 'image/png', gradientPng(1400, 800, 13));
     const { services } = serving.api;
-    await mediaJobs(services).handle({ targetIdentifier: sent.targetIdentifier });
+    await mediaJobs(services).handle({ kind: 'target', id: sent.targetIdentifier });
     expect(storedFiles(serving, sent.targetIdentifier)).toHaveLength(1 + 8);
     // The uploader removes it while the later run stores its first AVIF.
     let removal: Promise<unknown> | undefined;
@@ -603,7 +603,7 @@ describe('the media job queue', () => {
         return services.files.put(...args);
       },
     };
-    await mediaJobs({ ...services, files }).handle({ formatsOf: sent.targetIdentifier });
+    await mediaJobs({ ...services, files }).handle({ kind: 'formats', id: sent.targetIdentifier });
     expect(removal).toBeDefined();
     expect(storedFiles(serving, sent.targetIdentifier)).toEqual([]);
   });
@@ -684,15 +684,15 @@ describe('the media job queue', () => {
     const sent = await upload(serving, servingClara, 'waiting.png', 'image/png', gradientPng(32, 32, 9));
     const { services } = serving.api;
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect(await services.media.pending({ targetIdentifier: sent.targetIdentifier })).toBe(true);
+    expect(await services.media.pending({ kind: 'target', id: sent.targetIdentifier })).toBe(true);
     expect(await resendStalled(services.media, services, future, 100)).toBe(0);
     // The job is lost (the process died between the upload's commit and the queue): queued again.
     if (ENGINE === 'postgres')
       await serving.rows`DELETE FROM pgboss.job WHERE singleton_key = ${`target:${sent.targetIdentifier}`}`;
     else await serving.rows`DELETE FROM media_jobs WHERE singleton_key = ${`target:${sent.targetIdentifier}`}`;
-    expect(await services.media.pending({ targetIdentifier: sent.targetIdentifier })).toBe(false);
+    expect(await services.media.pending({ kind: 'target', id: sent.targetIdentifier })).toBe(false);
     expect(await resendStalled(services.media, services, future, 100)).toBeGreaterThanOrEqual(1);
-    expect(await services.media.pending({ targetIdentifier: sent.targetIdentifier })).toBe(true);
+    expect(await services.media.pending({ kind: 'target', id: sent.targetIdentifier })).toBe(true);
     const worker = await startWorker({ ...serving.config, mediaWorker: 'off' });
     try {
       expect((await processed(servingClara, ORDER, sent.targetIdentifier, 60_000)).state).toBe('ready');

@@ -47,7 +47,8 @@ beforeAll(async () => {
   await sourceFor(NOT_FOR_SALE, 800, 600, 13);
   // The job the API runs at start for the demo's photos (media/jobs.ts queuePublicMedia), run here to its end.
   const jobs = mediaJobs(t().api.services);
-  for (const contentIdentifier of [LANDSCAPE, PORTRAIT, NOT_FOR_SALE]) await jobs.handle({ contentIdentifier });
+  for (const contentIdentifier of [LANDSCAPE, PORTRAIT, NOT_FOR_SALE])
+    await jobs.handle({ kind: 'content', id: contentIdentifier });
 }, 120_000);
 
 /** Every URL of a picture an item or cart line carries: its file, its thumbnail, each source of its `<picture>`. */
@@ -299,7 +300,7 @@ describe('a photo for sale made before previews were', () => {
     await sourceFor(MADE_BEFORE, 1600, 900, 14);
     await t().rows`UPDATE content_items SET for_sale = 0 WHERE identifier = ${MADE_BEFORE}`;
     const jobs = mediaJobs(t().api.services);
-    await jobs.handle({ contentIdentifier: MADE_BEFORE });
+    await jobs.handle({ kind: 'content', id: MADE_BEFORE });
     await t().rows`UPDATE content_items SET for_sale = 1 WHERE identifier = ${MADE_BEFORE}`;
     const old = await storedMedia(MADE_BEFORE);
     expect(old.unmarked).toBeUndefined();
@@ -312,7 +313,7 @@ describe('a photo for sale made before previews were', () => {
 
     // At the next start its job is queued again (queuePublicMedia asks for what waits).
     expect((await t().api.services.repos.content.unprocessed()).content).toContain(MADE_BEFORE);
-    await jobs.handle({ contentIdentifier: MADE_BEFORE });
+    await jobs.handle({ kind: 'content', id: MADE_BEFORE });
     expect(present((await storedMedia(MADE_BEFORE)).unmarked, 'the new unmarked pictures')).toHaveLength(12);
     const [after] = await everyView(t().client(), MADE_BEFORE, 'mia');
     expect(jpegWidths(present(after, 'the new row'))).toEqual([320, 640, 1280]);
@@ -337,7 +338,7 @@ describe('a video for sale', () => {
     const key = `sources/test/${video}.mp4`;
     await t().api.services.files.put(key, syntheticClip({ width: 640, height: 360, seconds: 3 }), 'video/mp4');
     await t().rows`UPDATE content_items SET file_path = ${key}, media = NULL WHERE identifier = ${video}`;
-    await mediaJobs(t().api.services).handle({ contentIdentifier: video });
+    await mediaJobs(t().api.services).handle({ kind: 'content', id: video });
     ladder = present((await storedMedia(video)).video, 'the ladder').files.map((f) => f.key);
   }, 120_000);
 
@@ -416,7 +417,7 @@ describe('a video for sale', () => {
   it('made before previews were (its ladder public), is locked to visitors until its job runs again, then its public files are gone', async () => {
     const jobs = mediaJobs(t().api.services);
     await t().rows`UPDATE content_items SET for_sale = 0, media = NULL WHERE identifier = ${video}`;
-    await jobs.handle({ contentIdentifier: video });
+    await jobs.handle({ kind: 'content', id: video });
     await t().rows`UPDATE content_items SET for_sale = 1 WHERE identifier = ${video}`;
     const old = present((await storedMedia(video)).video, 'the public ladder').files.map((f) => f.key);
     for (const key of old) expect(key).toMatch(/^media\//);
@@ -427,7 +428,7 @@ describe('a video for sale', () => {
     expect(owners?.contentUrl).toMatch(new RegExp(`^${t().url}/media/media/content/${video}/`));
 
     expect((await t().api.services.repos.content.unprocessed()).content).toContain(video);
-    await jobs.handle({ contentIdentifier: video });
+    await jobs.handle({ kind: 'content', id: video });
     for (const key of present((await storedMedia(video)).video, 'the new ladder').files.map((f) => f.key))
       expect(key).toMatch(new RegExp(`^unmarked/content/${video}/`));
     for (const key of old) expect((await fetch(`${t().url}/media/${key}`)).status, key).toBe(404);

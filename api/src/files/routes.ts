@@ -276,7 +276,7 @@ function registerCoverUploadRoute(app: Hono<AppEnv>, services: Services): void {
       const problem = uploadProblem({ contentType }, file, limit);
       if (problem) throw new HttpError(problem.status, problem.reason);
       await files.putFile(key, received, contentType);
-      await media.send({ coverOf: eventIdentifier }).catch((error: unknown) => {
+      await media.send({ kind: 'cover', id: eventIdentifier }).catch((error: unknown) => {
         // Queued again when the organizer next reads their events (routes/events.ts).
         console.error(`[media] could not queue the cover of ${eventIdentifier}: ${String(error)}`);
       });

@@ -77,7 +77,7 @@ export async function completeUpload(
     return (await tx.orders.markUploaded(slot.targetId, key, sizeBytes)) ? 'recorded' : 'taken';
   });
   if (completion === 'recorded')
-    await services.media.send({ targetIdentifier: slot.targetIdentifier }).catch((error: unknown) => {
+    await services.media.send({ kind: 'target', id: slot.targetIdentifier }).catch((error: unknown) => {
       console.error(`[media] could not queue ${slot.targetIdentifier} (the sweep will): ${messageOf(error)}`);
     });
   return completion;

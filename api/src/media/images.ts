@@ -62,7 +62,7 @@ export const PAGE_PICTURES: PictureSet = { widths: IMAGE_WIDTHS, formats: ['avif
 
 /**
  * An order's picture (a target's): the page's, its AVIF made after the others when it is at
- * least 1280 px wide (media/jobs.ts records the target ready with its WebP and JPEG, and a job of
+ * least 1280 px wide (media/jobs/target.ts records the target ready with its WebP and JPEG, and a job of
  * the queue's later lane adds the AVIF), so the order page shows it sooner.
  */
 export const ORDER_PICTURES: PictureSet = { ...PAGE_PICTURES, defer: { formats: ['avif'], fromWidth: 1280 } };

@@ -2,20 +2,10 @@ import { messageOf } from '@marketplace/shared/errors';
 import type { ApiConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { type ClaimedJob, type MediaJobsRepository, mediaJobsRepository } from '../repositories/mediaJobs.js';
+import { keyOf, type MediaJob, mediaJobOf } from './mediaJob.js';
 import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 
-/**
- * What a media job is about (its identifier is the job's key): an order target's file, an
- * event's photo, an event's cover, or a user's profile picture (by profile name); or the formats
- * a ready target's picture was shown without at first (`formatsOf`, media/jobs.ts), a job of the
- * later lane.
- */
-export type MediaJob =
-  | { targetIdentifier: string }
-  | { contentIdentifier: string }
-  | { coverOf: string }
-  | { avatarOf: string }
-  | { formatsOf: string };
+export type { MediaJob } from './mediaJob.js';
 
 /**
  * Does the job. Returning is done (also for a file refused: that is an answer, not a failure);
@@ -29,7 +19,7 @@ export type DeadLetterHandler = (job: MediaJob, error: string) => Promise<void>;
  * The media job queue, one interface with two backends: a table on the API's own database for
  * one process (tableQueue, SQLite), pg-boss for PostgreSQL deployments (pgBossQueue). A job may be
  * seen by two workers (a lease that ran out while its worker was only slow): the handler's effect
- * must be made once whoever runs it (media/jobs.ts finishes a target with one conditional update).
+ * must be made once whoever runs it (media/jobs/target.ts finishes a target with one conditional update).
  */
 export interface JobQueue {
   readonly backend: 'table' | 'pg-boss';
@@ -38,7 +28,7 @@ export interface JobQueue {
   /** Whether a job with its key is waiting, retrying or running (the sweep sends again only one that is not). */
   pending(job: MediaJob): Promise<boolean>;
   /**
-   * Starts taking jobs, `concurrency` at a time, until stop; and the later lane's (`formatsOf`) one
+   * Starts taking jobs, `concurrency` at a time, until stop; and the later lane's (`formats` jobs) one
    * at a time beside them, so a job someone waits for never waits behind one nobody does.
    */
   work(handler: JobHandler, deadLetter: DeadLetterHandler, concurrency?: number): Promise<void>;
@@ -53,17 +43,8 @@ const QUEUE = 'media';
 /** The later lane: work that improves what is shown already (an order picture's AVIF). */
 const LATER_QUEUE = 'media-later';
 const DEAD_LETTER_QUEUE = 'media-dead';
-const keyOf = (job: MediaJob) =>
-  'targetIdentifier' in job
-    ? `target:${job.targetIdentifier}`
-    : 'contentIdentifier' in job
-      ? `content:${job.contentIdentifier}`
-      : 'coverOf' in job
-        ? `cover:${job.coverOf}`
-        : 'avatarOf' in job
-          ? `avatar:${job.avatarOf}`
-          : `formats:${job.formatsOf}`;
-const queueOf = (job: MediaJob) => ('formatsOf' in job ? LATER_QUEUE : QUEUE);
+/** The later lane's jobs (an order picture's later formats) wait behind none of the first lane's. */
+const queueOf = (job: MediaJob) => (job.kind === 'formats' ? LATER_QUEUE : QUEUE);
 /**
  * This process's first-lane jobs under way, so the later lane starts a job only when none is
  * (its job already running goes on): an upload's pictures never wait for another's AVIF.
@@ -122,7 +103,7 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
     });
 
   const runOne = async (claimed: ClaimedJob, handler: JobHandler, deadLetter: DeadLetterHandler) => {
-    const job = JSON.parse(claimed.payload) as MediaJob;
+    const job = mediaJobOf(JSON.parse(claimed.payload));
     const heartbeat = setInterval(() => {
       jobs
         .renew(claimed, new Date(Date.now() + options.leaseMs))
@@ -180,7 +161,7 @@ export function tableQueue(jobs: MediaJobsRepository, options: QueueOptions = DE
         if (claimed.attempt > options.retryLimit + 1) {
           await deadLetterOnce(
             claimed,
-            JSON.parse(claimed.payload) as MediaJob,
+            mediaJobOf(JSON.parse(claimed.payload)),
             'its worker stopped at every attempt',
             deadLetter,
           );
@@ -306,19 +287,20 @@ export async function pgBossQueue(
     },
     async work(handler, deadLetter, concurrency = 1) {
       const take = async (queue: string) => {
-        const id = await boss.work<MediaJob>(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        const id = await boss.work<unknown>(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
           if (!job) return;
-          if (queue === QUEUE) return gate.first(() => handler(job.data));
+          const media = mediaJobOf(job.data);
+          if (queue === QUEUE) return gate.first(() => handler(media));
           // Fetched already: held until the first lane is idle (well within its expiry).
           await gate.idle();
-          await handler(job.data);
+          await handler(media);
         });
         workers.set(queue, [...(workers.get(queue) ?? []), id]);
       };
       for (let i = 0; i < concurrency; i++) await take(QUEUE);
       await take(LATER_QUEUE);
-      await boss.work<MediaJob>(DEAD_LETTER_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-        if (job) await deadLetter(job.data, 'it failed every attempt');
+      await boss.work<unknown>(DEAD_LETTER_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        if (job) await deadLetter(mediaJobOf(job.data), 'it failed every attempt');
       });
     },
     async stop() {

@@ -515,7 +515,7 @@ export function ordersRepository(db: Db, urls: FileUrls) {
     },
 
     /**
-     * Adds pictures made after a target was ready (media/jobs.ts: its AVIF) to its media. One
+     * Adds pictures made after a target was ready (media/jobs/formats.ts: its AVIF) to its media. One
      * conditional update: only while the target is ready with the media `shown` (false when it
      * went, or another worker added its own first).
      */

@@ -86,8 +86,8 @@ export function registerEventRoutes(r: Router, services: Services): void {
    */
   const settleCover = async (eventIdentifier: string, source: string | null): Promise<boolean> => {
     if (source === null || (await files.size(source)) === undefined) return false;
-    if (!(await media.pending({ coverOf: eventIdentifier })))
-      await media.send({ coverOf: eventIdentifier }).catch((error: unknown) => {
+    if (!(await media.pending({ kind: 'cover', id: eventIdentifier })))
+      await media.send({ kind: 'cover', id: eventIdentifier }).catch((error: unknown) => {
         console.error(`[media] could not queue the cover of ${eventIdentifier}: ${String(error)}`);
       });
     return true;
