@@ -1,7 +1,7 @@
 // The one inline script of the shell's page: while the page is still being parsed, it reads the
 // composition its server wrote into it (page-composition.mjs) and adds preload hints for the
 // header's entry and chunks and for the route's remote, so they download next to main.js rather
-// than after it. A page that arrived with its content (renderDocument in shell/src/server.tsx)
+// than after it. A page that arrived with its content (renderDocument in shell/src/server/document.ts)
 // carries main.js unstarted: the script starts it, with the hints, once the page has painted, so
 // that on a slow line the page's pictures do not share the bytes and the main thread with code
 // that changes nothing on the screen; until the app has taken the page over, it holds a press on a

@@ -312,7 +312,7 @@ test('server rendering: a page says what it is to machines, and an unknown event
   }
 });
 
-/** Longer than a render waits for a remote's server build (shell/src/server.tsx, DEFAULT_BUDGETS.remoteMs). */
+/** Longer than a render waits for a remote's server build (shell/src/server/contract.ts, DEFAULT_BUDGETS.remoteMs). */
 const SERVER_BUILD_DELAY_MS = 4_000;
 
 type ServerFault = 'server build down' | 'server build slow' | 'throwing while rendered on the server';

@@ -1,5 +1,5 @@
 // A rendered page's hand-over from its boot script (page-server/boot-script.mjs, whose text is
-// made from these) to the app (shell/src/server.tsx writes the scripts, shell/src/remotes/pageStart.ts
+// made from these) to the app (shell/src/server/document.ts writes the scripts, shell/src/remotes/pageStart.ts
 // sends the event): the platform's one copy of the names both sides use, plain values that the
 // browser's bundle takes too (shared/src/platform/handover.ts).
 
