@@ -1,52 +1,28 @@
 #!/usr/bin/env node
 // Serves one built app (its dist/) on its own origin, as production would:
 // - CORS for everyone: the shell fetches remotes' mf-manifest.json with fetch();
-// - hashed chunks cached for a year (immutable); fixed names (index.html, main.js,
-//   remoteEntry.js, mf-manifest.json) revalidated on every load (no-cache + ETag), so a
-//   redeployed remote is picked up on reload;
+// - its files cached and compressed as production's (static-files.mjs); unknown extension-less
+//   paths fall back to index.html (client routes);
+// - its page composed on every request and rendered when the app has a server build, with a
+//   Content-Security-Policy listing exactly the origins in use (page-sender.mjs, csp.mjs);
 // - /runtime-config.json written from environment variables;
-// - gzip for text assets; unknown extension-less paths fall back to index.html (client routes);
-// - pages carry a Content-Security-Policy listing exactly the origins in use (csp.mjs);
-// - pages are composed on every request, as nginx's server-side includes do in production: the
-//   runtime config, the release store's discovery document and the remotes' manifests are
-//   written into them (page-composition.mjs), so a release or a deploy shows on the next load;
-// - a page load's beacon token at RUM_TOKEN_PATH (rum-token.mjs), with RUM_TOKEN_KEY.
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+// - a page load's beacon token at RUM_TOKEN_PATH (rum-token.mjs), with RUM_TOKEN_KEY, and nginx's
+//   session check (session-check.mjs).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { messageOf } from '@marketplace/shared/errors';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { RUM_TOKEN_PATH } from '@marketplace/shared/node/rum-token';
 import { contentSecurityPolicy } from './csp.mjs';
-import { INCLUDES, platformIncludes, processIncludes } from './page-composition.mjs';
+import { INCLUDES, platformIncludes } from './page-composition.mjs';
+import { pageSender } from './page-sender.mjs';
 import { reachInternally } from './internal-origins.mjs';
 import { pageRenderer } from './render-page.mjs';
 import { rumTokens } from './rum-token.mjs';
 import { SESSION_CHECK_PATH, sessionStatus } from './session-check.mjs';
+import { staticFiles, TYPES } from './static-files.mjs';
 
-/** @type {Record<string, string>} */
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-};
-const COMPRESSIBLE = new Set(['.html', '.js', '.json', '.css', '.map', '.svg', '.txt']);
-const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
-/** A file of a released version in the release store (`<remote>/<version>/...`): never changes. */
-const RELEASED = /^\/[A-Za-z]+\/[0-9a-f]{12}\//;
-
-/**
- * @param {{ dir: string, port: number, host?: string, env?: NodeJS.ProcessEnv, log?: boolean }} options
- * @returns {Promise<import('node:http').Server>}
- */
 /** Stops a server from serveApp now: open keep-alive connections are closed, not waited for. @param {import('node:http').Server} server */
 export function stopServer(server) {
   server.closeAllConnections();
@@ -96,7 +72,6 @@ function otherLoopbackHost(req, name) {
  */
 export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true, loopbackName = null }) {
   const root = resolve(dir);
-  const gzipCache = new Map();
   // A deployment may set the policy itself (docker-compose gives its nginx and this server the same).
   const csp = env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(runtimeConfigFromEnv(env));
   const include = platformIncludes(env);
@@ -128,74 +103,14 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
   }
 
-  /**
-   * The page, rendered when this app renders on the server, else as composed for the browser to
-   * render (also when rendering fails: a page, never an error).
-   * @param {import('node:http').IncomingMessage} req @param {string} composed
-   */
-  async function rendered(req, composed) {
-    // Unrendered, the page is the same for everyone.
-    if (!renderer) return { status: 200, html: composed, personal: false, fallback: false };
-    const url = req.url ?? '/';
-    try {
-      const origin =
-        configuredOrigin ?? `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`;
-      const page = await renderer.render({ template: composed, url, cookie: req.headers.cookie ?? '', origin });
-      if (!page) {
-        noteBusy(url);
-        return { status: 200, html: composed, personal: false, fallback: true };
-      }
-      for (const problem of [...page.problems, ...(page.notes ?? [])]) console.warn(`[render] ${url}: ${problem}`);
-      // A shell build from before `personal` existed: kept private, as a page not known to be shareable.
-      return { status: page.status, html: page.body, personal: page.personal !== false, fallback: false };
-    } catch (error) {
-      console.error(`[render] ${url}: ${error instanceof Error ? error.stack : String(error)}; served unrendered`);
-      return { status: 200, html: composed, personal: false, fallback: true };
-    }
-  }
-
-  // Pages sent unrendered because every render slot was taken: said once a second, with their count.
-  let busyPages = 0;
-  /** @param {string} url */
-  function noteBusy(url) {
-    if (busyPages++ > 0) return;
-    setTimeout(() => {
-      console.warn(`[render] ${busyPages} page(s) left to the browser (the last ${url}): renders were at their limit`);
-      busyPages = 0;
-    }, 1000).unref();
-  }
-
-  /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} file */
-  async function sendPage(req, res, file) {
-    const { status, html, personal, fallback } = await rendered(
-      req,
-      await processIncludes(readFileSync(file, 'utf8'), include),
-    );
-    const body = Buffer.from(html);
-    const headers = {
-      'Content-Security-Policy': csp,
-      'Content-Type': TYPES['.html'],
-      // A logged-in visitor's page is theirs, with their data: no cache keeps it, not even theirs.
-      'Cache-Control': personal ? 'private, no-store' : 'no-cache',
-      // A page sent unrendered (renders at their limit, or failing) is not for nginx to keep in
-      // place of the rendered one: it ignores Cache-Control (app.conf.template), not this.
-      ...(fallback && { 'X-Accel-Expires': '0' }),
-      ETag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`,
-      Vary: renderer ? 'Accept-Encoding, Cookie' : 'Accept-Encoding',
-    };
-    if (status === 200 && req.headers['if-none-match'] === headers.ETag) {
-      res.writeHead(304, headers).end();
-      return;
-    }
-    const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
-    const sent = gzip ? gzipSync(body) : body;
-    res.writeHead(status, {
-      ...headers,
-      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-      'Content-Length': sent.length,
-    });
-    res.end(req.method === 'HEAD' ? undefined : sent);
-  }
+  const sendPage = pageSender({
+    csp,
+    include,
+    renderer,
+    origin: () =>
+      configuredOrigin ?? `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
+  });
+  const sendFile = staticFiles();
 
   const server = createServer((req, res) => {
     const elsewhere =
@@ -264,41 +179,14 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
       }
       file = join(root, 'index.html');
     }
-    const ext = extname(file);
-    if (ext === '.html') {
+    if (extname(file) === '.html') {
       sendPage(req, res, file).catch((error) => {
         console.error(`[serve] ${pathname}: ${messageOf(error)}`);
         if (!res.headersSent) res.writeHead(500).end();
       });
       return;
     }
-    const stat = statSync(file);
-    const etag = `W/"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`;
-    const headers = {
-      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-      'Cache-Control':
-        HASHED.test(file) || RELEASED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ETag: etag,
-      Vary: 'Accept-Encoding',
-    };
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, headers).end();
-      return;
-    }
-    const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
-    if (gzip) {
-      let cached = gzipCache.get(file);
-      if (!cached || cached.etag !== etag) {
-        cached = { etag, body: gzipSync(readFileSync(file)) };
-        gzipCache.set(file, cached);
-      }
-      res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': cached.body.length });
-      res.end(req.method === 'HEAD' ? undefined : cached.body);
-      return;
-    }
-    res.writeHead(200, { ...headers, 'Content-Length': stat.size });
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    sendFile(req, res, file, pathname);
   });
 
   return new Promise((resolvePromise, reject) => {
