@@ -156,7 +156,7 @@ if (prod) {
   // One operator token for every instance (the notify command reads the same file).
   const tokenFile = join(root, 'api', 'data', 'admin-token');
   if (!existsSync(tokenFile)) writeFileSync(tokenFile, randomBytes(24).toString('hex'), { mode: 0o600 });
-  // Kept where an instance keeps its own (api/src/config.ts), so earlier links stay valid.
+  // Kept where an instance keeps its own (api/src/config/keptSecrets.ts), so earlier links stay valid.
   const linkKeyFile = join(root, 'api', 'data', 'file-link-key');
   if (!existsSync(linkKeyFile)) writeFileSync(linkKeyFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
   const apiEnv = {
@@ -203,7 +203,7 @@ if (prod) {
     children.push(spawn('pnpm', ['--filter', 'api', 'start'], { cwd: root, stdio: 'inherit', env }));
   });
   // One media worker (docker-compose runs two): decodes and remakes uploads, from pg-boss's queue.
-  // Without the instances' secrets in its environment (config.ts workerConfigOf reads none of
+  // Without the instances' secrets in its environment (api/src/config/worker.ts reads none of
   // them), on the store's worker key; started as root, as nobody (workerUser).
   const serving = new Set([...Object.keys(login), 'ADMIN_TOKEN', 'RUM_TOKEN_KEY']);
   const workerEnv = {

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
+import { loadConfigWithSecrets } from '../src/config.js';
 import { DEMO_PASSWORD } from '../src/db/seed.js';
 import { syntheticClip } from '../src/media/clips.js';
 import { startApi } from '../src/server.js';
@@ -39,7 +39,7 @@ async function run(workers: number, files: { name: string; type: string; bytes: 
     MEDIA_WORKER: 'off',
     UPLOAD_MAX_BYTES: String(60_000_000),
   };
-  const api = await startApi(loadConfig(env));
+  const api = await startApi(loadConfigWithSecrets(env));
   const children: ChildProcess[] = [];
   try {
     const clara = new Browser(api.url);

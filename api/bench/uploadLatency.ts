@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
+import { loadConfigWithSecrets } from '../src/config.js';
 import { DEMO_PASSWORD } from '../src/db/seed.js';
 import { startApi } from '../src/server.js';
 import { freePort } from '@marketplace/shared/node/ports';
@@ -40,7 +40,7 @@ const percentile = (sorted: number[], p: number) =>
 const dir = mkdtempSync(join(tmpdir(), 'bench-upload-'));
 const port = await freePort();
 const api = await startApi(
-  loadConfig({
+  loadConfigWithSecrets({
     API_PORT: String(port),
     API_PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     DATABASE_PATH: join(dir, 'db.sqlite'),

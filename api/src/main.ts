@@ -1,8 +1,9 @@
-import { loadConfig } from './config.js';
+import { loadConfigWithSecrets } from './config.js';
 import { DEMO_PASSWORD } from './db/seed.js';
 import { startApi } from './server.js';
 
-const config = loadConfig();
+// The secrets the environment leaves unset are kept beside the database: made at the first start.
+const config = loadConfigWithSecrets();
 const api = await startApi(config);
 console.log(`[api] listening on ${api.url} (public ${config.publicOrigin})`);
 if (api.internalUrl !== api.url) console.log(`[api] operator routes (/internal) on ${api.internalUrl} only`);

@@ -1,8 +1,9 @@
-import { workerConfigOf } from './config.js';
+import { workerConfigWithSecrets } from './config.js';
 import { startWorker } from './media/worker.js';
 
-// The worker's settings only: it neither needs nor reads the API's serving secrets.
-const config = workerConfigOf();
+// The worker's settings only: it neither needs nor reads the API's serving secrets (of the kept
+// ones, the file link key alone, which signs the links its jobs write).
+const config = workerConfigWithSecrets();
 const worker = await startWorker(config);
 console.log(
   `[media-worker] taking media jobs, ${config.mediaConcurrency} at a time, from ${config.databaseUrl ? 'pg-boss' : config.databasePath}`,

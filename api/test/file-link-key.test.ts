@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, loadConfigWithSecrets } from '../src/config.js';
 import { contentFileLinks } from '../src/files/contentFileLinks.js';
 import { orderFileLinks } from '../src/files/orderFileLinks.js';
 import { purchaseDownloadLinks } from '../src/files/purchaseLinks.js';
@@ -54,10 +54,10 @@ describe('the file link key', () => {
   });
 
   it('outside production, is made once and kept beside the database, for every instance there', () => {
-    const first = loadConfig(env).fileLinkKey;
+    const first = loadConfigWithSecrets(env).fileLinkKey;
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(first).not.toContain(ADMIN_TOKEN);
-    expect(loadConfig(env).fileLinkKey).toBe(first);
+    expect(loadConfigWithSecrets(env).fileLinkKey).toBe(first);
     expect(readFileSync(join(dir, 'file-link-key'), 'utf8')).toBe(first);
   });
 

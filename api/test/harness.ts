@@ -13,7 +13,7 @@ import {
   type ApiResponse,
   type CallName,
 } from '@marketplace/shared/contract';
-import { loadConfig, type ApiConfig } from '../src/config.js';
+import { loadConfigWithSecrets, type ApiConfig } from '../src/config.js';
 import { startApi, type RunningApi } from '../src/server.js';
 import { createDatabase, dropDatabase } from './postgresServer.js';
 import { startStandInBroker } from './standInBroker.js';
@@ -83,7 +83,8 @@ export async function startTestApi(
   const port = await freePort();
   // A database given (replicas sharing one) is the caller's to remove.
   const database = env.DATABASE_URL || env.DATABASE_PATH ? null : await freshDatabase(dir);
-  const config = loadConfig({
+  // As `npm start` does: replicas sharing `dir` share the secrets kept there (the file link key).
+  const config = loadConfigWithSecrets({
     API_PORT: String(port),
     API_PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     API_ALLOWED_ORIGINS: SHELL_ORIGIN,

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig, workerConfigOf } from '../src/config.js';
+import { loadConfig, workerConfigOf, workerConfigWithSecrets } from '../src/config.js';
 import { startWorker } from '../src/media/worker.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'worker-config-'));
@@ -31,7 +31,7 @@ describe("a media worker's settings", () => {
   };
 
   it('start from an environment without the serving secrets, and the worker runs on them', async () => {
-    const config = workerConfigOf(env);
+    const config = workerConfigWithSecrets(env);
     expect(config.fileLinkKey).toBe('f'.repeat(32));
     // Nothing made beside the database for a secret it does not hold (the API makes the admin token there).
     const worker = await startWorker(config);

@@ -14,6 +14,7 @@ if (!folder || !existsSync(folder)) {
   console.error('usage: pnpm --filter api files:import <folder>   (the folder must exist)');
   process.exit(2);
 }
+// The store's settings only: no kept secret is read or made.
 const config = loadConfig();
 if (!config.filesS3) {
   console.error('files:import: FILES_S3_ENDPOINT is not set, so the files already live in a folder');

@@ -6,14 +6,14 @@
  * gateway does not pass /internal).
  */
 import { messageOf } from '@marketplace/shared/errors';
-import { loadConfig } from '../config.js';
+import { loadConfigWithSecrets } from '../config.js';
 
 const [profileName, content, link] = process.argv.slice(2);
 if (!profileName || !content) {
   console.error('usage: pnpm --filter api notify <profileName> <text> [link]');
   process.exit(2);
 }
-const config = loadConfig();
+const config = loadConfigWithSecrets();
 // A server listening on every address is reached on loopback.
 const host = (config.internalPort === null ? config.host : config.internalHost).replace(
   /^(0\.0\.0\.0|::)$/,

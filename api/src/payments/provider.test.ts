@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig, loadConfigWithSecrets } from '../config.js';
 import { createPaymentProvider, readWebhook, WebhookRefused } from './provider.js';
 import { completedSessionEvent, signLikeStripe } from './testPayments.js';
 
@@ -42,20 +42,20 @@ describe('choosing the payment provider', () => {
     const dir = mkdtempSync(join(tmpdir(), 'test-payments-secret-'));
     try {
       const env = { ...base, SEED_DEMO: '1', DATABASE_PATH: join(dir, 'platform.sqlite') };
-      const one = loadConfig(env).payments;
-      expect(loadConfig(env).payments).toEqual(one);
+      const one = loadConfigWithSecrets(env).payments;
+      expect(loadConfigWithSecrets(env).payments).toEqual(one);
       // Whoever holds (or changes) the operator token neither knows nor changes it.
-      expect(loadConfig({ ...env, ADMIN_TOKEN: 'another' }).payments).toEqual(one);
+      expect(loadConfigWithSecrets({ ...env, ADMIN_TOKEN: 'another' }).payments).toEqual(one);
       expect(readFileSync(join(dir, 'test-payments-webhook-secret'), 'utf8')).toBe(
         one.provider === 'test' ? one.webhookSecret : '',
       );
-      expect(loadConfig({ ...env, TEST_PAYMENTS_WEBHOOK_SECRET: 'whsec_given' }).payments).toEqual({
+      expect(loadConfigWithSecrets({ ...env, TEST_PAYMENTS_WEBHOOK_SECRET: 'whsec_given' }).payments).toEqual({
         provider: 'test',
         webhookSecret: 'whsec_given',
       });
       // A deployment taking test payments names the secret: none is made in a folder nobody shares.
       expect(() =>
-        loadConfig({
+        loadConfigWithSecrets({
           ...env,
           NODE_ENV: 'production',
           MAIL: 'off',
