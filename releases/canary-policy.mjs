@@ -1,0 +1,42 @@
+// The watcher's policy for a canary: its alphas and margins, the shares it steps through and how
+// often and how long it is judged; the defaults, and how each alpha is shared between the tests.
+
+/**
+ * @typedef {object} Policy
+ * @property {number} alpha the chance, at most, of rolling back a canary that is in fact as good as live (over the whole canary, however often it is evaluated)
+ * @property {number} promoteAlpha the chance, at most, of promoting a canary that is in fact worse than a margin below
+ * @property {number} margin how much higher the canary's error rate may be, in absolute terms (0.01: 1 point), for it to be promoted: promotion needs evidence that it is not higher by more
+ * @property {number} lcpMargin how much worse the canary's p75 LCP may be, as a share of live's (0.2: 20 %): evidence that it is worse by more rolls back, evidence that it is not is needed to promote
+ * @property {number} inpMargin the same for p75 INP
+ * @property {{ lcp: number, inp: number }} spread the spread assumed of each vital's values (standard deviation of their logarithm over all page loads): the figures carry only a p75, so its uncertainty is derived from this
+ * @property {number} minLoads page loads each side needs before errors or vitals decide anything (the sample ratio is judged from the start)
+ * @property {number[]} steps the shares, in percent, the canary steps up through; promoted at the last
+ * @property {number} holdIntervals evaluations with enough loads at a share before stepping up from it, or promoting at the last
+ * @property {number} deadlineIntervals evaluations, since the canary started, after which a canary neither rolled back nor promoted is inconclusive
+ * @property {number} intervalSeconds how often the watcher evaluates
+ */
+
+/** @type {Policy} */
+export const DEFAULT_POLICY = {
+  alpha: 0.05,
+  promoteAlpha: 0.05,
+  margin: 0.01,
+  lcpMargin: 0.2,
+  inpMargin: 0.2,
+  spread: { lcp: 0.8, inp: 1.2 },
+  minLoads: 100,
+  steps: [25, 50],
+  holdIntervals: 3,
+  deadlineIntervals: 120,
+  intervalSeconds: 60,
+};
+
+/**
+ * How `alpha` (and `promoteAlpha`) is shared between the tests that can roll back (or must pass to
+ * promote): a false rollback needs one of them to err, so their alphas add up to the stated one.
+ * Errors get most: they are the commonest harm and the test with the fewest assumptions.
+ */
+export const ALPHA_SHARE = {
+  rollback: { errors: 0.7, lcp: 0.1, inp: 0.1, ratio: 0.1 },
+  promote: { errors: 0.8, lcp: 0.1, inp: 0.1 },
+};

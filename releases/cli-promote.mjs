@@ -1,0 +1,16 @@
+// `pnpm release <remote> --promote`: the canary made live for every browser.
+import { messageOf } from '@marketplace/shared/errors';
+import { remoteNamed } from './cli-args.mjs';
+import { promote } from './store.mjs';
+
+/** @param {import('./cli-args.mjs').Invocation} invocation */
+export async function promoteCommand({ store, name }) {
+  const { remote } = remoteNamed(name);
+  try {
+    const entry = await promote({ store, remote });
+    console.log(`${remote} ${entry.to} is live for every browser (was ${entry.from ?? 'nothing'})`);
+  } catch (error) {
+    console.error(messageOf(error));
+    process.exit(1);
+  }
+}

@@ -1,0 +1,77 @@
+// The store's history: one JSON line per release, step, promotion, rollback and evaluation,
+// appended and never rewritten.
+import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const HISTORY_FILE = 'history.jsonl';
+
+/**
+ * A line of the history. `watch` is one evaluation of a canary by the watcher (watch.mjs), with
+ * its decision (`stepTo`: the share a step goes to) and the figures it was made on; `step` a
+ * change of the canary's share; `policy` the watcher's policy given to the canary under way
+ * (`pnpm release <remote> --watch`; a canary released with `--watch` carries it in its `canary`
+ * line). `figures` are both sides' since the canary started: the judge reads every earlier
+ * evaluation's from here, so a watcher started again goes on from the same evidence.
+ * @typedef {import('./figures.mjs').Sample} Figures
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy }} HistoryEntry
+ */
+
+/** @param {string} store @param {HistoryEntry} entry */
+export function appendHistory(store, entry) {
+  appendFileSync(join(store, HISTORY_FILE), `${JSON.stringify(entry)}\n`);
+}
+
+/**
+ * The history read so far, per file: it only grows, so the watcher service (every tick, for every
+ * remote) and `--watch` (every half second) parse only the lines appended since, not months of
+ * evaluations each time.
+ * @type {Map<string, { ino: number, size: number, mtimeMs: number, consumed: number, entries: HistoryEntry[] }>}
+ */
+const historyRead = new Map();
+
+/**
+ * The history's lines. What follows the last newline is left for the next read: a line being
+ * appended as it is read (the watcher and `--watch` read the history while others append to it).
+ * @param {string} store @returns {HistoryEntry[]}
+ */
+export function readHistory(store) {
+  const path = resolve(store, HISTORY_FILE);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    historyRead.delete(path);
+    return [];
+  }
+  let known = historyRead.get(path);
+  // Another file, or one that did not only grow: read from the start.
+  if (
+    !known ||
+    known.ino !== stat.ino ||
+    stat.size < known.size ||
+    (stat.size === known.size && stat.mtimeMs !== known.mtimeMs)
+  )
+    known = { ino: stat.ino, size: 0, mtimeMs: 0, consumed: 0, entries: [] };
+  if (stat.size > known.consumed) {
+    const fd = openSync(path, 'r');
+    try {
+      const added = Buffer.alloc(stat.size - known.consumed);
+      const length = readSync(fd, added, 0, added.length, known.consumed);
+      const end = added.subarray(0, length).lastIndexOf(0x0a) + 1;
+      const lines = added.subarray(0, end).toString('utf8').split('\n').filter(Boolean);
+      known = {
+        ...known,
+        consumed: known.consumed + end,
+        // Frozen: every caller gets these same objects, and one changing a line would change it for all.
+        entries: [
+          ...known.entries,
+          ...lines.map((line) => Object.freeze(/** @type {HistoryEntry} */ (JSON.parse(line)))),
+        ],
+      };
+    } finally {
+      closeSync(fd);
+    }
+  }
+  historyRead.set(path, { ...known, size: stat.size, mtimeMs: stat.mtimeMs });
+  return known.entries.slice();
+}
