@@ -3,7 +3,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NGINX_TEMPLATE, renderTemplate, startNginx, templateVariables } from './nginx.mjs';
 import { cohortIn, cookieIn, loggedInIn } from '@marketplace/shared/node/choice';
 import { compositionBlocks, compositionTemplate } from './page-composition.mjs';
@@ -43,7 +43,13 @@ let discovery: object = noCanary;
 let rendered = '';
 /** A shell whose page server a test breaks: `pageServer.mode`. */
 let fragile = '';
-const pageServer = { mode: 'ok' as 'ok' | 'failing' | 'hanging' | 'down', port: 0, server: null as Server | null };
+const pageServer = {
+  mode: 'ok' as 'ok' | 'failing' | 'hanging' | 'down',
+  port: 0,
+  server: null as Server | null,
+  /** The addresses nginx asked it to render. */
+  asked: [] as string[],
+};
 
 /** The shell's server build, reduced to what the page server hands it: the origin it names pages by. */
 const RENDER_CJS = `exports.singletons = {};
@@ -57,6 +63,7 @@ exports.renderDocument = async ({ template, url, origin }) => {
 /** The fragile shell's page server, answering as its mode says; 'down' closes it. */
 function startFragile(): Promise<void> {
   const server = createServer((req, res) => {
+    pageServer.asked.push(req.url ?? '');
     if (pageServer.mode === 'hanging') return;
     if (pageServer.mode === 'failing') {
       res.writeHead(500).end('render failed');
@@ -228,7 +235,6 @@ function send(
     req.end();
   });
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('nginx started from any folder', () => {
   it('serves a build in a folder only its owner may enter, as the user who started it', async () => {
@@ -424,12 +430,14 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
   async function release(doc: object, split: boolean) {
     discovery = doc;
     await cachedNginx.refreshVersions();
-    for (let i = 0; i < 50; i++) {
-      const [five, fifty] = [await versionsOf('platform-cohort=5'), await versionsOf('platform-cohort=50')];
-      if ((five !== fifty) === split && five.startsWith('v')) return;
-      await sleep(100);
-    }
-    throw new Error('nginx did not take the new table of versions');
+    await vi.waitFor(
+      async () => {
+        const [five, fifty] = [await versionsOf('platform-cohort=5'), await versionsOf('platform-cohort=50')];
+        if ((five !== fifty) !== split || !five.startsWith('v'))
+          throw new Error('nginx did not take the new table of versions');
+      },
+      { timeout: 5_000, interval: 100 },
+    );
   }
 
   it('names pages by the configured origin, never the Host header, and a forged Host changes no kept page', async () => {
@@ -600,8 +608,8 @@ describe('pages survive the page server (issue 38, item 3)', () => {
       'MISS',
       '<!doctype html><title>rendered /events</title>',
     ]);
-    // Past its 5 s (nginx counts them in whole seconds): the copy is stale.
-    await sleep(6_200);
+    // Real time: nginx's own clock makes the copy stale past its 5 s (counted in whole seconds).
+    await new Promise((resolve) => setTimeout(resolve, 6_200));
 
     pageServer.mode = 'failing';
     const stale = await send(`${fragile}/events`);
@@ -646,9 +654,10 @@ describe('pages survive the page server (issue 38, item 3)', () => {
         ),
       );
     const warm = await load(0);
-    // Killed while renders are under way (each takes 100 ms), then a round with it gone.
+    // Killed while renders are under way (held unanswered), then a round with it gone.
+    pageServer.mode = 'hanging';
     const during = load(1);
-    await sleep(50);
+    await vi.waitFor(() => expect(pageServer.asked.filter((url) => url.startsWith('/cold/1/'))).toHaveLength(8));
     await stopFragile();
     pageServer.mode = 'down';
     const answers = [...warm, ...(await during), ...(await load(2))];

@@ -263,9 +263,11 @@ describe('a page opened at another loopback name (issue 38, item 9)', () => {
 describe('a render waiting for a slot (issue 38, item 2)', () => {
   it('waits waitMs at most, then its page goes out unrendered; the slot it never took stays free', async () => {
     const limit = renderLimit({ concurrency: 1, queue: 4, waitMs: 50 });
-    const slow = limit.run(() => new Promise((resolve) => setTimeout(() => resolve('rendered'), 300)));
+    let finish: (page: string) => void = () => undefined;
+    const slow = limit.run(() => new Promise<string>((resolve) => (finish = resolve)));
     expect(await limit.run(async () => 'too late')).toBeNull();
     expect(limit.waiting).toBe(0);
+    finish('rendered');
     expect(await slow).toBe('rendered');
     expect(await limit.run(async () => 'next')).toBe('next');
     expect(limit.running).toBe(0);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   contentVersion,
   promote,
@@ -265,6 +265,7 @@ describe('the release store', () => {
     const store = tmp('store');
     const [one, two] = [build('one'), build('two')];
     // Each holds the lock for a while (its gate waits), so without the lock they would interleave.
+    // Real time: the two are other processes, with nothing of theirs this test can hold.
     const script = (dist: string) =>
       `import { release } from ${JSON.stringify(join(import.meta.dirname, 'store.mjs'))};
        await release({ store: ${JSON.stringify(store)}, remote: 'header', dist: ${JSON.stringify(dist)}, gate: () => new Promise((r) => setTimeout(() => r(null), 300)) });`;
@@ -297,11 +298,19 @@ describe('the release store', () => {
       [1, 'another-container'],
     ] as const) {
       owner(pid, host);
-      const waiting = withStoreLock(store, () => 'taken');
-      const outcome = await Promise.race([waiting, new Promise((r) => setTimeout(() => r('waiting'), 400))]);
-      expect(outcome).toBe('waiting');
-      rmSync(lock, { recursive: true });
-      expect(await waiting).toBe('taken');
+      // The waiter's polls of the lock run on the test's clock.
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        let outcome = 'waiting';
+        const waiting = withStoreLock(store, () => 'taken').then((taken) => (outcome = taken));
+        await vi.advanceTimersByTimeAsync(400);
+        expect(outcome).toBe('waiting');
+        rmSync(lock, { recursive: true });
+        await vi.advanceTimersByTimeAsync(50);
+        expect(await waiting).toBe('taken');
+      } finally {
+        vi.useRealTimers();
+      }
     }
     // One left without its owner (killed between taking and naming it), after a while.
     mkdirSync(lock);

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_POLICY } from './canary.mjs';
 import type { VersionFigures } from './figures.mjs';
 import { readDiscovery, readHistory, release } from './store.mjs';
@@ -132,11 +133,22 @@ const followCli = (store: string, api = 'http://127.0.0.1:9', ...options: string
   });
 
 async function until(what: string, check: () => boolean, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 5));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 5 },
+  );
+}
+
+/** When the service last wrote its heartbeat: at the start of each tick, and after each remote's step. */
+const beatTime = (store: string) =>
+  (JSON.parse(readFileSync(join(store, '.watcher.json'), 'utf8')) as { time: string }).time;
+
+/** Waits until the service has written `beats` more heartbeats: every second one ends a whole tick's step. */
+async function heartbeats(store: string, beats: number) {
+  const seen = new Set([beatTime(store)]);
+  await until(`${beats} more heartbeats`, () => seen.add(beatTime(store)).size > beats);
 }
 
 /** A live header and its canary at 10 %, released with the watcher's policy (`--canary 10 --watch`). */
@@ -238,8 +250,8 @@ describe('the watcher service', () => {
     const watcher = service(store, api.url);
     await until('the deadline', () => readHistory(store).some((e) => e.decision === 'inconclusive'));
     const requests = api.requests.length;
-    // Many ticks later (20 ms each) it still runs, and has neither read nor recorded anything more.
-    await new Promise((done) => setTimeout(done, 600));
+    // Many ticks later it still runs, and has neither read nor recorded anything more.
+    await heartbeats(store, 10);
     expect(serviceRuns(store)).toBe(true);
     expect(api.requests).toHaveLength(requests);
     const evaluations = readHistory(store).filter((e) => e.action === 'watch');

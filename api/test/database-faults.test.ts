@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDatabase, startPostgres } from 'api/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, freePort, startTestApi, type Reply, type TestApi, type TestClient } from './harness.js';
 import { type Acknowledged, BUYERS, expectWritesKept } from './writes.js';
 
@@ -85,24 +85,33 @@ describe('PostgreSQL restarted under the API', () => {
         await send('getCart', () => browser.call('getCart'));
       }
     };
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** Waits until each buyer has had about a round (four requests) of `p`'s answers. */
+    const aRoundIn = (p: Phase, status?: number) =>
+      vi.waitFor(
+        () =>
+          expect(
+            replies.filter((r) => r.phase === p && (status === undefined || r.status === status)).length,
+          ).toBeGreaterThanOrEqual(BUYERS.length * (status === undefined ? 4 : 1)),
+        { timeout: 15_000, interval: 20 },
+      );
     const outage = async () => {
-      await pause(800);
-      phase = 'down';
-      server.stop();
-      const health = await anonymous.fetch('/health');
-      expect([health.status, health.body.ok, health.body.database]).toEqual([503, false, 'unreachable']);
-      await pause(1500);
-      server.start();
-      let back = 0;
-      for (let i = 0; i < 50 && back !== 200; i++) {
-        back = (await anonymous.fetch('/health')).status;
-        if (back !== 200) await pause(100);
+      try {
+        await aRoundIn('before');
+        phase = 'down';
+        server.stop();
+        const health = await anonymous.fetch('/health');
+        expect([health.status, health.body.ok, health.body.database]).toEqual([503, false, 'unreachable']);
+        await aRoundIn('down', 503);
+        server.start();
+        await vi.waitFor(async () => expect((await anonymous.fetch('/health')).status).toBe(200), {
+          timeout: 5000,
+          interval: 100,
+        });
+        phase = 'after';
+        await aRoundIn('after');
+      } finally {
+        running = false;
       }
-      expect(back).toBe(200);
-      phase = 'after';
-      await pause(1000);
-      running = false;
     };
     await Promise.all([...BUYERS.map(user), outage()]);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
 import { freePort } from '@marketplace/shared/node/ports';
 import { signRumToken } from '@marketplace/shared/node/rum-token';
 import {
@@ -124,6 +124,7 @@ export async function startTestApi(
     async stop() {
       await api.close();
       // Let fetch's pool see its kept-alive sockets close, as a browser would before reusing them.
+      // Real time: the pool tells nobody when it drops a socket the server closed.
       await new Promise((resolve) => setTimeout(resolve, 100));
     },
     async start() {
@@ -276,15 +277,15 @@ export class TestClient {
  * order: the job runs in the API's own process in the tests.
  */
 export async function processed(client: TestClient, orderId: string, targetIdentifier: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const { body } = await client.call('getEventOrderDetails', { orderId });
-    const target = body.targets?.find((candidate) => candidate.targetIdentifier === targetIdentifier);
-    if (target && target.state !== 'processing') return target;
-    if (Date.now() > deadline)
+  return vi.waitFor(
+    async () => {
+      const { body } = await client.call('getEventOrderDetails', { orderId });
+      const target = body.targets?.find((candidate) => candidate.targetIdentifier === targetIdentifier);
+      if (target && target.state !== 'processing') return target;
       throw new Error(`${targetIdentifier} still ${target?.state ?? 'not listed'} after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    },
+    { timeout: ms, interval: 100 },
+  );
 }
 
 /** What `find` gives once it gives something (asked again every 25 ms), or a failure naming `what` after `ms`. */
@@ -293,9 +294,12 @@ export async function until<T>(
   what: string,
   ms = 8000,
 ): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 25))) {
-    const found = await find();
-    if (found !== undefined) return found;
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return vi.waitFor(
+    async () => {
+      const found = await find();
+      if (found === undefined) throw new Error(`timed out waiting for ${what}`);
+      return found;
+    },
+    { timeout: ms, interval: 25 },
+  );
 }

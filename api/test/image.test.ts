@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { waitForPorts } from '@marketplace/shared/node/ports';
 import { ADMIN_TOKEN, freePort, freshDatabase } from './harness.js';
 
@@ -35,6 +35,9 @@ function imageCommand(): { command: string[]; cwd: string } {
 /** One POST whose body arrives in two parts, the second when `rest` is called. */
 function slowPost(port: number, path: string, body: Buffer, contentType: string) {
   let rest = () => {};
+  let taken = () => {};
+  /** The server has the request (its 100 Continue, sent as it begins to answer it). */
+  const received = new Promise<void>((resolve) => (taken = resolve));
   const answer = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
     const req = request(
       {
@@ -42,7 +45,7 @@ function slowPost(port: number, path: string, body: Buffer, contentType: string)
         port,
         path,
         method: 'POST',
-        headers: { 'content-type': contentType, 'content-length': body.length },
+        headers: { 'content-type': contentType, 'content-length': body.length, expect: '100-continue' },
       },
       (res) => {
         let text = '';
@@ -51,10 +54,11 @@ function slowPost(port: number, path: string, body: Buffer, contentType: string)
       },
     );
     req.on('error', reject);
+    req.once('continue', taken);
     req.write(body.subarray(0, body.length / 2));
     rest = () => req.end(body.subarray(body.length / 2));
   });
-  return { answer, rest: () => rest() };
+  return { answer, received, rest: () => rest() };
 }
 
 describe('the API as its image runs it', () => {
@@ -108,15 +112,20 @@ describe('the API as its image runs it', () => {
     const encoded = new Response(form);
     const body = Buffer.from(await encoded.arrayBuffer());
     const post = slowPost(port, '/v2/submitContactInfo', body, encoded.headers.get('content-type') ?? '');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await post.received;
 
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
     child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const health = await fetch(`http://127.0.0.1:${port}/health`);
-    expect([health.status, await health.json()]).toMatchObject([503, { ok: false, draining: true }]);
+    // Draining once the signal is handled: /health says so from then on.
+    await vi.waitFor(
+      async () => {
+        const health = await fetch(`http://127.0.0.1:${port}/health`);
+        expect([health.status, await health.json()]).toMatchObject([503, { ok: false, draining: true }]);
+      },
+      { timeout: 5000, interval: 50 },
+    );
 
     post.rest();
     const answer = await post.answer;

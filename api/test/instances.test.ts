@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOGIN_THROTTLE_RULES } from '../src/auth/loginThrottle.js';
 import { DEMO_USERS } from '../src/db/seed.js';
 import { SWEEP_BATCH } from '../src/sweep.js';
@@ -37,9 +37,12 @@ class BalancedClient extends TestClient {
 
 /** Resolves once `check` answers true, polling. */
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
-    if (await check()) return;
-  throw new Error('timed out waiting');
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error('timed out waiting');
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /** Another client of the same browser (its cookies), talking to another instance. */

@@ -21,6 +21,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startGateway } from 'api/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, freshDatabase, SHELL_ORIGIN, TestClient } from './harness.js';
@@ -48,8 +49,6 @@ const BURST = 2;
 const DRAIN_AT_ROUND = 9;
 const BUSY = 4;
 const BUSY_PAUSE_MS = 10;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long the instance at `port` keeps an idle kept-alive connection (Node adds a second to its setting). */
 function idleCloseMs(port: number): Promise<number> {
@@ -152,28 +151,31 @@ describe('keep-alive between the gateway and the instances', () => {
       while (running) {
         await post(browser, 'addCartItem', item, currentRound);
         await post(browser, 'removeCartItem', item, currentRound);
+        // Real time: a busy guest's pace against the real nginx's and instances' idle clocks.
         await sleep(BUSY_PAUSE_MS);
       }
     });
     const guests = Array.from({ length: GUESTS }, () => new TestClient(gateway.url));
     for (let round = 0; round < ROUNDS; round++) {
       currentRound = round;
-      // SIGTERM lands while the guests are busy: the instance drains under load.
-      if (round === DRAIN_AT_ROUND)
-        drain = sleep(10).then(async () => {
-          drainStartedAt = Date.now();
-          await instances[0]?.kill('SIGTERM');
-          drainedAt = Date.now();
-        });
-      await Promise.all(
+      const posts = Promise.all(
         guests.map(async (browser, g) => {
           const item = items[g % items.length] as string;
           for (let i = 0; i < BURST; i++)
             for (const call of ['addCartItem', 'removeCartItem'] as const) await post(browser, call, item, round);
         }),
       );
+      // SIGTERM lands while the guests' first POSTs of the round are under way: the instance drains under load.
+      if (round === DRAIN_AT_ROUND)
+        drain = (async () => {
+          drainStartedAt = Date.now();
+          await instances[0]?.kill('SIGTERM');
+          drainedAt = Date.now();
+        })();
+      await posts;
       // The gateway reuses its most recently used connection first, so a connection idles only
-      // as long as the whole load does: the guests pause together.
+      // as long as the whole load does: the guests pause together. Real time: the gaps fall around
+      // the real nginx's and instances' idle timeouts.
       await sleep(gaps[round % gaps.length] as number);
     }
     running = false;

@@ -4,19 +4,22 @@
  * the broker down and several instances on one broker: external-broker.test.ts, instances.test.ts;
  * several relays on one PostgreSQL: outbox-relays.test.ts.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
 import { createRelay, retryDelayMs } from '../src/live/relay.js';
 import { notifyUser } from '../src/services.js';
 import { OUTBOX_KEEP_MS, SWEEP_BATCH } from '../src/sweep.js';
 import { fakeBroker, relayDatabase } from './relayTesting.js';
-import { ADMIN_TOKEN, present, SHELL_ORIGIN, type TestApi, useTestApi } from './harness.js';
+import { ADMIN_TOKEN, ENGINE, present, SHELL_ORIGIN, type TestApi, useTestApi } from './harness.js';
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (await check()) return;
-  throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: ms, interval: 25 },
+  );
 }
 
 describe('the outbox, through the API', () => {
@@ -47,17 +50,22 @@ describe('the outbox, through the API', () => {
     const heard = await page(t(), 'leo');
     const { repos } = t().api.services;
     const leo = await userId('leo');
+    let passed: Promise<number> = Promise.resolve(0);
     await expect(
       repos.transaction(async (tx) => {
         await notifyUser(tx, leo, 'Rolled back with its change', null);
-        // Past every poll of the relay that could have seen it, were it published before commit.
-        await sleep(600);
+        // A relay pass while it is written and not committed. SQLite's one connection is the
+        // transaction's until it ends, so there the pass reads only after the rollback.
+        passed = t().api.relay.pass();
+        if (ENGINE === 'postgres') await passed;
         throw new Error('the change fails after its notification');
       }),
     ).rejects.toThrow('the change fails');
+    await passed;
     const kept = await notifyUser(repos, leo, 'Committed', null);
+    // One topic's messages arrive in the order they were published: anything published for the
+    // rolled-back change came before this one.
     await until(() => heard.length > 0, 'the committed notification');
-    await sleep(300);
     expect(heard).toEqual([expect.objectContaining({ id: kept.id, content: 'Committed' })]);
     const stored = await t().rows<{ content: string }>`
       SELECT content FROM notifications WHERE user_id = ${leo} AND content = 'Rolled back with its change'`;
@@ -119,6 +127,9 @@ describe('the relay', () => {
   const { instance, queue, unsent } = relayDatabase();
 
   it('lets a message the broker did not take wait, and nothing overtake it; then sends all in order', async () => {
+    // The relay's clock is the test's: a message's retry comes due when the test says.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     const { db, repos } = await instance();
     const queued = await queue(repos, 'retried', 3);
     const took: string[] = [];
@@ -130,7 +141,9 @@ describe('the relay', () => {
     // The first waits its delay, and the others do not go before it.
     expect(await relay.pass()).toBe(0);
     expect(took).toEqual([]);
-    await sleep(retryDelayMs(1) + 50);
+    vi.setSystemTime(Date.now() + retryDelayMs(1) - 1);
+    expect(await relay.pass()).toBe(0);
+    vi.setSystemTime(Date.now() + 1);
     expect(await relay.pass()).toBe(3);
     expect(took).toEqual(queued);
     expect(await unsent(db)).toEqual([]);

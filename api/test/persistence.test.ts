@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { databaseTarget, openDatabase } from '../src/db/database.js';
 import { MIGRATIONS } from '../src/db/migrations.js';
 import { present, startTestApi, useTestApi } from './harness.js';
@@ -61,7 +61,11 @@ describe('persistence', () => {
     const client = api.client();
     for (let i = 0; i < 3; i++) await client.call('login', { login: 'mia', password: `guess-${i}` });
     const slow = client.call('login', { login: 'mia', password: 'guess-3' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Under way: its attempt is written (one row for the account, one for the client) before it is held back.
+    await vi.waitFor(async () => {
+      const [written] = await api.rows<{ n: number | string }>`SELECT count(*) AS n FROM login_failures`;
+      expect(Number(written?.n)).toBe(8);
+    });
     const stopped = api.close();
     expect((await slow).status).toBe(401);
     await stopped;

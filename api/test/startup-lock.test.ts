@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIVE_WEBSOCKET_PATH } from '@marketplace/shared/contract';
 import { MIGRATION_LOCK, openDatabase, SEED_LOCK } from '../src/db/database.js';
 import { DEMO_USERS } from '../src/db/seed.js';
@@ -33,13 +33,18 @@ async function heldWhile<T>(url: string, lock: number, start: () => Promise<T>):
       () => (outcome = 'started'),
       (error: unknown) => (outcome = `failed: ${error instanceof Error ? error.message : String(error)}`),
     );
-    for (let waiters = 0; waiters === 0 && outcome === 'waiting'; await sleep(50)) {
-      const { rows } = await holder.query<{ n: number }>(
-        `SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`,
-        [lock],
-      );
-      waiters = rows[0]?.n ?? 0;
-    }
+    await vi.waitFor(
+      async () => {
+        expect(outcome).toBe('waiting');
+        const { rows } = await holder.query<{ n: number }>(
+          `SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`,
+          [lock],
+        );
+        expect(rows[0]?.n).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    // Real time: the statement timeout is PostgreSQL's own clock.
     await sleep(STATEMENT_TIMEOUT_MS * 3);
     expect(outcome).toBe('waiting');
     await holder.query('SELECT pg_advisory_unlock($1)', [lock]);

@@ -11,6 +11,12 @@ const SHELL = 'http://localhost:13900';
 const PROXY_PORT = 14100;
 const DAY_S = 24 * 60 * 60;
 
+/** Resolves after the page's next frame is drawn: what it does with an answer it has is on the screen. */
+const afterAFrame = (page: Page) =>
+  page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+
 let proxy: Awaited<ReturnType<typeof startApiFaultProxy>>;
 let closeShell: () => Promise<void>;
 test.beforeEach(async () => {
@@ -62,8 +68,10 @@ test('api faults: a logout answered 500 is a failure: the user stays logged in w
   await page.goto(`${SHELL}/community`);
   proxy.fail('POST /v2/logout', { status: 500 });
   await page.getByRole('button', { name: 'Profile menu' }).click();
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/v2/logout'));
   await page.getByRole('button', { name: 'Logout' }).click();
-  await page.waitForTimeout(500);
+  await answered;
+  await afterAFrame(page);
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
   await expect(page).toHaveURL(`${SHELL}/community`);
   expect((await loggedInCookie(page)).value).toBe('yes');
@@ -76,9 +84,13 @@ test('api faults: the session check answered 500 changes nothing; answered 401 o
     await logIn(page, 'ben', DEMO_PASSWORD, SHELL);
     await page.goto(`${SHELL}/events`);
     proxy.fail('POST /v2/checkAuthentication', { status: 500 });
+    const checked = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith('/v2/checkAuthentication'),
+    );
     await page.getByRole('link', { name: 'Posts' }).click();
     await expect(page.getByRole('heading', { name: 'Posts' })).toBeVisible();
-    await page.waitForTimeout(300);
+    await checked;
+    await afterAFrame(page);
     await expect(page).toHaveURL(`${SHELL}/community`);
     expect((await loggedInCookie(page)).value).toBe('yes');
 
@@ -110,7 +122,8 @@ test("api faults: a failed first notifications load shows 'No notifications' and
   const list = page.getByRole('list', { name: 'Notifications' });
   await expect(list.getByText('No notifications')).toBeVisible();
   await list.evaluate((el) => el.dispatchEvent(new Event('scroll')));
-  await page.waitForTimeout(300);
+  // A page asked for on the scroll is asked for in its handler, or on the render after it.
+  await afterAFrame(page);
   expect(paged).toEqual([]);
 });
 
@@ -179,11 +192,15 @@ test("api faults: a failed contact submit says 'Email is invalid'; a failed cart
   const items = page.getByRole('list', { name: 'Cart items' }).getByRole('listitem');
   await expect(items.first()).toBeVisible();
   const count = await items.count();
+  let dropped = 0;
+  page.on('requestfailed', (r) => r.method() === 'POST' && r.url().endsWith('/v2/user/cart/removeItem') && dropped++);
   await items
     .first()
     .getByRole('button', { name: /^Remove / })
     .click();
-  await page.waitForTimeout(500);
+  // Sent, and sent once more with its key (a call that got no answer is, once): both dropped.
+  await expect.poll(() => dropped).toBe(2);
+  await afterAFrame(page);
   await expect(items).toHaveCount(count);
   await expect(page.getByRole('alert')).toHaveCount(0);
 });

@@ -6,7 +6,7 @@
  * before it closes what is idle: cut, that POST would be a 502 nobody may retry.
  */
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createListeners, type Listeners } from './listener.js';
 
@@ -51,10 +51,11 @@ describe('the drain', () => {
     socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     expect(await first).toMatch(/connection: keep-alive/i);
     const answered = reply(socket);
+    const { server } = listeners;
     const closing = listeners.close(50, async () => undefined);
     listeners = null;
-    // The grace is over; the gateway, late, sends on the connection it kept.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The grace is over and the instance has stopped listening; the gateway, late, sends on the connection it kept.
+    await vi.waitFor(() => expect(server.listening).toBe(false));
     socket.write('POST /v2/cart HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n');
     const text = await answered;
     expect(text).toMatch(/^HTTP\/1\.1 200/);

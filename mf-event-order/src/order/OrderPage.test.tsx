@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
@@ -582,10 +582,13 @@ describe('order actions', () => {
     const assign = watchPageLoads();
     const payUrl = 'http://api.test/payments/pay/P-7K2M9Q4X';
     const sent: Record<string, FormDataEntryValue>[] = [];
+    // The first press's answer is held until both presses are in.
+    let answer: () => void = () => undefined;
+    const pressed = new Promise<void>((resolve) => (answer = resolve));
     server.use(
       http.post('http://api.test/v2/eventorder/pay', async ({ request }) => {
         sent.push(Object.fromEntries((await request.formData()).entries()));
-        await delay(50);
+        await pressed;
         return HttpResponse.json({ purchase: purchase({ status: 'open', payUrl }) });
       }),
     );
@@ -593,6 +596,7 @@ describe('order actions', () => {
     expect(await screen.findByTestId('order-status')).toHaveTextContent('Approved, awaiting payment');
     const button = screen.getByRole('button', { name: 'Pay $350.00' });
     await userEvent.dblClick(button);
+    answer();
     await waitFor(() => expect(assign).toHaveBeenCalledWith(payUrl));
     expect(sent).toEqual([{ orderId: 'ord-1' }]);
   });

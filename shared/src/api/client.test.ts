@@ -14,10 +14,8 @@ describe('apiCall', () => {
         seen.push({ url: request.url, cookie: request.headers.get('cookie') });
         return HttpResponse.json({ profileName: 'mia' });
       }),
-      http.get('http://internal.test/v2/events/slow', async () => {
-        await new Promise((resolve) => setTimeout(resolve, 5000));
-        return HttpResponse.json({});
-      }),
+      // An answer that never comes: only the caller's signal ends the call.
+      http.get('http://internal.test/v2/events/slow', () => new Promise<never>(() => {})),
     );
     const options = { cookie: 'session=s1', apiOrigin: 'http://internal.test' };
     await apiCallWith(options, 'getOwnProfile');
@@ -31,10 +29,9 @@ describe('apiCall', () => {
     // A state-changing call given up is not sent again (a call with no answer otherwise is, once).
     let sends = 0;
     server.use(
-      http.post('http://internal.test/v2/user/cart/addItem', async () => {
+      http.post('http://internal.test/v2/user/cart/addItem', () => {
         sends++;
-        await new Promise((resolve) => setTimeout(resolve, 5000));
-        return HttpResponse.json({ cart: [] });
+        return new Promise<never>(() => {});
       }),
     );
     const abandoned = await apiCallWith({ ...options, signal: AbortSignal.timeout(20) }, 'addCartItem', {
@@ -42,7 +39,7 @@ describe('apiCall', () => {
       itemType: 'CONTENT',
     }).catch((e: unknown) => e);
     expect(abandoned).toMatchObject({ status: 0, aborted: true });
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A second send would come before the call settles (the client awaits its retry), so none is coming.
     expect(sends).toBe(1);
   });
 

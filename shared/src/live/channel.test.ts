@@ -52,7 +52,9 @@ function setup(logins: (() => Promise<LiveLogin>)[] = []) {
   return { channel: new LiveChannel(() => 'ws://x/mqtt', login, connect, endsSession), connect, login, clients };
 }
 
-const flush = () => new Promise((r) => setTimeout(r, 0));
+/** Waits until client `n` has sent its subscriptions: the channel has logged in and connected. */
+const connected = (clients: FakeClient[], n = 0) =>
+  vi.waitFor(() => expect(clients[n]?.subscribed ?? []).not.toEqual([]));
 
 describe('LiveChannel', () => {
   it('connects once, on the first subscriber, and subscribes each topic once', async () => {
@@ -61,7 +63,7 @@ describe('LiveChannel', () => {
     channel.subscribe('notifications', 'clara', () => {});
     channel.subscribe('notifications', 'clara', () => {});
     channel.subscribe('chatNotifications', 'clara', () => {});
-    await flush();
+    await connected(clients);
     expect(connect).toHaveBeenCalledTimes(1);
     expect(clients[0]?.subscribed).toEqual(['notifications/clara', 'chatNotifications/clara']);
   });
@@ -70,7 +72,7 @@ describe('LiveChannel', () => {
     const { channel, clients } = setup();
     const a = channel.subscribe('notifications', 'clara', () => {});
     const b = channel.subscribe('notifications', 'clara', () => {});
-    await flush();
+    await connected(clients);
     a();
     expect(clients[0]?.unsubscribed).toEqual([]);
     b();
@@ -81,7 +83,7 @@ describe('LiveChannel', () => {
     const { channel, clients } = setup();
     const got: unknown[] = [];
     channel.subscribe('notifications', 'clara', (n) => got.push(n));
-    await flush();
+    await connected(clients);
     const client = clients[0] as FakeClient;
     client.message('notifications/clara', '{not json');
     client.message('notifications/clara', { ...notification, status: 'EXPLODED' });
@@ -99,7 +101,7 @@ describe('LiveChannel', () => {
       throw new Error('boom');
     });
     channel.subscribe('notifications', 'clara', (n) => got.push(n));
-    await flush();
+    await connected(clients);
     clients[0]?.message('notifications/clara', notification);
     expect(got).toHaveLength(1);
     spy.mockRestore();
@@ -109,7 +111,7 @@ describe('LiveChannel', () => {
     const { channel, clients } = setup();
     channel.subscribe('notifications', 'clara', () => {});
     channel.subscribe('chatNotifications', 'clara', () => {});
-    await flush();
+    await connected(clients);
     const client = clients[0] as FakeClient;
     client.subscribed = [];
     client.emit('connect');
@@ -120,7 +122,7 @@ describe('LiveChannel', () => {
     const { channel, clients } = setup();
     const ready = vi.fn();
     const unsubscribe = channel.subscribe('notifications', 'clara', () => {}, ready);
-    await flush();
+    await connected(clients);
     const client = clients[0] as FakeClient;
     expect(ready).not.toHaveBeenCalled();
     client.acks.shift()?.(null);
@@ -140,20 +142,20 @@ describe('LiveChannel', () => {
   it('ends the connection at close and starts a fresh one for the next login', async () => {
     const { channel, connect, clients } = setup();
     channel.subscribe('notifications', 'clara', () => {});
-    await flush();
+    await connected(clients);
     channel.close();
     expect(clients[0]?.ended).toBe(true);
     expect(channel.topics).toEqual([]);
     channel.subscribe('notifications', 'mia', () => {});
-    await flush();
+    await connected(clients, 1);
     expect(connect).toHaveBeenCalledTimes(2);
     expect(clients[1]?.subscribed).toEqual(['notifications/mia']);
   });
 
   it('connects with the broker login the API gives', async () => {
-    const { channel, connect } = setup();
+    const { channel, connect, clients } = setup();
     channel.subscribe('notifications', 'clara', () => {});
-    await flush();
+    await connected(clients);
     expect(connect).toHaveBeenCalledWith('ws://x/mqtt', { username: 'web-1', password: 'secret' });
   });
 

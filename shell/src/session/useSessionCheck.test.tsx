@@ -44,6 +44,18 @@ function checksSent(): () => number {
   return () => sent.mock.calls.filter(([url]) => String(url).endsWith('/v2/checkAuthentication')).length;
 }
 
+/**
+ * Resolves once the page's first session check has its answer read: the page has acted on it by the
+ * time the test's next await returns, so what it did not do by then it does not do.
+ */
+async function firstCheckAnswered(): Promise<void> {
+  const sent = vi.spyOn(globalThis, 'fetch');
+  await vi.waitFor(() => expect(sent).toHaveBeenCalled());
+  const response = await (sent.mock.results[0]?.value as Promise<Response>).catch(() => null);
+  if (response) await vi.waitFor(() => expect(response.bodyUsed).toBe(true));
+  await act(async () => undefined);
+}
+
 const cookie = (name: string) =>
   document.cookie
     .split('; ')
@@ -93,8 +105,9 @@ describe('session check on route change', () => {
       http.post('http://api.test/v2/checkAuthentication', () => HttpResponse.json({ error: 'x' }, { status: 500 })),
     );
     document.cookie = 'loggedIn=yes; path=/';
+    const answered = firstCheckAnswered();
     renderAt('/events');
-    await new Promise((r) => setTimeout(r, 50));
+    await answered;
     expect(screen.getByRole('link', { name: 'next' })).toBeInTheDocument();
     expect(cookie('loggedIn')).toBe('yes');
   });
@@ -115,8 +128,9 @@ describe('session check on route change', () => {
     server.use(http.post('http://api.test/v2/checkAuthentication', () => HttpResponse.error()));
     document.cookie = 'loggedIn=yes; path=/';
     window.dispatchEvent(new Event('pagehide'));
+    const answered = firstCheckAnswered();
     renderAt('/events');
-    await new Promise((r) => setTimeout(r, 50));
+    await answered;
     expect(cookie('loggedIn')).toBe('yes');
     window.dispatchEvent(new Event('pageshow'));
   });

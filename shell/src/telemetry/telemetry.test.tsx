@@ -37,8 +37,10 @@ async function started(
   random?: () => number,
   page: PageToken | null = PAGE,
 ) {
-  startTelemetry(config, random, () => Promise.resolve(page));
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  const token = Promise.resolve(page);
+  startTelemetry(config, random, () => token);
+  // The beacon took the token in a callback it chained before this await's.
+  await token;
 }
 
 const beacons: { url: string; beacon: Beacon }[] = [];
@@ -236,12 +238,13 @@ describe("the page's real-user beacon", () => {
 
   it('waits for the token: what happened before it is sent once it is in', async () => {
     let answer: (page: PageToken) => void = () => undefined;
-    startTelemetry({ ...TEST_CONFIG, rumSample: 1 }, undefined, () => new Promise((resolve) => (answer = resolve)));
+    const token = new Promise<PageToken>((resolve) => (answer = resolve));
+    startTelemetry({ ...TEST_CONFIG, rumSample: 1 }, undefined, () => token);
     window.dispatchEvent(new ErrorEvent('error', { error: new Error('early'), message: 'early' }));
     hide();
     expect(beacons).toEqual([]);
     answer(PAGE);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await token;
     hide();
     expect(beacons.map((b) => b.beacon.errors.map((e) => e.message))).toEqual([['Error: early']]);
   });
