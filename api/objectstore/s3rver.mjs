@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import S3rver from 's3rver';
 import AWSAccount from 's3rver/lib/models/account.js';
 import { freePort, stopOnSignal } from '@marketplace/shared/node/ports';
-import { API_GRANTS, startGuard, WORKER_GRANTS } from './guard.mjs';
+import { API_GRANTS, WORKER_GRANTS } from './grants.mjs';
+import { startGuard } from './guard.mjs';
 
 /** The key ids, unless the starter names its own (the secrets are the starter's, or drawn at each start). */
 export const API_KEY_ID = 'platform-api';

@@ -20,16 +20,6 @@ export interface LocalRabbitCluster {
   stopAll(): Promise<void>;
   log(i: number): string;
 }
-export const RABBITMQ_CONF: string;
-export function withValues(text: string, values: Record<string, string | string[]>): string;
-export const BROKER_AUTH_USER: string;
-export function brokerAuthPath(authUrl: string, authSecret: string, name: string): string;
-export function localNodeConfig(
-  ports: Omit<RabbitNodePorts, 'distPort'>,
-  nodeNames: string[],
-  authUrl: string,
-  authSecret: string,
-): string;
 export function startRabbitCluster(options: {
   dir: string;
   name?: string;

@@ -10,7 +10,7 @@ import {
   BROKER_AUTH_USER as RABBITMQ_BROKER_AUTH_USER,
   localNodeConfig,
   RABBITMQ_CONF,
-} from '../rabbitmq/rabbitmq.mjs';
+} from '../rabbitmq/node-config.mjs';
 import { BROKER_AUTH_USER, loadConfig } from '../src/config.js';
 import { ADMIN_TOKEN, startTestApi, type TestApi, useTestApi } from './harness.js';
 import { startStandInBroker, type StandInBroker } from './standInBroker.js';

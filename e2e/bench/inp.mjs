@@ -15,9 +15,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
-import { PAGE_STARTED_EVENT } from '@marketplace/shared/node/handover';
 import { manifestEnv, PLATFORM } from '@marketplace/shared/node/platform';
 import { serveApp, stopServer } from 'page-server/serve';
+import { interactions, inpOf, probe } from './event-timing.mjs';
+import { ALL_SCENARIOS, SCENARIOS, settle } from './inp-scenarios.mjs';
 import { median } from './report.mjs';
 import { BENCH_RUM_TOKEN_KEY, startApi, waitFor, waitForDemoMedia } from './servers.mjs';
 
@@ -39,169 +40,14 @@ const PORTS = {
 const API = `http://localhost:${PORTS.api}`;
 const SHELL = `http://localhost:${PORTS.shell}`;
 const DEMO_PASSWORD = 'demo-pass-2026';
-const EVENT_PATH = '/event/summer-jazz-night-2026';
 /** How long without a long task counts as the page having settled after its start. */
 const QUIET_MS = 1000;
 
 /**
- * @typedef {import('@playwright/test').Page} Page
- * @typedef {{ id: string, title: string, path: string, login?: string,
- *   act: (page: Page) => Promise<void> }} Scenario
- * @typedef {{ id: number, name: string, target: string, start: number, latency: number,
- *   inputDelay: number, processing: number, presentation: number }} Interaction
- * @typedef {{ inp: number, interactions: Interaction[], longTasks: [number, number][] }} Run
+ * @typedef {import('./inp-scenarios.mjs').Scenario} Scenario
+ * @typedef {import('./event-timing.mjs').Interaction} Interaction
+ * @typedef {import('./event-timing.mjs').Run} Run
  */
-
-/** Two frames on, and a moment for what they queued: what the page does after an input has run. @param {Page} page */
-const settle = (page) =>
-  page.evaluate(
-    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100)))),
-  );
-
-/**
- * A person's click on `target`: the pointer moved over it first (hover is not an interaction),
- * then pressed and released there. Raw mouse input rather than `locator.click()`, whose check
- * that the press lands on the target listens to the page's pointer events and adds its own time
- * to the interaction.
- * @param {Page} page @param {import('@playwright/test').Locator} target
- */
-async function press(page, target) {
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error(`${target} is not on the screen`);
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await settle(page);
-  await page.mouse.down();
-  await page.mouse.up();
-}
-
-/** @type {Scenario[]} */
-const ALL_SCENARIOS = [
-  {
-    id: 'viewer',
-    title: 'open the viewer (photo card on an event page)',
-    path: EVENT_PATH,
-    act: async (page) => {
-      await press(page, page.getByRole('button', { name: 'Open Stage lights' }));
-      await page.getByRole('dialog').getByRole('heading', { name: 'Stage lights' }).waitFor();
-    },
-  },
-  {
-    id: 'cart',
-    title: 'add to cart (a card on an event page)',
-    path: EVENT_PATH,
-    act: async (page) => {
-      const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Stage lights' }) });
-      await press(page, card.getByRole('button', { name: 'Add to cart' }));
-      await card.getByRole('status').filter({ hasText: 'Added to cart' }).waitFor();
-    },
-  },
-  {
-    id: 'search',
-    title: 'type "summer" in the header search (each key)',
-    path: '/',
-    act: async (page) => {
-      const box = page.getByRole('combobox', { name: 'Search' });
-      await box.focus();
-      // A person typing briskly: about 7 keys a second.
-      await box.pressSequentially('summer', { delay: 150 });
-      await page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first().waitFor();
-    },
-  },
-  {
-    id: 'notifications',
-    title: 'open the notifications (clara, logged in)',
-    path: '/',
-    login: 'clara',
-    act: async (page) => {
-      await press(page, page.getByRole('button', { name: /^Notifications, \d+ new$/ }));
-      await page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first().waitFor();
-    },
-  },
-];
-/** `BENCH_INP_ONLY=viewer,search`: some scenarios only. */
-const SCENARIOS = process.env.BENCH_INP_ONLY
-  ? ALL_SCENARIOS.filter((s) => process.env.BENCH_INP_ONLY?.split(',').includes(s.id))
-  : ALL_SCENARIOS;
-
-/**
- * Runs in the page before any of its scripts: the Event Timing entries by interaction, the long
- * tasks, and when the app said it has the page.
- */
-const probe = `(() => {
-  const b = (window.__inp = { started: null, events: [], longTasks: [], lastLongTaskEnd: 0, observer: null });
-  document.addEventListener(${JSON.stringify(PAGE_STARTED_EVENT)}, () => { b.started = performance.now(); });
-  const describe = (node) => node instanceof Element
-    ? node.tagName.toLowerCase() + (node.getAttribute('aria-label') ? '[' + node.getAttribute('aria-label') + ']' : node.id ? '#' + node.id : '')
-    : '';
-  const take = (list) => {
-    for (const e of list) {
-      if (!e.interactionId) continue;
-      b.events.push({ id: e.interactionId, name: e.name, target: describe(e.target), start: e.startTime,
-        duration: e.duration, processingStart: e.processingStart, processingEnd: e.processingEnd });
-    }
-  };
-  b.observer = new PerformanceObserver((l) => take(l.getEntries()));
-  b.observer.observe({ type: 'event', durationThreshold: 16, buffered: true });
-  b.take = () => take(b.observer.takeRecords());
-  new PerformanceObserver((l) => take(l.getEntries())).observe({ type: 'first-input', buffered: true });
-  new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) {
-      b.longTasks.push([e.startTime, e.duration]);
-      b.lastLongTaskEnd = Math.max(b.lastLongTaskEnd, e.startTime + e.duration);
-    }
-  }).observe({ type: 'longtask', buffered: true });
-})();`;
-
-/**
- * The interactions from the page's entries after `since`: per interactionId, the longest entry's
- * duration (the latency, from the input to the next paint), split as web-vitals' attribution
- * splits it over the entries that paint in the same frame as that one (a click's pointerdown,
- * pointerup and click; not a key's keyup, a frame later): to the first handler, to the last
- * handler's end, to the paint.
- * @param {{ id: number, name: string, target: string, start: number, duration: number,
- *   processingStart: number, processingEnd: number }[]} events
- * @param {number} since
- * @returns {Interaction[]}
- */
-function interactions(events, since) {
-  /** @type {Map<number, (typeof events)>} */
-  const byId = new Map();
-  for (const e of events) if (e.start >= since) byId.set(e.id, [...(byId.get(e.id) ?? []), e]);
-  return [...byId.values()]
-    .map((entries) => {
-      const longest = entries.reduce((a, b) => (b.duration > a.duration ? b : a));
-      const paint = longest.start + longest.duration;
-      // Durations are rounded to 8 ms: entries ending within that painted in the same frame.
-      const frame = entries.filter((e) => Math.abs(e.start + e.duration - paint) <= 8);
-      const start = Math.min(...frame.map((e) => e.start));
-      const first = Math.min(...frame.map((e) => e.processingStart));
-      const end = Math.max(...frame.map((e) => e.processingEnd));
-      return {
-        id: longest.id,
-        name: longest.name,
-        target: longest.target,
-        start,
-        latency: longest.duration,
-        inputDelay: first - start,
-        processing: end - first,
-        presentation: paint - end,
-      };
-    })
-    .sort((a, b) => a.start - b.start);
-}
-
-/**
- * A page's INP from its interactions' latencies as web-vitals computes it: the worst, leaving
- * out one for every 50 interactions (the 98th percentile of a long visit). 0 when none was slow
- * enough to be reported (all under 16 ms).
- * @param {number[]} latencies
- */
-function inpOf(latencies) {
-  const sorted = [...latencies].sort((a, b) => b - a);
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(Math.floor(sorted.length / 50), sorted.length - 1)];
-}
 
 /** @param {number[]} sorted ascending @param {number} p between 0 and 1 */
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] ?? NaN;

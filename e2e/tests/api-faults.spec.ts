@@ -1,7 +1,8 @@
 import { expect, type Page } from '@playwright/test';
 import { gradientPng } from 'api/png';
 import { API, DEMO_PASSWORD, runtimeEnv } from '../env.js';
-import { startApiFaultProxy, startApp, stop, type ApiFault } from './servers.js';
+import { startApiFaultProxy, type ApiFault } from './fault-proxies.js';
+import { startApp, stop } from './servers.js';
 import { logIn } from './helpers.js';
 import { test } from './fixtures.js';
 

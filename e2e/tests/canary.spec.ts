@@ -7,7 +7,9 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { serveApp } from 'page-server/serve';
 import { ADMIN_TOKEN, API, ROOT, runtimeEnv } from '../env.js';
 import { logIn } from './helpers.js';
-import { buildNextHeader, headerThatThrows, releasesCli, startApp, startReleasesCli, stop } from './servers.js';
+import { buildNextHeader, headerThatThrows } from './build-copies.js';
+import { releasesCli, startReleasesCli } from './releases-cli.js';
+import { startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Releases that watch themselves (issue 27, items 2 and 4 to 7), with real parts only: fresh

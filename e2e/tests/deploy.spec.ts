@@ -2,7 +2,8 @@ import { expect } from '@playwright/test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PORTS, ROOT, runtimeEnv } from '../env.js';
-import { buildNextHeader, deployBuild } from './servers.js';
+import { buildNextHeader } from './build-copies.js';
+import { deployBuild } from './servers.js';
 import { test } from './fixtures.js';
 
 const NEXT_FOLDER = '.e2e-deploy-mf-header';

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { expect, type BrowserContext } from '@playwright/test';
 import { serveApp } from 'page-server/serve';
 import { ADMIN_TOKEN, API, API_INTERNAL, runtimeEnv } from '../env.js';
-import { headerFailingByDraw, releasesCli, startApp, stop } from './servers.js';
+import { headerFailingByDraw } from './build-copies.js';
+import { releasesCli } from './releases-cli.js';
+import { startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Every failure counted once, against its remote and version (issue 39, item 1), with real parts

@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Server } from 'node:http';
 import { API, PORTS, runtimeEnv } from '../env.js';
-import { startApp, startFaultyRemote, stop, type AppDir, type Fault } from './servers.js';
+import { startFaultyRemote, type Fault } from './fault-proxies.js';
+import { startApp, stop, type AppDir } from './servers.js';
 import { test } from './fixtures.js';
 
 type RemoteKey = 'header' | 'media' | 'eventOrder' | 'account';

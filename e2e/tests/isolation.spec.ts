@@ -1,7 +1,8 @@
 import { expect } from '@playwright/test';
 import type { Server } from 'node:http';
 import { PORTS, runtimeEnv } from '../env.js';
-import { brokenCopy, startApp, stop } from './servers.js';
+import { brokenCopy } from './build-copies.js';
+import { startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Each test runs its own shell whose runtime config points one remote at a port of its own.

@@ -6,7 +6,9 @@ import { expect, type Page } from '@playwright/test';
 import { compositionBlocks } from 'page-server/page-composition';
 import { serveApp } from 'page-server/serve';
 import { ROOT, runtimeEnv } from '../env.js';
-import { buildNextHeader, headerThatThrows, releasesCli, startApp, stop } from './servers.js';
+import { buildNextHeader, headerThatThrows } from './build-copies.js';
+import { releasesCli } from './releases-cli.js';
+import { startApp, stop } from './servers.js';
 import { test } from './fixtures.js';
 
 // Releases through the store (issue "Releases", first part): the real commands against a store

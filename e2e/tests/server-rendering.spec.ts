@@ -7,7 +7,8 @@ import { API, DEMO_PASSWORD, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
 import { delayingApi } from '../bench/servers.mjs';
 import { logIn, serverStateText } from './helpers.js';
 import { test } from './fixtures.js';
-import { headerThatThrows, startApp, stop } from './servers.js';
+import { headerThatThrows } from './build-copies.js';
+import { startApp, stop } from './servers.js';
 
 // Issue 28: pages arrive rendered by the page's server (page-server/render-page.mjs, the shell's
 // server build and the remotes' own server builds), with their data, head and styles, and the
