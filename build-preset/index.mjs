@@ -8,6 +8,7 @@ import { appFor, PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node
 import { sharedConfig } from './shared-deps.mjs';
 import { SharedApiPlugin } from './shared-api.mjs';
 import { BootHintsPlugin } from './boot-hints.mjs';
+import { BootScriptPlugin } from './boot-script.mjs';
 import { hostServerConfig, serverConfig } from './server.mjs';
 import { compositionTemplate } from 'page-server/page-composition';
 
@@ -168,6 +169,8 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
       }),
       new SiteAssetsPlugin(),
       new BootHintsPlugin(),
+      // The host's page starts with its boot script (src/boot), inline.
+      ...(host ? [new BootScriptPlugin(dir)] : []),
     ],
     optimization: {
       // Named chunks make the network log and the byte budgets readable (react-dom is visible by name).

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
+import { PLATFORM } from '@marketplace/shared/node/platform';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from './csp.mjs';
 
 // docker-compose.yml is YAML written by hand: this keeps it to the platform table.
 const root = join(import.meta.dirname, '..');
@@ -25,10 +24,11 @@ const serviceText = (name: string) => {
 };
 
 describe('docker-compose.yml against the platform table', () => {
-  it("names each remote's manifest at its port, with the policy the page server computes from them", () => {
+  it("names each remote's manifest at its port, and leaves the pages' policy to the servers of the built page", () => {
     for (const r of Object.values(PLATFORM.remotes))
       expect(env[r.manifestVariable]).toBe(`http://localhost:${r.devPort}/mf-manifest.json`);
-    expect(env.CONTENT_SECURITY_POLICY).toBe(contentSecurityPolicy(runtimeConfigFromEnv(env)));
+    // A policy written here would name a hash of a boot script other builds do not have.
+    expect(compose).not.toContain('CONTENT_SECURITY_POLICY:');
   });
 
   it('builds the shell and each remote from the one Dockerfile, the app as a build argument, on its port', () => {

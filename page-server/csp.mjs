@@ -1,7 +1,9 @@
 // The Content-Security-Policy of a served page, from the same runtime config the page reads:
 // exactly the origins in use, and no 'unsafe-eval'.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PLATFORM } from '@marketplace/shared/node/platform';
-import { bootScriptSource } from './boot-script.mjs';
 
 /** @param {string} url */
 const originOf = (url) => new URL(url).origin;
@@ -10,7 +12,27 @@ const originOf = (url) => new URL(url).origin;
 const list = (sources) => [...new Set(sources)].join(' ');
 
 /**
- * Scripts from this origin and the remotes' origins, and the page's boot script by its hash; connections to the API, the files host, the
+ * The policy's sources for the inline scripts of a page (its boot script, which the build preset
+ * writes into the shell's page): `'sha256-…'` of each one's exact text. Data blocks
+ * (`type="application/json"`) and placeholders of another type are not run, so not listed.
+ * @param {string} html
+ * @returns {string[]}
+ */
+export function inlineScriptSources(html) {
+  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
+    .filter(
+      ([, attributes = '', text = '']) => text !== '' && !/\ssrc=/i.test(attributes) && !/\stype=/i.test(attributes),
+    )
+    .map(([, , text = '']) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+}
+
+/** The page an app's build serves (its index.html), or '' when it has none. @param {string} dist */
+export const builtPage = (dist) =>
+  existsSync(join(dist, 'index.html')) ? readFileSync(join(dist, 'index.html'), 'utf8') : '';
+
+/**
+ * Scripts from this origin and the remotes' origins, and the page's inline scripts by their hash
+ * (`page`: the app's built page, builtPage); connections to the API, the files host, the
  * live broker and the remotes (their manifests); images from the files host; video from the files
  * host and blob: (hls.js feeds the player through Media Source); blob: workers (mqtt, hls.js).
  * Styles allow inline: styled-components writes <style> elements at run time.
@@ -22,8 +44,9 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * Uploads may go to an object store's origin (uploadOrigin): connections only, never scripts.
  *
  * @param {{ apiOrigin: string, filesOrigin: string, uploadOrigin?: string, liveUrl: string, remotes: Record<string, string>, discoveryUrl?: string, allowLocalRemotes?: boolean }} config
+ * @param {string} [page]
  */
-export function contentSecurityPolicy(config) {
+export function contentSecurityPolicy(config, page = '') {
   const devPorts = config.allowLocalRemotes
     ? Object.values(PLATFORM.remotes).map((/** @type {{ devPort: number }} */ r) => r.devPort)
     : [];
@@ -41,8 +64,8 @@ export function contentSecurityPolicy(config) {
   const uploads = config.uploadOrigin ? [originOf(config.uploadOrigin)] : [];
   return [
     "default-src 'self'",
-    // The shell page's one inline script, by its hash (boot-script.mjs); no 'unsafe-inline'.
-    `script-src ${list(["'self'", bootScriptSource(), ...remotes])}`,
+    // The shell page's one inline script, by its hash; no 'unsafe-inline'.
+    `script-src ${list(["'self'", ...inlineScriptSources(page), ...remotes])}`,
     `connect-src ${list(["'self'", api, files, ...uploads, liveOrigin, ...remotes, ...devSockets])}`,
     `img-src ${list(["'self'", 'data:', files, api])}`,
     `media-src ${list(["'self'", 'blob:', files])}`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from './csp.mjs';
+import { createHash } from 'node:crypto';
+import { contentSecurityPolicy, inlineScriptSources } from './csp.mjs';
 
 const config = {
   apiOrigin: 'https://api.example.com',
@@ -15,9 +16,23 @@ const config = {
 const directive = (policy: string, name: string) => policy.split('; ').find((d) => d.startsWith(`${name} `)) ?? '';
 
 describe("the pages' Content-Security-Policy", () => {
+  it("allows the page's own inline scripts by the hash of their exact text, and no other inline script", () => {
+    const boot = '(()=>{document.title="booted"})();';
+    const page = `<!doctype html><head><script defer src="/main.js"></script></head><body>
+      <script type="application/json" id="platform-composition">{"config":null}</script>
+      <script>${boot}</script></body>`;
+    const hash = `'sha256-${createHash('sha256').update(boot).digest('base64')}'`;
+    expect(inlineScriptSources(page)).toEqual([hash]);
+    expect(directive(contentSecurityPolicy(config, page), 'script-src')).toBe(
+      `script-src 'self' ${hash} https://cdn.example.com`,
+    );
+    // One byte more is another script: not allowed.
+    expect(inlineScriptSources(page.replace(boot, `${boot} `))).not.toContain(hash);
+  });
+
   it("allows scripts from the remotes' origins only, and no loopback development server by default", () => {
     const policy = contentSecurityPolicy(config);
-    expect(directive(policy, 'script-src')).toMatch(/^script-src 'self' 'sha256-[^']+' https:\/\/cdn\.example\.com$/);
+    expect(directive(policy, 'script-src')).toBe("script-src 'self' https://cdn.example.com");
     expect(policy).not.toContain('localhost');
   });
 

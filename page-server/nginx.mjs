@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
-import { contentSecurityPolicy } from './csp.mjs';
+import { builtPage, contentSecurityPolicy } from './csp.mjs';
 import { runNginx } from '@marketplace/shared/node/nginx';
 import { freePort, stopOnSignal } from '@marketplace/shared/node/ports';
 import { COHORT_COOKIE, pageVersions } from './rum-token.mjs';
@@ -51,7 +51,7 @@ export function templateVariables({ dist, port, fallback, env = process.env, pag
     ALLOW_VERSION_OVERRIDE: String(config.allowVersionOverride),
     ALLOW_LOCAL_REMOTES: String(config.allowLocalRemotes),
     RUM_SAMPLE: String(config.rumSample),
-    CONTENT_SECURITY_POLICY: env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(config),
+    CONTENT_SECURITY_POLICY: env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(config, builtPage(dist)),
   };
 }
 

@@ -563,6 +563,8 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
     const folders = [
       'shell/src',
       'shared/src',
+      // The version choice the browser and the page server share.
+      'shared/node',
       ...readdirSync(root)
         .filter((name) => name.startsWith('mf-'))
         .map((name) => `${name}/src`),
@@ -570,7 +572,7 @@ describe('the key of a kept page: what changes the page, and nothing a visitor c
     const read = new Set<string>();
     for (const folder of folders)
       for (const file of readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })) {
-        if (!/\.tsx?$/.test(file) || /\.test\.tsx?$/.test(file)) continue;
+        if (!/\.(tsx?|mjs)$/.test(file) || /\.test\.tsx?$/.test(file)) continue;
         const text = readFileSync(join(root, folder, file), 'utf8');
         if (!/useSearchParams\(|\bURLSearchParams\b/.test(text)) continue;
         // `.get('name')`, or `.getAll(NAME)` with `const NAME = 'name'` in the same file.

@@ -7,3 +7,4 @@ export function platformIncludes(env: NodeJS.ProcessEnv): (path: string) => Prom
 export const MISSING: string;
 export const COMPOSE_TIMEOUT_MS: number;
 export const INCLUDES: { config: string; discovery: string; manifest(remote: string): string };
+export const BOOT_SCRIPT_MARKER: '<!-- boot script -->';

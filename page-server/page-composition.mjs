@@ -5,7 +5,6 @@
 // the syntax of server-side includes, which processIncludes fills; the page server is the only
 // one that composes a page.
 import { COMPOSITION_ID, PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
-import { bootScript } from './boot-script.mjs';
 
 /** What a server-side include gives when its source cannot be had (`<!--# config errmsg -->`). */
 export const MISSING = 'null';
@@ -35,9 +34,16 @@ export const INCLUDES = {
 };
 
 /**
- * The block index.html carries, with the includes its page server fills: the host's page (the shell)
- * gets everything, and the inline script that hints its remotes' files from it (and starts a rendered page's script once it has painted); a page without remotes (the single bundle, a remote running alone) only its
- * runtime config.
+ * Where the host's page takes its boot script: the build preset writes the built script there
+ * (build-preset/boot-script.mjs), inline.
+ */
+export const BOOT_SCRIPT_MARKER = '<!-- boot script -->';
+
+/**
+ * The block index.html carries, with the includes its page server fills: the host's page (the
+ * shell) gets everything, and its boot script after it (which hints its remotes' files from it,
+ * and starts a rendered page's script once it has painted); a page without remotes (the single
+ * bundle, a remote running alone) only its runtime config.
  * @param {boolean} host
  */
 export function compositionTemplate(host) {
@@ -47,8 +53,7 @@ export function compositionTemplate(host) {
     ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}`
     : `"config":${include(INCLUDES.config)}`;
   const block = `<!--# config errmsg="${MISSING}" --><script type="application/json" id="${COMPOSITION_ID}">{${parts}}</script>`;
-  // The host's page also hints the header's and the route's remote from it (boot-script.mjs).
-  return host ? `${block}\n    <script>${bootScript()}</script>` : block;
+  return host ? `${block}\n    ${BOOT_SCRIPT_MARKER}` : block;
 }
 
 /** JSON text that can sit inside a <script> element (`<` escaped: the same JSON). @param {string} text */

@@ -10,11 +10,11 @@ import { TYPES } from './static-files.mjs';
 /**
  * Sends the app's page (its index.html, composed and maybe rendered).
  * @param {{
- *   csp: string,
+ *   csp: (page: string) => string,
  *   include: Parameters<typeof processIncludes>[1],
  *   renderer: ReturnType<typeof import('./render-page.mjs').pageRenderer>,
  *   origin: () => string,
- * }} options `origin`: the origin the page names as its own (publicOrigin, else the server's own address).
+ * }} options `csp`: the policy of a page whose template is `page`; `origin`: the origin the page names as its own (publicOrigin, else the server's own address).
  */
 export function pageSender({ csp, include, renderer, origin }) {
   /**
@@ -59,13 +59,11 @@ export function pageSender({ csp, include, renderer, origin }) {
 
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} file */
   async function sendPage(req, res, file) {
-    const { status, html, personal, fallback } = await rendered(
-      req,
-      await processIncludes(readFileSync(file, 'utf8'), include),
-    );
+    const template = readFileSync(file, 'utf8');
+    const { status, html, personal, fallback } = await rendered(req, await processIncludes(template, include));
     const body = Buffer.from(html);
     const headers = {
-      'Content-Security-Policy': csp,
+      'Content-Security-Policy': csp(template),
       'Content-Type': TYPES['.html'],
       // A logged-in visitor's page is theirs, with their data: no cache keeps it, not even theirs.
       'Cache-Control': personal ? 'private, no-store' : 'no-cache',

@@ -9,11 +9,10 @@
 // every one of those visitors' id. The token's answer is never kept by anyone.
 import { randomUUID } from 'node:crypto';
 import {
-  chosenPointer,
+  chooseVersions,
   cohortIn,
-  isOverrideVersion,
-  LOCAL_VERSION,
-  overrideManifest,
+  isDiscoveryDocument,
+  overridesIn,
   PLATFORM_COOKIES,
   storedVersionOf,
 } from '@marketplace/shared/node/choice';
@@ -33,18 +32,13 @@ export const COHORT_COOKIE = PLATFORM_COOKIES.cohort;
 export const versionOfManifest = (url, base) => storedVersionOf(url, base) ?? UNRELEASED;
 
 /**
- * @typedef {{ version?: unknown, manifest?: unknown }} Pointer
- * @typedef {{ live?: Pointer, canary?: Pointer & { percent?: unknown }, versions?: unknown }} DiscoveryEntry
- * @typedef {{ remotes: Record<string, DiscoveryEntry | undefined> }} DiscoveryDocument
  * @typedef {{ remotes: Record<string, string>, discoveryUrl?: string, allowVersionOverride?: boolean, allowLocalRemotes?: boolean }} PageConfig
  */
 
-/** @param {unknown} value @returns {value is DiscoveryDocument} */
-const isDocument = (value) =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (/** @type {{ remotes?: unknown }} */ (value).remotes) === 'object' &&
-  /** @type {{ remotes?: unknown }} */ (value).remotes !== null;
+/** Each remote's development server on loopback: a developer's own build, never a stored version. */
+const LOCAL_MANIFESTS = Object.fromEntries(
+  Object.entries(PLATFORM.remotes).map(([name, r]) => [name, `http://localhost:${r.devPort}/mf-manifest.json`]),
+);
 
 /**
  * The versions of each remote a page may use, for a request with this cookie and query: per
@@ -61,38 +55,17 @@ const isDocument = (value) =>
 export function pageVersions({ config, discovery, composes, cookie, search }) {
   const names = Object.keys(PLATFORM.remotes);
   if (!composes) return Object.fromEntries(names.map((name) => [name, [UNRELEASED]]));
-  const docUrl = config.discoveryUrl || null;
-  const doc = docUrl && isDocument(discovery) ? discovery : null;
-  if (docUrl && !doc) return null;
+  if (config.discoveryUrl && !isDiscoveryDocument(discovery)) return null;
+  const allowsOverrides = Boolean(config.allowVersionOverride || config.allowLocalRemotes);
+  const overrides = allowsOverrides ? overridesIn(search, {}, names) : {};
+  // The platform's one choice; a browser with no cohort yet may draw either side of a canary.
   const cohort = cohortIn(cookie);
-  /** @type {Record<string, string[]>} */
-  const versions = {};
-  for (const name of names) {
-    const configured = versionOfManifest(config.remotes[name] ?? '');
-    const entry = doc?.remotes[name];
-    // The platform's one choice, else the configured URL; a browser with no cohort yet may draw any.
-    const pick = (/** @type {number} */ c) => {
-      const chosen = chosenPointer(entry, c);
-      return chosen && typeof chosen.manifest === 'string' && docUrl
-        ? versionOfManifest(chosen.manifest, docUrl)
-        : configured;
-    };
-    const cohorts = cohort === null ? [0, 99] : [cohort];
-    versions[name] = [...new Set(cohorts.map(pick))];
-  }
-  // A tester's versions in the address, taken as the shell takes them (a later one wins).
-  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
-  if (allowed.storeVersions || allowed.local) {
-    const asked = new URLSearchParams(search).getAll('version');
-    if (!asked.includes('clear'))
-      for (const [remote = '', version = ''] of asked.map((value) => value.split('@'))) {
-        if (!names.includes(remote) || !isOverrideVersion(version)) continue;
-        const where = overrideManifest(remote, version, docUrl ? doc : null, allowed);
-        if (where === LOCAL_VERSION) versions[remote] = [UNRELEASED];
-        else if (where !== null && docUrl) versions[remote] = [versionOfManifest(where, docUrl)];
-      }
-  }
-  return versions;
+  const choices = (cohort === null ? [0, 99] : [cohort]).map(
+    (c) => chooseVersions({ config, discovery, cohort: c, overrides, localManifests: LOCAL_MANIFESTS }).manifests,
+  );
+  return Object.fromEntries(
+    names.map((name) => [name, [...new Set(choices.map((manifests) => versionOfManifest(manifests[name] ?? '')))]]),
+  );
 }
 
 /**

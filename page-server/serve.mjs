@@ -72,8 +72,16 @@ function otherLoopbackHost(req, name) {
  */
 export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true, loopbackName = null }) {
   const root = resolve(dir);
-  // A deployment may set the policy itself (docker-compose gives its nginx and this server the same).
-  const csp = env.CONTENT_SECURITY_POLICY || contentSecurityPolicy(runtimeConfigFromEnv(env));
+  // A deployment may set the policy itself; else it is the config's origins and the hashes of the
+  // page's inline scripts, as built (a redeploy may change them: worked out again when they change).
+  const config = runtimeConfigFromEnv(env);
+  let policy = { page: '', csp: contentSecurityPolicy(config, '') };
+  /** @param {string} page */
+  const csp = (page) => {
+    if (env.CONTENT_SECURITY_POLICY) return env.CONTENT_SECURITY_POLICY;
+    if (policy.page !== page) policy = { page, csp: contentSecurityPolicy(config, page) };
+    return policy.csp;
+  };
   const include = platformIncludes(env);
   // The host's pages are rendered here when it has a server build (render-page.mjs).
   const renderer = pageRenderer({ distDir: root, env });

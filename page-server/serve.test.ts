@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { get, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,9 +12,13 @@ import { serveApp, stopServer } from './serve.mjs';
 
 let server: Server;
 let base: string;
+let dir: string;
+/** The built page: a title and one inline script (as the shell's boot script). */
+const PAGE = '<!doctype html><title>app</title><script>window.booted=1</script>';
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'serve-test-'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+  dir = mkdtempSync(join(tmpdir(), 'serve-test-'));
+  writeFileSync(join(dir, 'index.html'), PAGE);
   writeFileSync(join(dir, 'main.js'), 'console.log("main")');
   writeFileSync(join(dir, 'mf-manifest.json'), '{"id":"x"}');
   writeFileSync(join(dir, 'chunk.0123abcd.js'), 'x'.repeat(5000));
@@ -40,13 +45,24 @@ describe('serve-app', () => {
 
   it('serves pages with a Content-Security-Policy naming the configured origins, and scripts without one', async () => {
     const csp = (await fetch(`${base}/user/login`)).headers.get('content-security-policy') ?? '';
-    expect(csp).toMatch(
-      /script-src 'self' 'sha256-[A-Za-z0-9+/]+=' http:\/\/localhost:3001 https:\/\/media\.example\.com /,
+    expect(csp).toContain(
+      `script-src 'self' ${sha256('window.booted=1')} http://localhost:3001 https://media.example.com `,
     );
     expect(csp).toContain("connect-src 'self' https://api.example.com wss://api.example.com");
     expect(csp).toContain("img-src 'self' data: https://api.example.com");
     expect(csp).not.toContain('unsafe-eval');
     expect((await fetch(`${base}/main.js`)).headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('allows the inline script of the page as deployed: a new build with another script, its hash only', async () => {
+    writeFileSync(join(dir, 'index.html'), PAGE.replace('booted=1', 'booted=2'));
+    try {
+      const csp = (await fetch(`${base}/`)).headers.get('content-security-policy') ?? '';
+      expect(csp).toContain(sha256('window.booted=2'));
+      expect(csp).not.toContain(sha256('window.booted=1'));
+    } finally {
+      writeFileSync(join(dir, 'index.html'), PAGE);
+    }
   });
 
   it('serves hashed chunks immutable for a year, gzipped when asked, with CORS', async () => {

@@ -88,7 +88,7 @@ export async function measureColdLoad(browser, { api, origin, variant, scenario,
     await page.goto(`${origin}${path}`, { waitUntil: 'domcontentloaded' });
     if (scenario.video) {
       // A click before the app has the page is held and done once it has (the rendered page,
-      // page-server/boot-script.mjs) or finds nothing to press yet (the others): clicked until the viewer opens.
+      // shell/src/boot) or finds nothing to press yet (the others): clicked until the viewer opens.
       const viewer = page.getByRole('dialog');
       for (let attempt = 0; attempt < 20 && !(await viewer.isVisible()); attempt++) {
         await page.getByRole('button', { name: 'Open Opening set clip' }).click({ timeout: 30_000 });

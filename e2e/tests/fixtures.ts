@@ -4,7 +4,7 @@ import { waitForDemoMedia } from '../bench/servers.mjs';
 import { API } from '../env.js';
 
 /**
- * A page its server rendered paints before its script starts (page-server/boot-script.mjs), and
+ * A page its server rendered paints before its script starts (shell/src/boot), and
  * its links work as plain links until then: a test that goes on to do things in the page (type in
  * the search, follow a link in the open page) does them once the app has taken the page over, as
  * a person does once the page answers. Waits only on such a page, and at most 15 s: a test whose

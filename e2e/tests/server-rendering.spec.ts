@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
-import { START_AT_LATEST_MS } from 'page-server/boot-script';
+import { START_AT_LATEST_MS } from '@marketplace/shared/node/handover';
 import { API, DEMO_PASSWORD, PORTS, ROOT, runtimeEnv, SHELL } from '../env.js';
 import { delayingApi } from '../bench/servers.mjs';
 import { logIn, serverStateText } from './helpers.js';
@@ -258,7 +258,7 @@ test("server rendering: two visitors' pages rendered at once each hold only thei
       expect(state).not.toMatch(/getUserInfo|getCart/);
       // The same for every visitor: a shared cache may keep it (nginx does, briefly).
       expect(cache).toBe('no-cache');
-      // It paints without its scripts: its boot script starts them once it has (boot-script.mjs).
+      // It paints without its scripts: its boot script starts them once it has (shell/src/boot).
       expect(html).toMatch(/<script type="text\/x-after-paint" data-src="\/main\.js"><\/script>/);
       expect(html).not.toMatch(/<script defer src=/);
       expect(html).not.toMatch(/<link rel="preload" as="script" href=/);

@@ -27,3 +27,32 @@ export function overrideManifest(
   allowed: { storeVersions: boolean; local: boolean },
 ): string | null;
 export function storedVersionOf(url: string, base?: string): string | null;
+export const OVERRIDE_PARAM: 'version';
+export function overridesIn(
+  search: string,
+  kept: Record<string, unknown>,
+  remotes: readonly string[],
+): Record<string, string>;
+export function isDiscoveryDocument(value: unknown): boolean;
+export interface VersionChoice {
+  /** Each remote's manifest URL. */
+  manifests: Record<string, string>;
+  /** The tester's versions that apply. */
+  used: Record<string, string>;
+  /** The tester's versions refused (not allowed here, or not in the store). */
+  refused: Record<string, string>;
+  /** Remotes whose version the page cannot know yet (the browser's to load). */
+  undecided: string[];
+}
+export function chooseVersions(input: {
+  config: {
+    remotes: Record<string, string>;
+    discoveryUrl?: string;
+    allowVersionOverride?: boolean;
+    allowLocalRemotes?: boolean;
+  };
+  discovery: unknown;
+  cohort: number | null;
+  overrides: Record<string, string>;
+  localManifests: Record<string, string>;
+}): VersionChoice;

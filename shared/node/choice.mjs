@@ -1,9 +1,9 @@
-// The platform's one version choice and one cookie table (issue 38, item 6). The browser
+// The platform's one version choice and one cookie table. The browser
 // (shell/src/remotes/discovery.ts), the page server (the shell's server build, the beacon tokens
 // of page-server/rum-token.mjs, nginx's version labels in page-server/nginx.mjs) and the page's
-// boot script (page-server/boot-script.mjs, which embeds these functions' own text) all choose
-// and parse with these. nginx's maps cannot run them: page-server/nginx.test.ts holds its cookie
-// maps to them, header by header. Plain JavaScript with ES5 bodies, for that embedding.
+// boot script (shell/src/boot, bundled into the page by the build preset) all choose and parse
+// with these. nginx's maps cannot run them: page-server/nginx.test.ts holds its cookie maps to
+// them, header by header. Plain JavaScript, so that the page server runs it as it is.
 
 /** Every cookie the pages and their servers read, by what it is for. */
 export const PLATFORM_COOKIES = {
@@ -21,7 +21,7 @@ export const PLATFORM_COOKIES = {
 
 /** One cookie's value in a Cookie header (or `document.cookie`): the first of that name, or null. */
 export function cookieIn(header, name) {
-  var match = new RegExp('(?:^|;\\s*)' + name + '=([^;]*)').exec(header || '');
+  const match = new RegExp('(?:^|;\\s*)' + name + '=([^;]*)').exec(header || '');
   return match ? match[1] : null;
 }
 
@@ -67,11 +67,92 @@ export function isOverrideVersion(version) {
  */
 export function overrideManifest(remote, version, doc, allowed) {
   if (version === LOCAL_VERSION) return allowed.local ? LOCAL_VERSION : null;
-  var entry = doc && doc.remotes ? doc.remotes[remote] : null;
-  var listed = entry && Array.isArray(entry.versions) ? entry.versions : [];
+  const entry = doc && doc.remotes ? doc.remotes[remote] : null;
+  const listed = entry && Array.isArray(entry.versions) ? entry.versions : [];
   if (!allowed.storeVersions || !isOverrideVersion(version) || listed.indexOf(version) < 0) return null;
   return remote + '/' + version + '/mf-manifest.json';
 }
+
+/** The query parameter a tester names versions with: `?version=header@<version>`, `?version=clear`. */
+export const OVERRIDE_PARAM = 'version';
+
+/**
+ * The versions a tester asks for: those kept from earlier pages of the tab (`kept`), then those in
+ * the address (`search`, `?version=remote@version`, repeatable; a later one wins); none once the
+ * address says `?version=clear`. Only names in `remotes` with version-shaped values are kept:
+ * whether the store holds them is chooseVersions'.
+ *
+ * @param {string} search @param {Record<string, unknown>} kept @param {readonly string[]} remotes
+ * @returns {Record<string, string>}
+ */
+export function overridesIn(search, kept, remotes) {
+  const asked = new URLSearchParams(search).getAll(OVERRIDE_PARAM);
+  if (asked.includes('clear')) return {};
+  const pairs = [...Object.entries(kept), ...asked.map((value) => value.split('@'))];
+  /** @type {Record<string, string>} */
+  const valid = {};
+  for (const [remote = '', version] of pairs)
+    if (remotes.includes(remote) && typeof version === 'string' && isOverrideVersion(version)) valid[remote] = version;
+  return valid;
+}
+
+/** Whether `value` has the shape of the release store's discovery document. @param {unknown} value */
+export const isDiscoveryDocument = (value) =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (/** @type {{ remotes?: unknown }} */ (value).remotes) === 'object' &&
+  /** @type {{ remotes?: unknown }} */ (value).remotes !== null;
+
+/**
+ * The platform's one version choice: the manifest each remote's code loads from on a page, for a
+ * browser in `cohort` (null: not drawn yet) asking for a tester's `overrides`. From the discovery
+ * document when the config names one (a canary for the cohorts below its share, else live), else
+ * the config's URL; a tester's version where the deployment allows it (`local`: the remote's
+ * development server, `localManifests`). `undecided`: remotes whose version this page cannot know
+ * yet (a canary and no cohort drawn, a document that could not be read, a developer's loopback
+ * build, which is the browser's machine's), which a page server leaves for the browser to load.
+ *
+ * @param {{
+ *   config: { remotes: Record<string, string>, discoveryUrl?: string, allowVersionOverride?: boolean, allowLocalRemotes?: boolean },
+ *   discovery: unknown, cohort: number | null, overrides: Record<string, string>, localManifests: Record<string, string>,
+ * }} input
+ */
+export function chooseVersions({ config, discovery, cohort, overrides, localManifests }) {
+  const docUrl = config.discoveryUrl;
+  const doc = docUrl && isDiscoveryDocument(discovery) ? /** @type {DiscoveryLike} */ (discovery) : null;
+  const manifests = { ...config.remotes };
+  /** @type {string[]} */
+  const undecided = [];
+  for (const name of Object.keys(config.remotes)) {
+    const entry = doc ? doc.remotes[name] : undefined;
+    if ((docUrl && !doc) || (cohort === null && entry && entry.canary)) undecided.push(name);
+    const chosen = chosenPointer(entry, cohort);
+    if (docUrl && chosen && typeof chosen.manifest === 'string')
+      manifests[name] = new URL(chosen.manifest, docUrl).href;
+  }
+  const allowed = { storeVersions: Boolean(config.allowVersionOverride), local: Boolean(config.allowLocalRemotes) };
+  /** @type {Record<string, string>} */
+  const used = {};
+  /** @type {Record<string, string>} */
+  const refused = {};
+  for (const [remote, version] of Object.entries(overrides)) {
+    if (!(remote in config.remotes)) continue;
+    const where = overrideManifest(remote, version, doc, allowed);
+    const local = localManifests[remote];
+    if (where === null || (where === LOCAL_VERSION && !local)) {
+      refused[remote] = version;
+      continue;
+    }
+    manifests[remote] = where === LOCAL_VERSION ? /** @type {string} */ (local) : new URL(where, docUrl).href;
+    used[remote] = version;
+    if (where === LOCAL_VERSION && !undecided.includes(remote)) undecided.push(remote);
+  }
+  return { manifests, used, refused, undecided };
+}
+
+/**
+ * @typedef {{ remotes: Record<string, { live?: { manifest?: unknown }, canary?: { manifest?: unknown, percent: number }, versions?: unknown } | undefined> }} DiscoveryLike
+ */
 
 /**
  * The release store version a manifest's URL names (`<remote>/<12 hex digits>/mf-manifest.json`,

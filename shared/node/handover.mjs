@@ -1,5 +1,4 @@
-// A rendered page's hand-over from its boot script (page-server/boot-script.mjs, whose text is
-// made from these) to the app (shell/src/server/document.ts writes the scripts, shell/src/remotes/pageStart.ts
+// A rendered page's hand-over from its boot script (shell/src/boot) to the app (shell/src/server/document.ts writes the scripts, shell/src/remotes/pageStart.ts
 // sends the event): the platform's one copy of the names both sides use, plain values that the
 // browser's bundle takes too (shared/src/platform/handover.ts).
 
@@ -16,3 +15,9 @@ export const AFTER_PAINT_SCRIPT_TYPE = 'text/x-after-paint';
  * drive the page can too (the e2e suite).
  */
 export const PAGE_STARTED_EVENT = 'platform-started';
+
+/**
+ * When a rendered page's script starts at the latest (ms from navigation) if its pictures have not
+ * all painted by then: 2.5 s, the bound of a largest paint that counts as good.
+ */
+export const START_AT_LATEST_MS = 2500;

@@ -12,5 +12,10 @@ export {
   isOverrideVersion,
   overrideManifest,
   storedVersionOf,
+  chooseVersions,
+  overridesIn,
+  OVERRIDE_PARAM,
+  isDiscoveryDocument,
   type ChoicePointer,
+  type VersionChoice,
 } from '../../node/choice.mjs';

@@ -20,6 +20,7 @@ export {
   type Composition,
 } from './composition.js';
 export { pageAt } from './pageAt.js';
+export { routeMatcher } from './routes.js';
 export { PAGE_DATA, searchQueryOf } from './pageData.js';
 export {
   BEACON_ERROR_KINDS,

@@ -2,6 +2,7 @@ import type { PageCall } from '../api/calls.js';
 import type { ExposedName, ExposedProps } from '../exposes.js';
 import { PAGE_DATA, searchQueryOf } from './pageData.js';
 import type { RemoteName } from './remotes.js';
+import { pathSegments } from './routes.js';
 
 /** The `:name` parameters of a path pattern: '/event/:eventIdentifier' has 'eventIdentifier'. */
 export type PathParams<P extends string> = P extends `${string}:${infer Param}/${infer Rest}`
@@ -17,10 +18,6 @@ export type HeaderVariant = 'full' | 'compact';
  * or none (a receipt: SPEC.md section 2, "any path containing /receipt has no footer").
  */
 export type FooterVariant = 'default' | 'signup' | 'none';
-
-/** A path's segments, as the router splits it (a trailing slash ignored: `/events/` is `/events`). */
-export const pathSegments = (path: string) =>
-  path === '/' ? [] : path.replace(/^\//, '').replace(/\/$/, '').split('/');
 
 /** The `:name` values of `pathname` under `pattern`, decoded as the router's `useParams` gives them. */
 function paramsIn(pattern: string, pathname: string): Record<string, string> {

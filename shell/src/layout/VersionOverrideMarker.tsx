@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import styled from 'styled-components';
 import { theme } from '@marketplace/shared';
-import { appliedOverrides, OVERRIDE_PARAM } from '../remotes/discovery.js';
+import { appliedOverrides, OVERRIDE_PARAM } from '../remotes/overrides.js';
 
 const Bar = styled.div`
   position: fixed;

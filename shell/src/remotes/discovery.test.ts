@@ -1,14 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '@marketplace/shared';
-import {
-  applyOverrides,
-  browserCohort,
-  manifestsFrom,
-  requestedOverrides,
-  resolveRemotes,
-  versionsForRequest,
-  type DiscoveryDocument,
-} from './discovery.js';
+import { chooseRemotes, type DiscoveryDocument } from './choice.js';
+import { browserCohort } from './cohort.js';
+import { resolveRemotes } from './discovery.js';
+import { requestedOverrides } from './overrides.js';
+import { versionsForRequest } from './requestVersions.js';
 import { rolledBackSwitches } from './rollbacks.js';
 
 const configured = {
@@ -40,13 +36,13 @@ const memory = () => {
 
 describe('the discovery document', () => {
   it("gives each released remote its live version's manifest, the canary's to the browsers in its share, and leaves the others configured", () => {
-    const outside = manifestsFrom(doc, DOC_URL, configured, 20);
+    const manifestsFrom = (cohort: number) =>
+      chooseRemotes({ remotes: configured, discoveryUrl: DOC_URL }, doc, cohort, {}).remotes;
+    const outside = manifestsFrom(20);
     expect(outside.header).toBe('http://releases.test/header/aaaaaaaaaaaa/mf-manifest.json');
     expect(outside.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
     expect(outside.account).toBe(configured.account);
-    expect(manifestsFrom(doc, DOC_URL, configured, 19).header).toBe(
-      'http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json',
-    );
+    expect(manifestsFrom(19).header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
   });
 
   it('keeps a browser in its cohort across loads, in a first-party cookie', () => {
@@ -168,17 +164,13 @@ describe("testers' versions", () => {
     const withVersions: DiscoveryDocument = {
       remotes: { ...doc.remotes, header: { ...doc.remotes.header, versions: ['aaaaaaaaaaaa', 'bbbbbbbbbbbb'] } },
     };
-    const manifests = manifestsFrom(withVersions, DOC_URL, configured, 99);
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    expect(
-      applyOverrides(
-        withVersions,
-        DOC_URL,
-        manifests,
-        { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' },
-        { storeVersions: true, local: false },
-      ),
-    ).toEqual({ header: 'bbbbbbbbbbbb' });
+    const { remotes: manifests, used } = chooseRemotes(
+      { remotes: configured, discoveryUrl: DOC_URL, allowVersionOverride: true },
+      withVersions,
+      99,
+      { header: 'bbbbbbbbbbbb', media: 'dddddddddddd' },
+    );
+    expect(used).toEqual({ header: 'bbbbbbbbbbbb' });
     expect(manifests.header).toBe('http://releases.test/header/bbbbbbbbbbbb/mf-manifest.json');
     expect(manifests.media).toBe('http://releases.test/media/cccccccccccc/mf-manifest.json');
   });
@@ -193,14 +185,13 @@ describe("a developer's local build (issue 27, item 7)", () => {
     );
     // Only the bare word: no port, host or URL from the address survives.
     expect(requested).toEqual({ header: 'local' });
-    const off = { ...configured };
-    expect(applyOverrides(null, null, off, requested, { storeVersions: true, local: false })).toEqual({});
-    expect(off.header).toBe(configured.header);
-    const on = { ...configured, header: 'https://cdn.example/header/aaaaaaaaaaaa/mf-manifest.json' };
-    expect(applyOverrides(null, null, on, requested, { storeVersions: false, local: true })).toEqual({
-      header: 'local',
-    });
-    expect(on.header).toBe('http://localhost:3001/mf-manifest.json');
+    const off = chooseRemotes({ remotes: configured, allowVersionOverride: true }, null, null, requested);
+    expect(off.used).toEqual({});
+    expect(off.remotes.header).toBe(configured.header);
+    const deployed = { ...configured, header: 'https://cdn.example/header/aaaaaaaaaaaa/mf-manifest.json' };
+    const on = chooseRemotes({ remotes: deployed, allowLocalRemotes: true }, null, null, requested);
+    expect(on.used).toEqual({ header: 'local' });
+    expect(on.remotes.header).toBe('http://localhost:3001/mf-manifest.json');
   });
 
   it('applies without a release store, in the tab that asked only', async () => {

@@ -56,7 +56,7 @@ function withAttributes<E extends HTMLElement>(element: E, attrs: Record<string,
  * without it reaches the page as "Script error.", with no stack and no file, which no one can
  * attribute to its remote (issue 39, item 1). This covers the remote's entry and what the runtime
  * preloads; the remote's own chunks get it from webpack (output.crossOriginLoading in the preset),
- * and the page's boot script's hints too (page-server/boot-script.mjs). A preload must be in the
+ * and the page's boot script's hints too (src/boot). A preload must be in the
  * same mode as the script it is for, or the browser fetches the script again.
  */
 const crossOriginScripts: ModuleFederationRuntimePlugin = {

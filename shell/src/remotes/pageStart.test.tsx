@@ -6,7 +6,7 @@ import { PAGE_STARTED_EVENT } from '@marketplace/shared/platform';
 import { awaitSlots, resetPageStart, SETTLE_LIMIT_MS, SlotSettled, useRootCommitted } from './pageStart.js';
 
 // The page is the app's once its root and each slot its server rendered are hydrated: the boot
-// script then does again the presses it held (page-server/boot-script.mjs).
+// script then does again the presses it held (src/boot).
 
 afterEach(() => {
   document.removeEventListener(PAGE_STARTED_EVENT, count);

@@ -3,7 +3,7 @@ import { PAGE_STARTED_EVENT } from '@marketplace/shared/platform';
 
 // When the page is the app's (issue 37: a rendered page's script starts after its first paint).
 // Until then the page's boot script holds a press on a button or a form sent, and does it again
-// once told (page-server/boot-script.mjs). The root's first commit is not enough: React hydrates
+// once told (src/boot). The root's first commit is not enough: React hydrates
 // each Suspense boundary, a slot's content among them, in a pass after the root's, and a press on
 // a part not yet hydrated gets the browser's default (a log-in form sent by the browser itself,
 // its password in the address). So the page is the app's once its root has committed and each

@@ -1,14 +1,9 @@
 import { messageOf } from '@marketplace/shared/errors';
 import { REMOTE_NAMES, type RemoteName } from '@marketplace/shared/platform';
-import {
-  appliedOverrides,
-  browserCohort,
-  manifestsFrom,
-  readDiscoveryDocument,
-  storedVersionOf,
-  type DiscoveryDocument,
-  type Overrides,
-} from './discovery.js';
+import { chooseRemotes, type DiscoveryDocument, type Overrides } from './choice.js';
+import { browserCohort } from './cohort.js';
+import { readDiscoveryDocument, storedVersionOf } from './discovery.js';
+import { appliedOverrides } from './overrides.js';
 // The single-bundle build swaps this module for ./single.ts (build-preset/single.mjs): it has no
 // config to start with, so nothing here runs there.
 import { registeredEntries, startedWith, switchRemote } from './federation.js';
@@ -29,7 +24,7 @@ export function rolledBackSwitches(
   cohort: number,
   pinned: Overrides,
 ): Partial<Record<RemoteName, string>> {
-  const now = manifestsFrom(doc, docUrl, fallback, cohort);
+  const now = chooseRemotes({ remotes: fallback, discoveryUrl: docUrl }, doc, cohort, {}).remotes;
   const switches: Partial<Record<RemoteName, string>> = {};
   for (const name of REMOTE_NAMES) {
     const current = inUse[name];

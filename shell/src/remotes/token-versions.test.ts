@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RuntimeConfig } from '@marketplace/shared';
 import { REMOTE_NAMES, UNRELEASED_VERSION } from '@marketplace/shared/platform';
 import { COHORT_COOKIE as SIGNED_COHORT_COOKIE, pageVersions } from 'page-server/rum-token';
-import { COHORT_COOKIE, storedVersionOf, versionsForRequest, type DiscoveryDocument } from './discovery.js';
+import type { DiscoveryDocument } from './choice.js';
+import { COHORT_COOKIE } from './cohort.js';
+import { storedVersionOf } from './discovery.js';
+import { versionsForRequest } from './requestVersions.js';
 
 // The page server signs a page load's beacon token for the versions the page may use
 // (page-server/rum-token.mjs); the API refuses a beacon naming any other. Those versions must be

@@ -39,7 +39,7 @@ export function headTags(head: PageHead, canonicalUrl: string): string {
  * them, and on a slow line they would take the bytes and the main thread its pictures need: its
  * main.js (`data-src`) and the boot chunks' hints (`data-hint`) are left to the page's boot
  * script, which has them downloaded once the page's first content is on the screen and runs
- * main.js once its pictures are too (page-server/boot-script.mjs). A script of an unknown type is
+ * main.js once its pictures are too (src/boot). A script of an unknown type is
  * neither fetched nor run.
  */
 export const scriptsAfterContent = (template: string): string =>

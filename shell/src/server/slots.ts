@@ -7,7 +7,7 @@ import {
 } from '@marketplace/shared';
 import { messageOf } from '@marketplace/shared/errors';
 import { withTimeout } from '@marketplace/shared/timeout';
-import { versionsForRequest } from '../remotes/discovery.js';
+import { versionsForRequest } from '../remotes/requestVersions.js';
 import type { PreloadedSlot, SlotComponent } from '../remotes/preloaded.js';
 import { describeError, ownerOfError, type RemoteBases } from '../telemetry/attribution.js';
 import type { RenderRequest } from './contract.js';

@@ -2,20 +2,29 @@ import { act, createElement, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { bootScript, START_AT_LATEST_MS } from 'page-server/boot-script';
 import {
   AFTER_PAINT_SCRIPT_TYPE,
   COMPOSITION_ELEMENT_ID,
   PAGE_STARTED_EVENT,
   pageAt,
+  resetPageComposition,
+  START_AT_LATEST_MS,
   REMOTE_NAMES,
   type RemoteName,
 } from '@marketplace/shared/platform';
 import type { RuntimeConfig } from '@marketplace/shared';
-import { COHORT_COOKIE, resolveRemotes } from './discovery.js';
+import { COHORT_COOKIE } from '../remotes/cohort.js';
+import { resolveRemotes } from '../remotes/discovery.js';
+import { boot } from './boot.js';
+
+/** Runs the boot script on the page as it now is, as the browser runs it while parsing the page. */
+function runBoot(): void {
+  resetPageComposition();
+  boot();
+}
 
 // The page's inline script hints the files main.js will load: the same version of each remote
-// (discovery.ts) and the same page (pageAt). It is run here as the browser runs it.
+// (discovery.ts) and the same page (pageAt).
 
 const config: RuntimeConfig = {
   apiOrigin: 'http://api.test',
@@ -85,7 +94,7 @@ function hintElementsOn(
   keepCohort(cohort);
   document.head.innerHTML = head;
   document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composed)}</script>`;
-  new Function(bootScript())();
+  runBoot();
   return [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')];
 }
 
@@ -146,7 +155,7 @@ describe("the page's boot script", () => {
     window.history.pushState({}, '', '/nowhere');
     document.head.innerHTML = '';
     document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">${JSON.stringify(composition)}</script>`;
-    new Function(bootScript())();
+    runBoot();
     const hinted = [...document.head.querySelectorAll('link[rel="preload"]')].map((l) => (l as HTMLLinkElement).href);
     expect(hinted[0]).toBe('http://store.test/releases/header/bbbbbbbbbbbb/remoteEntry.js');
     expect(hinted).toEqual(await expected('header', 'Header'));
@@ -425,7 +434,7 @@ describe("the page's boot script", () => {
   it('hints nothing on a page its server did not compose', () => {
     document.head.innerHTML = '';
     document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">{"config":<!--# include virtual="/runtime-config.json" -->}</script>`;
-    new Function(bootScript())();
+    runBoot();
     expect(document.head.querySelectorAll('link')).toHaveLength(0);
   });
 });
