@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pngDeclaring } from '../src/media/clips.js';
 import { processImage } from '../src/media/images.js';
 import { DEFAULT_QUEUE_OPTIONS, jobTimeLimit } from '../src/media/queueOptions.js';
-import { defaultVideoLimits, processVideo, VIDEO_REFUSALS, type VideoLimits } from '../src/media/videos.js';
+import { defaultVideoLimits, type VideoLimits } from '../src/media/videoLimits.js';
+import { VIDEO_REFUSALS } from '../src/media/videoRefusals.js';
+import { processVideo } from '../src/media/videos.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'media-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,10 @@ import { gradientPng } from '../src/db/png.js';
 import { orderFileLinks } from '../src/files/orderFileLinks.js';
 import { pngDeclaring, syntheticClip } from '../src/media/clips.js';
 import { mediaJobs, PROCESSING_FAILED, resendStalled } from '../src/media/jobs.js';
-import { VIDEO_REFUSALS } from '../src/media/videos.js';
+import type { MediaJob } from '../src/media/mediaJob.js';
+import { DEFAULT_QUEUE_OPTIONS } from '../src/media/queueOptions.js';
+import { tableQueue } from '../src/media/tableQueue.js';
+import { VIDEO_REFUSALS } from '../src/media/videoRefusals.js';
 import { startWorker } from '../src/media/worker.js';
 import {
   ENGINE,
@@ -721,4 +724,53 @@ describe('the media job queue', () => {
       }
       expect(await jobState(sent.targetIdentifier)).toBe('failed');
     });
+});
+
+// The table queue on either engine's database (PostgreSQL deployments use pg-boss, but the table
+// works there too), driven directly with a handler that only records what it is given.
+describe('the table queue and a row that is no media job', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ MEDIA_WORKER: 'off' });
+  });
+  afterAll(() => api.close());
+
+  it('dead-letters a row whose payload cannot be read after one take, never takes it again, and runs the next job', async () => {
+    const rows = api.api.services.repos.mediaJobs;
+    const queue = tableQueue(rows, { ...DEFAULT_QUEUE_OPTIONS, leaseMs: 2_000, pollMs: 50 });
+    // One is no JSON, the other JSON of no job; both queued before a job that is one.
+    expect(await rows.add('media', 'broken:json', '{"kind":')).toBe(true);
+    expect(await rows.add('media', 'broken:shape', '{"kind":"nothing"}')).toBe(true);
+    const next: MediaJob = { kind: 'target', id: 'after-the-broken-ones' };
+    await queue.send(next);
+    const handled: MediaJob[] = [];
+    const deadLettered: MediaJob[] = [];
+    await queue.work(
+      async (job) => {
+        handled.push(job);
+      },
+      async (job) => {
+        deadLettered.push(job);
+      },
+    );
+    try {
+      await vi.waitFor(() => expect(handled).toContainEqual(next), { timeout: 10_000, interval: 20 });
+    } finally {
+      await queue.stop();
+    }
+    for (const [key, error] of [
+      ['broken:json', /JSON/],
+      ['broken:shape', /Not a media job/],
+    ] as const) {
+      const row = await rows.byKey(key);
+      expect([row?.state, Number(row?.attempts)]).toEqual(['failed', 1]);
+      expect(row?.last_error).toMatch(error);
+    }
+    expect(handled).toEqual([next]);
+    expect(deadLettered).toEqual([]);
+    expect(await rows.byKey('target:after-the-broken-ones')).toBeUndefined();
+    // Nothing is due even once every lease has run out: a worker looking an hour on takes nothing.
+    const later = new Date(Date.now() + 3_600_000);
+    expect(await rows.claim('media', later, later)).toBeUndefined();
+  });
 });

@@ -6,7 +6,7 @@ import type { UploadSlot } from '../repositories/orders.js';
 import { uploadLimit } from '../config.js';
 import type { Services } from '../services.js';
 import { matchesDeclaredType, orderFileKey } from './paths.js';
-import { VIDEO_UPLOAD_URL_SECONDS } from './store.js';
+import { VIDEO_UPLOAD_URL_SECONDS } from './presigned.js';
 
 /** Enough leading bytes to recognise every uploadable type (matchesDeclaredType). */
 export const SIGNATURE_BYTES = 12;

@@ -5,7 +5,8 @@
  * in its environment. It ends with its parent (the IPC channel closing).
  */
 import { messageOf } from '@marketplace/shared/errors';
-import { type ImageResult, type PictureSet, processImage } from './images.js';
+import { type ImageResult, processImage } from './images.js';
+import type { PictureSet } from './pictureSets.js';
 
 /** What the parent sends the child. */
 export interface DecodeRequest {

@@ -1,7 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { DecodeAnswer, DecodeRequest } from './decoder.js';
-import type { ImageResult, PictureSet } from './images.js';
+import type { ImageResult } from './images.js';
+import type { PictureSet } from './pictureSets.js';
 
 /**
  * The memory a decoding child may use (RLIMIT_DATA, set by util-linux's `prlimit` as it starts):

@@ -30,7 +30,7 @@ export interface TargetMedia {
   video?: { durationSeconds: number; files: Derivative[] };
 }
 
-/** The master playlist of a video's ladder (media/videos.ts writes it last). */
+/** The master playlist of a video's ladder (media/videoLadder.ts writes it last). */
 export const MASTER_PLAYLIST = 'master.m3u8';
 
 /**

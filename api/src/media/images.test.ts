@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { AVATAR_PICTURES, previewWidthsFor, processImage, SALE_PICTURES, widthsFor } from './images.js';
+import { processImage } from './images.js';
+import { AVATAR_PICTURES, previewWidthsFor, SALE_PICTURES, widthsFor } from './pictureSets.js';
 
 describe('widthsFor', () => {
   it('makes the page widths up to the source, never above it, and the source itself when it is narrower than the largest', () => {

@@ -4,7 +4,8 @@ import { coverJob } from './jobs/cover.js';
 import { formatsJob } from './jobs/formats.js';
 import { contentJob } from './jobs/public.js';
 import { failTarget, PROCESSING_FAILED, targetJob } from './jobs/target.js';
-import type { DeadLetterHandler, JobHandler, JobQueue, MediaJob } from './queue.js';
+import type { MediaJob } from './mediaJob.js';
+import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
 import { jobTimeLimit } from './queueOptions.js';
 
 export type { WorkerServices } from './jobs/context.js';

@@ -11,7 +11,7 @@ export interface ClaimedJob {
 }
 
 /**
- * The SQLite backend's job table (media/queue.ts tableQueue). Every change is one conditional
+ * The SQLite backend's job table (media/tableQueue.ts). Every change is one conditional
  * statement, so of workers (or instances) doing the same thing at once exactly one does it: one
  * takes a job, one finishes it. Works on PostgreSQL too (the conditions are re-checked on the
  * locked row), though PostgreSQL deployments use pg-boss.

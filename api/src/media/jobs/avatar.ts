@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { largestJpeg } from '../derivatives.js';
-import { AVATAR_PICTURES } from '../images.js';
+import { AVATAR_PICTURES } from '../pictureSets.js';
 import type { JobRun } from './context.js';
 import { makeMedia, PUBLIC_SOURCE_MAX_BYTES, removeAll } from './make.js';
 

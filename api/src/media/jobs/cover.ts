@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { contentTypeOf } from '../../files/paths.js';
-import { PAGE_PICTURES } from '../images.js';
+import { PAGE_PICTURES } from '../pictureSets.js';
 import type { JobRun } from './context.js';
 import { madeFiles, makeMedia, PUBLIC_SOURCE_MAX_BYTES, removeAll } from './make.js';
 import { publicJob } from './public.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { uploadLimit } from '../../config.js';
 import type { TargetMedia } from '../derivatives.js';
-import { FORMAT_TYPES, type ImageFormat, ORDER_PICTURES, PAGE_PICTURES } from '../images.js';
+import { FORMAT_TYPES, type ImageFormat, ORDER_PICTURES, PAGE_PICTURES } from '../pictureSets.js';
 import type { JobRun } from './context.js';
 import { makeMedia, removeAll } from './make.js';
 
@@ -16,7 +16,7 @@ export const formatsMissing = (media: TargetMedia | null): ImageFormat[] =>
     : ORDER_PICTURES.formats.filter((f) => !media.derivatives.some((d) => d.contentType === FORMAT_TYPES[f]));
 
 /**
- * An order picture's formats its first run left out (its AVIF, media/images.ts ORDER_PICTURES),
+ * An order picture's formats its first run left out (its AVIF, media/pictureSets.ts ORDER_PICTURES),
  * made from the source in a folder of this run's own beside the first run's, and added to the
  * target's media once stored, so its `<picture>` never names a file not written. Of two runs, or
  * a run and the target's removal, one adds them; the other run removes what it made.

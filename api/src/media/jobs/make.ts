@@ -13,9 +13,11 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FileStore } from '../../files/store.js';
 import { processImageApart } from '../decoderProcess.js';
 import type { Derivative, TargetMedia } from '../derivatives.js';
-import { type ImageFormat, type ImageResult, PAGE_PICTURES, type PictureSet } from '../images.js';
+import type { ImageResult } from '../images.js';
+import { type ImageFormat, PAGE_PICTURES, type PictureSet } from '../pictureSets.js';
 import { DEFAULT_QUEUE_OPTIONS, type JobTimeLimit, jobTimeLimit } from '../queueOptions.js';
-import { defaultVideoLimits, processVideo, type VideoResult } from '../videos.js';
+import { defaultVideoLimits } from '../videoLimits.js';
+import { processVideo, type VideoResult } from '../videos.js';
 
 /** The largest public source a job reads (a camera's frame is 10 to 30 MB). */
 export const PUBLIC_SOURCE_MAX_BYTES = 100 * 1024 * 1024;

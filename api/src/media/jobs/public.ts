@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { unmarkedFolder } from '../../files/paths.js';
-import { PAGE_PICTURES, SALE_PICTURES } from '../images.js';
+import { PAGE_PICTURES, SALE_PICTURES } from '../pictureSets.js';
 import type { JobTimeLimit } from '../queueOptions.js';
 import type { WorkerServices } from './context.js';
 import { madeFiles, makeMedia, PUBLIC_SOURCE_MAX_BYTES, removeAll } from './make.js';

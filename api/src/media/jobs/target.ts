@@ -3,7 +3,7 @@ import { uploadLimit } from '../../config.js';
 import { otherParty } from '../../domain/orders.js';
 import { notifyUser } from '../../services.js';
 import { derivativeFolder } from '../derivatives.js';
-import { ORDER_PICTURES, PAGE_PICTURES } from '../images.js';
+import { ORDER_PICTURES, PAGE_PICTURES } from '../pictureSets.js';
 import type { JobRun, WorkerServices } from './context.js';
 import { formatsMissing } from './formats.js';
 import { makeMedia, removeAll } from './make.js';
