@@ -1,13 +1,7 @@
 /** Types of render-page.mjs: the shell's pages rendered on the server. */
-export interface RenderedDocument {
-  status: number;
-  body: string;
-  problems: string[];
-  /** Data left to the browser (the API late, a call the page's loader does not name); absent from older shells. */
-  notes?: string[];
-  /** One visitor's page (logged in): kept by no shared cache. */
-  personal: boolean;
-}
+import type { RenderBudgets, RenderedDocument } from '@marketplace/shared/render-contract';
+
+export type { RenderedDocument };
 export function rendererOf(distDir: string): string | null;
 export interface RenderLimit {
   run<T>(task: () => Promise<T>): Promise<T | null>;
@@ -25,7 +19,7 @@ export function pageRenderer(options: {
   env?: NodeJS.ProcessEnv;
   cacheDir?: string;
   maxVersions?: number;
-  budgets?: { remoteMs?: number; dataMs?: number; renderMs?: number };
+  budgets?: Partial<RenderBudgets>;
 }): {
   /** Null when renders are at their limit: the page is then the browser's. */
   render(request: { template: string; url: string; cookie: string; origin: string }): Promise<RenderedDocument | null>;

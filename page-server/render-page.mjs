@@ -23,16 +23,9 @@ export const rendererOf = (distDir) =>
   basename(resolve(distDir)) === 'dist' ? join(distDir, '..', 'dist-server', 'render.cjs') : null;
 
 /**
- * @typedef {{ status: number, body: string, problems: string[], notes?: string[], personal: boolean }} RenderedDocument
- * @typedef {{
- *   singletons: Record<string, { version: string, lib: () => unknown }>,
- *   renderDocument(request: {
- *     template: string, origin: string, url: string, cookie: string, composition: unknown,
- *     load(request: { remote: string, manifestUrl: string, manifest: unknown, exposed: string }): Promise<unknown>,
- *     sourceOf?(manifestUrl: string): string | undefined,
- *     budgets?: { remoteMs?: number, dataMs?: number, renderMs?: number },
- *   }): Promise<RenderedDocument>,
- * }} HostRenderer
+ * The render contract with the shell's server build, typed once (shared/src/platform/render.ts).
+ * @typedef {import('@marketplace/shared/render-contract').RenderedDocument} RenderedDocument
+ * @typedef {import('@marketplace/shared/render-contract').HostRenderer} HostRenderer
  */
 
 /**
@@ -174,7 +167,7 @@ const positive = (value, fallback) => (Number.isInteger(Number(value)) && Number
  * default, 500 ms, when unset), PAGE_RENDER_CONCURRENCY (renders at once, 4) and
  * PAGE_RENDER_QUEUE (renders waiting, 32).
  * @param {{ distDir: string, env?: NodeJS.ProcessEnv, cacheDir?: string, maxVersions?: number,
- *   budgets?: { remoteMs?: number, dataMs?: number, renderMs?: number } }} options
+ *   budgets?: Partial<import('@marketplace/shared/render-contract').RenderBudgets> }} options
  */
 export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions = 16, budgets }) {
   const file = rendererOf(distDir);

@@ -1,5 +1,5 @@
 import { AFTER_PAINT_SCRIPT_TYPE, documentTitle, type PageHead, SITE_NAME, stateScript } from '@marketplace/shared';
-import type { DocumentRequest } from './contract.js';
+import type { DocumentRequest, HostRenderer } from './contract.js';
 import { renderPage } from './renderPage.js';
 
 const escapeHtml = (text: string) =>
@@ -58,9 +58,7 @@ export const scriptsAfterContent = (template: string): string =>
  * hydrates it with after it, and the head and styles of what was rendered. The template's own
  * title and description are replaced, not repeated.
  */
-export async function renderDocument(
-  request: DocumentRequest,
-): Promise<{ status: number; body: string; problems: string[]; notes: string[]; personal: boolean }> {
+export const renderDocument: HostRenderer['renderDocument'] = async (request: DocumentRequest) => {
   const page = await renderPage(request);
   const { pathname } = new URL(request.url, 'http://page');
   const head = headTags(page.head, `${request.origin}${pathname}`);
@@ -72,4 +70,4 @@ export async function renderDocument(
     .replace('<div id="root"></div>', () => `<div id="root">${page.html}</div>\n    ${stateScript(page.state)}`);
   // A logged-in visitor's page is theirs (their header, their data): no shared cache may keep it.
   return { status: page.status, body, problems: page.problems, notes: page.notes, personal: page.personal };
-}
+};

@@ -7,11 +7,12 @@ import * as styledComponents from 'styled-components';
 import * as zustand from 'zustand';
 import * as reactQuery from '@tanstack/react-query';
 import * as shared from '@marketplace/shared';
+import type { HostRenderer } from '@marketplace/shared/render-contract';
 
 declare const SINGLETON_VERSIONS: Record<string, string>;
 
 /** This build's copy of every singleton the remotes share (build-preset/shared-deps.mjs), for their server builds. */
-export const singletons: Record<string, { version: string; lib: () => unknown }> = Object.fromEntries(
+export const singletons: HostRenderer['singletons'] = Object.fromEntries(
   Object.entries({
     react: React,
     'react/jsx-runtime': jsxRuntime,
