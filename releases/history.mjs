@@ -1,6 +1,6 @@
 // The store's history: one JSON line per release, step, promotion, rollback and evaluation,
 // appended and never rewritten.
-import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const HISTORY_FILE = 'history.jsonl';
@@ -16,9 +16,41 @@ export const HISTORY_FILE = 'history.jsonl';
  * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy }} HistoryEntry
  */
 
-/** @param {string} store @param {HistoryEntry} entry */
+/**
+ * Appends one line, on the disk before it returns (a decision recorded is not lost to a power cut).
+ * Appends happen under the store's lock, so a file that does not end its last line was torn by a
+ * writer killed mid-line: that fragment is ended first and becomes a line of its own, which
+ * readHistory skips, rather than the front of this one.
+ * @param {string} store @param {HistoryEntry} entry
+ */
 export function appendHistory(store, entry) {
-  appendFileSync(join(store, HISTORY_FILE), `${JSON.stringify(entry)}\n`);
+  const fd = openSync(join(store, HISTORY_FILE), 'a+');
+  try {
+    const { size } = fstatSync(fd);
+    const last = Buffer.alloc(1);
+    const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+    writeSync(fd, `${torn ? '\n' : ''}${JSON.stringify(entry)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A whole line as its entry, or null for one that is not (a fragment a killed writer left, ended
+ * by the next append): said once, and skipped, so one torn line does not hide every other.
+ * @param {string} line @param {string} path
+ */
+function entryOf(line, path) {
+  try {
+    const entry = JSON.parse(line);
+    if (entry && typeof entry === 'object' && typeof entry.action === 'string')
+      return Object.freeze(/** @type {HistoryEntry} */ (entry));
+  } catch {
+    // Reported below.
+  }
+  console.warn(`[releases] ${path}: skipped a line that is no history entry (torn by a writer killed mid-line?)`);
+  return null;
 }
 
 /**
@@ -63,10 +95,7 @@ export function readHistory(store) {
         ...known,
         consumed: known.consumed + end,
         // Frozen: every caller gets these same objects, and one changing a line would change it for all.
-        entries: [
-          ...known.entries,
-          ...lines.map((line) => Object.freeze(/** @type {HistoryEntry} */ (JSON.parse(line)))),
-        ],
+        entries: [...known.entries, ...lines.map((line) => entryOf(line, path)).filter((entry) => entry !== null)],
       };
     } finally {
       closeSync(fd);

@@ -1,7 +1,7 @@
 // The store's lock: one release (or one watcher's evaluation) at a time, as a lock directory
 // created atomically that names its holder.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ownerGone, PROCESS_ID, thisProcess } from './process-identity.mjs';
 
@@ -16,6 +16,11 @@ const OWNER_FILE = 'owner.json';
  * container), where its process cannot be asked after, and no release holds it this long.
  */
 const STALE_LOCK_MS = 10 * 60_000;
+/**
+ * How often a holder marks its lock as still held (its folder's time), so that work longer than
+ * STALE_LOCK_MS (a slow gate, a smoke load on a loaded machine) is never taken for abandoned.
+ */
+export const LOCK_REFRESH_MS = 60_000;
 /** A lock without its owner file this long was left by a process killed as it took it. */
 const UNOWNED_LOCK_MS = 5_000;
 
@@ -107,15 +112,27 @@ export async function withStoreLock(store, work) {
   }
   const held = { store: resolve(store), held: true };
   let named = false;
+  /** Whether the lock is still this process's (not broken as stale meanwhile and taken by another). */
+  const ours = () => {
+    const owner = named ? readOwner(join(lock, OWNER_FILE)) : null;
+    return owner?.id === PROCESS_ID && owner.pid === process.pid;
+  };
+  const refresh = setInterval(() => {
+    try {
+      if (ours()) utimesSync(lock, new Date(), new Date());
+    } catch {
+      // Gone meanwhile: the work's end finds it so.
+    }
+  }, LOCK_REFRESH_MS);
+  refresh.unref();
   try {
     writeFileSync(join(lock, OWNER_FILE), JSON.stringify(thisProcess()));
     named = true;
     return await lockHeld.run(held, work);
   } finally {
+    clearInterval(refresh);
     held.held = false;
     // Not a lock broken as stale meanwhile and taken by another process: that one is theirs.
-    const owner = named ? readOwner(join(lock, OWNER_FILE)) : null;
-    if (!named || (owner?.id === PROCESS_ID && owner.pid === process.pid))
-      rmSync(lock, { recursive: true, force: true });
+    if (!named || ours()) rmSync(lock, { recursive: true, force: true });
   }
 }

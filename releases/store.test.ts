@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { execFile, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +28,7 @@ import {
   storeBuild,
   withStoreLock,
 } from './store.mjs';
+import { LOCK_REFRESH_MS } from './lock.mjs';
 import { fakeBuild, tempDirs } from './testing.js';
 import { serverCodeTrust } from 'page-server/render-page';
 import { serveApp, stopServer } from 'page-server/serve';
@@ -335,5 +345,39 @@ describe('the release store', () => {
     expect(readHistory(store).map((e) => e.action)).toEqual(['release', 'canary', 'step']);
     writeFileSync(file, '{"time":"t","remote":"media","action":"release"}\n');
     expect(readHistory(store).map((e) => e.remote)).toEqual(['media']);
+  });
+
+  it('reads every whole line after a writer was killed mid-line: the torn fragment is ended and skipped', async () => {
+    const { store } = await canaryStore();
+    const file = join(store, 'history.jsonl');
+    // A release process killed while it wrote its line.
+    appendFileSync(file, '{"time":"2026-11-24T12:00:00.000Z","remote":"hea');
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await setCanaryShare({ store, remote: 'header', percent: 30 });
+    expect(readHistory(store).map((e) => `${e.action}:${e.percent ?? ''}`)).toEqual([
+      'release:',
+      'canary:10',
+      'step:30',
+    ]);
+    // The fragment is a line of its own, not the front of the step's.
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+  });
+
+  it('keeps a lock held past its stale age while its holder works: the holder marks it as held', async () => {
+    const store = tmp('store');
+    const lock = join(store, '.lock');
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      await withStoreLock(store, async () => {
+        // The work has run 11 minutes (a slow gate): the lock looks as old as an abandoned one.
+        const old = (Date.now() - 11 * 60_000) / 1000;
+        utimesSync(lock, old, old);
+        await vi.advanceTimersByTimeAsync(LOCK_REFRESH_MS);
+        expect(Date.now() - statSync(lock).mtimeMs).toBeLessThan(60_000);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(existsSync(lock)).toBe(false);
   });
 });
