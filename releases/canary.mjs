@@ -58,8 +58,9 @@ export const topErrorText = (e) =>
  * last one now):
  *
  * - rollback: its share of page loads is far below its share of browsers (sample-ratio
- *   e-process, judged from the start); or, once each side has `minLoads` loads, its error rate is
- *   above live's (harm e-process), or its p75 LCP or INP is worse than live's by more than the
+ *   e-process, judged from the start); or its error rate is above live's (harm e-process, judged
+ *   from the start too: a canary failing every load is rolled back within a few evaluations); or,
+ *   once each side has `minLoads` loads, its p75 LCP or INP is worse than live's by more than the
  *   margin (mSPRT on the log ratio); each at its part of `alpha`;
  * - wait: a side has fewer than `minLoads` page loads;
  * - promote: at the last share for `holdIntervals` evaluations, with evidence that its error
@@ -103,18 +104,19 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
       `the canary has ${pct(share)} of the page loads at a ${percent} % share: its pages do not report, or do not load it (sample-ratio evidence ${ev(ratio)} ≥ ${ev(1 / (policy.alpha * ra.ratio))})`,
     );
   }
+  // Harm beyond doubt rolls back at once, however few the loads: the e-process is valid at every
+  // evaluation (a canary failing every load is not left serving until it has minLoads of them).
+  const harmBar = 1 / (policy.alpha * ra.errors);
+  if (errors.harm >= harmBar)
+    return rollback(
+      `${rates} (${pts(canary.errorLoads / (canary.loads || 1) - live.errorLoads / (live.loads || 1))}): evidence of more errors ${ev(errors.harm)} ≥ ${ev(harmBar)}`,
+    );
   if (canary.loads < policy.minLoads || live.loads < policy.minLoads)
     return {
       action: 'wait',
       reason: `too few page loads yet: canary ${canary.loads}, live ${live.loads}, each needs ${policy.minLoads}`,
       evidence,
     };
-
-  const harmBar = 1 / (policy.alpha * ra.errors);
-  if (errors.harm >= harmBar)
-    return rollback(
-      `${rates} (${pts(canary.errorLoads / canary.loads - live.errorLoads / live.loads)}): evidence of more errors ${ev(errors.harm)} ≥ ${ev(harmBar)}`,
-    );
 
   const vitals = /** @type {const} */ ([
     ['LCP', 'lcp', policy.lcpMargin],

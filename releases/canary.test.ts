@@ -107,10 +107,19 @@ describe('decideCanary: the review’s examples', () => {
 });
 
 describe('decideCanary', () => {
-  it('waits while either side has too few page loads, whatever its error rate', () => {
+  it('waits while either side has too few page loads and its errors are not yet beyond doubt', () => {
     const decision = decideCanary({ looks: looks([{ canary: [40, 40], live: [500, 0] }]) });
     expect(decision.action).toBe('wait');
     expect(decision.reason).toBe('too few page loads yet: canary 40, live 500, each needs 100');
+    const few = decideCanary({ looks: looks(repeat(3, { canary: [10, 1], live: [90, 1] })) });
+    expect(few.action).toBe('wait');
+  });
+
+  it('rolls back a canary failing every load long before it has minLoads of them', () => {
+    const decisions = watchLike(() => ({ canary: [10, 10], live: [90, 1] }));
+    expect(decisions.at(-1)?.action).toBe('rollback');
+    // At 10 canary loads an evaluation, minLoads (100) would have taken 10 evaluations.
+    expect(decisions.length).toBeLessThanOrEqual(4);
   });
 
   it('rolls back a clear regression, saying by how much and on what evidence', () => {
