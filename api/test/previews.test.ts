@@ -109,7 +109,7 @@ const TYPES: Record<string, string> = { avif: 'image/avif', webp: 'image/webp', 
 
 const asClaraBuyer = async (identifier: string) => {
   const [clara] = await t().rows<{ id: number }>`SELECT id FROM users WHERE profile_name = 'clara'`;
-  // What a paid purchase grants (repositories/purchases.ts); the purchase itself does not matter here.
+  // What a paid purchase grants (repositories/purchases/entitlements.ts); the purchase itself does not matter here.
   await t()
     .rows`INSERT INTO entitlements (user_id, content_identifier, purchase_id, granted_at) VALUES (${present(clara, 'clara').id}, ${identifier}, 0, ${new Date().toISOString()})`;
 };

@@ -7,64 +7,13 @@ import {
   canCancel,
   refusalOf,
   type OrderTransition,
-  detailsFor,
   fees,
   isClosed,
   isParty,
   otherParty,
-  progress,
-  summaryFor,
   viewOf,
-  type Order,
 } from './orders.js';
-
-const LETTER = { COMPLETED: 'D', CURRENT: 'C', LOCKED: 'L' } as const;
-const types = (status: Parameters<typeof progress>[0]) =>
-  progress(status)
-    .map((s) => LETTER[s.statusType])
-    .join('');
-
-describe('progress', () => {
-  it('completes the steps before the current one and locks the rest', () => {
-    expect(types('ORDER_REQUEST')).toBe('CLLLL');
-    expect(types('REQUIREMENTS_NEEDED')).toBe('DCLLL');
-    expect(types('AWAITING_APPROVAL')).toBe('DDCLL');
-  });
-
-  it('puts APPROVED on fulfilment, DECLINED on approval, and completes every step when DELIVERED', () => {
-    expect(progress('APPROVED').find((s) => s.statusType === 'CURRENT')?.statusName).toBe('PENDING_FULFILLMENTS');
-    expect(progress('DECLINED').find((s) => s.statusType === 'CURRENT')?.statusName).toBe('AWAITING_APPROVAL');
-    expect(progress('DELIVERED').every((s) => s.statusType === 'COMPLETED')).toBe(true);
-  });
-});
-
-const order = (over: Partial<Order> = {}): Order => ({
-  rowId: 7,
-  orderId: 'ord-1',
-  sharingId: 'share',
-  clientId: 1,
-  photographerId: 2,
-  clientName: 'Clara',
-  photographerName: 'Mia',
-  photographerProfileName: 'mia',
-  eventName: 'Gala',
-  eventDate: '2026-12-01',
-  location: 'Hall',
-  packageName: 'Basic',
-  publicStatus: 'AWAITING_APPROVAL',
-  infoStatus: null,
-  deleted: false,
-  requirementInfo: { summary: '', items: [] },
-  discountCode: null,
-  totalCents: 35000,
-  paidOutAt: null,
-  createdAt: '2026-11-01T00:00:00.000Z',
-  quote: null,
-  requirementsRequest: null,
-  requirementsAnswer: null,
-  declineReason: null,
-  ...over,
-});
+import { anOrder as order } from './ordersTesting.js';
 
 describe('views', () => {
   it('gives the client, the photographer and a sharing-link holder their views, and nobody else one', () => {
@@ -180,43 +129,6 @@ describe('fees', () => {
     expect(fees(999)).toEqual({ platformFeeCents: 150, photographerPayoutCents: 849 });
   });
 });
-
-describe('showing an order', () => {
-  it("lists an order under the other party as counterpart, with the lister's view", () => {
-    expect(summaryFor(order(), 1)).toMatchObject({
-      orderId: 'ord-1',
-      view: 'client',
-      counterpart: 'Mia',
-      deleted: false,
-    });
-    expect(summaryFor(order({ deleted: true }), 2)).toMatchObject({
-      view: 'photographer',
-      counterpart: 'Clara',
-      deleted: true,
-    });
-  });
-
-  it('gives the parties the sharing link and the way back to their orders, a link holder neither', () => {
-    const client = detailsFor(order(), 'client', []);
-    expect(client.sharingId).toBe('share');
-    expect(client.backButton).toEqual({ text: 'Back to orders', link: '/user/orders' });
-    expect(client.eventOrderInfo.canCancel).toBe(true);
-    // The client sees what the order costs; the photographer's share is the photographer's.
-    expect(client.payment).toEqual({ currency: 'USD', totalCents: 35000, paid: false });
-    expect(client.mediaPayoutInfo).toBeNull();
-    expect(detailsFor(order(), 'photographer', []).mediaPayoutInfo).toMatchObject({
-      totalCents: 35000,
-      platformFeeCents: 5250,
-      photographerPayoutCents: 29750,
-      paidOut: false,
-    });
-    const shared = detailsFor(order(), 'sharedUser', []);
-    expect(shared.sharingId).toBeNull();
-    expect(shared.backButton).toEqual({ text: 'Back to events', link: '/events' });
-    expect(shared.eventOrderInfo.canCancel).toBe(false);
-  });
-});
-
 describe('docs/order-lifecycle.md', () => {
   it('draws every transition of the table, and nothing else', () => {
     const doc = readFileSync(new URL('../../../docs/order-lifecycle.md', import.meta.url), 'utf8');

@@ -1,27 +1,21 @@
 /**
- * The event order's rules, apart from storage and HTTP: who sees which view, when an order is
- * closed or may be cancelled, its progress bar, its fees, and how it is shown to each view.
- * Pure functions, unit-tested.
+ * The event order's rules, apart from storage, HTTP and presentation: who sees which view, the
+ * state machine and why a change is refused, when an order is closed or may be cancelled, and its
+ * fees. Pure functions, unit-tested; what each view is shown of an order is views/orders.ts's.
  */
 import {
-  EVENT_ORDER_STEPS,
   ORDER_ACTIONS,
   ORDER_LINE_PREFIX,
   orderStatusLabel,
   type OrderAction,
   type OrderQuote,
-  type EventOrderDetails,
   type EventOrderStatus,
-  type EventOrderSummary,
   type EventOrderView,
   type OrderInfoStatus,
-  type ProgressStatus,
   type RequirementInfo,
-  type Target,
 } from '@marketplace/shared/contract';
-import { PAGES } from '@marketplace/shared/platform';
 
-/** An event order as stored (repositories/orders.ts reads it). */
+/** An event order as stored (repositories/orders/ reads it). */
 export interface Order {
   /** The row's key, which targets refer to. */
   rowId: number;
@@ -101,9 +95,9 @@ export interface OrderTransitionRule {
  * PUBLISHED). The photographer may decline before the quote is approved; the client may cancel
  * until it is paid (a paid order would need a refund, which the platform does not make).
  *
- * Every change is one conditional update guarded by `from` (repositories/orders.ts turns it into
- * the WHERE), and never of a deleted or cancelled order, so of requests racing to change one order
- * the database lets exactly the first through, on any number of instances.
+ * Every change is one conditional update guarded by `from` (repositories/orders/transitions.ts
+ * turns it into the WHERE), and never of a deleted or cancelled order, so of requests racing to
+ * change one order the database lets exactly the first through, on any number of instances.
  */
 export const ORDER_TRANSITIONS = {
   askRequirements: { by: 'photographer', from: ['ORDER_REQUEST', 'AWAITING_APPROVAL'], to: 'REQUIREMENTS_NEEDED' },
@@ -197,108 +191,8 @@ export function uploadRefusal(order: OrderFacts, view: EventOrderView): string |
 /** Only the client cancels, and only an order not yet paid or ended. */
 export const canCancel = (order: OrderFacts, view: EventOrderView) => view === 'client' && inFromState(order, 'cancel');
 
-/** The progress bar: steps before the current one COMPLETED, the current one CURRENT, the rest LOCKED. */
-export function progress(status: EventOrderStatus): ProgressStatus[] {
-  const stepIndex = (step: (typeof EVENT_ORDER_STEPS)[number]) => EVENT_ORDER_STEPS.indexOf(step);
-  // APPROVED has no step: approval is done and fulfilment is next. DECLINED stops at approval.
-  const current =
-    status === 'APPROVED'
-      ? stepIndex('PENDING_FULFILLMENTS')
-      : status === 'DECLINED'
-        ? stepIndex('AWAITING_APPROVAL')
-        : stepIndex(status);
-  const finished = status === 'DELIVERED';
-  return EVENT_ORDER_STEPS.map((statusName, i) => ({
-    statusName,
-    statusType: finished || i < current ? 'COMPLETED' : i === current ? 'CURRENT' : 'LOCKED',
-  }));
-}
-
-/** The states of an order its client has paid for (the webhook's `pay` moved it on). */
-const PAID_STATUSES: readonly EventOrderStatus[] = ['PENDING_FULFILLMENTS', 'DELIVERED'];
-
 /** The platform fee (rounded to the cent) and what the photographer is paid. */
 export function fees(totalCents: number): { platformFeeCents: number; photographerPayoutCents: number } {
   const platformFeeCents = Math.round(totalCents * PLATFORM_FEE);
   return { platformFeeCents, photographerPayoutCents: totalCents - platformFeeCents };
-}
-
-/** An order in the list of a party to it: the counterpart is the other party. */
-export function summaryFor(order: Order, userId: number, thumbnailUrl: string | null = null): EventOrderSummary {
-  const asClient = order.clientId === userId;
-  return {
-    orderId: order.orderId,
-    view: asClient ? 'client' : 'photographer',
-    eventName: order.eventName,
-    eventDate: order.eventDate,
-    publicStatus: order.publicStatus,
-    status: order.infoStatus,
-    deleted: order.deleted,
-    counterpart: asClient ? order.photographerName : order.clientName,
-    packageName: order.packageName,
-    currency: CURRENCY,
-    totalCents: order.totalCents,
-    createdAt: order.createdAt,
-    thumbnailUrl,
-  };
-}
-
-/** The order page as `view` sees it: a sharing-link holder gets no sharing link and goes back to the events. */
-export function detailsFor(
-  order: Order,
-  view: EventOrderView,
-  targets: Target[],
-  deliverablesZipUrl: string | null = null,
-): EventOrderDetails {
-  const party = view !== 'sharedUser';
-  const { platformFeeCents, photographerPayoutCents } = fees(order.totalCents);
-  return {
-    view,
-    deleted: order.deleted,
-    backButton: party
-      ? { text: 'Back to orders', link: PAGES.orders.href() }
-      : { text: 'Back to events', link: PAGES.events.href() },
-    statuses: progress(order.publicStatus),
-    eventOrderInfo: {
-      orderId: order.orderId,
-      status: order.infoStatus,
-      publicStatus: order.publicStatus,
-      eventName: order.eventName,
-      eventDate: order.eventDate,
-      location: order.location,
-      packageName: order.packageName,
-      client: order.clientName,
-      photographer: order.photographerName,
-      photographerProfileName: order.photographerProfileName,
-      createdAt: order.createdAt,
-      canCancel: canCancel(order, view),
-      actions: actionsFor(order, view),
-      // The terms between the parties are theirs: a sharing-link holder sees the event and what
-      // was delivered, not the price, the requirements or why anything was asked or declined.
-      quote: party ? order.quote : null,
-      requirementsRequest: party ? order.requirementsRequest : null,
-      requirementsAnswer: party ? order.requirementsAnswer : null,
-      declineReason: party ? order.declineReason : null,
-    },
-    requirementInfo: party ? order.requirementInfo : { summary: '', items: [] },
-    discountCode: party ? order.discountCode : null,
-    payment: party
-      ? { currency: CURRENCY, totalCents: order.totalCents, paid: PAID_STATUSES.includes(order.publicStatus) }
-      : null,
-    mediaPayoutInfo:
-      view === 'photographer'
-        ? {
-            currency: CURRENCY,
-            totalCents: order.totalCents,
-            platformFeeCents,
-            photographerPayoutCents,
-            paidOut: order.paidOutAt !== null,
-            paidOutAt: order.paidOutAt,
-          }
-        : null,
-    targets,
-    sharingId: party ? order.sharingId : null,
-    canUpload: uploadRefusal(order, view) === null,
-    deliverablesZipUrl: party ? deliverablesZipUrl : null,
-  };
 }

@@ -14,7 +14,7 @@ export const CONTENT_FILE_LINK_SECONDS = 30 * 60;
 /**
  * Links to an item for sale's private files (media/derivatives.ts `unmarked`, and a video's ladder,
  * stored under a private prefix): issued when its owner or a buyer reads it
- * (repositories/content.ts), and to its owner for its original (ORIGINAL_FILE), each for one file
+ * (views/content.ts), and to its owner for its original (ORIGINAL_FILE), each for one file
  * of one item. Like a presigned URL, the link is the permission (files/signedLinks.ts).
  */
 export function contentFileLinks(secret: string) {

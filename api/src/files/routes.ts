@@ -119,7 +119,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
     if (refusal) throw new HttpError(403, refusal);
     const stored = await repos.orders.filesOf(targetIdentifier);
     if (!stored) throw notFound('File');
-    // The original as it was sent, metadata and all: the link its uploader is given (repositories/orders.ts).
+    // The original as it was sent, metadata and all: the link its uploader is given (views/orders.ts).
     if (query.f === UPLOADED_ORIGINAL) {
       return fileResponse(files, stored.key, stored.contentType, {
         'Content-Disposition': contentDisposition(stored.fileName),
@@ -163,7 +163,7 @@ export function registerFileRoutes(app: Hono<AppEnv>, services: Services): void 
   });
 
   // A photo for sale's unmarked picture, or a file of a video for sale's ladder, by the signed link
-  // the API gave its owner or a buyer when they read the item (repositories/content.ts): everyone
+  // the API gave its owner or a buyer when they read the item (views/content.ts): everyone
   // else is shown its watermarked preview. Streamed by the API, as an order's files are; kept by
   // the browser only. A playlist is served with each file it names made into its own link.
   app.get(`${CONTENT_FILE_PATH}/:identifier`, async (c) => {

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { messageOf } from '@marketplace/shared/errors';
-import type { UploadSlot } from '../repositories/orders.js';
+import type { UploadSlot } from '../repositories/orders/index.js';
 import { uploadLimit } from '../config.js';
 import type { Services } from '../services.js';
 import { matchesDeclaredType, orderFileKey } from './paths.js';

@@ -10,7 +10,7 @@ import { registerCartRoutes } from '../routes/cart.js';
 import { registerChatRoutes } from '../routes/chat.js';
 import { registerNotificationRoutes } from '../routes/notifications.js';
 import { registerBookingRoutes } from '../routes/bookings.js';
-import { registerOrderRoutes } from '../routes/orders.js';
+import { registerOrderRoutes } from '../routes/orders/index.js';
 import { registerRumRoutes } from '../routes/rum.js';
 import { registerPurchaseRoutes } from '../routes/purchases.js';
 import { registerPaymentRoutes } from '../payments/routes.js';

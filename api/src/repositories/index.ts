@@ -1,6 +1,7 @@
 /**
- * The API's storage, one repository per entity. Each owns its SQL and maps its rows to the
- * contract's shapes (or the domain's, for orders); route files never see SQL or a row.
+ * The API's storage, one repository per entity. Each owns its SQL and returns domain records;
+ * the contract's shapes (signed links, pictures, labels) are built from them in src/views, and
+ * route files never see SQL or a row.
  */
 import type { Db } from '../db/database.js';
 import { cartRepository } from './cart.js';
@@ -18,7 +19,7 @@ import { notificationsRepository } from './notifications.js';
 import { offersRepository } from './offers.js';
 import { rateWindowsRepository } from './rateWindows.js';
 import { rumRepository } from './rum.js';
-import { ordersRepository } from './orders.js';
+import { ordersRepository } from './orders/index.js';
 import { purchasesRepository } from './purchases.js';
 import { sessionsRepository } from './sessions.js';
 import { sql } from 'kysely';
@@ -60,12 +61,12 @@ function repositorySet(db: Db, urls: FileUrls, wakes: OutboxWakes) {
     sessions: sessionsRepository(db, users),
     loginFailures: loginFailuresRepository(db),
     cart: cartRepository(db, urls),
-    content: contentRepository(db, urls, users, purchases),
+    content: contentRepository(db, purchases),
     offers: offersRepository(db),
     contact: contactRepository(db),
     notifications: notificationsRepository(db),
     chat: chatRepository(db, urls, users),
-    orders: ordersRepository(db, urls),
+    orders: ordersRepository(db),
     purchases,
     rum: rumRepository(db),
     rateWindows: rateWindowsRepository(db),

@@ -1,15 +1,19 @@
 import { z } from 'zod';
+import type { SessionUser } from '../http/env.js';
 import { HttpError } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { isUniqueViolation } from '../repositories/sql.js';
 import type { Services } from '../services.js';
+import { userViews } from '../views/users.js';
 import { registerOfferRoutes } from './offers.js';
 
 /** The signed-in user's own pages: profile and settings, role pages, and the contact form. */
 export function registerAccountRoutes(r: Router, services: Services): void {
   const { repos } = services;
+  const view = userViews(repos.urls);
+  const ownProfile = async (user: SessionUser) => view.ownProfile(user, await repos.users.ownProfile(user.id));
 
-  r.user('getOwnProfile', noFields, (_input, { user }) => repos.users.ownProfile(user));
+  r.user('getOwnProfile', noFields, (_input, { user }) => ownProfile(user));
 
   r.user(
     'updateProfile',
@@ -27,7 +31,7 @@ export function registerAccountRoutes(r: Router, services: Services): void {
         if (isUniqueViolation(error)) throw emailTaken();
         throw error;
       }
-      return repos.users.ownProfile(user);
+      return ownProfile(user);
     },
   );
 

@@ -9,8 +9,9 @@ import { HttpError, notLoggedIn } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import type { RepositorySet } from '../repositories/index.js';
 import { isUniqueViolation } from '../repositories/sql.js';
-import type { ChosenRole } from '../repositories/users.js';
+import type { ChosenRole } from '../repositories/users/roles.js';
 import { endSessionAndLiveAccess, type Services } from '../services.js';
+import { userViews } from '../views/users.js';
 import { newPassword, queueSignInMail, registerAccountSecurityRoutes } from './accountSecurity.js';
 
 /** A hash no password is known to match, checked for names nobody has (made once, at first use). */
@@ -19,6 +20,7 @@ const unknownAccountHash = () => (unknownHash ??= hashPassword(randomBytes(32).t
 
 export function registerAuthRoutes(r: Router, services: Services): void {
   const { repos, config } = services;
+  const users = userViews(repos.urls);
   /** Moves a visitor's cart into the account they just signed into. */
   const adoptGuestCart = async (c: Parameters<typeof guestCartKey>[0], cart: RepositorySet['cart'], userId: number) => {
     const guestKey = guestCartKey(c, config, false);
@@ -68,7 +70,7 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       });
       if (!started) throw await refuse();
       await attempt.succeeded();
-      return repos.users.info({ ...row, roles: await repos.users.rolesOf(row.id) });
+      return users.info({ ...row, roles: await repos.users.rolesOf(row.id) });
     },
   );
 
@@ -104,7 +106,7 @@ export function registerAuthRoutes(r: Router, services: Services): void {
         throw refuseTaken((await repos.users.takenField(profileName, email)) ?? 'profileName');
       }
       c.status(201);
-      return repos.users.info({
+      return users.info({
         profileName,
         username,
         profilePicturePath: null,
@@ -134,7 +136,7 @@ export function registerAuthRoutes(r: Router, services: Services): void {
 
   r.user('checkAuthentication', noFields, () => ({ authenticated: true as const }));
 
-  r.user('getUserInfo', noFields, (_input, { user }) => repos.users.info(user));
+  r.user('getUserInfo', noFields, (_input, { user }) => users.info(user));
 
   r.user(
     'updateRoles',
@@ -144,7 +146,7 @@ export function registerAuthRoutes(r: Router, services: Services): void {
       // EVENT_ORGANIZER is granted by the business, not chosen here, so it is kept as it is.
       const chosen: ChosenRole[] = [...(driver ? (['DRIVER'] as const) : []), ...(media ? (['MEDIA'] as const) : [])];
       await repos.users.setChosenRoles(user.id, chosen);
-      return repos.users.info({ ...user, roles: await repos.users.rolesOf(user.id) });
+      return users.info({ ...user, roles: await repos.users.rolesOf(user.id) });
     },
   );
 }

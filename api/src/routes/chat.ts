@@ -3,14 +3,16 @@ import { PAGE_SIZE } from '@marketplace/shared/constants';
 import type { SessionUser } from '../http/env.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
-import type { UserRef } from '../repositories/users.js';
+import type { UserRef } from '../repositories/users/ref.js';
 import { sendLive, type Services } from '../services.js';
+import { userViews } from '../views/users.js';
 
 /**
  * Message notifications (one entry per conversation partner, SPEC.md section 4 "Message
  * notifications"), chat windows and chat messages.
  */
 export function registerChatRoutes(r: Router, { repos }: Services): void {
+  const users = userViews(repos.urls);
   const partner = async (profileName: string, self: SessionUser): Promise<UserRef> => {
     const other = await repos.users.byProfileName(profileName);
     if (!other) throw notFound('Profile');
@@ -49,7 +51,7 @@ export function registerChatRoutes(r: Router, { repos }: Services): void {
 
   r.user('getChatMessages', z.object({ profileName: fields.text(30) }), async ({ profileName }, { user }) => {
     const other = await partner(profileName, user);
-    return { contact: repos.users.chatEntry(other), messages: await repos.chat.messages(user, other) };
+    return { contact: users.chatEntry(other), messages: await repos.chat.messages(user, other) };
   });
 
   // A sent message becomes the recipient's NEW message notification, and its live message is

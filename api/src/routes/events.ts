@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { OwnEvent } from '@marketplace/shared/contract';
 import { uploadLimit } from '../config.js';
 import { coverSourceKey } from '../files/paths.js';
 import type { SessionUser } from '../http/env.js';
@@ -8,6 +7,7 @@ import { forbidden, notFound } from '../http/errors.js';
 import { fields, noFields, type Router } from '../http/route.js';
 import { isUniqueViolation } from '../repositories/sql.js';
 import type { Services } from '../services.js';
+import { contentViews } from '../views/content.js';
 
 /** A cover is a picture: the media job makes it into the event's responsive images. */
 const COVER_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
@@ -64,6 +64,7 @@ const unused = (stem: string, taken: readonly string[]) => {
 /** An organizer's own events: written, published or withdrawn, and their covers uploaded through the media pipeline. */
 export function registerEventRoutes(r: Router, services: Services): void {
   const { repos, files, media } = services;
+  const view = contentViews(repos.urls);
 
   const requireOrganizer = (user: SessionUser) => {
     if (!user.roles.includes('EVENT_ORGANIZER')) throw forbidden('Events are for users with the EVENT_ORGANIZER role');
@@ -76,7 +77,6 @@ export function registerEventRoutes(r: Router, services: Services): void {
     if (!event || event.organizerId !== user.id) throw notFound('Event');
     return event;
   };
-  const shown = ({ organizerId: _organizerId, ...event }: OwnEvent & { organizerId: number }): OwnEvent => event;
 
   /**
    * Whether an uploaded cover has arrived, and its media job queued if so. With an object store
@@ -98,10 +98,7 @@ export function registerEventRoutes(r: Router, services: Services): void {
     const events = await repos.content.eventsOrganizedBy(user.id);
     return {
       events: await Promise.all(
-        events.map(async ({ event, coverSource }) => ({
-          ...event,
-          coverProcessing: await settleCover(event.eventIdentifier, coverSource),
-        })),
+        events.map(async (event) => view.ownEvent(event, await settleCover(event.identifier, event.coverSource))),
       ),
     };
   });
@@ -118,7 +115,7 @@ export function registerEventRoutes(r: Router, services: Services): void {
         if (isUniqueViolation(error) && attempt < 5) continue;
         throw error;
       }
-      return { event: shown(await ownEvent(user, identifier)) };
+      return { event: view.ownEvent(await ownEvent(user, identifier)) };
     }
   });
 
@@ -129,7 +126,7 @@ export function registerEventRoutes(r: Router, services: Services): void {
       await ownEvent(user, eventIdentifier);
       // The identifier stays: links to the event's page keep working after a rename.
       if (!(await repos.content.updateEvent(user.id, eventIdentifier, draft))) throw notFound('Event');
-      return { event: shown(await ownEvent(user, eventIdentifier)) };
+      return { event: view.ownEvent(await ownEvent(user, eventIdentifier)) };
     },
   );
 
@@ -139,7 +136,7 @@ export function registerEventRoutes(r: Router, services: Services): void {
     async ({ eventIdentifier, published }, { user }) => {
       await ownEvent(user, eventIdentifier);
       if (!(await repos.content.setPublished(user.id, eventIdentifier, published))) throw notFound('Event');
-      return { event: shown(await ownEvent(user, eventIdentifier)) };
+      return { event: view.ownEvent(await ownEvent(user, eventIdentifier)) };
     },
   );
 

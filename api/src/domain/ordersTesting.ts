@@ -1,0 +1,30 @@
+import type { Order } from './orders.js';
+
+/** An order for unit tests: a client (1) asked a photographer (2) for a quote, with `over` changed. */
+export const anOrder = (over: Partial<Order> = {}): Order => ({
+  rowId: 7,
+  orderId: 'ord-1',
+  sharingId: 'share',
+  clientId: 1,
+  photographerId: 2,
+  clientName: 'Clara',
+  photographerName: 'Mia',
+  photographerProfileName: 'mia',
+  eventName: 'Gala',
+  eventDate: '2026-12-01',
+  location: 'Hall',
+  packageName: 'Basic',
+  publicStatus: 'AWAITING_APPROVAL',
+  infoStatus: null,
+  deleted: false,
+  requirementInfo: { summary: '', items: [] },
+  discountCode: null,
+  totalCents: 35000,
+  paidOutAt: null,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  quote: null,
+  requirementsRequest: null,
+  requirementsAnswer: null,
+  declineReason: null,
+  ...over,
+});
