@@ -12,7 +12,8 @@
  * @property {number} minLoads page loads each side needs before errors or vitals decide anything (the sample ratio is judged from the start)
  * @property {number[]} steps the shares, in percent, the canary steps up through; promoted at the last
  * @property {number} holdIntervals evaluations with enough loads at a share before stepping up from it, or promoting at the last
- * @property {number} deadlineIntervals evaluations, since the canary started, after which a canary neither rolled back nor promoted is inconclusive
+ * @property {number} deadlineIntervals evaluations, since the canary started, after which a canary neither rolled back nor promoted is decided by `atDeadline`
+ * @property {'rollback' | 'hold'} [atDeadline] what becomes of a canary undecided at the deadline: rolled back (never left serving unwatched), or held at its share for the releaser (`--at-deadline hold`); a policy recorded without it, before it existed, holds
  * @property {number} intervalSeconds how often the watcher evaluates
  */
 
@@ -28,6 +29,7 @@ export const DEFAULT_POLICY = {
   steps: [25, 50],
   holdIntervals: 3,
   deadlineIntervals: 120,
+  atDeadline: 'rollback',
   intervalSeconds: 60,
 };
 

@@ -32,7 +32,8 @@ export { nullRate } from './error-evidence.mjs';
  * @typedef {{ harm: number, noHarm: number, ratio: number, lcp?: number, inp?: number }} Evidence
  * the e-values behind a decision: harm (errors, canary worse), noHarm (errors, canary not worse
  * than the margin), ratio (its pages missing), lcp / inp (p75 worse than the margin)
- * @typedef {{ action: 'wait' | 'hold' | 'step' | 'promote' | 'rollback' | 'inconclusive', reason: string, percent?: number, evidence?: Evidence }} Decision
+ * @typedef {{ action: 'wait' | 'hold' | 'step' | 'promote' | 'rollback' | 'inconclusive', reason: string, percent?: number, evidence?: Evidence, deadline?: boolean }} Decision
+ * `deadline`: a rollback for want of a decision by the deadline, not on evidence of harm.
  */
 
 const pct = (/** @type {number} */ x) => `${(x * 100).toFixed(1)} %`;
@@ -66,8 +67,9 @@ export const topErrorText = (e) =>
  * - promote: at the last share for `holdIntervals` evaluations, with evidence that its error
  *   rate is not higher than live's by `margin` or more and that each reported p75 is not worse
  *   by its margin or more (at parts of `promoteAlpha`);
- * - inconclusive: `deadlineIntervals` evaluations without either: the canary stays at its share
- *   and the releaser decides;
+ * - at the deadline, `deadlineIntervals` evaluations without either: rolled back, so that no
+ *   canary is left serving with nobody watching it; or, when its policy says to hold
+ *   (`atDeadline: 'hold'`), inconclusive: the canary stays at its share and the releaser decides;
  * - step: `holdIntervals` evaluations at a share below the last: the next share;
  * - hold: otherwise.
  *
@@ -191,6 +193,15 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
     return parts.join('; ');
   };
 
+  if (looks.length >= policy.deadlineIntervals && policy.atDeadline === 'rollback')
+    return {
+      ...rollback(
+        withVitals(
+          `no decision after ${looks.length} evaluations: ${rates}; ${lacking() || `not yet held at the last share`}. Rolled back at the deadline: a canary is not left serving unwatched (--at-deadline hold keeps it at its share for you to decide)`,
+        ),
+      ),
+      deadline: true,
+    };
   if (looks.length >= policy.deadlineIntervals)
     return {
       action: 'inconclusive',

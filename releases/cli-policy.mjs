@@ -14,6 +14,17 @@ function numberOption(rest, flag, fallback, min, max) {
   return n;
 }
 
+/** `--at-deadline rollback|hold`, else `fallback`. @param {string[]} rest @param {'rollback' | 'hold'} fallback @returns {'rollback' | 'hold'} */
+function atDeadlineOption(rest, fallback) {
+  const value = optionIn(rest, '--at-deadline');
+  if (value === undefined) return fallback;
+  if (value !== 'rollback' && value !== 'hold') {
+    console.error(`--at-deadline takes rollback or hold, not '${value}'`);
+    process.exit(2);
+  }
+  return value;
+}
+
 export const POLICY_FLAGS = [
   '--steps',
   '--alpha',
@@ -22,6 +33,7 @@ export const POLICY_FLAGS = [
   '--min-loads',
   '--hold',
   '--deadline',
+  '--at-deadline',
   '--lcp-margin',
   '--inp-margin',
 ];
@@ -48,6 +60,7 @@ export function policyOptions(rest, base = DEFAULT_POLICY) {
     minLoads: numberOption(rest, '--min-loads', base.minLoads, 1, 1e9),
     holdIntervals: numberOption(rest, '--hold', base.holdIntervals, 1, 1000),
     deadlineIntervals: numberOption(rest, '--deadline', base.deadlineIntervals, 1, 100_000),
+    atDeadline: atDeadlineOption(rest, base.atDeadline ?? 'hold'),
     lcpMargin: numberOption(rest, '--lcp-margin', base.lcpMargin, 0, 10),
     inpMargin: numberOption(rest, '--inp-margin', base.inpMargin, 0, 10),
     steps,

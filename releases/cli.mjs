@@ -40,7 +40,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   await listCommand(invocation);
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--at-deadline rollback|hold] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
   );
   process.exit(2);
 }

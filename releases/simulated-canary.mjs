@@ -97,6 +97,10 @@ export function simulateCanary(scenario, policy, random, judge = decideCanary) {
     looks.push({ percent, canary: sample('canary'), live: sample('live') });
     const decision = judge({ looks, policy });
     if (decision.action === 'step' && decision.percent !== undefined) percent = decision.percent;
+    // Undecided at the deadline, whatever the policy then does with it (rolls it back by default):
+    // the rollbacks counted are the evidence's.
+    if (decision.action === 'rollback' && 'deadline' in decision && decision.deadline)
+      return { action: 'inconclusive', intervals: t + 1, canaryLoads: sides.canary.loads };
     if (['rollback', 'promote', 'inconclusive'].includes(decision.action))
       return { action: decision.action, intervals: t + 1, canaryLoads: sides.canary.loads };
   }

@@ -250,8 +250,24 @@ describe('the watcher (followCanary, watchStep)', () => {
     expect(steps.map((e) => e.to)).toEqual([next, next]);
   });
 
-  it('records one inconclusive evaluation at the deadline and then leaves the canary held until the releaser watches it again', async () => {
+  it('rolls back a canary still undecided at its deadline: live serves everyone, and nobody is left unwatched', async () => {
     const { store, live, canary } = await canaryStore({ ...policy, margin: 0.01, deadlineIntervals: 6 });
+    const decision = await followCanary({
+      store,
+      remote: 'header',
+      readFigures: healthyFor(store, live, canary),
+      ...quiet,
+    });
+    expect(decision?.action).toBe('rollback');
+    expect(decision?.reason).toMatch(/^no decision after 6 evaluations: .*Rolled back at the deadline/);
+    expect(readDiscovery(store).remotes.header?.canary).toBeUndefined();
+    expect(readDiscovery(store).remotes.header?.live?.version).toBe(live);
+    expect(readHistory(store).at(-1)).toMatchObject({ action: 'rollback', to: live });
+  });
+
+  it('records one inconclusive evaluation at the deadline and then leaves the canary held until the releaser watches it again', async () => {
+    const held = { ...policy, margin: 0.01, atDeadline: 'hold' as const };
+    const { store, live, canary } = await canaryStore({ ...held, deadlineIntervals: 6 });
     const readFigures = healthyFor(store, live, canary);
     const decision = await followCanary({ store, remote: 'header', readFigures, ...quiet });
     expect(decision?.action).toBe('inconclusive');
@@ -264,7 +280,7 @@ describe('the watcher (followCanary, watchStep)', () => {
     for (let i = 0; i < 5; i++) expect((await watchStep({ store, remote: 'header', readFigures })).state).toBe('held');
     expect(readHistory(store)).toHaveLength(lines);
     // Watched again with a later deadline: it goes on from the same evidence, and is held again there.
-    await watchWith({ store, remote: 'header', policy: { ...policy, margin: 0.01, deadlineIntervals: 8 } });
+    await watchWith({ store, remote: 'header', policy: { ...held, deadlineIntervals: 8 } });
     const again = await followCanary({ store, remote: 'header', readFigures, ...quiet });
     expect(again?.action).toBe('inconclusive');
     expect(again?.reason).toMatch(/^no decision after 8 evaluations/);

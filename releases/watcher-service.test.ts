@@ -245,7 +245,7 @@ describe('the watcher service', () => {
   }, 60_000);
 
   it('at the deadline records one inconclusive evaluation, then leaves the canary held', async () => {
-    const { store, canary } = await canaryStore({ ...policy, margin: 0.01, deadlineIntervals: 4 });
+    const { store, canary } = await canaryStore({ ...policy, margin: 0.01, deadlineIntervals: 4, atDeadline: 'hold' });
     const api = await fakeApi(store, healthy);
     const watcher = service(store, api.url);
     await until('the deadline', () => readHistory(store).some((e) => e.decision === 'inconclusive'));
@@ -333,7 +333,7 @@ describe('the watcher service', () => {
   }, 60_000);
 
   it('`pnpm release --watch --deadline n` watches a held canary again from the same evidence, its other options kept (3: inconclusive)', async () => {
-    const { store } = await canaryStore({ ...policy, margin: 0.01, deadlineIntervals: 4 });
+    const { store } = await canaryStore({ ...policy, margin: 0.01, deadlineIntervals: 4, atDeadline: 'hold' });
     const api = await fakeApi(store, healthy);
     const first = followCli(store, api.url);
     expect(await first.exited).toBe(3);
@@ -342,7 +342,7 @@ describe('the watcher service', () => {
     expect(await again.exited).toBe(3);
     expect(again.output()).toMatch(/header's canary is undecided, held at 50 %: no decision after 6 evaluations/);
     const given = readHistory(store).filter((e) => e.action === 'policy');
-    expect(given.map((e) => e.policy)).toEqual([{ ...policy, margin: 0.01, deadlineIntervals: 6 }]);
+    expect(given.map((e) => e.policy)).toEqual([{ ...policy, margin: 0.01, deadlineIntervals: 6, atDeadline: 'hold' }]);
     expect(
       readHistory(store)
         .filter((e) => e.action === 'watch')
