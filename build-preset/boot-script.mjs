@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import TerserPlugin from 'terser-webpack-plugin';
 import webpack from 'webpack';
@@ -83,29 +83,49 @@ export function buildBootScript(dir) {
 }
 
 /**
- * Writes the boot script into the app's page where its template marks it, built before each
- * compilation (a development server's too), its sources watched with the app's.
+ * Writes the boot script into the app's page where its template marks it. Built before the first
+ * compilation and again when one of its files changed (a development server's rebuilds); a build
+ * that fails is the compilation's error, the page keeping the last script that built, and its
+ * folder stays watched so that the fix rebuilds it.
  */
 export class BootScriptPlugin {
   /** @param {string} dir */
   constructor(dir) {
     this.dir = dir;
+    this.folder = dirname(bootEntryOf(dir));
     /** @type {{ text: string, files: string[] } | null} */
     this.built = null;
+    /** @type {Error | null} */
+    this.failure = null;
+  }
+
+  /** Whether a rebuild of the app touched the boot script's sources. @param {ReadonlySet<string> | undefined} changed */
+  stale(changed) {
+    if (!this.built || this.failure || !changed) return true;
+    const files = new Set(this.built.files);
+    return [...changed].some((file) => files.has(file) || file.startsWith(this.folder));
   }
 
   /** @param {import('webpack').Compiler} compiler */
   apply(compiler) {
     compiler.hooks.beforeCompile.tapPromise('BootScriptPlugin', async () => {
-      this.built = await buildBootScript(this.dir);
+      if (!this.stale(compiler.modifiedFiles)) return;
+      try {
+        this.built = await buildBootScript(this.dir);
+        this.failure = null;
+      } catch (error) {
+        this.failure = error instanceof Error ? error : new Error(String(error));
+      }
     });
     compiler.hooks.thisCompilation.tap('BootScriptPlugin', (compilation) => {
+      compilation.contextDependencies.add(this.folder);
       for (const file of this.built?.files ?? []) if (existsSync(file)) compilation.fileDependencies.add(file);
+      if (this.failure) compilation.errors.push(new compiler.webpack.WebpackError(this.failure.message));
       HtmlWebpackPlugin.getHooks(compilation).beforeEmit.tap('BootScriptPlugin', (data) => {
-        if (!this.built) throw new Error('boot script: not built');
         if (!data.html.includes(BOOT_SCRIPT_MARKER))
           throw new Error(`boot script: the page has no ${BOOT_SCRIPT_MARKER}`);
-        data.html = data.html.replace(BOOT_SCRIPT_MARKER, () => `<script>${this.built?.text}</script>`);
+        const text = this.built?.text;
+        data.html = data.html.replace(BOOT_SCRIPT_MARKER, () => (text ? `<script>${text}</script>` : ''));
         return data;
       });
     });

@@ -164,6 +164,9 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
         composition: compositionTemplate(host),
         // The page is a template for its server's includes (page-composition.mjs): keep its comments.
         minify: false,
+        // Written again on every compilation: the host's boot script may have changed alone
+        // (BootScriptPlugin writes it into the page as it is emitted).
+        cache: !host,
         // The page is served for every client route (/user/login…): its script must not be relative.
         publicPath: '/',
       }),

@@ -19,11 +19,17 @@ const list = (sources) => [...new Set(sources)].join(' ');
  * @returns {string[]}
  */
 export function inlineScriptSources(html) {
-  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)]
-    .filter(
-      ([, attributes = '', text = '']) => text !== '' && !/\ssrc=/i.test(attributes) && !/\stype=/i.test(attributes),
-    )
+  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script\s*>/gi)]
+    .filter(([, attributes = '', text = '']) => text !== '' && !/\ssrc\s*=/i.test(attributes) && runs(attributes))
     .map(([, , text = '']) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+}
+
+/** Whether a script element with these attributes is run: no type, a JavaScript one, or a module. @param {string} attributes */
+function runs(attributes) {
+  const type = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attributes);
+  if (!type) return true;
+  const value = (type[1] ?? type[2] ?? type[3] ?? '').trim().toLowerCase();
+  return value === '' || value === 'module' || /^(text|application)\/(x-)?(java|ecma)script$/.test(value);
 }
 
 /** The page an app's build serves (its index.html), or '' when it has none. @param {string} dist */

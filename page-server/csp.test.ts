@@ -28,6 +28,14 @@ describe("the pages' Content-Security-Policy", () => {
     );
     // One byte more is another script: not allowed.
     expect(inlineScriptSources(page.replace(boot, `${boot} `))).not.toContain(hash);
+    // A module or a JavaScript type runs, so it is listed; a data block or a placeholder is not.
+    const typed = (type: string) => inlineScriptSources(`<script type=${type}>${boot}</script >`);
+    expect([
+      typed('module'),
+      typed('"text/javascript"'),
+      typed("'application/json'"),
+      typed('text/x-after-paint'),
+    ]).toEqual([[hash], [hash], [], []]);
   });
 
   it("allows scripts from the remotes' origins only, and no loopback development server by default", () => {

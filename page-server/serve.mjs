@@ -14,7 +14,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { messageOf } from '@marketplace/shared/errors';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { RUM_TOKEN_PATH } from '@marketplace/shared/node/rum-token';
-import { contentSecurityPolicy } from './csp.mjs';
+import { contentSecurityPolicy, inlineScriptSources } from './csp.mjs';
 import { INCLUDES, platformIncludes } from './page-composition.mjs';
 import { pageSender } from './page-sender.mjs';
 import { reachInternally } from './internal-origins.mjs';
@@ -77,8 +77,16 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   const config = runtimeConfigFromEnv(env);
   let policy = { page: '', csp: contentSecurityPolicy(config, '') };
   /** @param {string} page */
+  let warned = false;
   const csp = (page) => {
-    if (env.CONTENT_SECURITY_POLICY) return env.CONTENT_SECURITY_POLICY;
+    if (env.CONTENT_SECURITY_POLICY) {
+      // A policy pinned by the deployment names the inline script of one build: another build's is refused.
+      const missing = inlineScriptSources(page).filter((source) => !env.CONTENT_SECURITY_POLICY?.includes(source));
+      if (missing.length > 0 && !warned && log)
+        console.warn(`[serve] CONTENT_SECURITY_POLICY does not allow this build's inline script ${missing.join(' ')}`);
+      warned ||= missing.length > 0;
+      return env.CONTENT_SECURITY_POLICY;
+    }
     if (policy.page !== page) policy = { page, csp: contentSecurityPolicy(config, page) };
     return policy.csp;
   };

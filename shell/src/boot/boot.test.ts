@@ -431,6 +431,22 @@ describe("the page's boot script", () => {
     for (const link of here) expect(link.hasAttribute('crossorigin')).toBe(false);
   });
 
+  it("hints the header and the page where the browser refuses storage, on a deployment that reads testers' versions", async () => {
+    const want = [...(await expected('header', 'Header')), ...(await expected('media', 'EventsPage'))];
+    const refuse = () => {
+      throw new DOMException('storage is disabled', 'SecurityError');
+    };
+    vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(refuse);
+    vi.spyOn(window, 'localStorage', 'get').mockImplementation(refuse);
+    try {
+      const testing = { ...composition, config: { ...config, allowVersionOverride: true } };
+      const hinted = hintElementsOn('/events', null, '', testing).map((link) => link.href);
+      expect(hinted).toEqual(want);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('hints nothing on a page its server did not compose', () => {
     document.head.innerHTML = '';
     document.body.innerHTML = `<script type="application/json" id="${COMPOSITION_ELEMENT_ID}">{"config":<!--# include virtual="/runtime-config.json" -->}</script>`;

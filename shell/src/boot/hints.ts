@@ -21,6 +21,15 @@ interface Manifest {
 
 const pageAt = routeMatcher(platform.pages);
 
+/** The tab's storage, or none where the browser refuses it (the header and the route are hinted all the same). */
+function tabStorage(): Pick<Storage, 'getItem'> {
+  try {
+    return sessionStorage;
+  } catch {
+    return { getItem: () => null };
+  }
+}
+
 /**
  * The URLs of the files main.js loads first on this page; none when the page carries no
  * composition (the development server) or what it carries is not as expected: main.js then
@@ -34,7 +43,7 @@ export function remoteFiles(): string[] {
     const doc = config.discoveryUrl && isDocument(composed.discovery) ? composed.discovery : null;
     // The versions main.js will take: the kept cohort and a tester's versions (read, not kept: main.js keeps them).
     const overrides = allowsOverrides(config)
-      ? overridesIn(location.search, keptOverrides(sessionStorage), REMOTE_NAMES)
+      ? overridesIn(location.search, keptOverrides(tabStorage()), REMOTE_NAMES)
       : {};
     const { remotes } = chooseRemotes(config, doc, keptCohort(), overrides);
     const manifests = knownManifests(config, composed, doc);

@@ -27,7 +27,16 @@ export function browserCohort(
   return cohort;
 }
 
-/** The cohort this browser already has (its cookie, else one an earlier shell kept), without drawing one. */
-export function keptCohort(jar: CookieJar = document, storage: Pick<Storage, 'getItem'> = window.localStorage) {
-  return cohortIn(jar.cookie) ?? cohortValue(storage.getItem(COHORT_COOKIE));
+/**
+ * The cohort this browser already has (its cookie, else one an earlier shell kept), without
+ * drawing one; none where the browser refuses storage.
+ */
+export function keptCohort(jar: CookieJar = document, storage?: Pick<Storage, 'getItem'>): number | null {
+  const fromCookie = cohortIn(jar.cookie);
+  if (fromCookie !== null) return fromCookie;
+  try {
+    return cohortValue((storage ?? window.localStorage).getItem(COHORT_COOKIE));
+  } catch {
+    return null;
+  }
 }
