@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
   Link,
   PageLayout,
   PAGES,
-  sessionStore,
+  SessionStoreContext,
   takeLoginRedirect,
   TextField,
   useFormErrors,
@@ -17,6 +17,7 @@ const FIELDS = ['login', 'password'] as const;
 
 /** Logs in, updates the shared session (the header changes at once), returns to loginRedirect. */
 export function LoginPage() {
+  const store = useContext(SessionStoreContext);
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
@@ -31,7 +32,7 @@ export function LoginPage() {
     setBusy(true);
     try {
       const user = await apiCall('login', { login, password });
-      await sessionStore.getState().signedIn(user);
+      await store.getState().signedIn(user);
       navigate(takeLoginRedirect() ?? PAGES.home.href());
     } catch (error) {
       // A refused login names no field (which of the two is wrong is not told): the form's alert.

@@ -1,11 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useContext, useEffect, useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
   Link,
   PageLayout,
   PAGES,
-  sessionStore,
+  SessionStoreContext,
   useFormErrors,
   useLocation,
   useNavigate,
@@ -25,6 +25,7 @@ function tokenOf(hash: string, search: string): string {
 
 /** Sets a new password with the link from the mail; every session of the account ends. */
 export function ResetPasswordPage() {
+  const store = useContext(SessionStoreContext);
   const { pathname, search, hash, state } = useLocation();
   // The token, once taken out of the address, rides in the history entry's state (never sent to a
   // server): the page may be rendered anew by the navigation that took it out.
@@ -61,8 +62,8 @@ export function ResetPasswordPage() {
     try {
       await apiCall('resetPassword', { token, password });
       // Every session of the account ended, this browser's too if it had one: it forgets it.
-      if (sessionStore.getState().isLoggedIn)
-        await sessionStore
+      if (store.getState().isLoggedIn)
+        await store
           .getState()
           .logout()
           .catch(() => undefined);

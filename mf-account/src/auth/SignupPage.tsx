@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
@@ -7,7 +7,7 @@ import {
   PAGES,
   PASSWORD_HINT,
   passwordProblem,
-  sessionStore,
+  SessionStoreContext,
   takeLoginRedirect,
   TextField,
   useFormErrors,
@@ -37,6 +37,7 @@ export function validateSignup(v: Record<Field, string>): FieldErrors<Field> {
 }
 
 export function SignupPage() {
+  const store = useContext(SessionStoreContext);
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const { errorOf, formError, formRef, show, fail } = useFormErrors(FIELDS);
@@ -47,7 +48,7 @@ export function SignupPage() {
     setBusy(true);
     try {
       const user = await apiCall('signup', values);
-      await sessionStore.getState().signedIn(user);
+      await store.getState().signedIn(user);
       navigate(takeLoginRedirect() ?? PAGES.home.href());
     } catch (error) {
       // A taken profile name or email is the API's, beside its field.

@@ -1,24 +1,21 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
-import { MemoryRouter, Route, Routes, sessionStore, setLoginRedirect, useLocation } from '@marketplace/shared';
+import { describe, expect, it } from 'vitest';
+import { renderWithSession, useMswServer } from '@marketplace/shared/test-utils';
+import { MemoryRouter, Route, Routes, setLoginRedirect, useLocation } from '@marketplace/shared';
 import { LoginPage } from './LoginPage.js';
 import { SignupPage, validateSignup } from './SignupPage.js';
 
 const clara = { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara' };
 const server = useMswServer(http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })));
-afterEach(() => {
-  sessionStore.setState({ user: null, isLoggedIn: false, cart: [] });
-});
 
 function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;
 }
 
 const renderAt = (path: string) =>
-  renderWithQuery(
+  renderWithSession(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/user/login" element={<LoginPage />} />
@@ -68,14 +65,14 @@ describe('LoginPage', () => {
         HttpResponse.json({ error: 'Wrong email, profile name or password' }, { status: 401 }),
       ),
     );
-    renderAt('/user/login');
+    const { store } = renderAt('/user/login');
     await userEvent.type(screen.getByLabelText('Email or profile name'), 'clara');
     await userEvent.type(screen.getByLabelText('Password'), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     // The API does not say which of the two is wrong: the form's alert says it, no field is marked.
     expect(await screen.findByRole('alert')).toHaveTextContent('Wrong email, profile name or password');
     expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
-    expect(sessionStore.getState().user).toBeNull();
+    expect(store.getState().user).toBeNull();
   });
 
   it('logs in, fills the shared session, returns to loginRedirect and clears it', async () => {
@@ -88,13 +85,13 @@ describe('LoginPage', () => {
       }),
     );
     setLoginRedirect('/event/jazz');
-    renderAt('/user/login');
+    const { store } = renderAt('/user/login');
     await userEvent.type(screen.getByLabelText('Email or profile name'), 'clara');
     await userEvent.type(screen.getByLabelText('Password'), 'demo-pass-2026');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByTestId('where')).toHaveTextContent('/event/jazz');
     expect(body).toBe('login=clara&password=demo-pass-2026');
-    expect(sessionStore.getState()).toMatchObject({ user: clara, isLoggedIn: true });
+    expect(store.getState()).toMatchObject({ user: clara, isLoggedIn: true });
     expect(document.cookie).not.toContain('loginRedirect');
   });
 
@@ -223,12 +220,12 @@ describe('SignupPage', () => {
         );
       }),
     );
-    renderAt('/user/signup');
+    const { store } = renderAt('/user/signup');
     await fill();
     await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
     expect(await screen.findByTestId('where')).toHaveTextContent(/^\/$/);
     expect(sent).toEqual({ username: 'Nina', profileName: 'nina', email: 'nina@example.com', password: 'long-enough' });
-    expect(sessionStore.getState().user?.roles).toEqual([]);
+    expect(store.getState().user?.roles).toEqual([]);
   });
 });
 

@@ -1,23 +1,20 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
-import { MemoryRouter, sessionStore, type OwnEvent } from '@marketplace/shared';
+import { describe, expect, it } from 'vitest';
+import { renderWithSession, useMswServer, type TestSession } from '@marketplace/shared/test-utils';
+import { MemoryRouter, type OwnEvent } from '@marketplace/shared';
 import { MyEventsPage } from './MyEventsPage.js';
 
 const API = 'http://api.test/v2/user/events';
 const UPLOAD_URL = 'http://files.test/upload/cover/harbour-lights-festival-2027?token=t0ken';
 const server = useMswServer();
-beforeEach(() =>
-  sessionStore.setState({
-    isLoggedIn: true,
-    user: { roles: ['EVENT_ORGANIZER'], profileName: 'olga', profilePicture: null, username: 'Olga Events' },
-  }),
-);
-afterEach(() => sessionStore.setState({ isLoggedIn: false, user: null }));
+const session: TestSession = {
+  isLoggedIn: true,
+  user: { roles: ['EVENT_ORGANIZER'], profileName: 'olga', profilePicture: null, username: 'Olga Events' },
+};
 
-const renderPage = () => renderWithQuery(<MemoryRouter>{<MyEventsPage />}</MemoryRouter>);
+const renderPage = () => renderWithSession(<MemoryRouter>{<MyEventsPage />}</MemoryRouter>, { session });
 const form = async (request: Request) => Object.fromEntries(new URLSearchParams(await request.text()));
 
 const ownEvent = (over: Partial<OwnEvent> = {}): OwnEvent => ({

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { apiCall, Button, Checkbox, Modal, sessionStore } from '@marketplace/shared';
+import { useContext, useState } from 'react';
+import { apiCall, Button, Checkbox, Modal, SessionStoreContext } from '@marketplace/shared';
 import { messageOf } from '@marketplace/shared/errors';
 
 /** Where users write when neither role fits (SPEC.md section 5; the address is ours to choose). */
@@ -7,6 +7,7 @@ export const BUSINESS_EMAIL = 'hello@eventmedia.example';
 
 /** SPEC.md section 5: mandatory until the user has a role; Continue needs a tick and is off while saving. */
 export function RoleSelectionModal() {
+  const store = useContext(SessionStoreContext);
   const [driver, setDriver] = useState(false);
   const [media, setMedia] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -15,7 +16,7 @@ export function RoleSelectionModal() {
     setSaving(true);
     setError(null);
     try {
-      sessionStore.getState().setUser(await apiCall('updateRoles', { driver, media }));
+      store.getState().setUser(await apiCall('updateRoles', { driver, media }));
     } catch (e) {
       setError(messageOf(e, 'Saving failed'));
       setSaving(false);

@@ -2,8 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { useMswServer } from '@marketplace/shared/test-utils';
-import { sessionStore } from '@marketplace/shared';
+import { renderWithSession, useMswServer } from '@marketplace/shared/test-utils';
 import { ContactModal } from './ContactModal.js';
 import { RoleSelectionModal } from './RoleSelectionModal.js';
 
@@ -18,11 +17,9 @@ describe('RoleSelectionModal', () => {
         return HttpResponse.json({ roles: ['MEDIA'], profileName: 'nora', profilePicture: null, username: 'Nora' });
       }),
     );
-    sessionStore.setState({
-      isLoggedIn: true,
-      user: { roles: [], profileName: 'nora', profilePicture: null, username: 'Nora' },
+    const { store } = renderWithSession(<RoleSelectionModal />, {
+      session: { isLoggedIn: true, user: { roles: [], profileName: 'nora', profilePicture: null, username: 'Nora' } },
     });
-    render(<RoleSelectionModal />);
     expect(screen.getByRole('dialog', { name: 'You need at least 1 role to continue' })).toBeInTheDocument();
     expect(document.body.style.overflow).toBe('hidden');
     const next = screen.getByRole('button', { name: 'Continue' });
@@ -33,7 +30,7 @@ describe('RoleSelectionModal', () => {
     await userEvent.click(screen.getByLabelText('Driver'));
     await userEvent.click(next);
     // The shell unmounts the modal once the user has a role; here the store is what changes.
-    await waitFor(() => expect(sessionStore.getState().user?.roles).toEqual(['MEDIA']));
+    await waitFor(() => expect(store.getState().user?.roles).toEqual(['MEDIA']));
     expect(sent).toEqual({ driver: 'false', media: 'true' });
     expect(screen.getByRole('link', { name: /@/ })).toHaveAttribute('href', expect.stringMatching(/^mailto:/));
   });
@@ -51,7 +48,7 @@ describe('RoleSelectionModal while saving', () => {
           ),
       ),
     );
-    render(<RoleSelectionModal />);
+    renderWithSession(<RoleSelectionModal />);
     await userEvent.click(screen.getByLabelText('Driver'));
     const next = screen.getByRole('button', { name: 'Continue' });
     await userEvent.click(next);

@@ -1,23 +1,20 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
-import { MemoryRouter, sessionStore, type DiscountCode, type MediaPackage } from '@marketplace/shared';
+import { describe, expect, it } from 'vitest';
+import { renderWithSession, useMswServer, type TestSession } from '@marketplace/shared/test-utils';
+import { MemoryRouter, type DiscountCode, type MediaPackage } from '@marketplace/shared';
 import { DiscountCodesPage } from './DiscountCodesPage.js';
 import { MediaPackagesPage } from './MediaPackagesPage.js';
 
 const API = 'http://api.test/v2/user';
 const server = useMswServer();
-beforeEach(() =>
-  sessionStore.setState({
-    isLoggedIn: true,
-    user: { roles: ['MEDIA'], profileName: 'mia', profilePicture: null, username: 'Mia Lens' },
-  }),
-);
-afterEach(() => sessionStore.setState({ isLoggedIn: false, user: null }));
+const session: TestSession = {
+  isLoggedIn: true,
+  user: { roles: ['MEDIA'], profileName: 'mia', profilePicture: null, username: 'Mia Lens' },
+};
 
-const renderPage = (page: React.ReactNode) => renderWithQuery(<MemoryRouter>{page}</MemoryRouter>);
+const renderPage = (page: React.ReactNode) => renderWithSession(<MemoryRouter>{page}</MemoryRouter>, { session });
 const form = async (request: Request) => Object.fromEntries(new URLSearchParams(await request.text()));
 
 const essentials: MediaPackage = {

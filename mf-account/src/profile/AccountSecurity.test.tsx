@@ -1,26 +1,26 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
-import { MemoryRouter, Route, Routes, sessionStore, useLocation, type AccountSession } from '@marketplace/shared';
+import { describe, expect, it } from 'vitest';
+import { renderWithSession, useMswServer, type TestSession } from '@marketplace/shared/test-utils';
+import { MemoryRouter, Route, Routes, useLocation, type AccountSession } from '@marketplace/shared';
 import { MailPreferencesForm, PasswordChange, SessionList } from './AccountSecurity.js';
 
 const server = useMswServer(http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })));
-afterEach(() => sessionStore.setState({ user: null, isLoggedIn: false, cart: [] }));
 
 function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;
 }
 
-const renderPage = (page: React.ReactNode) =>
-  renderWithQuery(
+const renderPage = (page: React.ReactNode, session?: TestSession) =>
+  renderWithSession(
     <MemoryRouter initialEntries={['/settings/general']}>
       <Routes>
         <Route path="/settings/general" element={page} />
         <Route path="*" element={<Where />} />
       </Routes>
     </MemoryRouter>,
+    { session },
   );
 
 const sessions: AccountSession[] = [
@@ -140,10 +140,6 @@ describe('SessionList', () => {
 
   it('logs out everywhere, forgets the session here and goes to log in', async () => {
     let endedAll = false;
-    sessionStore.setState({
-      isLoggedIn: true,
-      user: { roles: [], profileName: 'clara', profilePicture: null, username: 'Clara' },
-    });
     server.use(
       http.get('http://api.test/v2/user/sessions', () => HttpResponse.json({ sessions })),
       http.post('http://api.test/v2/user/sessions/endAll', () => {
@@ -152,11 +148,14 @@ describe('SessionList', () => {
       }),
       http.post('http://api.test/v2/logout', () => HttpResponse.json({ error: 'Log in first' }, { status: 401 })),
     );
-    renderPage(<SessionList />);
+    const { store } = renderPage(<SessionList />, {
+      isLoggedIn: true,
+      user: { roles: [], profileName: 'clara', profilePicture: null, username: 'Clara' },
+    });
     await userEvent.click(await screen.findByRole('button', { name: 'Log out everywhere' }));
     expect(await screen.findByTestId('where')).toHaveTextContent('/user/login');
     expect(endedAll).toBe(true);
-    expect(sessionStore.getState()).toMatchObject({ user: null, isLoggedIn: false });
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false });
   });
 });
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
@@ -9,7 +9,7 @@ import {
   MAIL_PREFERENCE_KINDS,
   PAGES,
   QueryState,
-  sessionStore,
+  SessionStoreContext,
   TextField,
   Time,
   useFormErrors,
@@ -81,13 +81,14 @@ export function PasswordChange() {
 
 /** The browsers signed in to the account, each with "Log out", and "Log out everywhere". */
 export function SessionList() {
+  const store = useContext(SessionStoreContext);
   const q = useAccountQuery(callQuery('getAccountSessions'));
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const leave = async () => {
     // The API ended this session: the page forgets it as a logout does (401 counts as success).
-    await sessionStore.getState().logout();
+    await store.getState().logout();
     navigate(PAGES.login.href());
   };
   const end = async (sessionId: string, current: boolean) => {

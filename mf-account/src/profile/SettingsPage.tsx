@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import {
   apiCall,
   Button,
@@ -8,7 +8,7 @@ import {
   pageQuery,
   PageLayout,
   QueryState,
-  sessionStore,
+  SessionStoreContext,
   Skeleton,
   TextField,
   TitleSkeleton,
@@ -39,6 +39,7 @@ const FORM_SKELETON = (
  * logged in, and which notification emails come.
  */
 export function SettingsPage() {
+  const store = useContext(SessionStoreContext);
   const q = useAccountQuery(pageQuery(PAGE_DATA.ownProfile()));
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
@@ -57,8 +58,8 @@ export function SettingsPage() {
     try {
       const profile = await apiCall('updateProfile', { username, email, bio });
       queryClient.setQueryData(callKey('getOwnProfile'), profile);
-      const { user } = sessionStore.getState();
-      if (user) sessionStore.getState().setUser({ ...user, username: profile.username });
+      const { user } = store.getState();
+      if (user) store.getState().setUser({ ...user, username: profile.username });
       setSaved(true);
     } catch (error) {
       // A taken email is the API's, beside the email.

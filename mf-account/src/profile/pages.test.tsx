@@ -1,15 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
-import {
-  LEGAL_DOCUMENTS,
-  MemoryRouter,
-  sessionStore,
-  type EventOrderSummary,
-  type OwnProfile,
-} from '@marketplace/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderWithSession, useMswServer, type TestSession } from '@marketplace/shared/test-utils';
+import { LEGAL_DOCUMENTS, MemoryRouter, type EventOrderSummary, type OwnProfile } from '@marketplace/shared';
 import { LegalPage } from '../content/LegalPage.js';
 import { DiscountCodesPage } from '../offers/DiscountCodesPage.js';
 import { MediaPackagesPage } from '../offers/MediaPackagesPage.js';
@@ -28,17 +22,13 @@ const profile: OwnProfile = {
 };
 
 const server = useMswServer();
-beforeEach(() =>
-  sessionStore.setState({
-    isLoggedIn: true,
-    user: { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara Client' },
-  }),
-);
-afterEach(() => {
-  sessionStore.setState({ isLoggedIn: false, user: null });
-});
+const clara: TestSession = {
+  isLoggedIn: true,
+  user: { roles: ['DRIVER'], profileName: 'clara', profilePicture: null, username: 'Clara Client' },
+};
 
-const renderPage = (page: React.ReactNode) => renderWithQuery(<MemoryRouter>{page}</MemoryRouter>);
+const renderPage = (page: React.ReactNode, session: TestSession = clara) =>
+  renderWithSession(<MemoryRouter>{page}</MemoryRouter>, { session });
 
 describe('account pages', () => {
   it('shows the profile from the API', async () => {
@@ -158,13 +148,12 @@ describe('account pages', () => {
   });
 
   it('points a visitor to log in instead of calling the API', () => {
-    sessionStore.setState({ isLoggedIn: false, user: null });
     server.use(
       http.get('http://api.test/v2/user/eventOrders', () =>
         HttpResponse.json({ error: 'Not logged in' }, { status: 401 }),
       ),
     );
-    renderPage(<OrdersPage />);
+    renderPage(<OrdersPage />, {});
     expect(screen.getByRole('link', { name: 'log in' })).toHaveAttribute('href', '/user/login');
   });
 });
@@ -189,7 +178,7 @@ describe('SettingsPage', () => {
         return HttpResponse.json({ ...profile, username: sent.username, bio: sent.bio });
       }),
     );
-    renderPage(<SettingsPage />);
+    const { store } = renderPage(<SettingsPage />);
     const name = await screen.findByLabelText('Name');
     await userEvent.clear(name);
     await userEvent.type(name, 'Clara C.');
@@ -198,7 +187,7 @@ describe('SettingsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Saved');
     expect(sent).toEqual({ username: 'Clara C.', email: 'clara@example.com', bio: 'New bio' });
-    expect(sessionStore.getState().user?.username).toBe('Clara C.');
+    expect(store.getState().user?.username).toBe('Clara C.');
   });
 
   it("shows the API's reason beside the field it names, and focuses it", async () => {

@@ -1,18 +1,19 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { MemoryRouter, Route, Routes, sessionStore } from '@marketplace/shared';
+import { MemoryRouter, Route, Routes } from '@marketplace/shared';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   notification,
   orderDetails,
   publish,
   purchase,
-  renderWithQuery,
+  renderWithSession,
   useMswServer,
   watchPageLoads,
 } from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView, Target } from '@marketplace/shared';
+import type { TestSession } from '@marketplace/shared/test-utils';
 
 const present = <T,>(value: T | undefined): T => {
   if (value === undefined) throw new Error('expected a value');
@@ -25,13 +26,14 @@ import { UNDO_MS } from '../uploads/useUndoableRemoval.js';
 const server = useMswServer();
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAt(path: string) {
-  return renderWithQuery(
+function renderAt(path: string, session?: TestSession) {
+  return renderWithSession(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/eventorder/:orderId" element={<OrderPage />} />
       </Routes>
     </MemoryRouter>,
+    { session },
   );
 }
 
@@ -435,30 +437,25 @@ describe('targets', () => {
   });
 
   it("reads the order again when a notification about it arrives live, not for another order's", async () => {
-    sessionStore.setState({
+    const calls = serve(orderDetails());
+    const { client } = renderAt('/eventorder/ord-1', {
       isLoggedIn: true,
       user: { roles: [], profileName: 'clara', username: 'Clara', profilePicture: null },
     });
-    try {
-      const calls = serve(orderDetails());
-      const { client } = renderAt('/eventorder/ord-1');
-      await screen.findByRole('list', { name: 'Uploaded files' });
-      expect(calls()).toBe(1);
-      // A notification's read starts as it arrives (the query is fetching at once): none for another order's.
-      publish('notifications', 'clara', notification({ content: 'About another order', link: '/eventorder/ord-2' }));
-      expect(client.isFetching()).toBe(0);
-      publish(
-        'notifications',
-        'clara',
-        notification({ content: 'New upload "x.png" on order ord-1.', link: '/eventorder/ord-1' }),
-      );
-      expect(client.isFetching()).toBe(1);
-      await waitFor(() => expect(calls()).toBe(2));
-      await waitFor(() => expect(client.isFetching()).toBe(0));
-      expect(calls()).toBe(2);
-    } finally {
-      sessionStore.setState({ isLoggedIn: false, user: null });
-    }
+    await screen.findByRole('list', { name: 'Uploaded files' });
+    expect(calls()).toBe(1);
+    // A notification's read starts as it arrives (the query is fetching at once): none for another order's.
+    publish('notifications', 'clara', notification({ content: 'About another order', link: '/eventorder/ord-2' }));
+    expect(client.isFetching()).toBe(0);
+    publish(
+      'notifications',
+      'clara',
+      notification({ content: 'New upload "x.png" on order ord-1.', link: '/eventorder/ord-1' }),
+    );
+    expect(client.isFetching()).toBe(1);
+    await waitFor(() => expect(calls()).toBe(2));
+    await waitFor(() => expect(client.isFetching()).toBe(0));
+    expect(calls()).toBe(2);
   });
 });
 

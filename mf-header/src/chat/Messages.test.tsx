@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { message } from '@marketplace/shared/test-utils';
-import { requestChat, sessionStore } from '@marketplace/shared';
+import { requestChat } from '@marketplace/shared';
 import type * as shared from '@marketplace/shared';
 import { publish } from '@marketplace/shared/test-utils';
-import { API, logInAs, renderHeader, resetHarness, sentTo, server } from '../test/harness.js';
+import { API, logInAs, renderHeader, resetHarness, sentTo, server, testSession } from '../test/harness.js';
 import { chatStore } from './chatStore.js';
 import { chatKey } from './useChat.js';
 
@@ -394,7 +394,7 @@ describe('chat drafts through a remount (the shell switching the header to anoth
     const first = renderHeader();
     await userEvent.type(await draftTo('MIA'), 'From Nora');
     first.unmount();
-    sessionStore.setState({
+    testSession().setState({
       isLoggedIn: true,
       user: { roles: [], profileName: 'olle', username: 'Olle', profilePicture: null },
     });

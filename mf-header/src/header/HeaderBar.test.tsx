@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as shared from '@marketplace/shared';
-import { DEFAULT_AVATAR, sessionStore, type Role } from '@marketplace/shared';
-import { API, logInAs, renderHeader, resetHarness, server } from '../test/harness.js';
+import { DEFAULT_AVATAR, type Role } from '@marketplace/shared';
+import { API, logInAs, renderHeader, resetHarness, server, testSession } from '../test/harness.js';
 import { cartItem } from '@marketplace/shared/test-utils';
 
 const DESKTOP_WIDTH = window.innerWidth;
@@ -32,7 +32,7 @@ const item = cartItem;
 
 describe('header bar', () => {
   it('shows visitors the links, Log in, Sign Up and the cart with its count', () => {
-    sessionStore.setState({ cart: [item('a')] });
+    testSession().setState({ cart: [item('a')] });
     renderHeader('/events');
     expect(screen.getByRole('link', { name: 'EventMedia' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('link', { name: 'Events' })).toHaveAttribute('href', '/events');
@@ -48,9 +48,9 @@ describe('header bar', () => {
   });
 
   it("follows the shared store's cart, capping the badge at 10+", async () => {
-    renderHeader('/events');
+    const { store } = renderHeader('/events');
     expect(within(screen.getByRole('link', { name: 'Cart, 0 items' })).queryByTestId('badge')).toBeNull();
-    sessionStore.setState({ cart: Array.from({ length: 12 }, (_, i) => item(`i${i}`)) });
+    store.setState({ cart: Array.from({ length: 12 }, (_, i) => item(`i${i}`)) });
     const cart = await screen.findByRole('link', { name: 'Cart, 12 items' });
     expect(within(cart).getByTestId('badge')).toHaveTextContent('10+');
   });
@@ -72,8 +72,8 @@ describe('header bar', () => {
       http.get(`${API}/user/cart`, () => HttpResponse.json({ cart: [] })),
     );
     document.cookie = 'loggedIn=yes; path=/';
-    renderHeader('/events');
-    await sessionStore.getState().load();
+    const { store } = renderHeader('/events');
+    await store.getState().load();
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Profile menu' })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Notifications/ })).toBeNull();
@@ -285,19 +285,15 @@ describe('profile menu', () => {
     logInAs(['MEDIA']);
     document.cookie = 'loggedIn=yes; path=/';
     // The menu's own logout, watched: once it has failed, what follows its failure has run.
-    const logout = sessionStore.getState().logout;
+    const { logout } = testSession().getState();
     const calls: Promise<void>[] = [];
-    sessionStore.setState({ logout: () => (calls.push(logout()), calls[0]!) });
-    try {
-      renderHeader('/user/me');
-      await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
-      await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
-      expect(calls).toHaveLength(1);
-      await expect(calls[0]).rejects.toThrow();
-      await act(async () => undefined);
-    } finally {
-      sessionStore.setState({ logout });
-    }
+    testSession().setState({ logout: () => (calls.push(logout()), calls[0]!) });
+    renderHeader('/user/me');
+    await userEvent.click(screen.getByRole('button', { name: 'Profile menu' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(calls).toHaveLength(1);
+    await expect(calls[0]).rejects.toThrow();
+    await act(async () => undefined);
     expect(screen.getByRole('button', { name: 'Profile menu' })).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent('/user/me');
     expect(document.cookie).toContain('loggedIn=yes');

@@ -10,9 +10,9 @@ import {
   type Notification,
   type NotificationCounts,
 } from '@marketplace/shared';
-import { notification, publish, renderWithQuery } from '@marketplace/shared/test-utils';
+import { notification, publish, renderWithSession } from '@marketplace/shared/test-utils';
 import { HeaderBar } from '../header/HeaderBar.js';
-import { API, logInAs, resetHarness, sentTo, server } from '../test/harness.js';
+import { API, logInAs, resetHarness, sentTo, server, testSession } from '../test/harness.js';
 import { NotificationsPage } from './NotificationsPage.js';
 
 afterEach(() => {
@@ -64,7 +64,7 @@ function Where() {
 
 /** The page at /notifications as the shell shows it: under the header, with the location shown elsewhere. */
 const renderPage = () =>
-  renderWithQuery(
+  renderWithSession(
     <MemoryRouter initialEntries={['/notifications']}>
       <HeaderBar />
       <Routes>
@@ -72,6 +72,7 @@ const renderPage = () =>
         <Route path="*" element={<Where />} />
       </Routes>
     </MemoryRouter>,
+    { store: testSession() },
   );
 
 const pageList = () => screen.findByRole('list', { name: 'All notifications' });

@@ -1,6 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
-import { MemoryRouter, Route, Routes, sessionStore, useLocation, type Role } from '@marketplace/shared';
-import { renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
+import { MemoryRouter, Route, Routes, useLocation, type Role } from '@marketplace/shared';
+import { renderWithSession, testSessionStore, useMswServer } from '@marketplace/shared/test-utils';
 import { chatStore } from '../chat/chatStore.js';
 import { HeaderBar } from '../header/HeaderBar.js';
 
@@ -47,15 +47,19 @@ server.events.on('request:start', ({ request }) => {
       .then((text) => (entry.body = text));
 });
 
+/** The session of the test under way, a visitor's until told otherwise: every header it renders reads it. */
+let session = testSessionStore();
+export const testSession = () => session;
+
 export function resetHarness() {
   server.resetHandlers();
   sent.length = 0;
   chatStore.getState().reset();
-  sessionStore.setState({ user: null, isLoggedIn: false, cart: [] });
+  session = testSessionStore();
 }
 
 export const logInAs = (roles: Role[] = [], profilePicture: string | null = null) =>
-  sessionStore.setState({ isLoggedIn: true, user: { roles, profileName: 'nora', username: 'Nora', profilePicture } });
+  session.setState({ isLoggedIn: true, user: { roles, profileName: 'nora', username: 'Nora', profilePicture } });
 
 function Where() {
   const { pathname, search } = useLocation();
@@ -64,11 +68,12 @@ function Where() {
 
 /** The header as the shell mounts it, at `path`, with the current location shown under it. */
 export const renderHeader = (path = '/events') =>
-  renderWithQuery(
+  renderWithSession(
     <MemoryRouter initialEntries={[path]}>
       <HeaderBar />
       <Routes>
         <Route path="*" element={<Where />} />
       </Routes>
     </MemoryRouter>,
+    { store: session },
   );

@@ -6,11 +6,21 @@ import {
   cartItem,
   cartSummary,
   contentItem,
-  renderWithQuery,
+  renderWithSession,
+  testSessionStore,
   useMswServer,
+  type TestSession,
   videoItem,
 } from '@marketplace/shared/test-utils';
-import { MemoryRouter, Route, Routes, sessionStore, type EventSummary, type Post } from '@marketplace/shared';
+import {
+  MemoryRouter,
+  Route,
+  Routes,
+  sessionStore,
+  type EventSummary,
+  type Post,
+  type SessionStore,
+} from '@marketplace/shared';
 import { CartPage } from '../cart/CartPage.js';
 import { CommunityPage } from './CommunityPage.js';
 import { CreatorPage } from './CreatorPage.js';
@@ -20,7 +30,8 @@ import { EventsPage } from './EventsPage.js';
 const API = 'http://api.test/v2';
 const server = useMswServer();
 afterEach(() => {
-  sessionStore.setState({ cart: [], user: null, isLoggedIn: false });
+  // The gallery adds to the page's own store (ContentGrid's addToSharedCart), whichever a test provides.
+  sessionStore.setState({ cart: [] });
   vi.unstubAllGlobals();
 });
 
@@ -38,8 +49,8 @@ const event = (over: Partial<EventSummary> = {}): EventSummary => ({
   ...over,
 });
 
-const renderAt = (path: string) =>
-  renderWithQuery(
+const renderAt = (path: string, options?: { session?: TestSession; store?: SessionStore }) =>
+  renderWithSession(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/events" element={<EventsPage />} />
@@ -49,6 +60,7 @@ const renderAt = (path: string) =>
         <Route path="/cart" element={<CartPage />} />
       </Routes>
     </MemoryRouter>,
+    options,
   );
 
 describe('event page', () => {
@@ -351,10 +363,10 @@ describe('creator page', () => {
 
   it("lets a member book a package: every missing answer shown at once, the event's time on its venue's clock, then the new order", async () => {
     serveProfile();
-    sessionStore.setState({
+    const session: TestSession = {
       isLoggedIn: true,
       user: { profileName: 'clara', username: 'Clara', roles: ['DRIVER'], profilePicture: null },
-    });
+    };
     const sent: Record<string, FormDataEntryValue>[] = [];
     server.use(
       http.post(`${API}/bookings`, async ({ request }) => {
@@ -368,7 +380,7 @@ describe('creator page', () => {
           : HttpResponse.json({ orderId: 'ord-abc12345' });
       }),
     );
-    renderAt('/user/mia');
+    renderAt('/user/mia', { session });
     const packages = await screen.findByRole('list', { name: 'Packages' });
     expect(packages).toHaveTextContent('$250.00');
     await userEvent.click(within(packages).getByRole('button', { name: 'Book Essentials' }));
@@ -404,10 +416,10 @@ describe('creator page', () => {
 
   it('lets an organizer book one of their upcoming events, which the request names instead of describing', async () => {
     serveProfile();
-    sessionStore.setState({
+    const session: TestSession = {
       isLoggedIn: true,
       user: { profileName: 'olga', username: 'Olga', roles: ['EVENT_ORGANIZER'], profilePicture: null },
-    });
+    };
     const sent: Record<string, FormDataEntryValue>[] = [];
     server.use(
       http.get(`${API}/user/events`, () =>
@@ -431,7 +443,7 @@ describe('creator page', () => {
         return HttpResponse.json({ orderId: 'ord-abc12345' });
       }),
     );
-    renderAt('/user/mia');
+    renderAt('/user/mia', { session });
     await userEvent.click(await screen.findByRole('button', { name: 'Book Essentials' }));
     const form = screen.getByRole('dialog', { name: 'Book Mia Lens: Essentials' });
     const which = await within(form).findByLabelText('Which event?');
@@ -459,15 +471,14 @@ describe('creator page', () => {
 
   it('offers no packages on their own page, and sends a visitor to log in first', async () => {
     serveProfile();
-    sessionStore.setState({
+    const session: TestSession = {
       isLoggedIn: true,
       user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },
-    });
-    const own = renderAt('/user/mia');
+    };
+    const own = renderAt('/user/mia', { session });
     await screen.findByRole('heading', { name: 'Mia Lens' });
     expect(screen.queryByRole('list', { name: 'Packages' })).toBeNull();
     own.unmount();
-    sessionStore.setState({ isLoggedIn: false, user: null });
     renderAt('/user/mia');
     await userEvent.click(await screen.findByRole('button', { name: 'Book Essentials' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -476,11 +487,11 @@ describe('creator page', () => {
 
   it("offers Download of one's own content: the original, by the API's signed link", async () => {
     serveProfile();
-    sessionStore.setState({
+    const session: TestSession = {
       isLoggedIn: true,
       user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },
-    });
-    renderAt('/user/mia');
+    };
+    renderAt('/user/mia', { session });
     await userEvent.click(await screen.findByRole('button', { name: 'Open Solo' }));
     expect(within(screen.getByRole('dialog')).getByRole('link', { name: 'Download' })).toHaveAttribute(
       'href',
@@ -490,11 +501,11 @@ describe('creator page', () => {
 
   it('offers no Download of an item the API gives no original of', async () => {
     serveProfile([contentItem({ name: 'Solo', originalUrl: null })]);
-    sessionStore.setState({
+    const session: TestSession = {
       isLoggedIn: true,
       user: { profileName: 'mia', username: 'Mia Lens', roles: ['MEDIA'], profilePicture: null },
-    });
-    renderAt('/user/mia');
+    };
+    renderAt('/user/mia', { session });
     await userEvent.click(await screen.findByRole('button', { name: 'Open Solo' }));
     expect(within(screen.getByRole('dialog')).queryByRole('link', { name: 'Download' })).toBeNull();
   });
@@ -525,9 +536,9 @@ describe('cart page', () => {
   );
 
   it('lists the items and removes one', async () => {
-    sessionStore.setState({ cart: [cartItem('a'), cartItem('b')], loaded: true });
+    const session: TestSession = { cart: [cartItem('a'), cartItem('b')], loaded: true };
     server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ cart: [cartItem('b')] })));
-    renderAt('/cart');
+    renderAt('/cart', { session });
     expect(within(screen.getByRole('list', { name: 'Cart items' })).getAllByRole('listitem')).toHaveLength(2);
     await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1));
@@ -541,8 +552,8 @@ describe('cart page', () => {
       sources: [{ type: 'image/webp', srcset: 'http://files.test/media/media/content/a/r/320.webp 320w' }],
       src: 'http://files.test/media/media/content/a/r/320.jpg',
     };
-    sessionStore.setState({ cart: [{ ...cartItem('a'), image }], loaded: true });
-    renderAt('/cart');
+    const session: TestSession = { cart: [{ ...cartItem('a'), image }], loaded: true };
+    renderAt('/cart', { session });
     const row = within(screen.getByRole('list', { name: 'Cart items' })).getByRole('listitem');
     expect(row.querySelector('source')?.getAttribute('sizes')).toBe('64px');
     expect([row.querySelector('img')?.getAttribute('src'), row.querySelector('img')?.getAttribute('width')]).toEqual([
@@ -552,10 +563,10 @@ describe('cart page', () => {
   });
 
   it('swallows a failed removal and keeps the item', async () => {
-    sessionStore.setState({ cart: [cartItem('a')], loaded: true });
+    const store = testSessionStore({ cart: [cartItem('a')], loaded: true });
     server.use(http.post(`${API}/user/cart/removeItem`, () => HttpResponse.json({ error: 'down' }, { status: 503 })));
-    const removal = vi.spyOn(sessionStore.getState(), 'removeFromCart');
-    renderAt('/cart');
+    const removal = vi.spyOn(store.getState(), 'removeFromCart');
+    renderAt('/cart', { store });
     await userEvent.click(screen.getByRole('button', { name: 'Remove a' }));
     // Once the removal has failed and been dealt with.
     await waitFor(() => expect(removal).toHaveBeenCalledWith('a'));
@@ -565,11 +576,10 @@ describe('cart page', () => {
   });
 
   it('shows its rows loading until the session has the cart, then says when it is empty', async () => {
-    sessionStore.setState({ cart: [], loaded: false });
-    renderAt('/cart');
+    const { store } = renderAt('/cart', { session: { cart: [], loaded: false } });
     expect(screen.getByRole('status')).toHaveAttribute('aria-busy', 'true');
     expect(screen.queryByText('Your cart is empty.')).toBeNull();
-    act(() => sessionStore.setState({ loaded: true }));
+    act(() => store.setState({ loaded: true }));
     expect(await screen.findByText('Your cart is empty.')).toBeInTheDocument();
   });
 });

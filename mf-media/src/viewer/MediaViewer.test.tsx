@@ -1,16 +1,13 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { contentItem, videoItem } from '@marketplace/shared/test-utils';
-import { MemoryRouter, Route, Routes, sessionStore, useLocation } from '@marketplace/shared';
+import { contentItem, renderWithSession, videoItem } from '@marketplace/shared/test-utils';
+import { MemoryRouter, Route, Routes, useLocation } from '@marketplace/shared';
 import { MediaViewer, type MediaViewerProps } from './MediaViewer.js';
 import { isVideo, wrap } from './media.js';
 
-afterEach(() => {
-  vi.restoreAllMocks();
-  sessionStore.setState({ cart: [] });
-});
+afterEach(() => vi.restoreAllMocks());
 
 function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;
@@ -30,7 +27,7 @@ function Harness(props: Omit<MediaViewerProps, 'onClose' | 'startIndex'> & { sta
 }
 
 async function openViewer(props: Omit<MediaViewerProps, 'onClose' | 'startIndex'> & { startIndex?: number }) {
-  render(
+  renderWithSession(
     <MemoryRouter initialEntries={['/events']}>
       <Harness {...props} />
       <Routes>

@@ -6,14 +6,13 @@ import { Suspense, use } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { contentItem, renderWithQuery, useMswServer } from '@marketplace/shared/test-utils';
+import { contentItem, renderWithSession, useMswServer } from '@marketplace/shared/test-utils';
 import {
   type ContentItem,
   type EventSummary,
   MemoryRouter,
   Route,
   Routes,
-  sessionStore,
   useLocation,
   useNavigate,
 } from '@marketplace/shared';
@@ -22,10 +21,7 @@ import { EventPage } from '../browse/EventPage.js';
 
 const API = 'http://api.test/v2';
 const server = useMswServer();
-afterEach(() => {
-  sessionStore.setState({ cart: [] });
-  vi.restoreAllMocks();
-});
+afterEach(() => vi.restoreAllMocks());
 
 const event: EventSummary = {
   eventIdentifier: 'summer-jazz-night-2026',
@@ -57,7 +53,7 @@ const where = () => screen.getByTestId('where').textContent;
 
 function renderEventPage(path: string) {
   server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event, contentItems: items })));
-  return renderWithQuery(
+  return renderWithSession(
     <MemoryRouter initialEntries={['/events', path]} initialIndex={1}>
       <Routes>
         <Route path="/event/:eventIdentifier" element={<EventPage />} />
@@ -95,7 +91,7 @@ describe('an address per photo in the viewer', () => {
       return null;
     }
     server.use(http.get(`${API}/events/:id`, () => HttpResponse.json({ event, contentItems: items })));
-    renderWithQuery(
+    renderWithSession(
       <MemoryRouter initialEntries={['/event/summer-jazz-night-2026']}>
         <Routes>
           <Route path="/event/:eventIdentifier" element={<EventPage />} />

@@ -1,4 +1,4 @@
-export { exposesFolder, renderWithQuery } from './render.js';
+export { exposesFolder, renderWithQuery, renderWithSession, testSessionStore, type TestSession } from './render.js';
 export { useMswServer } from './msw.js';
 export {
   cartItem,

@@ -1,19 +1,17 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client.js';
 import { MemoryRouter, Route, Routes } from '../router.js';
-import { sessionStore } from '../session/store.js';
 import { useMswServer } from '../test/msw.js';
+import { renderWithSession, type TestSession } from '../test/render.js';
 import { QueryState } from './QueryState.js';
 
 const server = useMswServer();
 
-afterEach(() => sessionStore.setState({ user: null, isLoggedIn: false, cart: [], ended: null }));
-
-function renderRefused(status: number) {
-  return render(
+function renderRefused(status: number, session?: TestSession) {
+  return renderWithSession(
     <MemoryRouter initialEntries={['/eventorder/ord-1?x=1']}>
       <Routes>
         <Route
@@ -27,6 +25,7 @@ function renderRefused(status: number) {
         <Route path="/user/login" element={<p>login page</p>} />
       </Routes>
     </MemoryRouter>,
+    { session },
   );
 }
 
@@ -61,15 +60,14 @@ describe('a page whose data is refused to this visitor', () => {
   it('offers a member to log in as someone else: this session ends first', async () => {
     let loggedOut = 0;
     server.use(http.post('http://api.test/v2/logout', () => (loggedOut++, HttpResponse.json({}))));
-    sessionStore.setState({
+    const { store } = renderRefused(403, {
       isLoggedIn: true,
       user: { profileName: 'tom', username: 'Tom', profilePicture: null, roles: [] },
     });
-    renderRefused(403);
     await userEvent.click(screen.getByRole('button', { name: 'Log in as someone else' }));
     expect(await screen.findByText('login page')).toBeInTheDocument();
     expect(loggedOut).toBe(1);
-    expect(sessionStore.getState().isLoggedIn).toBe(false);
+    expect(store.getState().isLoggedIn).toBe(false);
     expect(redirect()).toBe('/eventorder/ord-1?x=1');
   });
 
