@@ -1,10 +1,10 @@
 import { messageOf } from '@marketplace/shared/errors';
 import type { LivePayloads, Notification } from '@marketplace/shared/contract';
 import type { ApiConfig } from './config.js';
-import type { FileStore } from './files/store.js';
+import type { FileStore } from './files/fileStore.js';
 import type { LiveLogins } from './live/logins.js';
 import type { LivePublisher } from './live/publisher.js';
-import type { JobQueue } from './media/queue.js';
+import type { JobQueue } from './media/jobQueue.js';
 import type { PaymentProvider } from './payments/provider.js';
 import type { Repositories, RepositorySet } from './repositories/index.js';
 import type { OutboxKind } from './repositories/liveOutbox.js';

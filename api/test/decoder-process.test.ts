@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradientPng } from '../src/db/png.js';
 import { PICTURE_TOO_SLOW, processImageApart } from '../src/media/decoderProcess.js';
-import { PAGE_PICTURES } from '../src/media/images.js';
+import { PAGE_PICTURES } from '../src/media/pictureSets.js';
 import { processed, startTestApi, type TestApi, type TestClient } from './harness.js';
 
 // What makes the decoding process kill itself as a crashing decoder would (media/images.ts).

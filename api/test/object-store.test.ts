@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startObjectStore } from '../objectstore/s3rver.mjs';
 import { gradientPng } from '../src/db/png.js';
 import { importFolder } from '../src/files/import.js';
-import { UPLOAD_URL_SECONDS } from '../src/files/store.js';
+import { UPLOAD_URL_SECONDS } from '../src/files/presigned.js';
 import { startWorker } from '../src/media/worker.js';
 import {
   FOREIGN_ORIGIN,

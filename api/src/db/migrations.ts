@@ -415,7 +415,7 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
   // target is 'waiting' for its file, 'processing' once it came, then 'ready' or 'failed' with the
   // reason the uploader sees. Targets uploaded before were checked by their leading bytes and are
   // served as they are ('ready' without derivatives). media_jobs is the job queue of the SQLite
-  // backend (media/queue.ts; PostgreSQL's is pg-boss, in its own schema).
+  // backend (media/tableQueue.ts; PostgreSQL's is pg-boss, in its own schema).
   [
     '0010_media_pipeline',
     async (db, t) => {

@@ -268,7 +268,7 @@ export interface Schema {
   rate_windows: { rate_key: string; window_start: string; hits: number };
   leases: { name: string; holder: string; until: string };
   /** Live messages waiting for the relay, and those it sent, until the sweep prunes them (0008). */
-  /** The SQLite backend's media jobs (media/queue.ts, 0010): due, leased, or dead-lettered; a finished job's row goes. */
+  /** The SQLite backend's media jobs (media/tableQueue.ts, 0010): due, leased, or dead-lettered; a finished job's row goes. */
   media_jobs: {
     id: Generated<number>;
     queue: string;

@@ -9,7 +9,7 @@ import type { Insertable } from 'kysely';
 import { type Database, type Db, inLockedTransaction, SEED_LOCK } from './database.js';
 import type { Schema } from './schema.js';
 import { contentTypeOf } from '../files/paths.js';
-import type { FileStore } from '../files/store.js';
+import type { FileStore } from '../files/fileStore.js';
 import { cameraPhoto, syntheticClip } from '../media/clips.js';
 import { gradientPng } from './png.js';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { contentTypeOf } from './paths.js';
-import type { FileStore } from './store.js';
+import type { FileStore } from './fileStore.js';
 
 /**
  * Copies every file under `folder` into the store under its relative path (the same key the

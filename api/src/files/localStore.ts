@@ -13,7 +13,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { resolveMediaPath } from './paths.js';
-import type { FileStore } from './store.js';
+import type { FileStore } from './fileStore.js';
 
 /** The default: a folder on this machine's disk (`MEDIA_DIR`), for one instance or a shared volume. */
 export function localFileStore(mediaDir: string): FileStore {

@@ -12,7 +12,7 @@ import type { Services } from '../services.js';
 import { CONTENT_FILE_PATH, ORIGINAL_FILE } from './contentFileLinks.js';
 import { fileLinks } from './fileLinks.js';
 import { contentTypeOf, isPrivateKey, orderFileKey } from './paths.js';
-import type { FileStore } from './store.js';
+import type { FileStore } from './fileStore.js';
 import { completeUpload, receiveUpload, uploadProblem } from './uploads.js';
 import { stripsLocation, withoutLocation } from './stripLocation.js';
 import { UPLOADED_ORIGINAL } from './orderFileLinks.js';

@@ -15,7 +15,7 @@ import {
 import type { FilesS3Config } from '../config.js';
 import { checkKey } from './paths.js';
 import { presignDownload, presignUpload } from './presigned.js';
-import type { FileStore } from './store.js';
+import type { FileStore } from './fileStore.js';
 
 const statusOf = (error: unknown): number | undefined =>
   error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;

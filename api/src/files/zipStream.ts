@@ -4,7 +4,7 @@ import archiver from 'archiver';
 import { messageOf } from '@marketplace/shared/errors';
 import { contentTypeOf } from './paths.js';
 import { withoutLocation } from './stripLocation.js';
-import type { FileStore } from './store.js';
+import type { FileStore } from './fileStore.js';
 
 /** A name for a file inside the ZIP: no folders, no path tricks. */
 const zipEntryName = (name: string) => name.replace(/[\\/]/g, '_').replace(/^\.+/, '_') || 'file';

@@ -10,9 +10,6 @@ import {
 } from './pictureSets.js';
 import { watermarkSvg } from './watermark.js';
 
-// Named by the decoder's tests, which import it from here.
-export { PAGE_PICTURES } from './pictureSets.js';
-
 /**
  * The most pixels a source may have: a 100 MP camera's frame. A file declaring more (a
  * decompression bomb: 50,000 x 50,000 is 2.5 G pixels, 10 GB decoded) is refused from its header,

@@ -5,7 +5,7 @@ import { formatsJob } from './jobs/formats.js';
 import { contentJob } from './jobs/public.js';
 import { failTarget, PROCESSING_FAILED, targetJob } from './jobs/target.js';
 import type { MediaJob } from './mediaJob.js';
-import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
+import type { DeadLetterHandler, JobHandler, JobQueue } from './jobQueue.js';
 import { jobTimeLimit } from './queueOptions.js';
 
 export type { WorkerServices } from './jobs/context.js';

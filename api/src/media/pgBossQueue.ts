@@ -1,7 +1,7 @@
 import { messageOf } from '@marketplace/shared/errors';
 import { DEAD_LETTER_QUEUE, laneGate, LATER_QUEUE, QUEUE, queueOf } from './lanes.js';
 import { keyOf, mediaJobOf } from './mediaJob.js';
-import type { JobQueue } from './queue.js';
+import type { JobQueue } from './jobQueue.js';
 import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 import { pgBossRetryOptions } from './retryPolicy.js';
 

@@ -2,7 +2,7 @@ import { messageOf } from '@marketplace/shared/errors';
 import type { ClaimedJob, MediaJobsRepository } from '../repositories/mediaJobs.js';
 import { laneGate, LATER_QUEUE, QUEUE, queueOf } from './lanes.js';
 import { keyOf, type MediaJob, mediaJobOf } from './mediaJob.js';
-import type { DeadLetterHandler, JobHandler, JobQueue } from './queue.js';
+import type { DeadLetterHandler, JobHandler, JobQueue } from './jobQueue.js';
 import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
 import { failureReason, isLastAttempt, outlivedItsAttempts, retryAtAfter } from './retryPolicy.js';
 

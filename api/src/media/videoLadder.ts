@@ -1,14 +1,9 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VideoLimits } from './videoLimits.js';
+import { RENDITIONS, type VideoLimits } from './videoLimits.js';
 import { refusedRun, VIDEO_REFUSALS, VideoRefused } from './videoRefusals.js';
 import { run } from './videoRun.js';
 
-/** The renditions made of a video, smallest first (it is ready first); none taller than the source. */
-export const RENDITIONS = [
-  { name: '360p', height: 360, videoKbps: 800 },
-  { name: '720p', height: 720, videoKbps: 2800 },
-] as const;
 /** Each HLS segment's length, and so the keyframe interval (a segment starts on one). */
 export const SEGMENT_SECONDS = 2;
 

@@ -1,4 +1,8 @@
-import { RENDITIONS } from './videoLadder.js';
+/** The renditions made of a video (media/videoLadder.ts), smallest first (it is ready first); none taller than the source. */
+export const RENDITIONS = [
+  { name: '360p', height: 360, videoKbps: 800 },
+  { name: '720p', height: 720, videoKbps: 2800 },
+] as const;
 
 /** The longest video accepted (a preview of an event's work, not the whole film). */
 export const MAX_VIDEO_SECONDS = 15 * 60;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { FileStore } from '../../files/store.js';
+import type { FileStore } from '../../files/fileStore.js';
 import { processImageApart } from '../decoderProcess.js';
 import type { Derivative, TargetMedia } from '../derivatives.js';
 import type { ImageResult } from '../images.js';
