@@ -7,7 +7,8 @@ import type {
 import type { Db } from '../db/database.js';
 import { type Page, inTransaction, nowIso, pageOf, pageWindow } from './sql.js';
 import type { FileUrls } from './urls.js';
-import type { UserRef, UsersRepository } from './users.js';
+import { userViews } from '../views/users.js';
+import type { UserRef } from './users/ref.js';
 
 /** The newest messages of a conversation that opening it shows. */
 const CHAT_HISTORY_LIMIT = 100;
@@ -20,7 +21,8 @@ export type ChatRepository = ReturnType<typeof chatRepository>;
  * Conversations: the messages, one message notification per conversation partner (SPEC.md
  * section 4 "Message notifications"), and which chat windows a user has open.
  */
-export function chatRepository(db: Db, urls: FileUrls, users: UsersRepository) {
+export function chatRepository(db: Db, urls: FileUrls) {
+  const users = userViews(urls);
   return {
     /** Newest conversation first. */
     async notifications(userId: number, pageNo: number, limit: number): Promise<Page<MessageNotification>> {

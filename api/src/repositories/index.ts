@@ -53,7 +53,7 @@ export function createRepositories(db: Db, filesOrigin: string, links: FileLinks
 }
 
 function repositorySet(db: Db, urls: FileUrls, wakes: OutboxWakes) {
-  const users = usersRepository(db, urls);
+  const users = usersRepository(db);
   const purchases = purchasesRepository(db);
   return {
     urls,
@@ -65,7 +65,7 @@ function repositorySet(db: Db, urls: FileUrls, wakes: OutboxWakes) {
     offers: offersRepository(db),
     contact: contactRepository(db),
     notifications: notificationsRepository(db),
-    chat: chatRepository(db, urls, users),
+    chat: chatRepository(db, urls),
     orders: ordersRepository(db),
     purchases,
     rum: rumRepository(db),

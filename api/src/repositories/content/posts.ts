@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { SessionUser } from '../../http/env.js';
 import { type Page, pageOf, pageWindow } from '../sql.js';
-import type { UserRef } from '../users.js';
+import type { UserRef } from '../users/ref.js';
 import type { SeenBy } from './items.js';
 import { itemQuery, type SeenItem, toItemRecord } from './records.js';
 
