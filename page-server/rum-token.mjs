@@ -12,6 +12,7 @@ import {
   chooseVersions,
   cohortIn,
   isDiscoveryDocument,
+  localManifestAt,
   overridesIn,
   PLATFORM_COOKIES,
   storedVersionOf,
@@ -37,7 +38,7 @@ export const versionOfManifest = (url, base) => storedVersionOf(url, base) ?? UN
 
 /** Each remote's development server on loopback: a developer's own build, never a stored version. */
 const LOCAL_MANIFESTS = Object.fromEntries(
-  Object.entries(PLATFORM.remotes).map(([name, r]) => [name, `http://localhost:${r.devPort}/mf-manifest.json`]),
+  Object.entries(PLATFORM.remotes).map(([name, r]) => [name, localManifestAt(r.devPort)]),
 );
 
 /**

@@ -19,6 +19,7 @@ export function chosenPointer<P extends ChoicePointer, C extends P & { percent: 
   cohort: number | null,
 ): P | C | null;
 export const LOCAL_VERSION: 'local';
+export function localManifestAt(port: number): string;
 export function isOverrideVersion(version: unknown): boolean;
 export function overrideManifest(
   remote: string,

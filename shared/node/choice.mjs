@@ -54,6 +54,9 @@ export function chosenPointer(entry, cohort) {
 /** A tester's `?version=` asks for a release store version (12 hex digits) or `local` (a developer's own build). */
 export const LOCAL_VERSION = 'local';
 
+/** A remote's development server on this machine, at its development port (the platform table's). @param {number} port */
+export const localManifestAt = (port) => `http://localhost:${port}/mf-manifest.json`;
+
 /** Whether `version` is one a tester may ask for: a release store version or `local`. */
 export function isOverrideVersion(version) {
   return version === LOCAL_VERSION || /^[0-9a-f]{12}$/.test(String(version));

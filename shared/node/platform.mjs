@@ -2,6 +2,7 @@
 // from the platform table (`shared/src/platform`, as plain data in `shared/platform.json`).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { localManifestAt } from './choice.mjs';
 
 /**
  * @typedef {{ package: string, devPort: number, manifestVariable: string }} RemoteEntry
@@ -31,7 +32,7 @@ export function manifestEnv(ports) {
   return Object.fromEntries(
     Object.entries(PLATFORM.remotes).map(([name, r]) => [
       r.manifestVariable,
-      `http://localhost:${ports[name]}/mf-manifest.json`,
+      localManifestAt(/** @type {number} */ (ports[name])),
     ]),
   );
 }

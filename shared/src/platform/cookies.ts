@@ -9,6 +9,7 @@ export {
   loggedInIn,
   PLATFORM_COOKIES,
   LOCAL_VERSION,
+  localManifestAt,
   isOverrideVersion,
   overrideManifest,
   storedVersionOf,

@@ -6,6 +6,7 @@ import type { RuntimeConfig } from '@marketplace/shared';
 import {
   chooseVersions,
   isDiscoveryDocument,
+  localManifestAt,
   REMOTE_NAMES,
   REMOTES,
   type Composition,
@@ -44,8 +45,7 @@ export type Overrides = Partial<Record<RemoteName, string>>;
  * A remote's development server on this machine (`pnpm --filter mf-header dev`): its port is the
  * platform table's, never taken from the address, so a link can only point a tab at loopback.
  */
-export const localManifest = (remote: RemoteName): string =>
-  `http://localhost:${REMOTES[remote].devPort}/mf-manifest.json`;
+export const localManifest = (remote: RemoteName): string => localManifestAt(REMOTES[remote].devPort);
 
 const LOCAL_MANIFESTS = Object.fromEntries(REMOTE_NAMES.map((name) => [name, localManifest(name)]));
 
