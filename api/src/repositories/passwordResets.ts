@@ -1,5 +1,4 @@
 import type { Db } from '../db/database.js';
-import { nowIso } from './sql.js';
 
 /**
  * Password reset links (0017): a row per link, keyed by the sha256 of its token (the token itself
@@ -7,10 +6,17 @@ import { nowIso } from './sql.js';
  */
 export function passwordResetsRepository(db: Db) {
   return {
-    async add(tokenHash: string, userId: number, expiresAt: Date): Promise<void> {
+    /** Adds a link that lasts `lifetimeMs` from `now` (one clock reading for both ends). */
+    async add(tokenHash: string, userId: number, lifetimeMs: number, now = new Date()): Promise<void> {
+      const expiresAt = new Date(now.getTime() + lifetimeMs);
       await db
         .insertInto('password_resets')
-        .values({ token_hash: tokenHash, user_id: userId, created_at: nowIso(), expires_at: expiresAt.toISOString() })
+        .values({
+          token_hash: tokenHash,
+          user_id: userId,
+          created_at: now.toISOString(),
+          expires_at: expiresAt.toISOString(),
+        })
         .execute();
     },
 

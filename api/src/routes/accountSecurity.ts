@@ -88,7 +88,7 @@ export function registerAccountSecurityRoutes(r: Router, services: Services, thr
     // In the fragment: a browser never sends it to a server (the page's, a proxy's logs) nor in a Referer.
     const link = mailLink(config, `${PAGES.resetPassword.href()}#token=${token}`, origin);
     await repos.transaction(async (tx) => {
-      await tx.passwordResets.add(hashOf(token), userId, new Date(Date.now() + PASSWORD_RESET_MINUTES * 60_000));
+      await tx.passwordResets.add(hashOf(token), userId, PASSWORD_RESET_MINUTES * 60_000);
       await queueMail(outbox(tx), userId, 'passwordReset', { link });
     });
   };
