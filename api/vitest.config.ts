@@ -23,6 +23,7 @@ export default defineConfig({
             'test/keepalive.test.ts',
             'test/startup-lock.test.ts',
             'test/outbox-relays.test.ts',
+            'test/pgboss-schema.test.ts',
           ],
         },
       },

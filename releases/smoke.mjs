@@ -174,12 +174,7 @@ export async function smokeRender(candidate, { timeoutMs = 60_000 } = {}) {
  * @returns {Promise<{ error: (Error & { killed?: boolean }) | null, stdout: string, stderr: string }>}
  */
 export function runSandboxed(args, { scratch, timeoutMs }) {
-  const permissions = [
-    // `--permission` from Node 23.5 on; Node 20 and 22 call it experimental.
-    Number(process.versions.node.split('.')[0]) >= 24 ? '--permission' : '--experimental-permission',
-    '--allow-fs-read=*',
-    `--allow-fs-write=${scratch}`,
-  ];
+  const permissions = ['--permission', '--allow-fs-read=*', `--allow-fs-write=${scratch}`];
   return new Promise((resolve) =>
     execFile(
       process.execPath,

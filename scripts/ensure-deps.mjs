@@ -4,6 +4,7 @@ import { execFileSync, execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_VERSION, onPlatformNode, platformNodeEnv } from './with-node.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM_VERSION = '12.21.0';
@@ -19,7 +20,8 @@ function pnpmVersion() {
 
 /**
  * Native addons (better-sqlite3) build with node-gyp, which would download Node's headers;
- * this network reaches only package registries, so point it at the headers Node ships with.
+ * this network reaches only package registries, so point it at the headers this Node ships with
+ * (not a `nodedir` from npm's configuration, which may be another Node's).
  */
 function nodeHeadersDir() {
   const prefix = resolve(process.execPath, '..', '..');
@@ -27,15 +29,33 @@ function nodeHeadersDir() {
 }
 
 export function ensureDeps() {
+  if (!onPlatformNode())
+    throw new Error(
+      `Node ${process.versions.node}: the platform runs on Node ${NODE_VERSION}; start the scripts with npm start / npm test / pnpm bench, which fetch it`,
+    );
   if (pnpmVersion() !== PNPM_VERSION) {
     console.log(`[setup] installing pnpm ${PNPM_VERSION}`);
     execSync(`npm install -g pnpm@${PNPM_VERSION}`, { stdio: 'inherit' });
   }
-  const env = { ...process.env };
   const headers = nodeHeadersDir();
-  if (headers && !env.npm_config_nodedir) env.npm_config_nodedir = headers;
+  const env = headers ? platformNodeEnv(resolve(process.execPath, '..', '..')) : { ...process.env };
   // About a second when nothing changed; the first time better-sqlite3 builds from source (~90 s).
   execSync('pnpm install --frozen-lockfile', { cwd: root, stdio: 'inherit', env });
+  // An install made on another Node keeps that Node's addon, which this one refuses to load.
+  if (!sqliteLoads()) {
+    console.log(`[setup] rebuilding better-sqlite3 for Node ${process.versions.node}`);
+    execSync('pnpm --filter api rebuild better-sqlite3', { cwd: root, stdio: 'inherit', env });
+  }
+}
+
+/** True when the API's better-sqlite3 addon loads in this Node. */
+function sqliteLoads() {
+  try {
+    execFileSync(process.execPath, ['-e', "require('better-sqlite3')"], { cwd: join(root, 'api'), stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Installs a Debian package when `path` is missing (Playwright cannot download browsers here). */

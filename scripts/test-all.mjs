@@ -17,11 +17,9 @@ import {
   PRODUCTION_PACKAGES,
   root,
 } from './ensure-deps.mjs';
-import { ensureNode24 } from './node24.mjs';
-// eslint-disable-next-line import-x/no-relative-packages -- the repository's scripts have no package to depend on shared
-import { messageOf } from '../shared/node/errors.mjs';
 
 ensureDeps();
+console.log(`Node ${process.versions.node}`);
 // The API's broker, gateway and PostgreSQL tests and the page server's nginx test run the
 // production servers themselves (the API suite runs a second time on PostgreSQL).
 if (!ensureDebianPackages({ ...PRODUCTION_PACKAGES, ...MEDIA_PACKAGES }))
@@ -46,21 +44,7 @@ const workspace = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
 const packages = [...workspace.matchAll(/^\s+-\s+(\S+)\s*$/gm)].map((m) => m[1]).filter((dir) => dir !== 'e2e');
 for (const dir of packages) {
   const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
-  if (pkg.scripts?.test && dir !== 'api') vitest(dir, dir);
-}
-
-// The API suite, both engines, on Node 24: what ships runs on it (api/Dockerfile). Once: it is
-// the longest suite, and the e2e projects run the API on this machine's Node besides.
-console.log('\n=== api on Node 24 ===');
-try {
-  const node24 = ensureNode24();
-  const env = { ...process.env, ...node24.env, PATH: `${node24.bin}:${process.env.PATH}` };
-  run('node', ['--version'], root, env);
-  vitest('api (Node 24)', 'api', env);
-} catch (error) {
-  console.error(`Node 24 could not be set up: ${messageOf(error)}`);
-  suites.push({ name: 'api (Node 24)', passed: 0, failed: 1 });
-  vitest('api', 'api');
+  if (pkg.scripts?.test) vitest(dir, dir);
 }
 
 /** Runs one package's vitest suite and records its counts. */

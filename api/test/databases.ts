@@ -26,7 +26,6 @@ export function useFreshDatabase(): () => FreshDatabase {
     const target = databaseTarget({
       databaseUrl: env.DATABASE_URL ?? null,
       databasePath: env.DATABASE_PATH ?? join(dir, 'db.sqlite'),
-      sqliteNativeBinding: process.env.SQLITE_NATIVE_BINDING || null,
     });
     fresh = { env, target, dir, drop };
   });
@@ -46,6 +45,6 @@ export function unmigrated<T>(target: DatabaseTarget): Kysely<T> {
     return new Kysely<T>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 2 }) }),
     });
-  const file = new SQLite(target.path, target.nativeBinding ? { nativeBinding: target.nativeBinding } : {});
+  const file = new SQLite(target.path);
   return new Kysely<T>({ dialect: new SqliteDialect({ database: file }) });
 }

@@ -94,8 +94,6 @@ export async function startTestApi(
     // The tests log in as the demo accounts; the demo's pictures are made only where a test asks.
     SEED_DEMO: '1',
     SEED_DEMO_MEDIA: '0',
-    // The test command's Node 24 run loads better-sqlite3's addon built for it.
-    ...(process.env.SQLITE_NATIVE_BINDING && { SQLITE_NATIVE_BINDING: process.env.SQLITE_NATIVE_BINDING }),
     ...database?.env,
     ...env,
   });

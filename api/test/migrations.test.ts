@@ -2,7 +2,7 @@
  * Migrations through Kysely's Migrator (db/migrations.ts). A database the runner before it
  * migrated, which numbered them in schema_migrations, is taken over as it is.
  */
-import { Migrator } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { MIGRATIONS, migrationProvider } from '../src/db/migrations.js';

@@ -5,7 +5,8 @@
  * HMAC without the password, and never the session it started.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCall } from '@marketplace/shared/contract';
 import { GUEST_CART_COOKIE, SESSION_COOKIE } from '../src/auth/sessions.js';

@@ -26,8 +26,6 @@ describe("a media worker's settings", () => {
   const env = {
     DATABASE_PATH: join(dir, 'platform.sqlite'),
     FILE_LINK_KEY: 'f'.repeat(32),
-    // The SQLite addon built for the Node this suite runs on (the API suite's Node 24 run sets it).
-    ...(process.env.SQLITE_NATIVE_BINDING && { SQLITE_NATIVE_BINDING: process.env.SQLITE_NATIVE_BINDING }),
   };
 
   it('start from an environment without the serving secrets, and the worker runs on them', async () => {

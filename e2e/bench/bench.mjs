@@ -180,7 +180,7 @@ async function main() {
       ...(lighthouse
         ? [
             '',
-            `Lighthouse 12 as its CLI runs it (a new headless Chromium per audit, the default categories), mobile (simulated slow 4G, 4x CPU), median of ${LIGHTHOUSE_RUNS} run(s); targets on the server-rendered page:`,
+            `Lighthouse 13 as its CLI runs it (a new headless Chromium per audit, the default categories), mobile (simulated slow 4G, 4x CPU), median of ${LIGHTHOUSE_RUNS} run(s); targets on the server-rendered page:`,
             '',
             renderLighthouse(lighthouse, LIGHTHOUSE_PAGES, 'federated'),
           ]

@@ -1,4 +1,4 @@
-// The bench's Lighthouse runs: Lighthouse 12 (13 needs Node 22) as its CLI runs it
+// The bench's Lighthouse runs: Lighthouse 13 as its CLI runs it
 // (`lighthouse URL`): its own launcher starts Debian's Chromium headless in a new profile for
 // each audit, with the CLI's default categories, and the mobile defaults (simulated slow 4G, 4x
 // CPU slowdown, a phone's screen). The median of the runs per page and build; each run's

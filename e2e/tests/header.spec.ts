@@ -36,10 +36,29 @@ test('header: at 768 px the header is one row: the search opens over it from a b
   expect(searchBoxBox!.y).toBeLessThan(logoBox!.y + logoBox!.height);
   await page.getByRole('button', { name: 'Close search' }).click();
   await expect(searchBox(page)).toBeHidden();
+  // Focus goes back to the button that opened it, after the × and after Escape alike.
+  const searchButton = page.getByRole('button', { name: 'Search' });
+  await expect(searchButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(searchBox(page)).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(searchBox(page)).toBeHidden();
+  await expect(searchButton).toBeFocused();
   await expect(page.getByRole('link', { name: 'Posts' })).toHaveCount(0);
 
-  await page.getByRole('button', { name: 'Open menu' }).click();
+  // The side menu by keyboard: Enter opens it with the focus inside, Escape closes it and gives
+  // the focus back to its button.
+  const hamburger = page.getByRole('button', { name: 'Open menu' });
+  await hamburger.focus();
+  await page.keyboard.press('Enter');
   const menu = page.getByRole('dialog', { name: 'Menu' });
+  await expect(menu).toBeVisible();
+  await expect(menu.locator(':focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(hamburger).toBeFocused();
+
+  await hamburger.click();
   await expect(menu).toBeVisible();
   await menu.getByRole('link', { name: 'Posts' }).click();
   await expect(page).toHaveURL(/\/community$/);

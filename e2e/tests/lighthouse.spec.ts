@@ -1,5 +1,4 @@
 import { expect } from '@playwright/test';
-// Lighthouse 12: 13 needs Node 22.
 import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import { PAGES } from '@marketplace/shared/platform';
 import { SHELL } from '../env.js';

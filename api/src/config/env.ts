@@ -56,7 +56,6 @@ export const envSchema = z.object({
   DATABASE_PATH: text(join(apiRoot, 'data', 'platform.sqlite'), 'the SQLite file (api/data/platform.sqlite)'),
   DATABASE_URL: postgresUrl('postgres://...: PostgreSQL instead of the SQLite file, shared by every instance'),
   DATABASE_MIGRATION_URL: postgresUrl('the same database reached directly, for migrations (default DATABASE_URL)'),
-  SQLITE_NATIVE_BINDING: setting(null, "better-sqlite3's addon built for this Node, when the installed one is not"),
   DATABASE_POOL_MAX: count(10, 'PostgreSQL connections per instance'),
   DATABASE_CONNECT_TIMEOUT_MS: count(5000, 'how long a query waits for a connection before a 503'),
   DATABASE_STATEMENT_TIMEOUT_MS: count(10_000, 'statements running longer are cancelled; 0 sends none'),

@@ -19,7 +19,6 @@ const workerEnvSchema = envSchema.pick({
   DATABASE_PATH: true,
   DATABASE_URL: true,
   DATABASE_MIGRATION_URL: true,
-  SQLITE_NATIVE_BINDING: true,
   DATABASE_POOL_MAX: true,
   DATABASE_CONNECT_TIMEOUT_MS: true,
   DATABASE_STATEMENT_TIMEOUT_MS: true,
@@ -60,8 +59,6 @@ export function workerSettingsOf(env: WorkerEnv) {
      * DATABASE_URL goes through PgBouncer's transaction pooling (docker-compose). Unset: DATABASE_URL.
      */
     databaseMigrationUrl: env.DATABASE_MIGRATION_URL,
-    /** better-sqlite3's addon built for this Node when the installed one is for another (SQLITE_NATIVE_BINDING). */
-    sqliteNativeBinding: env.SQLITE_NATIVE_BINDING,
     /** PostgreSQL connections per instance, and how long a query may wait for one or run. */
     databasePool: {
       max: env.DATABASE_POOL_MAX,

@@ -1,6 +1,7 @@
 import { messageOf } from '@marketplace/shared/errors';
 import SQLite from 'better-sqlite3';
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator } from 'kysely/migration';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -24,7 +25,7 @@ export interface Database {
  * `migrationUrl`: the same database reached directly, for the migrations, when `url` goes through
  * PgBouncer's transaction pooling (their session lock would not hold there).
  */
-export type DatabaseTarget = { url: string; migrationUrl?: string } | { path: string; nativeBinding?: string };
+export type DatabaseTarget = { url: string; migrationUrl?: string } | { path: string };
 
 export interface PoolOptions {
   /** Connections one instance opens at most (PostgreSQL). */
@@ -75,8 +76,7 @@ export async function openDatabase(target: DatabaseTarget, pool: PoolOptions = {
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(dirname(target.path), { recursive: true });
-  // The addon built for another Node than the installed one (the test command's Node 24 run).
-  const file = new SQLite(target.path, target.nativeBinding ? { nativeBinding: target.nativeBinding } : {});
+  const file = new SQLite(target.path);
   // WAL lets the notify command and tests read while the server writes.
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
@@ -108,16 +108,13 @@ async function migrateDirectly(url: string, pool: PoolOptions): Promise<void> {
 
 /** The database a configuration names. */
 export function databaseTarget(
-  config: Pick<ApiConfig, 'databaseUrl' | 'databasePath' | 'sqliteNativeBinding'> &
-    Partial<Pick<ApiConfig, 'databaseMigrationUrl'>>,
+  config: Pick<ApiConfig, 'databaseUrl' | 'databasePath'> & Partial<Pick<ApiConfig, 'databaseMigrationUrl'>>,
 ): DatabaseTarget {
   if (config.databaseUrl)
     return config.databaseMigrationUrl
       ? { url: config.databaseUrl, migrationUrl: config.databaseMigrationUrl }
       : { url: config.databaseUrl };
-  return config.sqliteNativeBinding
-    ? { path: config.databasePath, nativeBinding: config.sqliteNativeBinding }
-    : { path: config.databasePath };
+  return { path: config.databasePath };
 }
 
 /** PostgreSQL advisory locks of the work that instances starting together do once: any numbers that stay the same. */

@@ -10,7 +10,8 @@
  * from `t` (see EngineTypes) rather than writing either engine's words.
  */
 import { createHash } from 'node:crypto';
-import type { ColumnBuilderCallback, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { ColumnBuilderCallback, Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import { sql } from 'kysely';
 import { newLiveId } from '../live/logins.js';
 

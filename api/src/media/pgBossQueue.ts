@@ -1,58 +1,64 @@
 import { messageOf } from '@marketplace/shared/errors';
+import type { Job } from 'pg-boss';
 import { DEAD_LETTER_QUEUE, laneGate, LATER_QUEUE, QUEUE, queueOf } from './lanes.js';
 import { keyOf, mediaJobOf } from './mediaJob.js';
 import type { JobQueue } from './jobQueue.js';
 import { DEFAULT_QUEUE_OPTIONS, type QueueOptions } from './queueOptions.js';
+import { setAsideOldSchema } from './pgBossSchema.js';
 import { pgBossRetryOptions } from './retryPolicy.js';
+
+const SCHEMA = 'pgboss';
+
+/** The states of a job that has yet to finish. */
+const UNFINISHED = new Set(['created', 'retry', 'active']);
 
 /**
  * pg-boss on the API's PostgreSQL, in its own schema (it makes and migrates its tables at start).
- * Pinned to 10.4.x: pg-boss 11 and later need Node 22, and the API runs on Node 20. The 'stately'
- * policy keeps one job per key waiting and one running; a job whose worker died is failed by
- * pg-boss's supervisor once it has run `jobTimeoutMs` (it has no heartbeat: a job running longer
- * is failed too) and retried like any failure; after the last retry it goes to the dead-letter
- * queue, whose worker tells `deadLetter`.
+ * The 'stately' policy keeps one job per key waiting and one running; a job whose worker died is
+ * failed by pg-boss's supervisor once it has run `jobTimeoutMs` (no heartbeat is asked of the
+ * handlers: a job running longer is failed too) and retried like any failure; after the last retry
+ * it goes to the dead-letter queue, whose worker tells `deadLetter`.
  */
 export async function pgBossQueue(
   connectionString: string,
   options: QueueOptions = DEFAULT_QUEUE_OPTIONS,
 ): Promise<JobQueue> {
   // Loaded here: a SQLite deployment never needs it.
-  const { default: PgBoss } = await import('pg-boss');
+  const { PgBoss } = await import('pg-boss');
+  const asideAs = await setAsideOldSchema(connectionString, SCHEMA);
+  if (asideAs)
+    console.warn(`[media] pg-boss's old job schema is kept as ${asideAs}; its waiting media jobs are queued again`);
   const timeoutSeconds = Math.max(1, Math.ceil(options.jobTimeoutMs / 1000));
   const boss = new PgBoss({
     connectionString,
-    schema: 'pgboss',
+    schema: SCHEMA,
     max: 3,
     // The supervisor fails expired jobs: look often enough that a dead worker's job waits about a lease.
+    superviseIntervalSeconds: Math.max(1, Math.min(120, timeoutSeconds)),
     maintenanceIntervalSeconds: Math.max(1, Math.min(120, timeoutSeconds)),
-    monitorStateIntervalSeconds: 60,
   });
   boss.on('error', (error: unknown) => console.error(`[media] pg-boss: ${messageOf(error)}`));
   await boss.start();
+  // What this start configures (a queue keeps the options it was made with, so they are set again).
   const queueOptions = {
-    name: QUEUE,
-    policy: 'stately',
     ...pgBossRetryOptions(options),
     expireInSeconds: timeoutSeconds,
     deadLetter: DEAD_LETTER_QUEUE,
-  } as const;
+  };
   // Instances starting together make the queues at once, and PostgreSQL may end one's
   // transaction as a deadlock's victim: that one tries again (the queue is there by then).
-  const laterOptions = { ...queueOptions, name: LATER_QUEUE };
   for (let attempt = 1; ; attempt++) {
     try {
       await boss.createQueue(DEAD_LETTER_QUEUE);
-      await boss.createQueue(QUEUE, queueOptions);
-      await boss.createQueue(LATER_QUEUE, laterOptions);
-      // A queue keeps the options it was made with: this start's configuration applies from now on.
-      await boss.updateQueue(QUEUE, queueOptions);
-      await boss.updateQueue(LATER_QUEUE, laterOptions);
+      for (const name of [QUEUE, LATER_QUEUE]) {
+        await boss.createQueue(name, { ...queueOptions, policy: 'stately' });
+        await boss.updateQueue(name, queueOptions);
+      }
       break;
     } catch (error) {
       const deadlock = error instanceof Error && 'code' in error && error.code === '40P01';
       if (!deadlock || attempt === 5) {
-        await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+        await boss.stop({ graceful: false }).catch(() => undefined);
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
@@ -72,18 +78,13 @@ export async function pgBossQueue(
     async pending(job) {
       // 'stately' refuses a second job only in the same state: a job sent while one runs would
       // wait, and block the queue's fetch when it comes to run (pg-boss's unique index), so the
-      // sweep asks first. pg-boss 10 has no call for this; its job table is pinned with it.
-      const { rows } = await boss
-        .getDb()
-        .executeSql(
-          `SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1`,
-          [queueOf(job), keyOf(job)],
-        );
-      return rows.length > 0;
+      // sweep asks first. A key's jobs are few (one item's), finished ones kept for a week.
+      const jobs = await boss.findJobs(queueOf(job), { key: keyOf(job) });
+      return jobs.some((found) => UNFINISHED.has(found.state));
     },
     async work(handler, deadLetter, concurrency = 1) {
       const take = async (queue: string) => {
-        const id = await boss.work<unknown>(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        const id = await boss.work(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job[]) => {
           if (!job) return;
           const media = mediaJobOf(job.data);
           if (queue === QUEUE) return gate.first(() => handler(media));
@@ -95,12 +96,12 @@ export async function pgBossQueue(
       };
       for (let i = 0; i < concurrency; i++) await take(QUEUE);
       await take(LATER_QUEUE);
-      await boss.work<unknown>(DEAD_LETTER_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+      await boss.work(DEAD_LETTER_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]: Job[]) => {
         if (job) await deadLetter(mediaJobOf(job.data), 'it failed every attempt');
       });
     },
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await boss.stop({ graceful: true, timeout: 30_000 });
     },
   };
 }

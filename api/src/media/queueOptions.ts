@@ -13,8 +13,8 @@ export interface QueueOptions {
    */
   leaseMs: number;
   /**
-   * pg-boss's: the longest a job may run (pg-boss 10 has no heartbeat, so its worker fails a job
-   * running longer, and its supervisor fails the job of a worker that died once this has passed).
+   * pg-boss's: the longest a job may run (the handlers send pg-boss no heartbeat, so a job running
+   * longer is failed, and its supervisor fails the job of a worker that died once this has passed).
    * A job's own time limit is below it (jobTimeLimit).
    */
   jobTimeoutMs: number;

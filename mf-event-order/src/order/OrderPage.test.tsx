@@ -4,12 +4,15 @@ import { http, HttpResponse } from 'msw';
 import { MemoryRouter, Route, Routes } from '@marketplace/shared';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
+  allowOrigin,
+  crossOriginFiles,
   notification,
   orderDetails,
   publish,
   purchase,
   renderWithSession,
   useMswServer,
+  watchFetches,
   watchPageLoads,
 } from '@marketplace/shared/test-utils';
 import type { EventOrderDetails, EventOrderView, Target } from '@marketplace/shared';
@@ -732,12 +735,17 @@ describe('uploads', () => {
     const added = addTargets();
     const put: string[] = [];
     server.use(
-      http.put('http://files.test/upload/:name', ({ params }) => {
-        put.push(String(params.name));
-        return params.name === 'long.mp4'
-          ? HttpResponse.json({ error: 'The file is larger than 524288000 bytes' }, { status: 413 })
-          : HttpResponse.json({});
-      }),
+      ...crossOriginFiles(
+        'http://files.test',
+        http.put('http://files.test/upload/:name', ({ params }) => {
+          put.push(String(params.name));
+          return allowOrigin(
+            params.name === 'long.mp4'
+              ? HttpResponse.json({ error: 'The file is larger than 524288000 bytes' }, { status: 413 })
+              : HttpResponse.json({}),
+          );
+        }),
+      ),
     );
     renderAt('/eventorder/ord-1');
     await screen.findByLabelText('Add images or videos');
@@ -778,19 +786,18 @@ describe('uploads', () => {
 });
 
 describe('removing a file', () => {
-  /** Keeps what target/remove is sent, answering each. */
+  /** What target/remove was sent so far, answering each: its form, and whether the page sent it to outlive it. */
   function removals() {
-    const sent: Record<string, FormDataEntryValue>[] = [];
+    const forms: Record<string, FormDataEntryValue>[] = [];
+    const fetches = watchFetches();
     server.use(
       http.post('http://api.test/v2/eventorder/target/remove', async ({ request }) => {
-        sent.push({
-          ...Object.fromEntries((await request.formData()).entries()),
-          keepalive: String(request.keepalive),
-        });
+        forms.push(Object.fromEntries((await request.formData()).entries()));
         return HttpResponse.json({ removed: 1 });
       }),
     );
-    return sent;
+    const removalsFetched = () => fetches.filter((request) => request.url.endsWith('/target/remove'));
+    return () => forms.map((form, i) => ({ ...form, keepalive: String(removalsFetched()[i]?.keepalive) }));
   }
 
   it(`hides it at once and offers Undo for ${UNDO_MS / 1000} s; undone, nothing is sent; then the removal is sent`, async () => {
@@ -807,13 +814,13 @@ describe('removing a file', () => {
     expect(within(screen.getByRole('list', { name: 'Uploaded files' })).getByText('venue.png')).toBeInTheDocument();
     expect(screen.queryByText(/^Removed venue\.png/)).toBeNull();
     await vi.advanceTimersByTimeAsync(UNDO_MS * 2);
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Remove venue.png' }));
     await vi.advanceTimersByTimeAsync(UNDO_MS - 100);
-    expect(sent).toEqual([]);
+    expect(sent()).toEqual([]);
     await vi.advanceTimersByTimeAsync(100);
-    await waitFor(() => expect(sent).toEqual([{ targetId: '7', keepalive: 'false' }]));
+    await waitFor(() => expect(sent()).toEqual([{ targetId: '7', keepalive: 'false' }]));
     await waitFor(() => expect(calls()).toBe(2));
     expect(screen.queryByText(/^Removed venue\.png/)).toBeNull();
     expect(screen.getByText('No uploads yet.')).toBeInTheDocument();
@@ -826,15 +833,15 @@ describe('removing a file', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Remove venue.png' }));
     unmount();
     // Sent so that it outlives the page.
-    await waitFor(() => expect(sent).toEqual([{ targetId: '7', keepalive: 'true' }]));
+    await waitFor(() => expect(sent()).toEqual([{ targetId: '7', keepalive: 'true' }]));
 
     renderAt('/eventorder/ord-1');
     await userEvent.click(await screen.findByRole('button', { name: 'Remove venue.png' }));
     window.dispatchEvent(new Event('pagehide'));
     // The tab stays: its requests are no longer ones the page's leaving cancels.
     window.dispatchEvent(new Event('pageshow'));
-    await waitFor(() => expect(sent).toHaveLength(2));
-    expect(sent[1]).toEqual({ targetId: '7', keepalive: 'true' });
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]).toEqual({ targetId: '7', keepalive: 'true' });
   });
 
   it('shows the file again, with why, when its removal is refused', async () => {

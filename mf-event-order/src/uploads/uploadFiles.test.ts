@@ -1,7 +1,6 @@
-import { Blob as NodeBlob } from 'node:buffer';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { useMswServer } from '@marketplace/shared/test-utils';
+import { allowOrigin, crossOriginFiles, useMswServer } from '@marketplace/shared/test-utils';
 import { uploadFiles, type Compress, type FileUpload } from './uploadFiles.js';
 
 const server = useMswServer();
@@ -21,19 +20,21 @@ function api(refuse: Record<string, () => Response> = {}) {
         targetIdentifier: 'x',
       });
     }),
-    http.put('http://files.test/upload/:name', async ({ request, params }) => {
-      log.push(
-        `put ${String(params.name)} ${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength}`,
-      );
-      return refuse[String(params.name)]?.() ?? HttpResponse.json({});
-    }),
+    ...crossOriginFiles(
+      'http://files.test',
+      http.put('http://files.test/upload/:name', async ({ request, params }) => {
+        log.push(
+          `put ${String(params.name)} ${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength}`,
+        );
+        return allowOrigin(refuse[String(params.name)]?.() ?? HttpResponse.json({}));
+      }),
+    ),
   );
   return log;
 }
 
-// The compressed output (2 bytes). A Node Blob: jsdom's Blob is not a body Node's Request (the
-// one MSW reads) can send, where a browser has only one kind.
-const shrink: Compress = async (file) => new NodeBlob([new Uint8Array(2)], { type: file.type }) as unknown as Blob;
+// The compressed output (2 bytes), sent by the page's XMLHttpRequest.
+const shrink: Compress = async (file) => new Blob([new Uint8Array(2)], { type: file.type });
 
 /** Each file's changes as `index state[ detail]`. */
 function recorder() {

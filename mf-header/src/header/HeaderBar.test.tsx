@@ -142,38 +142,37 @@ describe('layout by width', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('the side menu is operable by keyboard and Escape closes it', async () => {
+  it('Escape closes the side menu', async () => {
     renderHeader('/events');
-    hamburger().focus();
-    await userEvent.keyboard('{Enter}');
+    await userEvent.click(hamburger());
     const menu = screen.getByRole('dialog', { name: 'Menu' });
     await waitFor(() => expect(menu).toContainElement(document.activeElement as HTMLElement));
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(hamburger()).toHaveFocus();
   });
 });
 
+// Where focus goes back to, the phone's buttons, is measured in a browser at a phone's width
+// (e2e/tests/header.spec.ts): here they are hidden (jsdom evaluates no media query), and a hidden
+// element takes no focus.
 describe("a phone's search", () => {
   const searchButton = () => screen.getByRole('button', { name: 'Search', hidden: true });
   const box = () => screen.getByRole('combobox', { name: 'Search' });
 
-  it('opens over the row with the focus in its box; Escape closes it and gives focus back to its button', async () => {
+  it('opens over the row with the focus in its box, and Escape closes it', async () => {
     renderHeader('/events');
     await userEvent.click(searchButton());
     expect(searchButton()).toHaveAttribute('aria-expanded', 'true');
     expect(box()).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     expect(searchButton()).toHaveAttribute('aria-expanded', 'false');
-    expect(searchButton()).toHaveFocus();
   });
 
-  it('its × closes it and gives focus back to its button', async () => {
+  it('its × closes it', async () => {
     renderHeader('/events');
     await userEvent.click(searchButton());
     await userEvent.click(screen.getByRole('button', { name: 'Close search', hidden: true }));
     expect(searchButton()).toHaveAttribute('aria-expanded', 'false');
-    expect(searchButton()).toHaveFocus();
   });
 
   it('closes once Enter opens the results, also when they are on the results page already', async () => {

@@ -185,10 +185,6 @@ function SideMenu({ onSignUp }: { onSignUp?: () => void }) {
 }
 
 /**
- * The search box's place: in the row on a wide screen; on a phone, over the row once its button
- * (`SearchButton`) is pressed, with the caret in it, until closed or the page changes.
- */
-/**
  * The search box: in the row on a wide screen; on a phone over the row while open, closed by its
  * ×, Escape or following a result, with focus given back to the button that opened it.
  */

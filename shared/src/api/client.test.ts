@@ -1,7 +1,7 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { useMswServer } from '../test/msw.js';
+import { describe, expect, it } from 'vitest';
+import { allowOrigin, crossOriginFiles, useMswServer, watchFetches } from '../test/msw.js';
 import { ApiError, apiCall, apiCallWith, sendUpload } from './client.js';
 
 const server = useMswServer();
@@ -53,33 +53,29 @@ describe('apiCall', () => {
   });
 
   it('sends a form body with credentials to the configured origin', async () => {
-    let seen: { body: string; type: string | null; credentials: RequestCredentials } | null = null;
+    let seen: { body: string; type: string | null } | null = null;
     server.use(
       http.post('http://api.test/v2/user/cart/addItem', async ({ request }) => {
-        seen = {
-          body: await request.text(),
-          type: request.headers.get('content-type'),
-          credentials: request.credentials,
-        };
+        seen = { body: await request.text(), type: request.headers.get('content-type') };
         return HttpResponse.json({ cart: [] });
       }),
     );
+    const fetches = watchFetches();
     await apiCall('addCartItem', { identifier: 'ci-1', itemType: 'CONTENT' });
     expect(seen).toEqual({
       body: 'identifier=ci-1&itemType=CONTENT',
       type: expect.stringContaining('application/x-www-form-urlencoded'),
-      credentials: 'include',
     });
+    expect(fetches.map((request) => request.credentials)).toEqual(['include']);
   });
 
   it('sends multipart booleans as text, and the contact form without credentials', async () => {
     const bodies: Record<string, FormDataEntryValue>[] = [];
-    const credentials: RequestCredentials[] = [];
     const capture = async ({ request }: { request: Request }) => {
       bodies.push(Object.fromEntries((await request.formData()).entries()));
-      credentials.push(request.credentials);
       return HttpResponse.json({});
     };
+    const fetches = watchFetches();
     server.use(
       http.post('http://api.test/v2/updateRoles', capture),
       http.post('http://api.test/v2/submitContactInfo', capture),
@@ -90,7 +86,7 @@ describe('apiCall', () => {
       { driver: 'true', media: 'false' },
       { name: 'A', email: 'a@b.co', subject: 'S', message: 'M' },
     ]);
-    expect(credentials).toEqual(['include', 'omit']);
+    expect(fetches.map((request) => request.credentials)).toEqual(['include', 'omit']);
   });
 
   it('fills path parameters and puts the rest in the query', async () => {
@@ -186,51 +182,85 @@ describe('apiCall', () => {
   });
 });
 
+/**
+ * The parts of a multipart body in their order, as an object store reads them: a field as
+ * `name=value`, a file as `name: N bytes`. Read from the bytes: Node's own parser refuses the
+ * file part jsdom's XMLHttpRequest writes.
+ */
+async function multipartParts(request: Request): Promise<string[]> {
+  const boundary = /boundary=(\S+)/.exec(request.headers.get('content-type') ?? '')?.[1] ?? '';
+  const body = Buffer.from(await request.arrayBuffer()).toString('latin1');
+  return body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const at = part.indexOf('\r\n\r\n');
+      const head = part.slice(0, at);
+      const content = part.slice(at + 4, -2);
+      const name = /name="([^"]*)"/.exec(head)?.[1] ?? '';
+      return /filename=/.test(head) ? `${name}: ${content.length} bytes` : `${name}=${content}`;
+    });
+}
+
 describe('sendUpload', () => {
-  // A Node Blob: jsdom's is not a body Node's Request (fetch's, and MSW's copy of an XHR's) can read.
-  const bytes = (n: number) => new NodeBlob([new Uint8Array(n).fill(7)], { type: 'image/jpeg' }) as unknown as Blob;
+  /**
+   * A file as the transport reads it: the page's fetch here is Node's, which reads only Node's
+   * Blob; an upload with progress goes by the page's (jsdom's) XMLHttpRequest, which reads its own.
+   */
+  const bytes = (n: number, via: 'fetch' | 'xhr') => {
+    const parts = [new Uint8Array(n).fill(7)];
+    return via === 'xhr'
+      ? new Blob(parts, { type: 'image/jpeg' })
+      : (new NodeBlob(parts, { type: 'image/jpeg' }) as unknown as Blob);
+  };
 
   it.each([{ progress: false }, { progress: true }])(
     'PUTs the bytes with their type and no cookie (with progress: $progress)',
     async ({ progress }) => {
       const seen: string[] = [];
       server.use(
-        http.put('http://files.test/upload/t-1', async ({ request }) => {
-          seen.push(
-            `${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength} ${request.headers.get('cookie')}`,
-          );
-          return HttpResponse.json({});
-        }),
+        ...crossOriginFiles(
+          'http://files.test',
+          http.put('http://files.test/upload/t-1', async ({ request }) => {
+            seen.push(
+              `${request.headers.get('content-type')} ${(await request.arrayBuffer()).byteLength} ${request.headers.get('cookie')}`,
+            );
+            return allowOrigin(HttpResponse.json({}));
+          }),
+        ),
       );
       document.cookie = 'session=s1';
       const reported: [number, number][] = [];
       const onProgress = progress ? (loaded: number, total: number) => reported.push([loaded, total]) : undefined;
-      await sendUpload({ uploadUrl: 'http://files.test/upload/t-1?token=x' }, bytes(1000), 'image/jpeg', {
-        onProgress,
-      });
+      await sendUpload(
+        { uploadUrl: 'http://files.test/upload/t-1?token=x' },
+        bytes(1000, progress ? 'xhr' : 'fetch'),
+        'image/jpeg',
+        {
+          onProgress,
+        },
+      );
       expect(seen).toEqual(['image/jpeg 1000 null']);
-      // The last report is the whole body, sent.
-      if (progress) expect(reported.at(-1)).toEqual([1000, 1000]);
+      // With progress asked, the last report is the whole body, sent; without, none is made.
+      expect(reported.at(-1)).toEqual(progress ? [1000, 1000] : undefined);
     },
   );
 
   it("POSTs a presigned form's fields, then the file last, reporting the whole body's progress", async () => {
-    // Node's FormData (the one its Request reads), as the browser has one: jsdom's makes a Node Blob text.
-    const NodeFormData = (await new Response(new URLSearchParams()).formData()).constructor;
-    vi.stubGlobal('FormData', NodeFormData);
-    onTestFinished(() => void vi.unstubAllGlobals());
     const fields: string[] = [];
     server.use(
-      http.post('http://store.test/bucket', async ({ request }) => {
-        for (const [name, value] of (await request.formData()).entries())
-          fields.push(typeof value === 'string' ? `${name}=${value}` : `${name}: ${value.size} bytes`);
-        return new HttpResponse(null, { status: 204 });
-      }),
+      ...crossOriginFiles(
+        'http://store.test',
+        http.post('http://store.test/bucket', async ({ request }) => {
+          fields.push(...(await multipartParts(request)));
+          return allowOrigin(new HttpResponse(null, { status: 204 }));
+        }),
+      ),
     );
     const reported: [number, number][] = [];
     await sendUpload(
       { uploadUrl: 'http://store.test/bucket', uploadFields: { key: 'k/1', Policy: 'p' } },
-      bytes(300),
+      bytes(300, 'xhr'),
       'image/jpeg',
       { onProgress: (loaded, total) => reported.push([loaded, total]) },
     );
@@ -245,17 +275,23 @@ describe('sendUpload', () => {
     "fails as an API call does, with the API's reason or the status, and status 0 without an answer (with progress: $progress)",
     async ({ progress }) => {
       server.use(
-        http.put('http://files.test/upload/big', () =>
-          HttpResponse.json({ error: 'The file is larger than 5242880 bytes' }, { status: 413 }),
+        ...crossOriginFiles(
+          'http://files.test',
+          http.put('http://files.test/upload/big', () =>
+            allowOrigin(HttpResponse.json({ error: 'The file is larger than 5242880 bytes' }, { status: 413 })),
+          ),
+          http.put('http://files.test/upload/xml', () => allowOrigin(HttpResponse.text('<Error/>', { status: 400 }))),
+          http.put('http://files.test/upload/gone', () => HttpResponse.error()),
         ),
-        http.put('http://files.test/upload/xml', () => HttpResponse.text('<Error/>', { status: 400 })),
-        http.put('http://files.test/upload/gone', () => HttpResponse.error()),
       );
       const options = progress ? { onProgress: () => {} } : {};
       const send = (name: string) =>
-        sendUpload({ uploadUrl: `http://files.test/upload/${name}` }, bytes(10), 'image/jpeg', options).catch(
-          (e: unknown) => e,
-        );
+        sendUpload(
+          { uploadUrl: `http://files.test/upload/${name}` },
+          bytes(10, progress ? 'xhr' : 'fetch'),
+          'image/jpeg',
+          options,
+        ).catch((e: unknown) => e);
       const big = await send('big');
       expect(big).toBeInstanceOf(ApiError);
       expect(big).toMatchObject({ status: 413, message: 'The file is larger than 5242880 bytes' });

@@ -1,5 +1,5 @@
 export { exposesFolder, renderWithQuery, renderWithSession, testSessionStore, type TestSession } from './render.js';
-export { useMswServer } from './msw.js';
+export { allowOrigin, crossOriginFiles, useMswServer, watchFetches } from './msw.js';
 export {
   cartItem,
   cartSummary,
