@@ -29,13 +29,15 @@ export async function pgBossQueue(
   if (asideAs)
     console.warn(`[media] pg-boss's old job schema is kept as ${asideAs}; its waiting media jobs are queued again`);
   const timeoutSeconds = Math.max(1, Math.ceil(options.jobTimeoutMs / 1000));
+  const lookSeconds = Math.max(1, Math.min(120, timeoutSeconds));
   const boss = new PgBoss({
     connectionString,
     schema: SCHEMA,
     max: 3,
-    // The supervisor fails expired jobs: look often enough that a dead worker's job waits about a lease.
-    superviseIntervalSeconds: Math.max(1, Math.min(120, timeoutSeconds)),
-    maintenanceIntervalSeconds: Math.max(1, Math.min(120, timeoutSeconds)),
+    // The supervisor's monitor pass fails expired jobs; a pass runs at the longer of the two
+    // intervals: look often enough that a dead worker's job waits about a job timeout more.
+    superviseIntervalSeconds: lookSeconds,
+    monitorIntervalSeconds: lookSeconds,
   });
   boss.on('error', (error: unknown) => console.error(`[media] pg-boss: ${messageOf(error)}`));
   await boss.start();
