@@ -15,6 +15,7 @@
  * @property {number} deadlineIntervals evaluations, since the canary started, after which a canary neither rolled back nor promoted is decided by `atDeadline`
  * @property {'rollback' | 'hold'} [atDeadline] what becomes of a canary undecided at the deadline: rolled back (never left serving unwatched), or held at its share for the releaser (`--at-deadline hold`); a policy recorded without it, before it existed, holds
  * @property {number} intervalSeconds how often the watcher evaluates
+ * @property {number} [bakeIntervals] evaluations of a version the watcher promoted, against the version it replaced, before it is `baked` (bake.mjs); rolled back to that version on harm. A policy recorded without it, before it existed, has no bake (0)
  */
 
 /** @type {Policy} */
@@ -31,6 +32,7 @@ export const DEFAULT_POLICY = {
   deadlineIntervals: 120,
   atDeadline: 'rollback',
   intervalSeconds: 60,
+  bakeIntervals: 30,
 };
 
 /**

@@ -1,6 +1,7 @@
 // A canary as the release store tells it: its start, policy, evaluations so far and when the next
 // is due, and an evaluation a killed watcher left unfinished. Read from the discovery document and
 // the history alone, never from a watcher's memory, so that any watcher goes on at the same step.
+import { NOTE_ACTIONS } from './history.mjs';
 
 /**
  * @typedef {import('./history.mjs').HistoryEntry} HistoryEntry
@@ -54,6 +55,7 @@ export function looksOf(history, remote, version) {
  * @property {import('./canary.mjs').Look[]} looks every evaluation so far, oldest first
  * @property {HistoryEntry | undefined} last the last evaluation
  * @property {boolean} held inconclusive at the deadline under the policy now given: the watcher leaves it to the releaser
+ * @property {number} attempts its evaluations and the tries whose figures could not be read (`unreadable`)
  * @property {number} due when the next evaluation is due (ms since the epoch)
  */
 
@@ -73,6 +75,8 @@ export function canaryState(doc, history, remote) {
   let watchedSince = started?.policy ? started.time : '';
   let policyAt = -1;
   let lastAt = -1;
+  let triedAt = -1;
+  let attempts = 0;
   mine.forEach((e, i) => {
     if (e.action === 'policy' && e.policy) {
       policy = e.policy;
@@ -80,6 +84,10 @@ export function canaryState(doc, history, remote) {
       policyAt = i;
     }
     if (e.action === 'watch') lastAt = i;
+    if (e.action === 'watch' || e.action === 'unreadable') {
+      triedAt = i;
+      attempts += 1;
+    }
   });
   const last = mine[lastAt];
   const held = last?.decision === 'inconclusive' && lastAt > policyAt;
@@ -96,7 +104,10 @@ export function canaryState(doc, history, remote) {
     ),
     last,
     held,
-    due: policy ? Math.max(at(last?.time), at(watchedSince)) + policy.intervalSeconds * 1000 : Infinity,
+    attempts,
+    // An evaluation whose figures could not be read waits an interval too: the next try is the
+    // next evaluation, not the next tick (one `unreadable` line an interval, not one every tick).
+    due: policy ? Math.max(at(mine[triedAt]?.time), at(watchedSince)) + policy.intervalSeconds * 1000 : Infinity,
   };
 }
 
@@ -104,13 +115,14 @@ export function canaryState(doc, history, remote) {
  * An evaluation whose rollback, promotion or step is not all in the store: its watcher was
  * killed after appending it, before the change (`done` false) or between the change to the
  * discovery document and its history line (`done` true). It is the remote's last line but
- * `policy` ones: anything a releaser did since would come after it.
+ * `policy` ones and notes (a webhook's call, figures unreadable): anything a releaser did since
+ * would come after it.
  * @typedef {{ entry: HistoryEntry, stepTo?: number, done: boolean }} Unfinished
  * @param {import('./store.mjs').Discovery} doc @param {HistoryEntry[]} history @param {string} remote
  * @returns {Unfinished | null}
  */
 export function unfinished(doc, history, remote) {
-  const entry = history.findLast((e) => e.remote === remote && e.action !== 'policy');
+  const entry = history.findLast((e) => e.remote === remote && e.action !== 'policy' && !NOTE_ACTIONS.has(e.action));
   if (entry?.action !== 'watch' || !entry.to) return null;
   const { canary, live, rolledBack } = doc.remotes[remote] ?? {};
   const stillCanary = canary?.version === entry.to;

@@ -150,17 +150,23 @@ export function promote({ store, remote, reason, canaryVersion }) {
  * switches it back to the version that was live before the current one (the last release that
  * went live with another version); fails when there is none.
  *
- * With `canaryVersion`, only that canary is dropped: otherwise nothing changes and it fails.
+ * With `canaryVersion`, only that canary is dropped; with `liveVersion`, only that live version
+ * (with no canary) is switched back (the watcher judged it baking): otherwise nothing changes and
+ * it fails.
  *
- * @param {{ store: string, remote: string, reason?: string, canaryVersion?: string }} options
+ * @param {{ store: string, remote: string, reason?: string, canaryVersion?: string, liveVersion?: string }} options
  * @returns {Promise<HistoryEntry>}
  */
-export function rollback({ store, remote, reason, canaryVersion }) {
+export function rollback({ store, remote, reason, canaryVersion, liveVersion }) {
   return withStoreLock(store, () => {
     const doc = readDiscovery(store);
     const current = doc.remotes[remote]?.live?.version ?? null;
     const canary = doc.remotes[remote]?.canary;
     if (canaryVersion !== undefined) expectCanary(remote, canary?.version, canaryVersion);
+    if (liveVersion !== undefined && (canary || current !== liveVersion))
+      throw new Error(
+        `${remote} serves ${current ?? 'nothing'}${canary ? ` and a canary` : ''}, not ${liveVersion} alone: nothing changed`,
+      );
     if (canary) {
       const { canary: _dropped, ...kept } = doc.remotes[remote] ?? {};
       writeDiscovery(store, {
@@ -204,6 +210,7 @@ export function rollback({ store, remote, reason, canaryVersion }) {
       from: current,
       to: previous,
       result: 'live',
+      ...(reason ? { reason } : {}),
     };
     appendHistory(store, entry);
     return entry;

@@ -4,6 +4,7 @@ import { announceRollback } from './announce.mjs';
 import { promotionLoads } from './canary.mjs';
 import { apiAccess, fetchFigures } from './figures.mjs';
 import { followCanary, serviceRuns } from './watch.mjs';
+import { createPager } from './webhook.mjs';
 
 /**
  * Follows `remote`'s canary until it is decided (watch.mjs): judged by the watcher service when
@@ -26,18 +27,28 @@ export async function follow({ store, root }, remote, policy) {
     );
     process.exit(130);
   });
+  const pager = createPager({ store });
   const decision = await followCanary({
     store,
     remote,
     readFigures: async (since) => (await fetchFigures(api, since)).figures,
     announce: (rollback) => announceRollback(api, rollback),
+    pager,
     judgeHere: () => !serviceRuns(store),
   });
+  // The webhook's call for the decision judged here, within its timeout, before the process ends.
+  await pager.settled();
   if (decision?.action === 'rollback') {
     console.error(`${remote}'s canary was rolled back: ${decision.reason}`);
     process.exit(1);
   }
-  if (decision?.action === 'promote') console.log(`${remote}'s canary is promoted: live for every browser`);
+  if (decision?.action === 'promote') {
+    console.log(`${remote}'s canary is promoted: live for every browser`);
+    if (policy.bakeIntervals)
+      console.log(
+        `the watcher service bakes it for ${policy.bakeIntervals} evaluations against the version it replaced, and rolls it back on harm${serviceRuns(store) ? '' : ` (none runs on ${store} now: the bake starts when one does)`}`,
+      );
+  }
   if (decision?.action === 'inconclusive') {
     console.error(`${remote}'s canary is undecided, held at ${decision.percent} %: ${decision.reason}`);
     process.exit(3);

@@ -1,5 +1,6 @@
-// `pnpm releases [--since 24h] [--report <file>]`: what is live, the history, then the real-user
-// figures per remote and version (and, with --report, the same as an HTML page).
+// `pnpm releases [--since 24h] [--report <file>]`: what is live (and each remote's webhook), the
+// history (unreadable figures and webhooks' calls included), then the real-user figures per
+// remote and version (and, with --report, the same as an HTML page).
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { messageOf } from '@marketplace/shared/errors';
@@ -8,6 +9,7 @@ import { optionIn } from './cli-args.mjs';
 import { apiAccess, fetchFigures, figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import { readDiscovery, readHistory } from './store.mjs';
+import { readWebhooks, webhookOrigin } from './webhook.mjs';
 
 /** @param {import('./cli-args.mjs').Invocation} invocation */
 export async function listCommand({ store, root, name, rest }) {
@@ -23,19 +25,31 @@ export async function listCommand({ store, root, name, rest }) {
     console.error(messageOf(error));
     process.exit(2);
   }
+  const webhooks = readWebhooks(store);
   console.log('live:');
   for (const remote of Object.keys(PLATFORM.remotes)) {
     const entry = doc.remotes[remote];
     const canary = entry?.canary ? `  canary ${entry.canary.version} for ${entry.canary.percent} %` : '';
-    console.log(`  ${remote.padEnd(12)} ${entry?.live?.version ?? '(not released)'}${canary}`);
+    const webhook = webhooks[remote] ? `  webhook ${webhookOrigin(webhooks[remote])}` : '';
+    console.log(`  ${remote.padEnd(12)} ${entry?.live?.version ?? '(not released)'}${canary}${webhook}`);
   }
   console.log('history:');
   const history = readHistory(store);
   for (const e of history) {
     const what =
-      e.action === 'watch' ? `${e.decision} at ${e.percent} %` : e.action === 'policy' ? 'watched' : e.result;
+      e.action === 'watch'
+        ? `${e.decision} at ${e.percent} %`
+        : e.action === 'policy'
+          ? 'watched'
+          : e.action === 'bake'
+            ? `${e.decision}`
+            : e.action === 'webhook'
+              ? `${e.kind} ${e.result}`
+              : e.action === 'unreadable'
+                ? `${e.streak} in a row`
+                : e.result;
     console.log(
-      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(8)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${what}${e.reason ? `: ${e.reason}` : ''}${e.smoke === 'skipped' ? '  (smoke load skipped)' : ''}`,
+      `  ${e.time}  ${e.remote.padEnd(12)} ${e.action.padEnd(10)} ${e.from ?? '-'} -> ${e.to ?? '-'}  ${what}${e.reason ? `: ${e.reason}` : ''}${e.smoke === 'skipped' ? '  (smoke load skipped)' : ''}`,
     );
   }
   const api = apiAccess(process.env, root);

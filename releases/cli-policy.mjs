@@ -34,6 +34,7 @@ export const POLICY_FLAGS = [
   '--hold',
   '--deadline',
   '--at-deadline',
+  '--bake',
   '--lcp-margin',
   '--inp-margin',
 ];
@@ -61,6 +62,7 @@ export function policyOptions(rest, base = DEFAULT_POLICY) {
     holdIntervals: numberOption(rest, '--hold', base.holdIntervals, 1, 1000),
     deadlineIntervals: numberOption(rest, '--deadline', base.deadlineIntervals, 1, 100_000),
     atDeadline: atDeadlineOption(rest, base.atDeadline ?? 'hold'),
+    bakeIntervals: numberOption(rest, '--bake', base.bakeIntervals ?? 0, 0, 100_000),
     lcpMargin: numberOption(rest, '--lcp-margin', base.lcpMargin, 0, 10),
     inpMargin: numberOption(rest, '--inp-margin', base.inpMargin, 0, 10),
     steps,

@@ -1,10 +1,11 @@
 // `pnpm rollback <remote>`: the canary dropped, or the version live before; then announced to open
-// pages (best effort).
+// pages and told to the remote's webhook (best effort).
 import { messageOf } from '@marketplace/shared/errors';
 import { announceRollback } from './announce.mjs';
 import { remoteNamed } from './cli-args.mjs';
 import { apiAccess } from './figures.mjs';
 import { rollback } from './store.mjs';
+import { createPager } from './webhook.mjs';
 
 /** @param {import('./cli-args.mjs').Invocation} invocation */
 export async function rollbackCommand({ store, root, name }) {
@@ -26,6 +27,14 @@ export async function rollbackCommand({ store, root, name }) {
         ? `open pages were not told (${unheard}): they switch on focus, a slot's Retry or their next navigation`
         : 'announced to open pages on the live channel',
     );
+    const pager = createPager({ store });
+    pager.page({
+      remote,
+      kind: 'rolled-back',
+      versions: { from: entry.from, to: entry.to },
+      reason: `pnpm rollback ${remote}`,
+    });
+    await pager.settled();
   } catch (error) {
     console.error(messageOf(error));
     process.exit(1);

@@ -8,8 +8,9 @@
 // in the history. `--watch` gives the canary the watcher's policy (kept in the store) and follows
 // its evaluations on real-user figures until it is decided: the watcher service
 // (watcher-service.mjs) judges it when one runs on the store, else this command does, with the
-// same step (watch.mjs), the figures read from the API at API_INTERNAL_URL or PLATFORM_API_URL with
-// ADMIN_TOKEN (figures.mjs); `pnpm releases` shows them per remote and version, and
+// same step (watch.mjs), the service then baking a version it promoted; `--webhook <url>` names
+// the remote's webhook, paged when the watcher goes blind and on rollbacks and promotions. The
+// figures are read from the API at API_INTERNAL_URL or PLATFORM_API_URL with ADMIN_TOKEN (figures.mjs); `pnpm releases` shows them per remote and version, and
 // `--report <file>` writes them as an HTML page with charts.
 //
 // This file reads the command line and runs the command it names, one file each (cli-*.mjs).
@@ -19,6 +20,7 @@ import { promoteCommand } from './cli-promote.mjs';
 import { releaseCommand } from './cli-release.mjs';
 import { rollbackCommand } from './cli-rollback.mjs';
 import { watchCommand } from './cli-watch.mjs';
+import { webhookCommand } from './cli-webhook.mjs';
 
 // The apps' builds are found in the workspace, one folder up.
 const root = resolve(import.meta.dirname, '..');
@@ -28,7 +30,9 @@ const [command, name, ...rest] = process.argv.slice(2);
 /** @type {import('./cli-args.mjs').Invocation} */
 const invocation = { store, root, name, rest };
 
-if (command === 'release' && rest.includes('--watch') && !rest.includes('--canary')) {
+if (command === 'release' && rest.includes('--webhook')) {
+  await webhookCommand(invocation);
+} else if (command === 'release' && rest.includes('--watch') && !rest.includes('--canary')) {
   await watchCommand(invocation);
 } else if (command === 'release' && rest.includes('--promote')) {
   await promoteCommand(invocation);
@@ -40,7 +44,7 @@ if (command === 'release' && rest.includes('--watch') && !rest.includes('--canar
   await listCommand(invocation);
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--at-deadline rollback|hold] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --promote | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--at-deadline rollback|hold] [--bake n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --promote | pnpm release <remote> --webhook <url>|off | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
   );
   process.exit(2);
 }

@@ -26,7 +26,7 @@ const decisionOf = (e) =>
  * evaluations itself, with the same step the service runs, so either can take over from the other.
  * Stopping it (Ctrl-C) stops nothing the store holds: a service goes on judging.
  *
- * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, judgeHere?: () => boolean, pollMs?: number, sleep?: (ms: number) => Promise<void>, log?: (line: string) => void, now?: () => number, announce?: Announce }} options
+ * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, judgeHere?: () => boolean, pollMs?: number, sleep?: (ms: number) => Promise<void>, log?: (line: string) => void, now?: () => number, announce?: Announce, pager?: import('./webhook.mjs').Pager }} options
  * @returns {Promise<Decision | null>} the final decision, or null when the canary ended otherwise
  */
 export async function followCanary({
@@ -39,6 +39,7 @@ export async function followCanary({
   log = console.log,
   now = Date.now,
   announce,
+  pager,
 }) {
   const history = readHistory(store);
   let following = canaryState(readDiscovery(store), history, remote)?.version ?? '';
@@ -60,9 +61,11 @@ export async function followCanary({
       );
       judging = here;
     }
-    if (here) await watchStep({ store, remote, readFigures, now, log, announce });
+    if (here) await watchStep({ store, remote, readFigures, now, log, announce, pager });
     const history = readHistory(store);
-    for (const e of history.slice(printed)) if (e.remote === remote && e.action === 'watch') log(describe(e));
+    for (const e of history.slice(printed))
+      if (e.remote === remote && (e.action === 'watch' || (e.action === 'unreadable' && e.result === 'canary')))
+        log(describe(e));
     printed = history.length;
     const doc = readDiscovery(store);
     const state = canaryState(doc, history, remote);

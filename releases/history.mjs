@@ -12,9 +12,22 @@ export const HISTORY_FILE = 'history.jsonl';
  * (`pnpm release <remote> --watch`; a canary released with `--watch` carries it in its `canary`
  * line). `figures` are both sides' since the canary started: the judge reads every earlier
  * evaluation's from here, so a watcher started again goes on from the same evidence.
+ * `bake` is one evaluation of a promoted version against its predecessor (bake.mjs), `baked` its
+ * last decision when no harm was found; `unreadable` an evaluation whose figures could not be
+ * read (`streak`: how many in a row), `webhook` a call of the remote's webhook (`kind`), `sent` or
+ * `failed` (webhook.mjs). These last two change nothing browsers load: notes (NOTE_ACTIONS).
  * @typedef {import('./figures.mjs').Sample} Figures
- * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy }} HistoryEntry
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy' | 'bake' | 'unreadable' | 'webhook', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped' | 'sent' | 'failed', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy, streak?: number, kind?: import('./webhook.mjs').WebhookKind }} HistoryEntry
  */
+
+/** Lines that record what was seen or said, never a change of what browsers load or of the policy's evaluations. */
+export const NOTE_ACTIONS = new Set(['unreadable', 'webhook']);
+
+/** Evidence as the history keeps it: 3 digits, and finite (JSON has no Infinity). @param {import('./canary.mjs').Evidence} evidence */
+export const keptEvidence = (evidence) =>
+  /** @type {import('./canary.mjs').Evidence} */ (
+    Object.fromEntries(Object.entries(evidence).map(([k, v]) => [k, Number(Math.min(v, 1e300).toPrecision(3))]))
+  );
 
 /**
  * Appends one line, on the disk before it returns (a decision recorded is not lost to a power cut).

@@ -4,18 +4,22 @@
 // service (watcher-service.mjs) and `pnpm release --watch` (follow.mjs) run this same step.
 // eslint-disable-next-line import-x/no-relative-packages -- the watcher runs in the API's image, without releases' dependencies
 import { messageOf } from '../shared/node/errors.mjs';
+import { bakeStep } from './bake-step.mjs';
 import { decideCanary } from './canary.mjs';
-import { canaryState, unfinished } from './canary-state.mjs';
+import { canaryState, isStart, unfinished } from './canary-state.mjs';
 import { promote, rollback, setCanaryShare } from './changes.mjs';
 import { readDiscovery } from './discovery.mjs';
 import { figuresOf } from './figures.mjs';
-import { appendHistory, readHistory } from './history.mjs';
+import { appendHistory, keptEvidence, readHistory } from './history.mjs';
 import { withStoreLock } from './lock.mjs';
+import { tell } from './tell.mjs';
+import { FIGURES_TIMEOUT_MS, figuresWithin, recordUnreadable } from './unreadable.mjs';
 
 /**
  * @typedef {import('./history.mjs').HistoryEntry} HistoryEntry
  * @typedef {import('./canary-state.mjs').Unfinished} Unfinished
- * @typedef {(rollback: { remote: string, version: string, to: string | null }) => Promise<string | null>} Announce
+ * @typedef {import('./canary-state.mjs').CanaryState} CanaryState
+ * @typedef {import('./tell.mjs').Announce} Announce
  */
 
 /**
@@ -39,14 +43,32 @@ async function finish(store, left) {
 /** @param {import('./figures.mjs').VersionFigures} f @returns {import('./figures.mjs').Sample} */
 const sample = (f) => ({ loads: f.loads, errorLoads: f.errorLoads, p75: f.p75 });
 
-/** Evidence as the history keeps it: 3 digits, and finite (JSON has no Infinity). @param {import('./canary.mjs').Evidence} evidence */
-const kept = (evidence) =>
-  /** @type {import('./canary.mjs').Evidence} */ (
-    Object.fromEntries(Object.entries(evidence).map(([k, v]) => [k, Number(Math.min(v, 1e300).toPrecision(3))]))
-  );
-
 /** An evaluation as people read it (the service's log, `--watch`'s output). @param {HistoryEntry} e */
-export const describe = (e) => `${e.remote} canary ${e.to} at ${e.percent} %: ${e.decision}: ${e.reason}`;
+export const describe = (e) =>
+  e.action === 'unreadable'
+    ? `${e.remote} ${e.result === 'live' ? `baking ${e.to}` : `canary ${e.to} at ${e.percent} %`}: figures unreadable (${e.streak} in a row): ${e.reason}`
+    : e.action === 'bake'
+      ? `${e.remote} ${e.to} baking against ${e.from}: ${e.decision}: ${e.reason}`
+      : `${e.remote} canary ${e.to} at ${e.percent} %: ${e.decision}: ${e.reason}`;
+
+/**
+ * Whether the canary is still as it was when its figures were asked for: the same version, live
+ * version, share, evaluations and tries, not held, nothing unfinished, and still due.
+ * @param {CanaryState} before @param {CanaryState | null} state @param {boolean} busy an evaluation is unfinished @param {number} time
+ * @returns {state is CanaryState & { policy: import('./canary-policy.mjs').Policy }}
+ */
+const unchanged = (before, state, busy, time) =>
+  Boolean(
+    state?.policy &&
+    state.version === before.version &&
+    state.live === before.live &&
+    state.percent === before.percent &&
+    state.looks.length === before.looks.length &&
+    state.attempts === before.attempts &&
+    !state.held &&
+    !busy &&
+    time >= state.due,
+  );
 
 /**
  * Carries out an evaluation's rollback, promotion or step, on the canary it judged only.
@@ -60,13 +82,15 @@ async function carryOut(store, entry, stepTo) {
 }
 
 /**
- * What one step did: `none`, no canary; `unwatched`, a canary without a policy (by hand);
- * `held`, inconclusive, left to the releaser; `waiting`, not due before `due`; `unavailable`,
- * the figures could not be read (nothing recorded); `raced`, another watcher evaluated it (or it
+ * What one step did: `none`, no canary and nothing baking; `unwatched`, a canary without a policy
+ * (by hand); `held`, inconclusive, left to the releaser; `waiting`, not due before `due`;
+ * `unavailable`, the figures could not be read (`entry`, its `unreadable` line, unless another
+ * watcher raced it); `raced`, another watcher evaluated it (or it
  * changed) while the figures were read, so this evaluation is dropped; `evaluated`, `entry`
  * appended and carried out; `completed`, the rollback, promotion or step of `entry`, which a
  * watcher that died had appended but not carried out, is now. `failed`: carrying it out failed
- * (said in the log); the next step tries again.
+ * (said in the log); the next step tries again. A promoted version baking (bake-step.mjs) gives
+ * the same states.
  * @typedef {{ state: 'none' | 'unwatched' | 'held' | 'waiting' | 'unavailable' | 'raced' | 'evaluated' | 'completed', due?: number, entry?: HistoryEntry, failed?: boolean }} StepResult
  */
 
@@ -80,22 +104,26 @@ async function carryOut(store, entry, stepTo) {
  * evaluations. So however many watchers run, each evaluation is appended once, with the figures
  * read for it.
  *
- * A rollback carried out is told to `announce` (announce.mjs: the API tells open pages at once).
+ * A rollback carried out is told to `announce` (announce.mjs: the API tells open pages at once),
+ * and a rollback or promotion to `pager` (webhook.mjs: the remote's webhook). Figures not read
+ * within `figuresTimeoutMs` are unreadable: recorded, and paged at the third in a row.
+ * With no canary, a version the watcher promoted is baked (bake-step.mjs).
  *
- * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, now?: () => number, log?: (line: string) => void, announce?: Announce }} options
+ * @param {{ store: string, remote: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, now?: () => number, log?: (line: string) => void, announce?: Announce, pager?: import('./webhook.mjs').Pager, figuresTimeoutMs?: number }} options
  * @returns {Promise<StepResult>}
  */
-export async function watchStep({ store, remote, readFigures, now = Date.now, log = console.log, announce }) {
-  /** @param {HistoryEntry} entry */
-  const told = async (entry) => {
-    if (entry.decision !== 'rollback' || !announce || !entry.to) return;
-    const live = readDiscovery(store).remotes[entry.remote]?.live?.version ?? null;
-    const unheard = await announce({ remote: entry.remote, version: entry.to, to: live });
-    if (unheard)
-      log(
-        `${entry.remote}: open pages were not told of the rollback (${unheard}): they switch on focus, Retry or navigation`,
-      );
-  };
+export async function watchStep({
+  store,
+  remote,
+  readFigures,
+  now = Date.now,
+  log = console.log,
+  announce,
+  pager,
+  figuresTimeoutMs = FIGURES_TIMEOUT_MS,
+}) {
+  const listeners = { store, log, announce, pager };
+  const told = (/** @type {HistoryEntry} */ entry) => tell(listeners, entry);
   const left = unfinished(readDiscovery(store), readHistory(store), remote);
   if (left)
     return withStoreLock(store, async () => {
@@ -111,34 +139,37 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
       }
     });
   const before = canaryState(readDiscovery(store), readHistory(store), remote);
-  if (!before) return { state: 'none' };
+  if (!before) return bakeStep({ ...listeners, remote, readFigures, now, figuresTimeoutMs });
   if (!before.policy) return { state: 'unwatched' };
   if (before.held) return { state: 'held' };
   if (now() < before.due) return { state: 'waiting', due: before.due };
+  const current = () => {
+    const history = readHistory(store);
+    const doc = readDiscovery(store);
+    return { history, state: canaryState(doc, history, remote), busy: Boolean(unfinished(doc, history, remote)) };
+  };
   /** @type {import('./figures.mjs').VersionFigures[]} */
   let all;
   try {
-    all = await readFigures(before.start);
+    all = await figuresWithin(readFigures, before.start, figuresTimeoutMs);
   } catch (error) {
-    // The API may be restarting: nothing is recorded, the next step tries again.
-    log(`figures unavailable (${messageOf(error)}): trying again next interval`);
-    return { state: 'unavailable' };
+    // The API may be restarting, or gone: recorded (once per interval, as an evaluation would
+    // be), paged at the third in a row; the next interval tries again.
+    const entry = await recordUnreadable({
+      ...{ store, error, now, log, pager },
+      current: () => {
+        const { history, state, busy } = current();
+        if (!unchanged(before, state, busy, now())) return null;
+        const since = history.findLastIndex((e) => isStart(e, remote, state.version));
+        return { remote, from: state.live, to: state.version, result: 'canary', percent: state.percent, since };
+      },
+    });
+    return entry ? { state: 'unavailable', entry } : { state: 'raced' };
   }
   return withStoreLock(store, async () => {
-    const state = canaryState(readDiscovery(store), readHistory(store), remote);
-    const policy = state?.policy;
-    if (
-      !state ||
-      !policy ||
-      state.version !== before.version ||
-      state.live !== before.live ||
-      state.percent !== before.percent ||
-      state.looks.length !== before.looks.length ||
-      state.held ||
-      unfinished(readDiscovery(store), readHistory(store), remote) ||
-      now() < state.due
-    )
-      return { state: 'raced' };
+    const { state, busy } = current();
+    if (!unchanged(before, state, busy, now())) return { state: 'raced' };
+    const policy = state.policy;
     const canaryFigures = figuresOf(all, remote, state.version);
     const canary = sample(canaryFigures);
     const live = sample(figuresOf(all, remote, state.live));
@@ -162,7 +193,7 @@ export async function watchStep({ store, remote, readFigures, now = Date.now, lo
       reason: decision.reason,
       ...(decision.action === 'step' ? { stepTo: decision.percent } : {}),
       figures: { canary, live },
-      ...(decision.evidence ? { evidence: kept(decision.evidence) } : {}),
+      ...(decision.evidence ? { evidence: keptEvidence(decision.evidence) } : {}),
     };
     // The evaluation first, then what it decided: a watcher killed in between leaves it
     // unfinished, and the next step carries it out (`completed`) instead of judging again.

@@ -13,18 +13,25 @@
 //
 // This file is the watcher's public surface; each part is a file of its own: the canary as the
 // store tells it (canary-state.mjs), the step (watch-step.mjs), a policy given later
-// (watch-policy.mjs), the service's heartbeat (heartbeat.mjs), `--watch` following (follow.mjs).
+// (watch-policy.mjs), the service's heartbeat (heartbeat.mjs), `--watch` following (follow.mjs),
+// a promoted version's bake (bake.mjs, bake-step.mjs), figures that cannot be read (unreadable.mjs)
+// and the team's webhook (webhook.mjs).
 export { canaryStart, canaryState, looksOf, unfinished } from './canary-state.mjs';
 export { describe, watchStep } from './watch-step.mjs';
 export { watchWith } from './watch-policy.mjs';
 export { clearHeartbeat, serviceRuns, writeHeartbeat } from './heartbeat.mjs';
 export { followCanary } from './follow.mjs';
+export { bakeState } from './bake.mjs';
+export { BLIND_STREAK } from './unreadable.mjs';
+export { createPager, readWebhooks, setWebhook } from './webhook.mjs';
 
 /**
  * @typedef {import('./history.mjs').HistoryEntry} HistoryEntry
  * @typedef {import('./canary-policy.mjs').Policy} Policy
  * @typedef {import('./canary.mjs').Decision} Decision
- * @typedef {import('./watch-step.mjs').Announce} Announce
+ * @typedef {import('./tell.mjs').Announce} Announce
+ * @typedef {import('./webhook.mjs').Pager} Pager
+ * @typedef {import('./webhook.mjs').WebhookEvent} WebhookEvent
  * @typedef {import('./canary-state.mjs').CanaryState} CanaryState
  * @typedef {import('./canary-state.mjs').Unfinished} Unfinished
  * @typedef {import('./watch-step.mjs').StepResult} StepResult

@@ -3,9 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY } from './canary.mjs';
-import { fakeBuild, tempDirs } from './testing.js';
-import { figureLines, sinceTime, type VersionFigures } from './figures.mjs';
+import { fakeBuild, headerFigures, quiet, tempDirs, testPolicy } from './testing.js';
+import { figureLines, sinceTime } from './figures.mjs';
 import { htmlReport } from './report.mjs';
 import type { Announce } from './watch.mjs';
 import {
@@ -34,27 +33,8 @@ import {
 const tmp = tempDirs();
 const build = (label: string) => fakeBuild(tmp, label);
 
-const policy = {
-  ...DEFAULT_POLICY,
-  minLoads: 10,
-  holdIntervals: 2,
-  steps: [25, 50],
-  intervalSeconds: 0,
-  // Wide margins, so that a few hundred loads decide (the judge's own sizes are canary.test.ts's subject).
-  margin: 0.05,
-  lcpMargin: 1,
-  inpMargin: 1,
-};
-const figures = (version: string, loads: number, errorLoads: number, lcp = 1500): VersionFigures => ({
-  remote: 'header',
-  version,
-  loads,
-  errorLoads,
-  errorRate: errorLoads / loads,
-  p75: { lcp, inp: 100, cls: 0, ttfb: 200 },
-  lcpOwnedShare: 1,
-  topError: null,
-});
+const policy = testPolicy;
+const figures = headerFigures;
 
 /**
  * Both sides' figures after `round` intervals of 100 loads each, 1 % failed (the canary's half of
@@ -64,8 +44,6 @@ const healthyRound = (live: string, canary: string, round: number) => [
   figures(live, 100 * round, round),
   figures(canary, 100 * round, round),
 ];
-// Each sleep lets the event loop turn, so that a watcher that never ends fails on the test's timeout.
-const quiet = { sleep: () => new Promise<void>((done) => setImmediate(done)), log: () => undefined };
 
 /** A live header and a canary at 10 % released with the watcher's policy (as `--canary 10 --watch`). */
 async function canaryStore(watched: typeof policy | null = policy) {

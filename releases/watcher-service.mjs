@@ -13,7 +13,9 @@
 // RELEASES_DIR is the store (default releases/store/); the figures come from the API's operator
 // routes (figures.mjs: API_INTERNAL_URL, comma-separated instances tried in turn, or
 // PLATFORM_API_URL; ADMIN_TOKEN); WATCHER_TICK_MS (default 5000) is how often it looks for new
-// canaries and due evaluations. SIGTERM or SIGINT: it stops after the step under way.
+// canaries and due evaluations. SIGTERM or SIGINT: it stops after the step under way. Each
+// remote's webhook (webhook.mjs, `pnpm release <remote> --webhook <url>`) is called when its figures
+// are unreadable three evaluations in a row, and on every rollback and promotion.
 import { resolve, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -22,12 +24,14 @@ import { messageOf } from '../shared/node/errors.mjs';
 import { apiAccess, fetchFigures } from './figures.mjs';
 import { announceRollback } from './announce.mjs';
 import { readDiscovery } from './store.mjs';
+import { createPager } from './webhook.mjs';
 import { clearHeartbeat, describe, watchStep, writeHeartbeat } from './watch.mjs';
 
 /**
- * Runs the watcher on `store` until `signal` aborts.
+ * Runs the watcher on `store` until `signal` aborts; its webhooks' calls under way are awaited
+ * (each within its timeout) before it returns.
  *
- * @param {{ store: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, tickMs?: number, signal?: AbortSignal, log?: (line: string) => void, now?: () => number, announce?: import('./watch.mjs').Announce }} options
+ * @param {{ store: string, readFigures: (since: string) => Promise<import('./figures.mjs').VersionFigures[]>, tickMs?: number, signal?: AbortSignal, log?: (line: string) => void, now?: () => number, announce?: import('./watch.mjs').Announce, webhookTimeoutMs?: number }} options
  */
 export async function runWatcherService({
   store,
@@ -37,7 +41,9 @@ export async function runWatcherService({
   log = console.log,
   now = Date.now,
   announce,
+  webhookTimeoutMs,
 }) {
+  const pager = createPager({ store, log, ...(webhookTimeoutMs === undefined ? {} : { timeoutMs: webhookTimeoutMs }) });
   // A heartbeat older than this means the service is gone: a few ticks, plus the figures' reads
   // of a tick (up to 10 s each when the API does not answer) between two heartbeats.
   const staleAfterMs = 3 * tickMs + 30_000;
@@ -48,7 +54,7 @@ export async function runWatcherService({
       for (const remote of Object.keys(readDiscovery(store).remotes)) {
         if (signal?.aborted) break;
         try {
-          const step = await watchStep({ store, remote, readFigures, now, log, announce });
+          const step = await watchStep({ store, remote, readFigures, now, log, announce, pager });
           if (step.state === 'evaluated' && step.entry) log(describe(step.entry));
           if (step.state === 'completed' && step.entry)
             log(`${remote}: carried out the ${step.entry.decision} decided before a restart (${step.entry.time})`);
@@ -72,6 +78,7 @@ export async function runWatcherService({
       // Aborted: the loop ends.
     }
   }
+  await pager.settled();
   clearHeartbeat(store);
 }
 

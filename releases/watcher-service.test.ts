@@ -4,11 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_POLICY } from './canary.mjs';
-import type { VersionFigures } from './figures.mjs';
 import { readDiscovery, readHistory, release } from './store.mjs';
-import { fakeBuild, tempDirs } from './testing.js';
-import { canaryState, serviceRuns } from './watch.mjs';
+import { fakeBuild, headerFigures, tempDirs, testPolicy, webhookReceiver } from './testing.js';
+import { canaryState, serviceRuns, setWebhook } from './watch.mjs';
 
 // The watcher service as the deployments run it (issue 39, item 5): `node watcher-service.mjs`
 // as a process, its figures from a stand-in for the API's operator route, killed (SIGKILL) in the
@@ -16,27 +14,9 @@ import { canaryState, serviceRuns } from './watch.mjs';
 // following it, closed, and taking over when it is gone.
 const tmp = tempDirs();
 const TOKEN = 'test-admin-token';
-const policy = {
-  ...DEFAULT_POLICY,
-  minLoads: 10,
-  holdIntervals: 2,
-  steps: [25, 50],
-  intervalSeconds: 0.05,
-  margin: 0.05,
-  lcpMargin: 1,
-  inpMargin: 1,
-};
-
-const figures = (version: string, loads: number, errorLoads: number): VersionFigures => ({
-  remote: 'header',
-  version,
-  loads,
-  errorLoads,
-  errorRate: errorLoads / loads,
-  p75: { lcp: 1500, inp: 100, cls: 0, ttfb: 200 },
-  lcpOwnedShare: 1,
-  topError: null,
-});
+// Evaluations a few ticks apart, as a service would make them.
+const policy = { ...testPolicy, intervalSeconds: 0.05 };
+const figures = headerFigures;
 
 /** The evaluations recorded of the canary under way: the stand-in API answers the figures of the next one. */
 const evaluated = (store: string) => canaryState(readDiscovery(store), readHistory(store), 'header')?.looks.length ?? 0;
@@ -261,6 +241,35 @@ describe('the watcher service', () => {
     expect(await watcher.exited).toBe(0);
     // Stopped, it takes its heartbeat with it: `--watch` judges by itself at once.
     expect(serviceRuns(store)).toBe(false);
+  }, 30_000);
+
+  it('goes on evaluating while the API fails and the webhook it paged never answers; the page is recorded failed at its timeout', async () => {
+    const { store, live, canary } = await canaryStore();
+    const api = createServer((_req, res) => res.writeHead(503).end());
+    const hook = await webhookReceiver('hang');
+    servers.push(api);
+    await new Promise<void>((done) => api.listen(0, '127.0.0.1', done));
+    await setWebhook({ store, remote: 'header', url: hook.url });
+    const watcher = service(store, `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
+    const unreadable = () => readHistory(store).filter((e) => e.action === 'unreadable');
+    await until('the page', () => hook.calls.length === 1);
+    const paged = Date.now();
+    // Paged at the 3rd; the service goes on trying every interval while the call hangs.
+    await until('3 more unreadable evaluations', () => unreadable().length >= 6);
+    expect(Date.now() - paged).toBeLessThan(4000);
+    expect(readHistory(store).filter((e) => e.action === 'webhook')).toHaveLength(0);
+    await until('the call recorded', () => readHistory(store).some((e) => e.action === 'webhook'), 15_000);
+    expect(readHistory(store).find((e) => e.action === 'webhook')).toMatchObject({
+      kind: 'blind',
+      result: 'failed',
+      from: live,
+      to: canary,
+      reason: expect.stringMatching(/did not answer within 5000 ms$/),
+    });
+    expect(hook.calls).toHaveLength(1);
+    expect(unreadable()[0]?.reason).toMatch(/answered 503$/);
+    watcher.child.kill('SIGTERM');
+    expect(await watcher.exited).toBe(0);
   }, 30_000);
 
   it('`pnpm release --watch` follows the service and exits with its decision (1: rolled back)', async () => {

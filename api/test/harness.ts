@@ -164,6 +164,7 @@ export function signedBeaconBody(versions: Record<string, string> = { header: 'a
  */
 export async function awayFromWindowEnd(windowMs = 60_000, marginMs = 5000): Promise<void> {
   const left = windowMs - (Date.now() % windowMs);
+  // Real time: the limit's windows follow the API's own clock, which the test does not control.
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 

@@ -5,7 +5,6 @@
  * (vitest.config.ts): its instances share a database; SQLite is one process's store.
  */
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import pg from 'pg';
@@ -19,8 +18,9 @@ import { DEMO_PASSWORD, SHELL_ORIGIN, startTestApi, type TestApi } from './harne
 const STATEMENT_TIMEOUT_MS = 300;
 
 /**
- * Holds `lock` from a connection of its own while `start` runs; once `start` waits for it, keeps
- * it for three times the statement timeout, checks `start` is still waiting, then lets go.
+ * Holds `lock` from a connection of its own while `start` runs; once `start` has waited for it
+ * three times the statement timeout by PostgreSQL's own clock (the one the timeout runs on),
+ * checks `start` is still waiting, then lets go.
  */
 async function heldWhile<T>(url: string, lock: number, start: () => Promise<T>): Promise<T> {
   const holder = new pg.Client({ connectionString: url });
@@ -33,19 +33,20 @@ async function heldWhile<T>(url: string, lock: number, start: () => Promise<T>):
       () => (outcome = 'started'),
       (error: unknown) => (outcome = `failed: ${error instanceof Error ? error.message : String(error)}`),
     );
+    // Its wait for the lock, as PostgreSQL sees it: begun three statement timeouts ago.
     await vi.waitFor(
       async () => {
         expect(outcome).toBe('waiting');
         const { rows } = await holder.query<{ n: number }>(
-          `SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted`,
-          [lock],
+          `SELECT COUNT(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+           WHERE l.locktype = 'advisory' AND l.objid = $1 AND NOT l.granted
+             AND clock_timestamp() - a.query_start > $2::int * interval '1 millisecond'`,
+          [lock, STATEMENT_TIMEOUT_MS * 3],
         );
         expect(rows[0]?.n).toBeGreaterThan(0);
       },
       { timeout: 10_000, interval: 50 },
     );
-    // Real time: the statement timeout is PostgreSQL's own clock.
-    await sleep(STATEMENT_TIMEOUT_MS * 3);
     expect(outcome).toBe('waiting');
     await holder.query('SELECT pg_advisory_unlock($1)', [lock]);
     return await started;

@@ -20,19 +20,23 @@ import { test } from './fixtures.js';
 
 const USERS = ['zoe', 'ana'] as const;
 /**
- * A page whose node died is connected and subscribed again through the gateway within this.
- * The page connects again after 2 s, with a fresh login and client id, and the gateway sends it
- * to the node still up (2.1 s measured in CI). With its old client id the subscribe would be
- * refused there until the killed node was back (its subscription queue names the dead node as its
- * home: 4.2 to 6.1 s measured then), so the limit leaves room for that and a slower machine.
+ * How long a page whose node died is waited for to connect and subscribe again through the
+ * gateway (a wait, not a claim: the times are reported). The page connects again after 2 s, with
+ * a fresh login and client id, and the gateway sends it to the node still up (2.1 s measured in
+ * CI). With its old client id the subscribe would be refused there until the killed node was back
+ * (its subscription queue names the dead node as its home: 4.2 to 6.1 s measured then), so the
+ * wait leaves room for that and a slower machine.
  */
-const RECONNECT_LIMIT_MS = 20_000;
+const RECONNECT_WAIT_MS = 25_000;
 /** The killed node is started again a second later, boots and rejoins within this. */
 const REJOIN_LIMIT_MS = 90_000;
 /** One notification every STREAM_GAP_MS, alternately for each user and through each instance. */
 const STREAM_GAP_MS = 150;
-/** How long the stream runs before the kill, and after every page is subscribed again. */
-const PHASE_MS = 3000;
+/**
+ * How many notifications the stream commits before the kill, once every page is subscribed again,
+ * and once the node is back: counted, not timed, so each phase has its share however slow the machine.
+ */
+const PHASE_NOTIFICATIONS = 15;
 /** Pages are opened until both nodes hold some; never more than this. */
 const MAX_PAGES = 8;
 const KILLED = 0;
@@ -133,13 +137,19 @@ test('broker failover: one RabbitMQ node killed (SIGKILL) under a stream of noti
         const port = API_INTERNAL_PORTS[n % API_INTERNAL_PORTS.length];
         const { id } = await notify(user, content, null, `http://127.0.0.1:${port}`);
         committed.push({ user, content, id, at: Date.now() });
+        // Real time: the stream's pace, a load the broker and the pages meet; nothing waits on it.
         await sleep(STREAM_GAP_MS);
       }
     })().catch((error: unknown) => {
       streamError = error;
     });
+    /** Until the stream has committed PHASE_NOTIFICATIONS more (or failed: then its error). */
+    const phase = async () => {
+      const until = committed.length + PHASE_NOTIFICATIONS;
+      await expect.poll(() => streamError ?? committed.length >= until, { timeout: 30_000 }).toBe(true);
+    };
 
-    await sleep(PHASE_MS);
+    await phase();
     const socketsAtKill = new Map(pages.map((p) => [p, current(p)]));
     const killedAt = Date.now();
     killBrokerNode(KILLED);
@@ -151,7 +161,7 @@ test('broker failover: one RabbitMQ node killed (SIGKILL) under a stream of noti
       const before = socketsAtKill.get(p);
       await expect
         .poll(() => (current(p) !== before ? (current(p)?.subscribedAt ?? null) : null), {
-          timeout: RECONNECT_LIMIT_MS + 5000,
+          timeout: RECONNECT_WAIT_MS,
         })
         .not.toBeNull();
       expect(before?.closedAt).not.toBeNull();
@@ -174,7 +184,7 @@ test('broker failover: one RabbitMQ node killed (SIGKILL) under a stream of noti
       expect(current(p)?.closedAt).toBeNull();
     }
 
-    await sleep(PHASE_MS);
+    await phase();
     // The killed node is started again (the runner, as docker's restart policy) and rejoins.
     await expect
       .poll(
@@ -188,7 +198,7 @@ test('broker failover: one RabbitMQ node killed (SIGKILL) under a stream of noti
       .toEqual([brokerNodeName(0), brokerNodeName(1)]);
     const rejoinedMs = Date.now() - killedAt;
     // A little more of the stream with both nodes up again, then it stops.
-    await sleep(PHASE_MS);
+    await phase();
     streaming = false;
     await stream;
     expect(streamError).toBeNull();
@@ -203,7 +213,6 @@ test('broker failover: one RabbitMQ node killed (SIGKILL) under a stream of noti
       `both nodes running again after ${rejoinedMs} ms`;
     console.log(summary);
     test.info().annotations.push({ type: 'failover', description: summary });
-    expect(Math.max(...reconnectMs)).toBeLessThanOrEqual(RECONNECT_LIMIT_MS);
 
     for (const p of pages) {
       const mine = committed.filter((c) => c.user === p.user);

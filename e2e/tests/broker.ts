@@ -82,6 +82,8 @@ export interface LiveSocket {
   connack: number | null;
   /** When the broker confirmed a subscription (SUBACK without a failure code). */
   subscribedAt: number | null;
+  /** The topics the broker confirmed a subscription to, in the order confirmed. */
+  subscribed: string[];
   closedAt: number | null;
   notifications: LiveNotification[];
 }
@@ -114,6 +116,7 @@ function packets(stream: { rest: Buffer }, chunk: Buffer): { type: number; flags
 const CONNECT = 1;
 const CONNACK = 2;
 const PUBLISH = 3;
+const SUBSCRIBE = 8;
 const SUBACK = 9;
 
 /** The notification a PUBLISH carries on a notifications/ topic, if it is one. */
@@ -146,14 +149,27 @@ export function followLiveSockets(page: Page): LiveSocket[] {
       clientId: null,
       connack: null,
       subscribedAt: null,
+      subscribed: [],
       closedAt: null,
       notifications: [],
     };
     sockets.push(live);
     const sent = { rest: Buffer.alloc(0) };
     const received = { rest: Buffer.alloc(0) };
+    /** The topics of each SUBSCRIBE sent, by its packet id, until its SUBACK. */
+    const subscribing = new Map<number, string[]>();
     socket.on('framesent', ({ payload }) => {
       for (const packet of packets(sent, Buffer.from(payload))) {
+        if (packet.type === SUBSCRIBE) {
+          // The packet id, then each topic filter (length-prefixed) with its QoS byte.
+          const topics: string[] = [];
+          for (let at = 2; at + 2 <= packet.body.length;) {
+            const length = packet.body.readUInt16BE(at);
+            topics.push(packet.body.subarray(at + 2, at + 2 + length).toString('utf8'));
+            at += 2 + length + 1;
+          }
+          subscribing.set(packet.body.readUInt16BE(0), topics);
+        }
         if (packet.type !== CONNECT) continue;
         // Protocol name, level, flags and keep-alive, then the client id.
         const nameLength = packet.body.readUInt16BE(0);
@@ -164,8 +180,10 @@ export function followLiveSockets(page: Page): LiveSocket[] {
     socket.on('framereceived', ({ payload }) => {
       for (const packet of packets(received, Buffer.from(payload))) {
         if (packet.type === CONNACK) live.connack = packet.body[1] ?? null;
-        else if (packet.type === SUBACK && !packet.body.subarray(2).includes(0x80)) live.subscribedAt ??= Date.now();
-        else if (packet.type === PUBLISH) {
+        else if (packet.type === SUBACK && !packet.body.subarray(2).includes(0x80)) {
+          live.subscribedAt ??= Date.now();
+          live.subscribed.push(...(subscribing.get(packet.body.readUInt16BE(0)) ?? []));
+        } else if (packet.type === PUBLISH) {
           const notification = notificationOf(packet.flags, packet.body);
           if (notification) live.notifications.push({ ...notification, at: Date.now() });
         }

@@ -200,6 +200,8 @@ test('canary: an open page learns of a rollback at its next navigation; an ordin
   // A page is open on "EventMedia Next", live.
   await release('release', 'header', '--dist', nextDist, '--skip-smoke');
   const context = await browser.newContext();
+  // The page's clock is the test's: the page re-reads the discovery document at most every 5 s of it.
+  await context.clock.install();
   const page = await context.newPage();
   await page.goto(SHELL_URL);
   await expect(logo(page)).toHaveText('EventMedia Next');
@@ -215,8 +217,11 @@ test('canary: an open page learns of a rollback at its next navigation; an ordin
 
   // An ordinary release: the open page keeps the version it runs, and keeps working on it.
   await release('release', 'header', '--dist', nextDist, '--skip-smoke');
-  await page.waitForTimeout(5_500); // past the page's re-read interval, so the next navigation re-reads
+  // Past the page's re-read interval, so the next navigation re-reads the document.
+  await page.clock.fastForward(5_500);
+  const reread = page.waitForRequest((r) => r.url().startsWith(`${STORE_URL}/discovery.json`), { timeout: 10_000 });
   await page.getByRole('link', { name: 'Posts' }).first().click();
+  await reread;
   await expect(page).toHaveURL(/\/community$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(logo(page)).toHaveText('EventMedia');

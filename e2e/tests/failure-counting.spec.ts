@@ -71,20 +71,11 @@ async function load(context: BrowserContext, url: string): Promise<boolean> {
     expect([200, 503]).toContain(signed);
     // Unsigned, the page leaves the answer's body unread: it will never finish loading.
     if (signed !== 200) return false;
-    // Its body in, as the page saw it (its resource timing), then a task for the page to read it:
-    // the beacon goes out with the token.
-    await page.waitForFunction(
-      () =>
-        performance
-          .getEntriesByType('resource')
-          .some(
-            (entry) =>
-              entry.name.includes('/platform/rum-token') && (entry as PerformanceResourceTiming).responseEnd > 0,
-          ),
-      undefined,
-      { timeout: 10_000 },
-    );
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    // The page has read the token (the init script's mark), and signed its beacon in the same
+    // turn: the beacon goes out with the token.
+    await page.waitForFunction(() => (window as unknown as { __tokenRead?: boolean }).__tokenRead === true, undefined, {
+      timeout: 10_000,
+    });
     const added = await page.evaluate(
       () => (window as unknown as { __scriptsAdded: [string, string | null][] }).__scriptsAdded,
     );
@@ -152,6 +143,14 @@ test(`failure counting: a header failing in ${SHARE * 100} % of page loads, load
   // crossorigin: the header's, from the store (another origin), must load with CORS, so that an
   // error they throw reaches the page with its stack, not as "Script error.".
   await context.addInitScript(() => {
+    // Marks when the page has read its beacon token's answer (telemetry.ts reads it with json()).
+    const json = Response.prototype.json;
+    Response.prototype.json = function (this: Response) {
+      const read: Promise<unknown> = json.call(this);
+      if (this.url.includes('/platform/rum-token'))
+        void read.finally(() => Object.assign(window, { __tokenRead: true })).catch(() => undefined);
+      return read;
+    };
     const added: [string, string | null][] = [];
     Object.assign(window, { __scriptsAdded: added });
     new MutationObserver((records) => {

@@ -3,6 +3,7 @@ import { API_CALLS, type CallSpec } from '@marketplace/shared/contract';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, API_INTERNAL, DATA_DIR, DEMO_PASSWORD, ROOT } from '../env.js';
+import { followLiveSockets } from './broker.js';
 
 /** Logs in through the account remote's form, as a person would (on `shell`, the suite's by default). */
 export async function logIn(page: Page, profileName: string, password = DEMO_PASSWORD, shell = ''): Promise<void> {
@@ -42,8 +43,7 @@ export async function survivesBrokerRestart(
   page: Page,
   { shell, api, restart }: { shell: string; api: string; restart: () => Promise<void> },
 ) {
-  const sockets: string[] = [];
-  page.on('websocket', (ws) => sockets.push(ws.url()));
+  const sockets = followLiveSockets(page);
   await logIn(page, 'dave', DEMO_PASSWORD, shell);
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'no reload'));
   const bell = page.getByRole('button', { name: /^Notifications, \d+ new$/ });
@@ -51,9 +51,9 @@ export async function survivesBrokerRestart(
   await expect.poll(() => sockets.length).toBe(1);
 
   await restart();
-  // mqtt.js reconnects on its own (every 2 s); the channel subscribes again.
-  await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
-  await page.waitForTimeout(500);
+  // The channel connects again on its own (every 2 s) and subscribes again: the broker confirms it.
+  await expect.poll(() => sockets[1]?.subscribed ?? [], { timeout: 15_000 }).toContain('notifications/dave');
+  expect(sockets).toHaveLength(2);
   await notify('dave', 'Published after the restart', null, api);
   await expect(bell).toHaveAccessibleName('Notifications, 2 new');
   await bell.click();
@@ -61,7 +61,7 @@ export async function survivesBrokerRestart(
     'Published after the restart',
   );
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('no reload');
-  return { sockets, bell };
+  return { bell };
 }
 
 /** The page's diagnostics counters (shared/src/diagnostics.ts). */

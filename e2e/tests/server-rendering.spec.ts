@@ -183,9 +183,17 @@ test('server rendering: a form sent before the app has taken the page over is he
   await page.goto('/user/login', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Email or profile name').fill('olga');
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  // The press and the form sent, as the page's first listener (the window's, capturing) sees them.
+  await page.evaluate(() => {
+    const seen: Event[] = ((window as unknown as { pressed: Event[] }).pressed = []);
+    for (const type of ['click', 'submit']) window.addEventListener(type, (event) => seen.push(event), true);
+  });
   await page.getByRole('button', { name: 'Log in' }).click();
-  // Held: the browser did not send the form itself.
-  await page.waitForTimeout(300);
+  // Held: pressed, and its default (the browser sending the form itself) prevented.
+  const pressed = await page.evaluate(() =>
+    (window as unknown as { pressed: Event[] }).pressed.map((event) => [event.type, event.defaultPrevented]),
+  );
+  expect(pressed).toEqual([['click', true]]);
   expect(addresses).toEqual([`${SHELL}/user/login`]);
   release();
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { API } from '../env.js';
+import { API, SHELL } from '../env.js';
 import { logIn, notify } from './helpers.js';
 import { test } from './fixtures.js';
 
@@ -75,6 +75,8 @@ test('api -> header: a notification published live appears in the badge and the 
 test('shell: with the session cookie gone, each way a page notices (a route change, a page load, the live channel) ends at /user/login with the way back kept', async ({
   page,
 }) => {
+  // The page's clock is the test's: the live channel's pause before it asks for a login again runs on it.
+  await page.clock.install();
   const dropSession = () => page.context().clearCookies({ name: 'session' });
   const loggedInCookie = async () => (await page.context().cookies()).find((c) => c.name === 'loggedIn')?.value;
   const returnPath = async () =>
@@ -112,8 +114,11 @@ test('shell: with the session cookie gone, each way a page notices (a route chan
   await page.context().addCookies([{ name: 'loggedIn', value: 'yes', url: 'http://localhost:13000' }]);
   await expect(page).toHaveURL(/\/user\/login$/, { timeout: 15_000 });
   expect(await returnPath()).toBe('/events');
-  // Asked once, refused, and not again.
-  await page.waitForTimeout(5_000);
+  // Asked once, refused, and not again: past the channel's pause before it asks again (2 s) twice
+  // over on the page's clock, then a request the page sends after whatever that started.
+  await page.clock.runFor(5_000);
+  await page.route(`${SHELL}/after-the-pause`, (route) => route.fulfill({ status: 204 }));
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)).then(() => fetch('/after-the-pause')));
   expect(liveLogins).toHaveLength(1);
 });
 
