@@ -166,34 +166,34 @@ async function serve(
   }, config.sessionExpiryCheckMs);
   expiry.unref();
 
-  const { url, internalUrl } = await listeners.listen();
+  const close = async ({ graceMs = 0 } = {}) => {
+    clearInterval(sweeping);
+    clearInterval(expiry);
+    await expiring;
+    await sweeper.release().catch(() => undefined);
+    // Drain (http/listener.ts): the gateway is told to stop first, then requests under way finish.
+    // The relay publishes what was committed before the broker goes; what comes later waits in
+    // the outbox for another instance, or this one's next start.
+    await listeners.close(graceMs, () => relay.stop().then(() => live.close()));
+    // A job under way finishes (or, past the queue's own wait, is taken again after its lease).
+    await media.stop();
+    // A mail being sent finishes; what is left waits in the outbox for another instance or the next start.
+    await mailSender?.stop();
+    mailer?.close();
+    await mailbox?.close();
+    await database.close();
+    await releaseBrokerClaim?.();
+  };
+
+  let addresses: { url: string; internalUrl: string };
+  try {
+    addresses = await listeners.listen();
+  } catch (error) {
+    // Nothing listens (a port taken): what started is stopped, and nothing is left running.
+    await close().catch(() => undefined);
+    throw error;
+  }
   relay.start();
   mailSender?.start();
-  return {
-    url,
-    internalUrl,
-    services,
-    database,
-    sweep,
-    relay,
-    mail: mailSender,
-    async close({ graceMs = 0 } = {}) {
-      clearInterval(sweeping);
-      clearInterval(expiry);
-      await expiring;
-      await sweeper.release().catch(() => undefined);
-      // Drain (http/listener.ts): the gateway is told to stop first, then requests under way finish.
-      // The relay publishes what was committed before the broker goes; what comes later waits in
-      // the outbox for another instance, or this one's next start.
-      await listeners.close(graceMs, () => relay.stop().then(() => live.close()));
-      // A job under way finishes (or, past the queue's own wait, is taken again after its lease).
-      await media.stop();
-      // A mail being sent finishes; what is left waits in the outbox for another instance or the next start.
-      await mailSender?.stop();
-      mailer?.close();
-      await mailbox?.close();
-      await database.close();
-      await releaseBrokerClaim?.();
-    },
-  };
+  return { ...addresses, services, database, sweep, relay, mail: mailSender, close };
 }

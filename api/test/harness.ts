@@ -80,24 +80,36 @@ export async function startTestApi(
   env: Record<string, string> = {},
   dir = mkdtempSync(join(tmpdir(), 'api-test-')),
 ): Promise<TestApi> {
-  const port = await freePort();
   // A database given (replicas sharing one) is the caller's to remove.
   const database = env.DATABASE_URL || env.DATABASE_PATH ? null : await freshDatabase(dir);
   // As `npm start` does: replicas sharing `dir` share the secrets kept there (the file link key).
-  const config = loadConfigWithSecrets({
-    API_PORT: String(port),
-    API_PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-    API_ALLOWED_ORIGINS: SHELL_ORIGIN,
-    MEDIA_DIR: join(dir, 'media'),
-    ADMIN_TOKEN,
-    RUM_TOKEN_KEY,
-    // The tests log in as the demo accounts; the demo's pictures are made only where a test asks.
-    SEED_DEMO: '1',
-    SEED_DEMO_MEDIA: '0',
-    ...database?.env,
-    ...env,
-  });
-  let api = await startApi(config);
+  const configAt = (port: number) =>
+    loadConfigWithSecrets({
+      API_PORT: String(port),
+      API_PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      API_ALLOWED_ORIGINS: SHELL_ORIGIN,
+      MEDIA_DIR: join(dir, 'media'),
+      ADMIN_TOKEN,
+      RUM_TOKEN_KEY,
+      // The tests log in as the demo accounts; the demo's pictures are made only where a test asks.
+      SEED_DEMO: '1',
+      SEED_DEMO_MEDIA: '0',
+      ...database?.env,
+      ...env,
+    });
+  // A free port is free only until someone binds it: the files running beside this one (and their
+  // brokers) take ports too, so a port taken meanwhile is given up for another.
+  let config = configAt(await freePort());
+  let api: RunningApi;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      api = await startApi(config);
+      break;
+    } catch (error) {
+      if (attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      config = configAt(await freePort());
+    }
+  }
   const harness: TestApi = {
     url: api.url,
     config,

@@ -4,6 +4,7 @@
  * embeds the live broker is the only one on its database (issue 40, item 4). PostgreSQL only
  * (vitest.config.ts): its instances share a database; SQLite is one process's store.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
@@ -90,6 +91,43 @@ describe('an instance starting while another holds the lock', () => {
 // embedding one on the same database would publish where half the pages never listen.
 describe('an instance on PostgreSQL without an external broker', () => {
   const fresh = useFreshDatabase();
+
+  it('that cannot listen (its port taken) stops what it started, leaving no connection: the next one starts and serves', async () => {
+    const { env, dir } = fresh();
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      await expect(startTestApi({ ...env, API_PORT: port }, join(dir, 'refused'))).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
+    } finally {
+      taken.close();
+    }
+    // No connection of the refused one is left on the database (its media queue's pool among them).
+    const watcher = new pg.Client({ connectionString: env.DATABASE_URL });
+    await watcher.connect();
+    try {
+      await vi.waitFor(
+        async () => {
+          const { rows } = await watcher.query<{ n: number }>(
+            'SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          );
+          expect(rows[0]?.n).toBe(0);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    } finally {
+      await watcher.end();
+    }
+    // Had the refused one kept its broker's claim on the database, this one would refuse to start.
+    const next = await startTestApi(env, join(dir, 'next'));
+    try {
+      expect((await next.client().call('getEvents', {})).status).toBe(200);
+    } finally {
+      await next.close();
+    }
+  });
 
   it('is the only one on its database: a second refuses to start naming MQTT_BROKER_URL, the first serves on, and once it stops another starts', async () => {
     const { env, dir } = fresh();
