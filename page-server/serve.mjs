@@ -10,7 +10,7 @@
 //   session check (session-check.mjs).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { extname, join, normalize, relative, resolve, sep } from 'node:path';
 import { messageOf } from '@marketplace/shared/errors';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { RUM_TOKEN_PATH } from '@marketplace/shared/node/rum-token';
@@ -185,6 +185,16 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     let file = resolve(root, `.${normalize(pathname)}`);
     if (file !== root && !file.startsWith(root + sep)) {
       res.writeHead(400).end('Bad path');
+      return;
+    }
+    // Hidden files are never served: a folder served whole may hold them (a release store's lock,
+    // its watcher's state and the teams' webhook addresses).
+    if (
+      relative(root, file)
+        .split(sep)
+        .some((segment) => segment.startsWith('.'))
+    ) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
       return;
     }
     if (!existsSync(file) || statSync(file).isDirectory()) {

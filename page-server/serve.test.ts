@@ -115,6 +115,19 @@ describe('serve-app', () => {
     expect(climb).toContain('<title>app</title>');
     expect((await fetch(`${base}/main.js`, { method: 'POST' })).status).toBe(405);
   });
+
+  it('never serves a hidden file or one in a hidden folder, however the path is spelled', async () => {
+    // A release store served whole keeps its webhook addresses and its lock beside discovery.json.
+    writeFileSync(join(dir, '.webhooks.json'), '{"header":"https://hooks.example/secret"}');
+    mkdirSync(join(dir, '.lock'), { recursive: true });
+    writeFileSync(join(dir, '.lock', 'owner.json'), '{"pid":1}');
+    for (const path of ['/.webhooks.json', '/%2Ewebhooks.json', '/x/../.webhooks.json', '/.lock/owner.json']) {
+      const res = await fetch(`${base}${path}`);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.text()).not.toContain('hooks.example');
+    }
+    expect((await fetch(`${base}/mf-manifest.json`)).status).toBe(200);
+  });
 });
 
 /**
