@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,12 +79,14 @@ export type Receiving = 'ok' | 'fail' | 'hang';
 
 /**
  * A team's webhook receiver on loopback (node:http, as a real one would be reached): it keeps the
- * JSON body of every call and answers as `receiving` says (changeable between calls). Closed after
- * each test, hanging calls included.
+ * JSON body of every call and answers as `receiving` says (changeable between calls). `held()` is
+ * how many calls it has received and still holds open, unanswered, their caller still waiting.
+ * Closed after each test, hanging calls included.
  */
 export async function webhookReceiver(receiving: Receiving = 'ok') {
   const calls: Record<string, unknown>[] = [];
   const state = { receiving };
+  const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -92,12 +94,16 @@ export async function webhookReceiver(receiving: Receiving = 'ok') {
       calls.push(JSON.parse(body) as Record<string, unknown>);
       if (state.receiving === 'ok') res.writeHead(204).end();
       if (state.receiving === 'fail') res.writeHead(500).end('down');
+      if (state.receiving !== 'hang') return;
+      // Until the caller gives up (its timeout closes the connection).
+      open.add(res);
+      res.on('close', () => open.delete(res));
     });
   });
   receivers.push(server);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks/team-secret`, calls, state };
+  return { url: `http://127.0.0.1:${port}/hooks/team-secret`, calls, state, held: () => open.size };
 }
 
 const receivers: Server[] = [];

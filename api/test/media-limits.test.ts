@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,9 +50,8 @@ function claimingDuration(file: string, seconds: number): string {
 }
 
 let runs = 0;
-/** processVideo with test-small limits, in a work folder of its own. */
-function processWith(source: string, limits: Partial<VideoLimits>) {
-  const work = mkdtempSync(join(dir, `work-${runs++}-`));
+/** processVideo with test-small limits, in a work folder of its own (`work`, kept for a look afterwards). */
+function processWith(source: string, limits: Partial<VideoLimits>, work = mkdtempSync(join(dir, `work-${runs++}-`))) {
   return processVideo(source, 'video/webm', work, undefined, {
     ...defaultVideoLimits(Date.now() + 120_000),
     ...limits,
@@ -64,6 +63,12 @@ const plain = (reason: string) => {
   expect(reason).not.toContain('/');
   expect(reason).not.toMatch(/ffmpeg|ffprobe|vips|Invalid|error|exited|\(/i);
 };
+
+/** The reason a file was refused for; a file that was accepted fails the test here. */
+function refusal(result: { ok: true } | { ok: false; reason: string }): string {
+  if (result.ok) throw new Error('accepted, where a refusal was expected');
+  return result.reason;
+}
 
 describe('video limits measured on the decoded stream', () => {
   it('refuses a 12 s WebM whose header claims 1 s once the decoder has made more than the cap', async () => {
@@ -92,21 +97,27 @@ describe('video limits measured on the decoded stream', () => {
   }, 60_000);
 
   it('refuses a picture whose 16K x 16K header is refused by the picture path, in plain words', async () => {
-    const refused = await processImage(pngDeclaring(16_384, 16_384), 'image/png');
-    expect(refused.ok).toBe(false);
-    if (refused.ok) return;
-    expect(refused.reason).toMatch(/16384 x 16384 pixels; at most 100 million are accepted/);
-    plain(refused.reason);
+    const reason = refusal(await processImage(pngDeclaring(16_384, 16_384), 'image/png'));
+    expect(reason).toMatch(/16384 x 16384 pixels; at most 100 million are accepted/);
+    plain(reason);
   });
 
   it('kills ffmpeg and refuses once a noisy video makes more bytes than the cap', async () => {
-    const noisy = webm('noise.webm', 'nullsrc=size=160x120:rate=25,geq=random(1)*255:128:128', 3, ['-b:v', '4M']);
-    const started = Date.now();
-    const refused = await processWith(noisy, { maxOutputBytes: 64 * 1024 });
+    // Long enough that ffmpeg is still writing well after its first segment passes the cap.
+    const noisy = webm('noise.webm', 'nullsrc=size=160x120:rate=25,geq=random(1)*255:128:128', 8, ['-b:v', '4M']);
+    const capped = mkdtempSync(join(dir, 'work-capped-'));
+    const refused = await processWith(noisy, { maxOutputBytes: 64 * 1024 }, capped);
     expect(refused).toEqual({ ok: false, reason: VIDEO_REFUSALS.tooMuch });
-    expect(Date.now() - started).toBeLessThan(60_000);
     // The same video under the default cap is made.
-    expect((await processWith(noisy, {})).ok).toBe(true);
+    const whole = mkdtempSync(join(dir, 'work-whole-'));
+    expect((await processWith(noisy, {}, whole)).ok).toBe(true);
+    // Killed as it wrote, not refused once it had finished: the media playlist, which ffmpeg writes
+    // as a VOD run ends, is missing, and fewer segments were written than the whole video makes.
+    const ladder = (work: string) => readdirSync(join(work, 'ladder', '360p')).sort();
+    expect(ladder(whole)).toContain('index.m3u8');
+    expect(ladder(capped)).not.toContain('index.m3u8');
+    const segments = (work: string) => ladder(work).filter((name) => name.endsWith('.m4s')).length;
+    expect(segments(capped)).toBeLessThan(segments(whole));
   }, 120_000);
 
   it('stops every run at the deadline', async () => {
@@ -127,7 +138,7 @@ describe('video limits measured on the decoded stream', () => {
       writeFileSync(file, bytes);
       const refused = await processWith(file, {});
       expect(refused).toEqual({ ok: false, reason: VIDEO_REFUSALS.unreadable });
-      if (!refused.ok) plain(refused.reason);
+      plain(refusal(refused));
     }
   }, 60_000);
 });

@@ -156,8 +156,10 @@ test('server rendering: a page paints its content and its largest picture before
     };
   });
   // The largest paint is an event's cover (server-rendered, eager), and the script ran after it.
+  // Chromium gives the paint's time in whole milliseconds (the script's to a tenth), so a script
+  // added in the same millisecond as the paint may read up to one below it.
   expect(seen.element).toBe('IMG');
-  expect(seen.scriptAt).toBeGreaterThan(seen.largest);
+  expect(seen.scriptAt).toBeGreaterThan(seen.largest - 1);
 });
 
 test('server rendering: a page whose pictures never arrive still runs its script, START_AT_LATEST_MS after it was asked for, and answers', async ({
