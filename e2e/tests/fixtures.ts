@@ -109,7 +109,7 @@ export const test = base.extend<{ cspViolations: string[]; hydrationErrors: stri
       const errors: string[] = [];
       context.on('console', (m) => {
         if (m.type() === 'error' && /\[hydrate\]|hydrat|React error #(418|423|425)\b/i.test(m.text()))
-          errors.push(m.text());
+          errors.push(`${m.page()?.url() ?? 'a page'}: ${m.text()}`);
       });
       await use(errors);
       expect(errors, 'hydration errors').toEqual([]);

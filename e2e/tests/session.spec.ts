@@ -104,8 +104,11 @@ test('shell: with the session cookie gone, each way a page notices (a route chan
   page.on('websocket', () => sockets++);
   await logIn(page, 'dave');
   await expect.poll(() => sockets).toBeGreaterThan(0);
+  // The shell's own check of the new page answered first: the live channel is the one way left.
+  const checked = page.waitForResponse((r) => r.url().endsWith('/v2/checkAuthentication'));
   await page.goto('/events');
   await expect(page.getByRole('button', { name: 'Profile menu' })).toBeVisible();
+  expect((await checked).status()).toBe(200);
   await expect.poll(() => sockets).toBeGreaterThan(1);
   const liveLogins: string[] = [];
   page.on('request', (r) => r.url().endsWith('/v2/liveCredentials') && liveLogins.push(r.url()));

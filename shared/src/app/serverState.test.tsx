@@ -149,7 +149,7 @@ describe('a page kept for visitors, in a browser whose loggedIn cookie says yes'
         ),
       );
       expect([mismatches, root.textContent]).toEqual([[], 'visitor']);
-      // What load() does first: the cookie's word, which the page then checks with the API.
+      // What load() does once the API knows the cookie's user.
       act(() => store.setState({ isLoggedIn: true }));
       expect(root.textContent).toBe('member');
       act(() => hydrated.unmount());

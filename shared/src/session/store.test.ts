@@ -62,6 +62,21 @@ describe('session store', () => {
     },
   );
 
+  it('a page rendered for a visitor, in a browser whose cookie claims a session the API does not know: never logged in, so nothing of a session ends with it but the claim', async () => {
+    server.use(
+      http.get('http://api.test/v2/userInfo', () => HttpResponse.json({ error: 'Not logged in' }, { status: 401 })),
+      http.get('http://api.test/v2/user/cart', () => HttpResponse.json({ cart: [] })),
+    );
+    document.cookie = 'loggedIn=yes; path=/';
+    const store = createSessionStore({ isLoggedIn: false, session: null });
+    const saidLoggedIn: boolean[] = [];
+    store.subscribe((state) => saidLoggedIn.push(state.isLoggedIn));
+    await store.getState().load();
+    expect(saidLoggedIn).not.toContain(true);
+    expect(store.getState()).toMatchObject({ user: null, isLoggedIn: false, ended: { reason: 'expired' } });
+    expect(document.cookie).toContain('loggedIn=no');
+  });
+
   it('stays logged in with the user unknown for now when userInfo answers 500', async () => {
     server.use(
       http.get('http://api.test/v2/userInfo', () => HttpResponse.json({ error: 'down' }, { status: 500 })),

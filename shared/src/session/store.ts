@@ -95,14 +95,18 @@ export function createSessionStore(start: { isLoggedIn?: boolean; session?: Serv
 
     async load() {
       const isLoggedIn = isLoggedInCookie();
-      set({ isLoggedIn });
+      // A cookie saying yes where the store says no (a visitors' page, kept by nginx, reaching a
+      // browser whose session is dead; another tab's log in) is a claim until the API answers: the
+      // store says logged in only then, so a claim found dead never looks like a session that
+      // ended, whose end would take the page's visitor data with it.
+      if (!isLoggedIn) set({ isLoggedIn });
       const [who, cart] = await Promise.all([
         isLoggedIn ? readUser() : Promise.resolve({ user: null, ended: false }),
         apiCall('getCart')
           .then((r) => r.cart)
           .catch(() => get().cart),
       ]);
-      set({ user: who.user, cart, loaded: true });
+      set({ user: who.user, cart, loaded: true, ...(isLoggedIn && !who.ended && { isLoggedIn }) });
       // The cookie said yes but the server knows nobody: no profile menu shows for nobody.
       if (who.ended) await get().expire();
     },
