@@ -66,7 +66,11 @@ export async function bakeStep({ store, remote, readFigures, now, log, figuresTi
     all = await figuresWithin(readFigures, before.promoted, figuresTimeoutMs);
   } catch (error) {
     const entry = await recordUnreadable({
-      ...{ store, error, now, log, pager },
+      store,
+      error,
+      now,
+      log,
+      pager,
       current: () => {
         const state = current();
         if (!state || !unchanged(before, state, now())) return null;
@@ -94,6 +98,7 @@ export async function bakeStep({ store, remote, readFigures, now, log, figuresTi
       reason: decision.reason,
       figures: { canary, live },
       ...(decision.evidence ? { evidence: keptEvidence(decision.evidence) } : {}),
+      policy: state.policy,
     };
     // The evaluation first, then its rollback: a watcher killed between leaves it for the next step.
     appendHistory(store, entry);

@@ -10,7 +10,7 @@
 // what a concurrent control would cancel out (both rates swinging over the day), and its harm is
 // judged on the new version's counts against a rate known from the baseline's thousands of loads.
 import { decideCanary } from './canary.mjs';
-import { isStart } from './canary-state.mjs';
+import { givenPolicy, isStart } from './canary-state.mjs';
 
 /**
  * @typedef {import('./history.mjs').HistoryEntry} HistoryEntry
@@ -53,7 +53,7 @@ export function bakeState(doc, history, remote) {
   const start = history.findLastIndex((e, i) => i < promotedAt && isStart(e, remote, version));
   if (start < 0) return null;
   const canaryLines = history.slice(start, promotedAt).filter((e) => e.remote === remote && e.to === version);
-  const policy = canaryLines.findLast((e) => e.policy)?.policy;
+  const policy = givenPolicy(canaryLines);
   const baseline = canaryLines.findLast((e) => e.action === 'watch' && e.figures)?.figures?.live;
   const bakeIntervals = policy?.bakeIntervals ?? 0;
   if (!policy || !baseline || bakeIntervals <= 0) return null;

@@ -1,6 +1,7 @@
 // A canary as the release store tells it: its start, policy, evaluations so far and when the next
 // is due, and an evaluation a killed watcher left unfinished. Read from the discovery document and
 // the history alone, never from a watcher's memory, so that any watcher goes on at the same step.
+import { keepingRule } from './canary-policy.mjs';
 import { NOTE_ACTIONS } from './history.mjs';
 
 /**
@@ -19,6 +20,21 @@ export const isStart = (e, remote, version) =>
 export function canaryStart(history, remote, version) {
   const started = history.findLast((e) => isStart(e, remote, version));
   return started?.time ?? new Date(Date.now() - 86_400_000).toISOString();
+}
+
+/**
+ * The policy a canary is judged under, from its `canary` line and `policy` lines in order: the
+ * last one's pace, shares, deadline and bake, under the rule (alphas, margins) of the first
+ * (keepingRule). Evaluations record the policy they used; they do not give one.
+ * @param {HistoryEntry[]} lines @returns {Policy | null}
+ */
+export function givenPolicy(lines) {
+  /** @type {Policy | null} */
+  let policy = null;
+  for (const e of lines)
+    if ((e.action === 'canary' || e.action === 'policy') && e.policy)
+      policy = policy ? keepingRule(policy, e.policy) : e.policy;
+  return policy;
 }
 
 /** @param {HistoryEntry} e @returns {e is HistoryEntry & { figures: NonNullable<HistoryEntry['figures']>, percent: number }} */
@@ -50,7 +66,7 @@ export function looksOf(history, remote, version) {
  * @property {string} live the live version beside it
  * @property {number} percent its share now
  * @property {string} start when it started (its `canary` line): the figures are read since then
- * @property {Policy | null} policy the watcher's policy (its `canary` line's, or the last `policy` line's since); null: a canary nobody watches, ended by hand
+ * @property {Policy | null} policy the watcher's policy (its `canary` line's, or the last `policy` line's since, under the rule of the first: givenPolicy); null: a canary nobody watches, ended by hand
  * @property {string} watchedSince when that policy was given
  * @property {import('./canary.mjs').Look[]} looks every evaluation so far, oldest first
  * @property {HistoryEntry | undefined} last the last evaluation
@@ -79,7 +95,7 @@ export function canaryState(doc, history, remote) {
   let attempts = 0;
   mine.forEach((e, i) => {
     if (e.action === 'policy' && e.policy) {
-      policy = e.policy;
+      policy = policy ? keepingRule(policy, e.policy) : e.policy;
       watchedSince = e.time;
       policyAt = i;
     }

@@ -41,6 +41,11 @@ const pts = (/** @type {number} */ x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixe
 const ev = (/** @type {number} */ e) => (e >= 1e6 ? e.toExponential(1) : e >= 100 ? e.toFixed(0) : e.toFixed(1));
 const change = (/** @type {number} */ r) => `${r >= 1 ? '+' : ''}${Math.round((r - 1) * 100)} %`;
 const ms = (/** @type {number} */ v) => `${Math.round(v)} ms`;
+/** The harm a policy tolerates, in words. @param {Policy} policy */
+const harmText = (policy) =>
+  policy.relativeMargin
+    ? `${Math.round(policy.relativeMargin * 100)} % of live's rate (at least ${pts(policy.margin).slice(1)})`
+    : pts(policy.margin);
 
 /** @param {VitalJudgement} v */
 const vitalLine = (v) =>
@@ -65,7 +70,7 @@ export const topErrorText = (e) =>
  *   margin (mSPRT on the log ratio); each at its part of `alpha`;
  * - wait: a side has fewer than `minLoads` page loads;
  * - promote: at the last share for `holdIntervals` evaluations, with evidence that its error
- *   rate is not higher than live's by `margin` or more and that each reported p75 is not worse
+ *   rate is not higher than live's by the policy's harm (`harmAt`) or more and that each reported p75 is not worse
  *   by its margin or more (at parts of `promoteAlpha`);
  * - at the deadline, `deadlineIntervals` evaluations without either: rolled back, so that no
  *   canary is left serving with nobody watching it; or, when its policy says to hold
@@ -87,7 +92,7 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
   if (!now) throw new Error('decideCanary needs at least one evaluation');
   const { canary, live, percent } = now;
   const blocks = blocksOf(looks);
-  const errors = errorEvidence(blocks, policy.margin);
+  const errors = errorEvidence(blocks, policy);
   const ratio = ratioEvidence(blocks);
   /** @type {Evidence} */
   const evidence = { harm: errors.harm, noHarm: errors.noHarm, ratio };
@@ -165,7 +170,7 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
     return {
       action: 'promote',
       reason: withVitals(
-        `${rates}: not worse by ${pts(policy.margin)} or more (evidence ${ev(errors.noHarm)} ≥ ${ev(noHarmBar)})`,
+        `${rates}: not worse by ${harmText(policy)} or more (evidence ${ev(errors.noHarm)} ≥ ${ev(noHarmBar)})`,
       ),
       evidence,
     };
@@ -181,7 +186,7 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
         policy,
       });
       parts.push(
-        `no evidence yet that the error rate is not worse by ${pts(policy.margin)} (${ev(errors.noHarm)} of ${ev(noHarmBar)}; ${
+        `no evidence yet that the error rate is not worse by ${harmText(policy)} (${ev(errors.noHarm)} of ${ev(noHarmBar)}; ${
           Number.isFinite(needed)
             ? `at these rates at least ${needed} canary loads in all, ${canary.loads} so far`
             : 'at these rates it never will be'

@@ -100,7 +100,9 @@ describe('decideCanary: the review’s examples', () => {
     );
     const decision = decideCanary({ looks: at50, policy: { ...DEFAULT_POLICY, minLoads: 30 } });
     expect(decision.action).toBe('hold');
-    expect(decision.reason).toMatch(/no evidence yet that the error rate is not worse by \+1\.0 pt/);
+    expect(decision.reason).toMatch(
+      /no evidence yet that the error rate is not worse by 50 % of live's rate \(at least 0\.2 pt\)/,
+    );
     expect(decision.reason).toMatch(/at these rates it never will be/);
     expect(zTestJudge({ looks: at50, policy: { ...DEFAULT_POLICY, minLoads: 30 } }).action).toBe('promote');
   });
@@ -180,15 +182,12 @@ describe('decideCanary', () => {
       'promote',
     ]);
     expect(decisions.at(-1)!.reason).toMatch(
-      /^error rate 1\.0 % against live's 1\.0 %: not worse by \+1\.0 pt or more/,
+      /^error rate 1\.0 % against live's 1\.0 %: not worse by 50 % of live's rate \(at least 0\.2 pt\) or more/,
     );
   });
 
   it('holds a clean canary at the last share until the evidence bounds the harm, saying what that takes', () => {
-    const decisions = watchLike((percent) => ({
-      canary: [percent, Math.round(0.01 * percent)],
-      live: [100 - percent, 0],
-    }));
+    const decisions = watchLike((percent) => ({ canary: [percent, 0], live: [100 - percent, 0] }));
     const holding = decisions.find((d) => d.action === 'hold' && /at least \d+ canary loads/.test(d.reason));
     expect(holding?.reason).toMatch(/at these rates at least \d+ canary loads in all, \d+ so far/);
   });
@@ -373,18 +372,24 @@ describe('the evidence', () => {
   });
 
   it('stakes nothing on the first interval and nothing on a canary doing better', () => {
-    const first = errorEvidence(blocksOf(looks([{ canary: [100, 50], live: [900, 0] }])), 0.01);
+    const first = errorEvidence(blocksOf(looks([{ canary: [100, 50], live: [900, 0] }])), { margin: 0.01 });
     expect(first.harm).toBe(1);
-    const better = errorEvidence(blocksOf(looks(repeat(10, { canary: [100, 0], live: [900, 90] }))), 0.01);
+    const better = errorEvidence(blocksOf(looks(repeat(10, { canary: [100, 0], live: [900, 90] }))), { margin: 0.01 });
     expect(better.harm).toBeLessThanOrEqual(1);
   });
 
   it('says how many canary loads promotion needs, and that a canary worse than the margin never gets there', () => {
+    // At 1 % the tolerated harm is half of it (0.5 pt); at 0.1 %, the floor (0.2 pt).
     const at1 = promotionLoads({ canaryRate: 0.01, liveRate: 0.01, share: 0.5 });
-    expect(at1).toBeGreaterThan(1000);
-    expect(at1).toBeLessThan(2000);
+    expect(at1).toBeGreaterThan(5000);
+    expect(at1).toBeLessThan(10_000);
     expect(promotionLoads({ canaryRate: 0.001, liveRate: 0.001, share: 0.5 })).toBeLessThan(at1);
-    expect(promotionLoads({ canaryRate: 0.02, liveRate: 0.01, share: 0.5 })).toBe(Infinity);
+    expect(promotionLoads({ canaryRate: 0.015, liveRate: 0.01, share: 0.5 })).toBe(Infinity);
+    expect(promotionLoads({ canaryRate: 0.003, liveRate: 0.001, share: 0.5 })).toBe(Infinity);
+    // An absolute margin alone, as policies recorded before the relative one: 1 point at 1 %.
+    const absolute = { ...DEFAULT_POLICY, margin: 0.01, relativeMargin: undefined };
+    expect(promotionLoads({ canaryRate: 0.01, liveRate: 0.01, share: 0.5, policy: absolute })).toBeLessThan(2000);
+    expect(promotionLoads({ canaryRate: 0.015, liveRate: 0.01, share: 0.5, policy: absolute })).toBeLessThan(Infinity);
   });
 });
 

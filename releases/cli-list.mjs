@@ -40,7 +40,9 @@ export async function listCommand({ store, root, name, rest }) {
       e.action === 'watch'
         ? `${e.decision} at ${e.percent} %`
         : e.action === 'policy'
-          ? 'watched'
+          ? e.to
+            ? 'watched'
+            : 'set for the next canaries'
           : e.action === 'bake'
             ? `${e.decision}`
             : e.action === 'webhook'

@@ -8,6 +8,7 @@ import { optionIn, remoteNamed } from './cli-args.mjs';
 import { follow } from './cli-follow.mjs';
 import { releaseGate } from './cli-gate.mjs';
 import { policyOptions } from './cli-policy.mjs';
+import { storedPolicy } from './remote-policy.mjs';
 import { release } from './store.mjs';
 
 /** @param {import('./cli-args.mjs').Invocation} invocation */
@@ -17,7 +18,8 @@ export async function releaseCommand({ store, root, name, rest }) {
   const canaryOption = option('--canary');
   const canary = canaryOption === undefined ? undefined : Number(canaryOption);
   // Read before anything is released: a canary with --watch is the watcher's from its first line.
-  const policy = canary !== undefined && rest.includes('--watch') ? policyOptions(rest) : undefined;
+  const policy =
+    canary !== undefined && rest.includes('--watch') ? policyOptions(rest, storedPolicy(store, remote)) : undefined;
   const dist = resolve(option('--dist') ?? join(root, pkg, 'dist'));
   if (!existsSync(join(dist, 'mf-manifest.json'))) {
     console.error(`${dist} has no build: run pnpm --filter ${pkg} build first, or pass --dist`);

@@ -8,7 +8,8 @@
 // in the history. `--watch` gives the canary the watcher's policy (kept in the store) and follows
 // its evaluations on real-user figures until it is decided: the watcher service
 // (watcher-service.mjs) judges it when one runs on the store, else this command does, with the
-// same step (watch.mjs), the service then baking a version it promoted; `--webhook <url>` names
+// same step (watch.mjs), the service then baking a version it promoted; `--policy [options]` sets
+// the remote's policy for its next canaries (the defaults where it says nothing); `--webhook <url>` names
 // the remote's webhook, paged when the watcher goes blind and on rollbacks and promotions. The
 // figures are read from the API at API_INTERNAL_URL or PLATFORM_API_URL with ADMIN_TOKEN (figures.mjs); `pnpm releases` shows them per remote and version, and
 // `--report <file>` writes them as an HTML page with charts.
@@ -18,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { listCommand } from './cli-list.mjs';
 import { promoteCommand } from './cli-promote.mjs';
 import { releaseCommand } from './cli-release.mjs';
+import { remotePolicyCommand } from './cli-remote-policy.mjs';
 import { rollbackCommand } from './cli-rollback.mjs';
 import { watchCommand } from './cli-watch.mjs';
 import { webhookCommand } from './cli-webhook.mjs';
@@ -32,6 +34,8 @@ const invocation = { store, root, name, rest };
 
 if (command === 'release' && rest.includes('--webhook')) {
   await webhookCommand(invocation);
+} else if (command === 'release' && rest.includes('--policy')) {
+  await remotePolicyCommand(invocation);
 } else if (command === 'release' && rest.includes('--watch') && !rest.includes('--canary')) {
   await watchCommand(invocation);
 } else if (command === 'release' && rest.includes('--promote')) {
@@ -44,7 +48,7 @@ if (command === 'release' && rest.includes('--webhook')) {
   await listCommand(invocation);
 } else {
   console.error(
-    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.01] [--deadline n] [--at-deadline rollback|hold] [--bake n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --promote | pnpm release <remote> --webhook <url>|off | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
+    'usage: pnpm release <remote> [--dist <dir>] [--canary <percent> [--watch [--interval s] [--min-loads n] [--hold n] [--steps 25,50] [--alpha 0.05] [--margin 0.002] [--relative-margin 0.5] [--deadline n] [--at-deadline rollback|hold] [--bake n] [--lcp-margin 0.2] [--inp-margin 0.2]]] [--skip-smoke] | pnpm release <remote> --watch [policy options] | pnpm release <remote> --policy [policy options] | pnpm release <remote> --promote | pnpm release <remote> --webhook <url>|off | pnpm rollback <remote> | pnpm releases [--since 24h] [--report <file>]',
   );
   process.exit(2);
 }

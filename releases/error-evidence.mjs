@@ -1,6 +1,6 @@
 // The e-processes on the error rates (harm: the canary fails more often than live; no harm: not
-// by the margin or more), and the page loads promotion needs at given rates.
-import { ALPHA_SHARE, DEFAULT_POLICY } from './canary-policy.mjs';
+// by the policy's margin or more), and the page loads promotion needs at given rates.
+import { ALPHA_SHARE, DEFAULT_POLICY, harmAt } from './canary-policy.mjs';
 
 /**
  * @typedef {import('./blocks.mjs').Block} Block
@@ -21,24 +21,25 @@ const PSEUDO_ERRORS = 2;
 const logLik = (x, n, p) => (x > 0 ? x * Math.log(p) : 0) + (n - x > 0 ? (n - x) * Math.log1p(-p) : 0);
 
 /**
- * The rate of live, p, that the null hypothesis "the canary's rate is live's plus delta" fits a
- * block worst against the guesses (ta, tb), for na canary and nb live loads: the root of the
- * derivative of the log of the e-value's expectation, which is concave in p (Turner, Ly and
- * Grünwald 2024, "Generic e-variables for exact sequential k-sample tests"). At that point the
- * expectation is 1 and everywhere else on the null it is less, which is what makes the block's
- * likelihood ratio an e-value however small the counts.
- * @param {number} na @param {number} nb @param {number} ta @param {number} tb @param {number} delta
+ * The rate of live, p, that the null hypothesis "the canary's rate is `ratio` times live's plus
+ * delta" fits a block worst against the guesses (ta, tb), for na canary and nb live loads: the
+ * root of the derivative of the log of the e-value's expectation, which is concave in p (Turner,
+ * Ly and Grünwald 2024, "Generic e-variables for exact sequential k-sample tests"). At that point
+ * the expectation is 1 and everywhere else on the null it is less, which is what makes the
+ * block's likelihood ratio an e-value however small the counts (for a ratio above 1 too: the
+ * tests compute that expectation exactly over every outcome of small blocks).
+ * @param {number} na @param {number} nb @param {number} ta @param {number} tb @param {number} delta @param {number} [ratio]
  */
-export function nullRate(na, nb, ta, tb, delta) {
-  if (delta === 0) return (na * ta + nb * tb) / (na + nb);
+export function nullRate(na, nb, ta, tb, delta, ratio = 1) {
+  if (delta === 0 && ratio === 1) return (na * ta + nb * tb) / (na + nb);
   /** @param {number} p */
   const slope = (p) => {
-    const q = p + delta;
-    return (na * (ta - q)) / (q * (1 - q)) + (nb > 0 ? (nb * (tb - p)) / (p * (1 - p)) : 0);
+    const q = ratio * p + delta;
+    return (ratio * na * (ta - q)) / (q * (1 - q)) + (nb > 0 ? (nb * (tb - p)) / (p * (1 - p)) : 0);
   };
   // Decreasing in p; with no live loads its root can be below 0, where the null's edge is the point.
   let lo = 0;
-  let hi = 1 - delta;
+  let hi = (1 - delta) / ratio;
   if (nb === 0 && slope(1e-12) <= 0) return 0;
   for (let i = 0; i < 40; i++) {
     const mid = (lo + hi) / 2;
@@ -52,8 +53,12 @@ export function nullRate(na, nb, ta, tb, delta) {
  * The two e-processes on the error rates, one product over the blocks each:
  *
  * - harm: evidence that the canary fails more often than live (null: its rate at most live's);
- * - noHarm: evidence that it does not fail more often by `margin` or more (null: its rate at
- *   least live's plus the margin), which promotion needs.
+ * - noHarm: evidence that it does not fail more often by the policy's harm or more (null: its
+ *   rate at least live's plus `harmAt` live's rate: `relativeMargin` of it, or `margin` when
+ *   that is more), which promotion needs. That null is the meet of two half-planes (at least
+ *   1 + relativeMargin times live's; at least live's plus margin): each block's factor stakes
+ *   against the one that binds at the live rate estimated from the blocks before it, and a factor
+ *   valid for either half-plane is valid for their meet.
  *
  * Each block stakes on the side's rates estimated from the blocks before it only (so the product
  * stays an e-process), each estimate shrunk towards the pooled rate by PSEUDO_ERRORS; a block
@@ -63,10 +68,10 @@ export function nullRate(na, nb, ta, tb, delta) {
  * day. One failed load against none at a 10 % share can give at most about 10 (the 1/share a
  * lone error on the canary's side is worth), short of 1/alpha.
  *
- * @param {Block[]} blocks @param {number} margin
+ * @param {Block[]} blocks @param {Pick<Policy, 'margin' | 'relativeMargin'>} rule
  */
-export function errorEvidence(blocks, margin) {
-  return errorEvidenceOfPairs(pairedBlocks(blocks), margin);
+export function errorEvidence(blocks, rule) {
+  return errorEvidenceOfPairs(pairedBlocks(blocks), rule);
 }
 
 /**
@@ -100,8 +105,21 @@ function pairedBlocks(blocks) {
   return paired;
 }
 
-/** @param {Block[]} blocks each with loads on both sides @param {number} margin */
-function errorEvidenceOfPairs(blocks, margin) {
+/**
+ * The null's edge a block stakes against: the canary's rate is `ratio` times live's plus `delta`.
+ * The relative one where it binds at live's estimated rate `tb`, once live has loads to estimate
+ * it from (`informed`): against a guess with nothing behind it (the pooled start, 50 %), staking
+ * on a ratio is a large bet on nothing, and one such block cost more evidence than a hundred
+ * clean ones then earned. Otherwise the absolute floor, whose stake is small.
+ * @param {Pick<Policy, 'margin' | 'relativeMargin'>} rule @param {number} tb @param {boolean} informed
+ */
+const edgeAt = (rule, tb, informed = true) =>
+  informed && (rule.relativeMargin ?? 0) * tb >= rule.margin
+    ? { ratio: 1 + (rule.relativeMargin ?? 0), delta: 0 }
+    : { ratio: 1, delta: rule.margin };
+
+/** @param {Block[]} blocks each with loads on both sides @param {Pick<Policy, 'margin' | 'relativeMargin'>} rule */
+function errorEvidenceOfPairs(blocks, rule) {
   let harm = 0;
   let noHarm = 0;
   let xa = 0;
@@ -119,9 +137,10 @@ function errorEvidenceOfPairs(blocks, margin) {
         const p0 = nullRate(canary.n, live.n, ta, tb, 0);
         harm += guess - logLik(canary.x + live.x, canary.n + live.n, p0);
       }
-      if (ta < tb + margin) {
-        const p0 = nullRate(canary.n, live.n, ta, tb, margin);
-        noHarm += guess - logLik(canary.x, canary.n, p0 + margin) - logLik(live.x, live.n, p0);
+      const { ratio, delta } = edgeAt(rule, tb, nb > 0);
+      if (ta < ratio * tb + delta) {
+        const p0 = nullRate(canary.n, live.n, ta, tb, delta, ratio);
+        noHarm += guess - logLik(canary.x, canary.n, ratio * p0 + delta) - logLik(live.x, live.n, p0);
       }
     }
     xa += canary.x;
@@ -145,11 +164,12 @@ const kl = (p, q) => (p > 0 ? p * Math.log(p / q) : 0) + (p < 1 ? (1 - p) * Math
  * @param {{ canaryRate: number, liveRate: number, share: number, policy?: Policy }} input
  */
 export function promotionLoads({ canaryRate, liveRate, share, policy = DEFAULT_POLICY }) {
-  if (canaryRate >= liveRate + policy.margin) return Infinity;
+  if (canaryRate >= liveRate + harmAt(policy, liveRate)) return Infinity;
   const clamp = (/** @type {number} */ p) => Math.min(Math.max(p, 1e-9), 1 - 1e-9);
   const [pa, pb] = [clamp(canaryRate), clamp(liveRate)];
   const perLoad = (1 - share) / share;
-  const p0 = nullRate(1, perLoad, pa, pb, policy.margin);
-  const growth = kl(pa, p0 + policy.margin) + perLoad * kl(pb, p0);
+  const { ratio, delta } = edgeAt(policy, pb);
+  const p0 = nullRate(1, perLoad, pa, pb, delta, ratio);
+  const growth = kl(pa, ratio * p0 + delta) + perLoad * kl(pb, p0);
   return Math.ceil(Math.log(1 / (policy.promoteAlpha * ALPHA_SHARE.promote.errors)) / growth);
 }

@@ -8,16 +8,19 @@ export const HISTORY_FILE = 'history.jsonl';
 /**
  * A line of the history. `watch` is one evaluation of a canary by the watcher (watch.mjs), with
  * its decision (`stepTo`: the share a step goes to) and the figures it was made on; `step` a
- * change of the canary's share; `policy` the watcher's policy given to the canary under way
+ * change of the canary's share; `policy` with no version (`set`) the remote's policy for its next
+ * canaries (remote-policy.mjs), with one the watcher's policy given to the canary under way
  * (`pnpm release <remote> --watch`; a canary released with `--watch` carries it in its `canary`
- * line). `figures` are both sides' since the canary started: the judge reads every earlier
+ * line; a later one changes its pace, shares, deadline and bake, never the rule it was first
+ * given: givenPolicy). `watch` and `bake` lines record the policy they were decided under.
+ * `figures` are both sides' since the canary started: the judge reads every earlier
  * evaluation's from here, so a watcher started again goes on from the same evidence.
  * `bake` is one evaluation of a promoted version against its predecessor (bake.mjs), `baked` its
  * last decision when no harm was found; `unreadable` an evaluation whose figures could not be
  * read (`streak`: how many in a row), `webhook` a call of the remote's webhook (`kind`), `sent` or
  * `failed` (webhook.mjs). These last two change nothing browsers load: notes (NOTE_ACTIONS).
  * @typedef {import('./figures.mjs').Sample} Figures
- * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy' | 'bake' | 'unreadable' | 'webhook', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped' | 'sent' | 'failed', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy, streak?: number, kind?: import('./webhook.mjs').WebhookKind }} HistoryEntry
+ * @typedef {{ time: string, remote: string, action: 'release' | 'canary' | 'step' | 'promote' | 'rollback' | 'watch' | 'policy' | 'bake' | 'unreadable' | 'webhook', from: string | null, to: string | null, result: 'live' | 'canary' | 'refused' | 'dropped' | 'sent' | 'failed' | 'set', reason?: string, percent?: number, smoke?: 'skipped', decision?: string, stepTo?: number, figures?: { canary: Figures, live: Figures }, evidence?: import('./canary.mjs').Evidence, policy?: import('./canary.mjs').Policy, streak?: number, kind?: import('./webhook.mjs').WebhookKind }} HistoryEntry
  */
 
 /** Lines that record what was seen or said, never a change of what browsers load or of the policy's evaluations. */

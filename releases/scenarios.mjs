@@ -21,7 +21,10 @@ export const SCENARIOS = [
   { name: '1 % -> 3 % at 100 loads an interval', traffic: 100, liveRate: 0.01, canaryRate: 0.03 },
   { name: '1 % -> 3 % at 50 loads an interval', traffic: 50, liveRate: 0.01, canaryRate: 0.03 },
   { name: '1 % -> 2.5 % (worse than the margin)', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.025 },
-  { name: '1 % -> 1.5 % (worse, within the margin)', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.015 },
+  { name: '1 % -> 1.5 % (worse by the margin: 50 %)', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.015 },
+  { name: '1 % -> 1.25 % (worse, within the margin)', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.0125 },
+  { name: '0.1 % -> 0.3 % (worse than the floor)', traffic: TRAFFIC, liveRate: 0.001, canaryRate: 0.003 },
+  { name: '0.5 % -> 1 % (worse than the margin)', traffic: TRAFFIC, liveRate: 0.005, canaryRate: 0.01 },
   { name: 'p75 LCP 50 % worse', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.01, canaryLcp: 1.5 },
   {
     name: '30 % of canary pages never report',

@@ -3,14 +3,17 @@
 // (decideCanary in canary.mjs), fed what the watcher would be fed (simulated-canary.mjs). It
 // prints the false-rollback rate of a canary equal to live (A/A) with its 95 % interval, the
 // detection rate of a canary going from 1 % to 3 % failed loads, the time to a decision and the
-// inconclusive share, and writes a chart (docs/canary-simulation.svg). Seeded: the same options
-// give the same figures.
+// inconclusive share, and writes a chart (canary-simulation.svg) into the folder `--out` names
+// (relative to where the command was run), or a new one under the system's temporary folder: never
+// into the repository unless asked (`--out docs` from the root renews the documented one).
+// Seeded: the same options give the same figures.
 //
-//   node simulate.mjs [--runs 4000] [--seed 39] [--svg ../docs/canary-simulation.svg] [--no-svg]
+//   node simulate.mjs [--runs 4000] [--seed 39] [--out <folder>] [--no-svg]
 //
 // The simulation's parts are imported from here too (canary.test.ts runs a short one).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { binomialInterval } from './binomial-interval.mjs';
 import { DEFAULT_POLICY } from './canary-policy.mjs';
@@ -38,10 +41,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   };
   const runs = Number(option('--runs', '4000'));
   const seed = Number(option('--seed', '39'));
-  const svg = option('--svg', join(import.meta.dirname, '..', 'docs', 'canary-simulation.svg'));
+  const out = option('--out', '');
   const policy = DEFAULT_POLICY;
   console.log(
-    `${runs} simulated canaries per A/A scenario, ${Math.ceil(runs / 4)} per other (seed ${seed}); the default policy: alpha ${policy.alpha}, promotion alpha ${policy.promoteAlpha}, margin ${policy.margin * 100} pt, LCP/INP margins ${policy.lcpMargin * 100} %, ${policy.minLoads} loads a side, shares ${10} -> ${policy.steps.join(' -> ')} %, ${policy.holdIntervals} evaluations a share, deadline ${policy.deadlineIntervals} evaluations; ${TRAFFIC} page loads an interval unless stated`,
+    `${runs} simulated canaries per A/A scenario, ${Math.ceil(runs / 4)} per other (seed ${seed}); the default policy: alpha ${policy.alpha}, promotion alpha ${policy.promoteAlpha}, error-rate margin ${(policy.relativeMargin ?? 0) * 100} % of live's rate (at least ${policy.margin * 100} pt), LCP/INP margins ${policy.lcpMargin * 100} %, ${policy.minLoads} loads a side, shares ${10} -> ${policy.steps.join(' -> ')} %, ${policy.holdIntervals} evaluations a share, deadline ${policy.deadlineIntervals} evaluations; ${TRAFFIC} page loads an interval unless stated`,
   );
   const started = Date.now();
   const results = SCENARIOS.map((scenario, i) => {
@@ -73,6 +76,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (!args.includes('--no-svg')) {
+    // pnpm runs a package's script in the package's folder; INIT_CWD is where it was run from.
+    const folder = out
+      ? resolve(process.env.INIT_CWD ?? process.cwd(), out)
+      : mkdtempSync(join(tmpdir(), 'canary-simulation-'));
+    mkdirSync(folder, { recursive: true });
+    const svg = join(folder, 'canary-simulation.svg');
     writeFileSync(svg, chart(results, old, policy.deadlineIntervals, policy.alpha));
     console.log(`chart: ${svg}`);
   }

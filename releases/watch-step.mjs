@@ -156,7 +156,11 @@ export async function watchStep({
     // The API may be restarting, or gone: recorded (once per interval, as an evaluation would
     // be), paged at the third in a row; the next interval tries again.
     const entry = await recordUnreadable({
-      ...{ store, error, now, log, pager },
+      store,
+      error,
+      now,
+      log,
+      pager,
       current: () => {
         const { history, state, busy } = current();
         if (!unchanged(before, state, busy, now())) return null;
@@ -194,6 +198,7 @@ export async function watchStep({
       ...(decision.action === 'step' ? { stepTo: decision.percent } : {}),
       figures: { canary, live },
       ...(decision.evidence ? { evidence: keptEvidence(decision.evidence) } : {}),
+      policy,
     };
     // The evaluation first, then what it decided: a watcher killed in between leaves it
     // unfinished, and the next step carries it out (`completed`) instead of judging again.
