@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, nullRate } from './canary.mjs';
 import { binomialInterval, runScenario } from './simulate.mjs';
@@ -73,4 +77,31 @@ describe('the no-harm test on a relative margin', () => {
     const equal = runScenario(scenario(0.01, 0.01), { runs, seed: 6 });
     expect(equal.promote / runs).toBeGreaterThan(0.8);
   }, 60_000);
+});
+
+describe('pnpm --filter releases simulate', () => {
+  const simulate = (cwd: string, ...args: string[]) =>
+    execFileSync(process.execPath, [join(import.meta.dirname, 'simulate.mjs'), '--runs', '4', '--seed', '3', ...args], {
+      cwd,
+      env: { ...process.env, INIT_CWD: cwd },
+      encoding: 'utf8',
+    });
+
+  it('writes its figures and chart into the folder it is given, relative to where it was run, and by default into a new temporary one, never the repository', () => {
+    const caller = mkdtempSync(join(tmpdir(), 'simulate-caller-'));
+    try {
+      simulate(caller, '--out', 'figures');
+      expect(readdirSync(join(caller, 'figures')).sort()).toEqual(['canary-simulation.svg', 'canary-simulation.txt']);
+      expect(readFileSync(join(caller, 'figures', 'canary-simulation.txt'), 'utf8')).toMatch(
+        /^A\/A: canary equal to live/m,
+      );
+      const printed = simulate(caller);
+      const folder = /chart and figures: (.+)\/canary-simulation\.svg/.exec(printed)?.[1];
+      expect(folder && relative(realpathSync(tmpdir()), realpathSync(folder)).startsWith('..')).toBe(false);
+      expect(readdirSync(folder!).sort()).toEqual(['canary-simulation.svg', 'canary-simulation.txt']);
+      rmSync(folder!, { recursive: true });
+    } finally {
+      rmSync(caller, { recursive: true });
+    }
+  });
 });

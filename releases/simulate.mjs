@@ -3,7 +3,7 @@
 // (decideCanary in canary.mjs), fed what the watcher would be fed (simulated-canary.mjs). It
 // prints the false-rollback rate of a canary equal to live (A/A) with its 95 % interval, the
 // detection rate of a canary going from 1 % to 3 % failed loads, the time to a decision and the
-// inconclusive share, and writes a chart (canary-simulation.svg) into the folder `--out` names
+// inconclusive share, and writes them with a chart (canary-simulation.txt, .svg) into the folder `--out` names
 // (relative to where the command was run), or a new one under the system's temporary folder: never
 // into the repository unless asked (`--out docs` from the root renews the documented one).
 // Seeded: the same options give the same figures.
@@ -43,7 +43,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const seed = Number(option('--seed', '39'));
   const out = option('--out', '');
   const policy = DEFAULT_POLICY;
-  console.log(
+  /** @type {string[]} */
+  const lines = [];
+  const say = (/** @type {string} */ line) => {
+    lines.push(line);
+    console.log(line);
+  };
+  say(
     `${runs} simulated canaries per A/A scenario, ${Math.ceil(runs / 4)} per other (seed ${seed}); the default policy: alpha ${policy.alpha}, promotion alpha ${policy.promoteAlpha}, error-rate margin ${(policy.relativeMargin ?? 0) * 100} % of live's rate (at least ${policy.margin * 100} pt), LCP/INP margins ${policy.lcpMargin * 100} %, ${policy.minLoads} loads a side, shares ${10} -> ${policy.steps.join(' -> ')} %, ${policy.holdIntervals} evaluations a share, deadline ${policy.deadlineIntervals} evaluations; ${TRAFFIC} page loads an interval unless stated`,
   );
   const started = Date.now();
@@ -51,12 +57,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const n = scenario.name.startsWith('A/A') ? runs : Math.ceil(runs / 4);
     return runScenario(scenario, { runs: n, seed: seed * 1000 + i, policy });
   });
-  console.log(
+  say(
     `\n${'scenario'.padEnd(40)} ${'runs'.padStart(5)} ${'rolled back'.padStart(28)} ${'promoted'.padStart(9)} ${'inconcl.'.padStart(9)} ${'median t'.padStart(9)} ${'canary loads at promotion'.padStart(26)}`,
   );
   for (const r of results) {
     const [low, high] = binomialInterval(r.rollback, r.runs);
-    console.log(
+    say(
       `${r.scenario.name.padEnd(40)} ${String(r.runs).padStart(5)} ${`${percent(r.rollback / r.runs)} (95 %: ${percent(low)}-${percent(high)})`.padStart(28)} ${percent(r.promote / r.runs).padStart(9)} ${percent(r.inconclusive / r.runs).padStart(9)} ${String(r.medianIntervals).padStart(9)} ${String(r.medianPromotionLoads ?? '-').padStart(26)}`,
     );
   }
@@ -67,14 +73,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       ? [runScenario(scenario, { runs: Math.ceil(runs / 4), seed: seed * 1000 + i, policy, judge: zTestJudge })]
       : [];
   });
-  console.log('\nthe z test it replaced (1.645 on cumulative totals every evaluation), same canaries:');
+  say('\nthe z test it replaced (1.645 on cumulative totals every evaluation), same canaries:');
   for (const r of old) {
     const [low, high] = binomialInterval(r.rollback, r.runs);
-    console.log(
+    say(
       `${r.scenario.name.padEnd(40)} ${String(r.runs).padStart(5)} ${`${percent(r.rollback / r.runs)} (95 %: ${percent(low)}-${percent(high)})`.padStart(28)} ${percent(r.promote / r.runs).padStart(9)}`,
     );
   }
-  console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  say(`\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (!args.includes('--no-svg')) {
     // pnpm runs a package's script in the package's folder; INIT_CWD is where it was run from.
     const folder = out
@@ -83,6 +89,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     mkdirSync(folder, { recursive: true });
     const svg = join(folder, 'canary-simulation.svg');
     writeFileSync(svg, chart(results, old, policy.deadlineIntervals, policy.alpha));
-    console.log(`chart: ${svg}`);
+    writeFileSync(join(folder, 'canary-simulation.txt'), `${lines.join('\n')}\n`);
+    console.log(`chart and figures: ${svg}, canary-simulation.txt beside it`);
   }
 }
