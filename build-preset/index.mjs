@@ -162,7 +162,7 @@ function baseConfig({ dir, production, outputPath, uniqueName, title, host = fal
         title,
         chunks: ['main'],
         composition: compositionTemplate(host),
-        // The page is a template for its server's includes (page-composition.mjs): keep its comments.
+        // The page is a template for its server's includes (page-composition.ts): keep its comments.
         minify: false,
         // Written again on every compilation: the host's boot script may have changed alone
         // (BootScriptPlugin writes it into the page as it is emitted).

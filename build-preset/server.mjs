@@ -106,7 +106,7 @@ export const HOST_SERVER_DIR = 'dist-server';
 
 /**
  * The host's server build: the shell's `src/server.tsx` for Node, one CommonJS file (`render.cjs`) that its
- * page server requires (page-server/render-page.mjs). It bundles the one copy of every shared
+ * page server requires (page-server/render-page.ts). It bundles the one copy of every shared
  * singleton the page's server has, and hands them to the remotes' server builds; their versions
  * are the installed packages'.
  *

@@ -25,7 +25,7 @@ export const API_INTERNAL = process.env.E2E_API_INTERNAL_URL ?? API;
 export const ADMIN_TOKEN = 'e2e-admin-token';
 /**
  * The key the suite's page servers sign each page load's beacon token with and its API checks
- * (RUM_TOKEN_KEY; page-server/rum-token.mjs): every shell the suite serves with runtimeEnv() gets it.
+ * (RUM_TOKEN_KEY; page-server/rum-token.ts): every shell the suite serves with runtimeEnv() gets it.
  */
 export const RUM_TOKEN_KEY = 'e2e-rum-token-key-0123456789abcdef';
 export const DEMO_PASSWORD = 'demo-pass-2026';

@@ -40,7 +40,7 @@ export const apiServer = (extra: Record<string, string> = {}) => ({
 });
 
 const serve = (dir: string, port: number) => ({
-  command: `node ${ROOT}/page-server/serve.mjs`,
+  command: `node ${ROOT}/page-server/serve.ts`,
   cwd: `${ROOT}/${dir}`,
   url: `http://127.0.0.1:${port}/runtime-config.json`,
   env: { PORT: String(port), ...runtimeEnv() },

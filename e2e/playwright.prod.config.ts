@@ -56,7 +56,7 @@ process.env.E2E_API_INTERNAL_URL = `http://127.0.0.1:${API_INTERNAL_PORTS[0]}`;
 const BROKER_AUTH_SECRET = 'e2e-broker-auth-secret-0123456789abcdef';
 
 const nginx = (pkg: string, port: number) => ({
-  command: `node ${ROOT}/page-server/nginx.mjs`,
+  command: `node ${ROOT}/page-server/nginx.ts`,
   url: `http://127.0.0.1:${port}/runtime-config.json`,
   env: {
     ...runtimeEnv(),

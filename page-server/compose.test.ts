@@ -52,7 +52,7 @@ describe('docker-compose.yml against the platform table', () => {
     const pages = services.find((s) => /^ {2}pages:$/m.test(s)) ?? '';
     expect(pages).toMatch(/^ +target: pages$/m);
     expect(pages).toMatch(/^ +APP: shell$/m);
-    // It listens beyond loopback, so it renders nothing without the pages' origin (serve.mjs).
+    // It listens beyond loopback, so it renders nothing without the pages' origin (serve.ts).
     expect(pages).toMatch(/^ +PUBLIC_ORIGIN: http:\/\/localhost:3000$/m);
     const shell = services.find((s) => /^ {2}shell:$/m.test(s)) ?? '';
     expect(shell).toMatch(/^ +PAGE_UPSTREAM: http:\/\/pages:3000$/m);

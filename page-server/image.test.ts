@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, waitForPorts } from '@marketplace/shared/node/ports';
 
-// The page server as its image (page-server/Dockerfile, target `pages`) starts it: `node serve.mjs`
+// The page server as its image (page-server/Dockerfile, target `pages`) starts it: `node serve.ts`
 // is PID 1 there, where a signal without a handler does nothing: SIGTERM must end it, with code 0.
 const REPO = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'pages-image-'));

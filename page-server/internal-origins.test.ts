@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalUrl, parseInternalOrigins, reachInternally } from './internal-origins.mjs';
+import { internalUrl, parseInternalOrigins, reachInternally } from './internal-origins.ts';
 
 let server: Server;
 let internal = '';

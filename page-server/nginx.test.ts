@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { NGINX_TEMPLATE, renderTemplate, startNginx, templateVariables } from './nginx.mjs';
+import { NGINX_TEMPLATE, renderTemplate, startNginx, templateVariables } from './nginx.ts';
 import { cohortIn, cookieIn, loggedInIn } from '@marketplace/shared/node/choice';
-import { compositionBlocks, compositionTemplate } from './page-composition.mjs';
+import { compositionBlocks, compositionTemplate } from './page-composition.ts';
 import { freePort } from '@marketplace/shared/node/ports';
 
 // Debian's nginx with the images' template, serving a small build as the shell and as a remote.
@@ -39,7 +39,7 @@ const canaryAt10 = {
   },
 };
 let discovery: object = noCanary;
-/** A shell rendered by the real page server (serve.mjs) with a stand-in for the shell's server build. */
+/** A shell rendered by the real page server (serve.ts) with a stand-in for the shell's server build. */
 let rendered = '';
 /** A shell whose page server a test breaks: `pageServer.mode`. */
 let fragile = '';
@@ -106,7 +106,7 @@ beforeAll(async () => {
   const env = {
     API_ORIGIN: 'http://localhost:4000',
     LIVE_URL: 'ws://localhost:9001',
-    // The shell's page server signs each page load's beacon token (rum-token.mjs).
+    // The shell's page server signs each page load's beacon token (rum-token.ts).
     RUM_TOKEN_KEY: 'nginx-test-key-0123456789abcdef0123',
   };
   const shellPort = await freePort();
@@ -137,7 +137,7 @@ beforeAll(async () => {
           'Cache-Control': 'no-cache',
           'Content-Security-Policy': "default-src 'self'",
           Vary: 'Accept-Encoding, Cookie',
-          // As serve.mjs marks a page it sent unrendered (its renders at their limit).
+          // As serve.ts marks a page it sent unrendered (its renders at their limit).
           ...(req.url === '/unrendered' && { 'X-Accel-Expires': '0' }),
         })
         // What the render was asked for, as a page that shows it would.

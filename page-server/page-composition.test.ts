@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compositionBlocks, compositionTemplate, processIncludes } from './page-composition.mjs';
+import { compositionBlocks, compositionTemplate, processIncludes } from './page-composition.ts';
 import { freePort } from '@marketplace/shared/node/ports';
-import { serveApp } from './serve.mjs';
+import { serveApp } from './serve.ts';
 
 // The shell's page as its page server composes it (serve-app; nginx passes pages to it, see
 // nginx.test.ts), from a release store's discovery document and four remotes, one of each kind

@@ -1,10 +1,10 @@
-// The app's page as served: composed on every request (page-composition.mjs), rendered when the
-// app has a server build (render-page.mjs), else left to the browser; with the policy, an ETag,
+// The app's page as served: composed on every request (page-composition.ts), rendered when the
+// app has a server build (render-page.ts), else left to the browser; with the policy, an ETag,
 // and no shared cache for a logged-in visitor's.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { processIncludes } from './page-composition.mjs';
+import { processIncludes } from './page-composition.ts';
 import { TYPES } from './static-files.mjs';
 
 /**
@@ -12,7 +12,7 @@ import { TYPES } from './static-files.mjs';
  * @param {{
  *   csp: (page: string) => string,
  *   include: Parameters<typeof processIncludes>[1],
- *   renderer: ReturnType<typeof import('./render-page.mjs').pageRenderer>,
+ *   renderer: ReturnType<typeof import('./render-page.ts').pageRenderer>,
  *   origin: () => string,
  * }} options `csp`: the policy of a page whose template is `page`; `origin`: the origin the page names as its own (publicOrigin, else the server's own address).
  */

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@marketplace/shared/node/ports';
 import { RUM_TOKEN_PATH, verifyRumToken } from '@marketplace/shared/node/rum-token';
-import { compositionTemplate } from './page-composition.mjs';
-import { pageVersions } from './rum-token.mjs';
-import { serveApp, stopServer } from './serve.mjs';
+import { compositionTemplate } from './page-composition.ts';
+import { pageVersions } from './rum-token.ts';
+import { serveApp, stopServer } from './serve.ts';
 
 // A page load's beacon token from the shell's page server (issue 39, item 4): signed for the load
 // id it draws and the versions the request's page takes from the release store (a canary by the

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compositionTemplate } from './page-composition.mjs';
-import { renderLimit } from './render-page.mjs';
-import { serveApp, stopServer } from './serve.mjs';
+import { compositionTemplate } from './page-composition.ts';
+import { renderLimit } from './render-page.ts';
+import { serveApp, stopServer } from './serve.ts';
 
 let server: Server;
 let base: string;

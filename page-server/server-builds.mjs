@@ -145,7 +145,7 @@ export function serverBuilds({ dir, timeoutMs = 10_000 }) {
      * The local folder of the version whose browser manifest is at `manifestUrl` (as
      * server-remotes loads it), fetched first if this server has not got it.
      * `record`: the URL of the release store's record of the version (a released version: see
-     * serverCodeTrust in render-page.mjs); the manifest is then fetched and must be, byte for
+     * serverCodeTrust in render-page.ts); the manifest is then fetched and must be, byte for
      * byte, the one recorded, and so must every server file; one that is not, or a version the
      * store has no record of, is refused. Without it (a deployment's own remote, run as
      * deployed) the manifest the page holds is used as it is.

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverCodeTrust } from './render-page.mjs';
+import { serverCodeTrust } from './render-page.ts';
 import { serverBuilds } from './server-builds.mjs';
 
 // The page server runs a released version's server code only when its manifest and every server

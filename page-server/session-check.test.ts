@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveApp, stopServer } from './serve.mjs';
+import { serveApp, stopServer } from './serve.ts';
 import { SESSION_CHECK_PATH, sessionStatus } from './session-check.mjs';
 
 // The check nginx makes of a loggedIn=yes claim before it renders past its page cache

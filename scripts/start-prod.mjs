@@ -201,7 +201,7 @@ export async function startProduction({ children, apps, shell }) {
       NGINX_WORK_DIR: join(root, 'api', 'data', 'nginx', app.package),
     };
     children.push(
-      spawn(process.execPath, [join(root, 'page-server', 'nginx.mjs')], { cwd: root, stdio: 'inherit', env }),
+      spawn(process.execPath, [join(root, 'page-server', 'nginx.ts')], { cwd: root, stdio: 'inherit', env }),
     );
   }
   // The broker last, once the instances and the gateway's internal listener are up: its nodes ask

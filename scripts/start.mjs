@@ -37,7 +37,7 @@ if (single) buildSingle();
 else buildApps();
 
 // The key the shell's page server signs each page load's beacon token with and the API checks
-// (RUM_TOKEN_KEY, page-server/rum-token.mjs): made once, kept beside the API's database like its
+// (RUM_TOKEN_KEY, page-server/rum-token.ts): made once, kept beside the API's database like its
 // admin token (the API reads the same file when started alone), handed to every process below.
 if (!process.env.RUM_TOKEN_KEY) {
   const keyFile = join(root, 'api', 'data', 'rum-token-key');
@@ -48,7 +48,7 @@ if (!process.env.RUM_TOKEN_KEY) {
 
 const APPS = [PLATFORM.shell, ...Object.values(PLATFORM.remotes)];
 const serve = (app, ...args) =>
-  spawn(process.execPath, [join(root, 'page-server', 'serve.mjs'), ...args], {
+  spawn(process.execPath, [join(root, 'page-server', 'serve.ts'), ...args], {
     cwd: join(root, app),
     stdio: 'inherit',
     env: process.env,

@@ -150,7 +150,7 @@ export async function startTestApi(
 }
 
 /**
- * A page load's beacon token as the page server signs it (page-server/rum-token.mjs): for `load`,
+ * A page load's beacon token as the page server signs it (page-server/rum-token.ts): for `load`,
  * each remote at the versions given (one each by default: those the beacon names).
  */
 export function rumToken(

@@ -3,7 +3,7 @@
 // loopback, the shell's API calls through a proxy that holds each call a set time; measures the
 // page server's answer times with the API at 0, 300 and 3,000 ms, how many API calls the server
 // made per page, and the renders per second at the concurrency bound (PAGE_RENDER_CONCURRENCY,
-// PAGE_RENDER_QUEUE: the serve.mjs defaults) with the pages past it sent unrendered.
+// PAGE_RENDER_QUEUE: the serve.ts defaults) with the pages past it sent unrendered.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -10,7 +10,7 @@ import { test } from './fixtures.js';
 import { headerThatThrows } from './build-copies.js';
 import { startApp, stop } from './servers.js';
 
-// Issue 28: pages arrive rendered by the page's server (page-server/render-page.mjs, the shell's
+// Issue 28: pages arrive rendered by the page's server (page-server/render-page.ts, the shell's
 // server build and the remotes' own server builds), with their data, head and styles, and the
 // browser hydrates them as they are. The API, broker and servers are the suite's real ones.
 

@@ -1,6 +1,6 @@
 // The platform's one version choice and one cookie table. The browser
 // (shell/src/remotes/discovery.ts), the page server (the shell's server build, the beacon tokens
-// of page-server/rum-token.mjs, nginx's version labels in page-server/nginx.mjs) and the page's
+// of page-server/rum-token.ts, nginx's version labels in page-server/nginx.ts) and the page's
 // boot script (shell/src/boot, bundled into the page by the build preset) all choose and parse
 // with these. nginx's maps cannot run them: page-server/nginx.test.ts holds its cookie maps to
 // them, header by header. Plain JavaScript, so that the page server runs it as it is.
@@ -161,7 +161,7 @@ export function chooseVersions({ config, discovery, cohort, overrides, localMani
  * The release store version a manifest's URL names (`<remote>/<12 hex digits>/mf-manifest.json`,
  * resolved against `base`), or null: a development server, a configured URL, no URL at all. The
  * shell's beacon and rollbacks (shell/src/remotes/discovery.ts) and the page server's beacon
- * tokens (page-server/rum-token.mjs) read versions with it. Not embedded in the boot script.
+ * tokens (page-server/rum-token.ts) read versions with it. Not embedded in the boot script.
  */
 export function storedVersionOf(url, base) {
   try {

@@ -1,6 +1,6 @@
 // Runs Debian's nginx in the foreground of a child process with one site configuration, its pid,
 // logs and temporary files in a folder of its own (no root-owned path needed). Used by the page
-// server's runner (page-server/nginx.mjs) and the API gateway's (api/gateway/gateway.mjs).
+// server's runner (page-server/nginx.ts) and the API gateway's (api/gateway/gateway.mjs).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';

@@ -17,6 +17,8 @@ export function runtimeConfigFromEnv(env?: NodeJS.ProcessEnv): {
   remotes: Record<string, string>;
   discoveryUrl?: string;
   allowVersionOverride: boolean;
+  allowLocalRemotes: boolean;
+  rumSample: number;
 };
 export const SINGLE_BUNDLE_PORT: number;
 export const COMPOSITION_ID: string;

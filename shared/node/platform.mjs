@@ -90,7 +90,7 @@ export function runtimeConfigFromEnv(env = process.env) {
 }
 
 /**
- * The id of the data block the shell's server composes into its page (page-composition.mjs). The
+ * The id of the data block the shell's server composes into its page (page-composition.ts). The
  * browser reads it as `COMPOSITION_ELEMENT_ID` (shared/src/platform/composition.ts);
  * shell/src/boot/boot.test.ts runs the boot script against that id, so the two stay equal.
  */

@@ -22,7 +22,7 @@ const { renderPage, scriptsAfterContent } = (await import('./server.js')) as {
 };
 
 // A remote's server build as the page server runs it: code in a file of its own folder, so its
-// frames name that folder (page-server/render-page.mjs hands it over as `sourceOf`).
+// frames name that folder (page-server/render-page.ts hands it over as `sourceOf`).
 const folder = mkdtempSync(join(tmpdir(), 'server-failures-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

@@ -1,4 +1,4 @@
-// The render contract between a page server (page-server/render-page.mjs) and the shell's server
+// The render contract between a page server (page-server/render-page.ts) and the shell's server
 // build (shell/src/server.tsx, built into dist-server/render.cjs): what the build exports, what a
 // document render is asked with and what it answers. Deployed apart, each side may meet an older
 // other: what a side may lack is optional. Types only, and nothing imported but the remotes'

@@ -8,7 +8,7 @@ import { storedVersionOf } from './discovery.js';
 import { versionsForRequest } from './requestVersions.js';
 
 // The page server signs a page load's beacon token for the versions the page may use
-// (page-server/rum-token.mjs); the API refuses a beacon naming any other. Those versions must be
+// (page-server/rum-token.ts); the API refuses a beacon naming any other. Those versions must be
 // exactly the ones this shell takes for the same request (versionsForRequest, what its server
 // renders and its browser loads): for a request with a cohort, the one it takes; for one without,
 // every version some cohort would take. Checked here over every kind of request.

@@ -51,7 +51,7 @@ const isPageToken = (value: unknown): value is PageToken => {
 };
 
 /**
- * This page load's id and token from its page server (page-server/rum-token.mjs), for the
+ * This page load's id and token from its page server (page-server/rum-token.ts), for the
  * versions it resolved for this page's address and cohort; null where the page has no page
  * server that signs (a development server): the page then sends no beacons, which the API would
  * refuse. Asked for apart from the page, as a page may be a copy nginx kept for other visitors.

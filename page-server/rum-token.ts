@@ -19,7 +19,7 @@ import {
 } from '@marketplace/shared/node/choice';
 import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
 import { checkRumTokenKey, signRumToken } from '@marketplace/shared/node/rum-token';
-import { INCLUDES } from './page-composition.mjs';
+import { INCLUDES } from './page-composition.ts';
 
 /** The version a remote reports when it did not come from the release store (UNRELEASED_VERSION in shared). */
 export const UNRELEASED = 'unreleased';
@@ -28,13 +28,15 @@ export const COHORT_COOKIE = PLATFORM_COOKIES.cohort;
 /**
  * The release store version a manifest's URL names (`base` resolving a relative one), or
  * UNRELEASED: the shell reports that version for a remote from anywhere else.
- * @param {string} url @param {string} [base]
  */
-export const versionOfManifest = (url, base) => storedVersionOf(url, base) ?? UNRELEASED;
+export const versionOfManifest = (url: string, base?: string): string => storedVersionOf(url, base) ?? UNRELEASED;
 
-/**
- * @typedef {{ remotes: Record<string, string>, discoveryUrl?: string, allowVersionOverride?: boolean, allowLocalRemotes?: boolean }} PageConfig
- */
+export interface PageConfig {
+  remotes: Record<string, string>;
+  discoveryUrl?: string;
+  allowVersionOverride?: boolean;
+  allowLocalRemotes?: boolean;
+}
 
 /** Each remote's development server on loopback: a developer's own build, never a stored version. */
 const LOCAL_MANIFESTS = Object.fromEntries(
@@ -49,11 +51,20 @@ const LOCAL_MANIFESTS = Object.fromEntries(
  *
  * A page that does not compose remotes (`composes` false: the single bundle, a remote alone)
  * builds them in: every one unreleased.
- *
- * @param {{ config: PageConfig, discovery: unknown, composes: boolean, cookie: string, search: string }} request
- * @returns {Record<string, string[]> | null}
  */
-export function pageVersions({ config, discovery, composes, cookie, search }) {
+export function pageVersions({
+  config,
+  discovery,
+  composes,
+  cookie,
+  search,
+}: {
+  config: PageConfig;
+  discovery: unknown;
+  composes: boolean;
+  cookie: string;
+  search: string;
+}): Record<string, string[]> | null {
   const names = Object.keys(PLATFORM.remotes);
   if (!composes) return Object.fromEntries(names.map((name) => [name, [UNRELEASED]]));
   if (config.discoveryUrl && !isDiscoveryDocument(discovery)) return null;
@@ -69,21 +80,31 @@ export function pageVersions({ config, discovery, composes, cookie, search }) {
   );
 }
 
+/** A request for a page load's token. */
+export interface TokenRequest {
+  cookie: string;
+  search: string;
+  composes: boolean;
+  now?: number;
+}
+
 /**
  * The page server's answer at RUM_TOKEN_PATH, or null when it signs none (RUM_TOKEN_KEY unset: its
  * pages then send no beacons). `include` is the page composition's (the discovery document as the
  * page gets it); `composes` whether the app's page composes remotes.
- *
- * @param {{ env: NodeJS.ProcessEnv, include: (path: string) => Promise<string | null> }} options
- * @returns {null | ((request: { cookie: string, search: string, composes: boolean, now?: number }) =>
- *   Promise<{ status: number, body: object }>)}
  */
-export function rumTokens({ env, include }) {
+export function rumTokens({
+  env,
+  include,
+}: {
+  env: NodeJS.ProcessEnv;
+  include: (path: string) => Promise<string | null>;
+}): ((request: TokenRequest) => Promise<{ status: number; body: object }>) | null {
   if (!env.RUM_TOKEN_KEY) return null;
   const key = checkRumTokenKey(env.RUM_TOKEN_KEY);
   const config = runtimeConfigFromEnv(env);
   return async ({ cookie, search, composes, now }) => {
-    let discovery = null;
+    let discovery: unknown = null;
     if (composes && config.discoveryUrl)
       try {
         discovery = JSON.parse((await include(INCLUDES.discovery)) ?? 'null');

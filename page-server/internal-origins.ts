@@ -4,13 +4,9 @@
 // sends this process's requests for the first to the second (the composition's manifests, the
 // remotes' server builds, the API calls of a render), while the page keeps the public addresses.
 
-/**
- * `public=internal` pairs, comma-separated, as a map of origins.
- * @param {string | undefined} spec
- * @returns {Map<string, string>}
- */
-export function parseInternalOrigins(spec) {
-  const map = new Map();
+/** `public=internal` pairs, comma-separated, as a map of origins. */
+export function parseInternalOrigins(spec: string | undefined): Map<string, string> {
+  const map = new Map<string, string>();
   for (const pair of (spec ?? '')
     .split(',')
     .map((p) => p.trim())
@@ -22,11 +18,8 @@ export function parseInternalOrigins(spec) {
   return map;
 }
 
-/**
- * The URL a request for `url` goes to from here.
- * @param {string} url @param {Map<string, string>} origins
- */
-export function internalUrl(url, origins) {
+/** The URL a request for `url` goes to from here. */
+export function internalUrl(url: string, origins: Map<string, string>): string {
   const parsed = new URL(url);
   const to = origins.get(parsed.origin);
   return to ? `${to}${parsed.pathname}${parsed.search}` : url;
@@ -35,9 +28,8 @@ export function internalUrl(url, origins) {
 /**
  * Routes this process's fetches to the internal origins (the page server's own process only:
  * its renders call the API through the global fetch). Nothing changes when `spec` is empty.
- * @param {string | undefined} spec
  */
-export function reachInternally(spec) {
+export function reachInternally(spec: string | undefined): void {
   const origins = parseInternalOrigins(spec);
   if (origins.size === 0) return;
   const original = globalThis.fetch;

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { compositionBlocks } from './page-composition.mjs';
+import type { HostRenderer, RenderBudgets, RenderedDocument } from '@marketplace/shared/render-contract';
+import { compositionBlocks } from './page-composition.ts';
 import { serverBuilds } from './server-builds.mjs';
 import { serverRemotes } from './server-remotes.mjs';
 
@@ -17,37 +18,44 @@ const require = createRequire(import.meta.url);
 /**
  * Where the host's server build is, from its browser build's folder: beside a `dist/`; none for
  * another build (the single bundle's `dist-single/` renders in the browser only).
- * @param {string} distDir
  */
-export const rendererOf = (distDir) =>
+export const rendererOf = (distDir: string): string | null =>
   basename(resolve(distDir)) === 'dist' ? join(distDir, '..', 'dist-server', 'render.cjs') : null;
 
-/**
- * The render contract with the shell's server build, typed once (shared/src/platform/render.ts).
- * @typedef {import('@marketplace/shared/render-contract').RenderedDocument} RenderedDocument
- * @typedef {import('@marketplace/shared/render-contract').HostRenderer} HostRenderer
- */
+// The render contract with the shell's server build, typed once (shared/src/platform/render.ts).
+export type { RenderedDocument };
+
+/** A bound on the renders running and waiting at once (renderLimit). */
+export interface RenderLimit {
+  run<T>(task: () => Promise<T>): Promise<T | null>;
+  readonly running: number;
+  readonly waiting: number;
+}
 
 /**
  * At most `concurrency` tasks at once and `queue` more waiting, each `waitMs` at most; past that
  * a task is refused (null), and its page goes out unrendered: a burst makes some pages the
  * browser's, never a queue that grows until every page is late.
- * @param {{ concurrency: number, queue: number, waitMs?: number }} limits
  */
-export function renderLimit({ concurrency, queue, waitMs = 1000 }) {
+export function renderLimit({
+  concurrency,
+  queue,
+  waitMs = 1000,
+}: {
+  concurrency: number;
+  queue: number;
+  waitMs?: number;
+}): RenderLimit {
   let running = 0;
-  /** Each waiter is handed the slot of the task that ends, so none is taken in between. @type {(() => void)[]} */
-  const waiting = [];
+  /** Each waiter is handed the slot of the task that ends, so none is taken in between. */
+  const waiting: (() => void)[] = [];
   return {
-    /**
-     * @template T @param {() => Promise<T>} task @returns {Promise<T | null>}
-     */
-    async run(task) {
+    async run<T>(task: () => Promise<T>): Promise<T | null> {
       if (running < concurrency) running++;
       else if (waiting.length < queue) {
         // A page that waited `waitMs` for a slot goes out unrendered: its visitor would rather
         // have the page than wait on a render, and nginx has stopped waiting by 5 s anyway.
-        const handed = await new Promise((resolve) => {
+        const handed = await new Promise<boolean>((resolve) => {
           const take = () => {
             clearTimeout(timer);
             resolve(true);
@@ -91,11 +99,12 @@ export function renderLimit({ concurrency, queue, waitMs = 1000 }) {
  * Returns, for a manifest URL, null for a configured remote or the URL of the store's record of
  * the version; throws for one not trusted. The record holds files to what was released wherever
  * they are served from, not against whoever can rewrite the store itself.
- * @param {{ remotes?: Record<string, string>, discoveryUrl?: string }} config
- * @returns {(manifestUrl: string) => string | null}
  */
-export function serverCodeTrust(config) {
-  const parse = (/** @type {unknown} */ url) =>
+export function serverCodeTrust(config: {
+  remotes?: Record<string, string>;
+  discoveryUrl?: string;
+}): (manifestUrl: string) => string | null {
+  const parse = (url: unknown) =>
     typeof url === 'string' && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? new URL(url) : null;
   const configured = new Set(
     Object.values(config.remotes ?? {})
@@ -103,7 +112,7 @@ export function serverCodeTrust(config) {
       .filter((url) => url !== null)
       .map((url) => url.href),
   );
-  const storeUrl = parse(config.discoveryUrl) ? new URL('.', /** @type {string} */ (config.discoveryUrl)) : null;
+  const storeUrl = parse(config.discoveryUrl) ? new URL('.', config.discoveryUrl as string) : null;
   const storeSegments = storeUrl ? pathSegments(storeUrl.pathname) : null;
   return (manifestUrl) => {
     const url = parse(manifestUrl);
@@ -132,16 +141,13 @@ const VERSION_NAME = /^[\w-]+$/;
  * a server could read as another: an encoded separator (`%2F`, `%5C`), a dot segment however
  * written (`..`, `%2e%2e`: the URL parser resolves those it sees, a server those it decodes), a
  * malformed or doubled escape, a NUL, or an empty segment (`//`). The trailing slash of a folder
- * ends no segment.
- * @param {string} pathname as the URL parser left it (dot segments it saw resolved, escapes kept)
- * @returns {string[] | null}
+ * ends no segment. `pathname` as the URL parser left it (dot segments it saw resolved, escapes kept).
  */
-export function pathSegments(pathname) {
+export function pathSegments(pathname: string): string[] | null {
   if (!pathname.startsWith('/') || /%(2f|5c|00)/i.test(pathname) || pathname.includes('\\')) return null;
   const raw = pathname.slice(1).split('/');
   if (raw.at(-1) === '') raw.pop();
-  /** @type {string[]} */
-  const segments = [];
+  const segments: string[] = [];
   for (const part of raw) {
     let segment;
     try {
@@ -156,8 +162,19 @@ export function pathSegments(pathname) {
   return segments;
 }
 
-/** A positive whole number from the environment, or `fallback`. @param {string | undefined} value @param {number} fallback */
-const positive = (value, fallback) => (Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback);
+/** A positive whole number from the environment, or `fallback`. */
+const positive = (value: string | undefined, fallback: number) =>
+  Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback;
+
+/** The shell's pages rendered on this server. */
+export interface PageRenderer {
+  /**
+   * The page for `url`, rendered into `template` (the app's page with its composition filled),
+   * or null when this process is rendering all it may (renderLimit): the page is then the browser's.
+   */
+  render(request: { template: string; url: string; cookie: string; origin: string }): Promise<RenderedDocument | null>;
+  limit: RenderLimit;
+}
 
 /**
  * The page renderer of a host whose browser build is in `distDir`, or null when it has no server
@@ -166,10 +183,20 @@ const positive = (value, fallback) => (Number.isInteger(Number(value)) && Number
  * From the environment: PAGE_DATA_DEADLINE_MS (how long a page waits for the API; the shell's
  * default, 500 ms, when unset), PAGE_RENDER_CONCURRENCY (renders at once, 4) and
  * PAGE_RENDER_QUEUE (renders waiting, 32).
- * @param {{ distDir: string, env?: NodeJS.ProcessEnv, cacheDir?: string, maxVersions?: number,
- *   budgets?: Partial<import('@marketplace/shared/render-contract').RenderBudgets> }} options
  */
-export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions = 16, budgets }) {
+export function pageRenderer({
+  distDir,
+  env = process.env,
+  cacheDir,
+  maxVersions = 16,
+  budgets,
+}: {
+  distDir: string;
+  env?: NodeJS.ProcessEnv;
+  cacheDir?: string;
+  maxVersions?: number;
+  budgets?: Partial<RenderBudgets>;
+}): PageRenderer | null {
   const file = rendererOf(distDir);
   if (env.SERVER_RENDERING === 'off' || !file || !existsSync(file)) return null;
   const dataMs = positive(env.PAGE_DATA_DEADLINE_MS, 0);
@@ -178,18 +205,17 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
     concurrency: positive(env.PAGE_RENDER_CONCURRENCY, 4),
     queue: positive(env.PAGE_RENDER_QUEUE, 32),
   });
-  const host = /** @type {HostRenderer} */ (require(file));
+  const host = require(file) as HostRenderer;
   const remotes = serverRemotes({ shared: host.singletons, maxVersions });
   // Its own folder by default: two page servers in one process (tests) fetch their remotes each.
   const builds = serverBuilds({ dir: cacheDir ?? mkdtempSync(join(tmpdir(), 'page-server-builds-')) });
-  /** The folder each version's server build runs from, by its browser manifest's URL. @type {Map<string, string>} */
-  const folders = new Map();
-  /**
-   * The remote modules of one page, from trusted code only (serverCodeTrust).
-   * @param {{ remotes?: Record<string, string>, discoveryUrl?: string }} config the page's runtime config
-   * @returns {Parameters<HostRenderer['renderDocument']>[0]['load']}
-   */
-  const loaderFor = (config) => {
+  /** The folder each version's server build runs from, by its browser manifest's URL. */
+  const folders = new Map<string, string>();
+  /** The remote modules of one page, from trusted code only (serverCodeTrust); `config` is the page's runtime config. */
+  const loaderFor = (config: {
+    remotes?: Record<string, string>;
+    discoveryUrl?: string;
+  }): Parameters<HostRenderer['renderDocument']>[0]['load'] => {
     const trust = serverCodeTrust(config);
     return async ({ manifestUrl, manifest, exposed }) => {
       const record = trust(manifestUrl);
@@ -200,16 +226,9 @@ export function pageRenderer({ distDir, env = process.env, cacheDir, maxVersions
   };
   // Where a remote's code runs from, so the shell's render can tell which remote threw (by the
   // error's stack) and the page's beacon counts it against that remote's version (issue 39, item 1).
-  /** @param {string} manifestUrl */
-  const sourceOf = (manifestUrl) => folders.get(manifestUrl);
+  const sourceOf = (manifestUrl: string) => folders.get(manifestUrl);
 
   return {
-    /**
-     * The page for `url`, rendered into `template` (the app's page with its composition filled),
-     * or null when this process is rendering all it may (renderLimit): the page is then the browser's.
-     * @param {{ template: string, url: string, cookie: string, origin: string }} request
-     * @returns {Promise<RenderedDocument | null>}
-     */
     async render({ template, url, cookie, origin }) {
       const [block] = compositionBlocks(template);
       const composition = JSON.parse(block ?? 'null');

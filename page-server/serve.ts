@@ -6,25 +6,26 @@
 // - its page composed on every request and rendered when the app has a server build, with a
 //   Content-Security-Policy listing exactly the origins in use (page-sender.mjs, csp.mjs);
 // - /runtime-config.json written from environment variables;
-// - a page load's beacon token at RUM_TOKEN_PATH (rum-token.mjs), with RUM_TOKEN_KEY, and nginx's
+// - a page load's beacon token at RUM_TOKEN_PATH (rum-token.ts), with RUM_TOKEN_KEY, and nginx's
 //   session check (session-check.mjs).
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, relative, resolve, sep } from 'node:path';
 import { messageOf } from '@marketplace/shared/errors';
 import { appFor, runtimeConfigFromEnv, SINGLE_BUNDLE_PORT } from '@marketplace/shared/node/platform';
 import { RUM_TOKEN_PATH } from '@marketplace/shared/node/rum-token';
 import { contentSecurityPolicy, inlineScriptSources } from './csp.mjs';
-import { INCLUDES, platformIncludes } from './page-composition.mjs';
+import { INCLUDES, platformIncludes } from './page-composition.ts';
 import { pageSender } from './page-sender.mjs';
-import { reachInternally } from './internal-origins.mjs';
-import { pageRenderer } from './render-page.mjs';
-import { rumTokens } from './rum-token.mjs';
+import { reachInternally } from './internal-origins.ts';
+import { pageRenderer } from './render-page.ts';
+import { rumTokens } from './rum-token.ts';
 import { SESSION_CHECK_PATH, sessionStatus } from './session-check.mjs';
 import { staticFiles, TYPES } from './static-files.mjs';
 
-/** Stops a server from serveApp now: open keep-alive connections are closed, not waited for. @param {import('node:http').Server} server */
-export function stopServer(server) {
+/** Stops a server from serveApp now: open keep-alive connections are closed, not waited for. */
+export function stopServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve(undefined)));
 }
@@ -37,9 +38,8 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1)$/;
  * the request's Host, which anyone can forge and nginx keeps the page for every visitor. Required
  * where others are served (NODE_ENV=production, or listening beyond loopback, as the image's page
  * server does); else null: the server's own localhost address (`npm start`, tests).
- * @param {NodeJS.ProcessEnv} env @param {string} host
  */
-export function publicOrigin(env, host) {
+export function publicOrigin(env: NodeJS.ProcessEnv, host: string): string | null {
   const value = env.PUBLIC_ORIGIN;
   if (!value) {
     if (env.NODE_ENV === 'production' || !LOOPBACK.test(host))
@@ -52,11 +52,8 @@ export function publicOrigin(env, host) {
   return url.origin;
 }
 
-/**
- * The Host of `req` when it is a loopback name other than `name` (its port, as `:3000` or ''), else null.
- * @param {import('node:http').IncomingMessage} req @param {string} name
- */
-function otherLoopbackHost(req, name) {
+/** The Host of `req` when it is a loopback name other than `name` (its port, as `:3000` or ''), else null. */
+function otherLoopbackHost(req: IncomingMessage, name: string) {
   const match = /^(\[[^\]]*\]|[^:]*)(:\d+)?$/.exec(req.headers.host ?? '');
   const hostname = match?.[1]?.replace(/^\[|\]$/g, '') ?? '';
   return hostname !== name && LOOPBACK.test(hostname) ? { port: match?.[2] ?? '' } : null;
@@ -68,17 +65,30 @@ function otherLoopbackHost(req, name) {
  * its session cookie is that site's); a page opened at another loopback name (127.0.0.1, [::1])
  * is sent there (308), since from it every API call would be cross-site and fail (issue 38,
  * item 9). Navigations only: what a page or a test fetches is served at any name.
- * @param {{ dir: string, port: number, host?: string, env?: NodeJS.ProcessEnv, log?: boolean, loopbackName?: string | null }} options
  */
-export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log = true, loopbackName = null }) {
+export function serveApp({
+  dir,
+  port,
+  host = '127.0.0.1',
+  env = process.env,
+  log = true,
+  loopbackName = null,
+}: {
+  dir: string;
+  port: number;
+  host?: string;
+  env?: NodeJS.ProcessEnv;
+  log?: boolean;
+  /** The loopback name pages are opened at; a navigation at another one is sent there (308). */
+  loopbackName?: string | null;
+}): Promise<Server> {
   const root = resolve(dir);
   // A deployment may set the policy itself; else it is the config's origins and the hashes of the
   // page's inline scripts, as built (a redeploy may change them: worked out again when they change).
   const config = runtimeConfigFromEnv(env);
   let policy = { page: '', csp: contentSecurityPolicy(config, '') };
-  /** @param {string} page */
   let warned = false;
-  const csp = (page) => {
+  const csp = (page: string) => {
     if (env.CONTENT_SECURITY_POLICY) {
       // A policy pinned by the deployment names the inline script of one build: another build's is refused.
       const missing = inlineScriptSources(page).filter((source) => !env.CONTENT_SECURITY_POLICY?.includes(source));
@@ -91,7 +101,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     return policy.csp;
   };
   const include = platformIncludes(env);
-  // The host's pages are rendered here when it has a server build (render-page.mjs).
+  // The host's pages are rendered here when it has a server build (render-page.ts).
   const renderer = pageRenderer({ distDir: root, env });
   const configuredOrigin = renderer ? publicOrigin(env, host) : null;
   /** Whether the app's page composes remotes (the shell's; not the single bundle's), read as served: a redeploy may change it. */
@@ -103,12 +113,8 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
   if (!tokens && log && composesRemotes())
     console.warn(`[serve] ${dir}: RUM_TOKEN_KEY is not set: its pages send no real-user beacons`);
 
-  /**
-   * This page load's beacon token, never kept (each load its own id).
-   * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
-   * @param {NonNullable<typeof tokens>} sign
-   */
-  async function sendToken(req, res, sign) {
+  /** This page load's beacon token, never kept (each load its own id). */
+  async function sendToken(req: IncomingMessage, res: ServerResponse, sign: NonNullable<typeof tokens>) {
     const composes = composesRemotes();
     const { status, body } = await sign({
       cookie: req.headers.cookie ?? '',
@@ -123,8 +129,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     csp,
     include,
     renderer,
-    origin: () =>
-      configuredOrigin ?? `http://localhost:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
+    origin: () => configuredOrigin ?? `http://localhost:${(server.address() as AddressInfo).port}`,
   });
   const sendFile = staticFiles();
 
@@ -149,7 +154,7 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    let pathname;
+    let pathname: string;
     try {
       pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     } catch {
@@ -215,10 +220,10 @@ export function serveApp({ dir, port, host = '127.0.0.1', env = process.env, log
     sendFile(req, res, file, pathname);
   });
 
-  return new Promise((resolvePromise, reject) => {
+  return new Promise<Server>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
-      const { port: bound } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      const { port: bound } = server.address() as AddressInfo;
       if (log) console.log(`[serve] ${dir} on http://localhost:${bound}`);
       resolvePromise(server);
     });

@@ -17,10 +17,8 @@ export const COMPOSE_TIMEOUT_MS = 500;
 /**
  * The JSON text of each composition block in a served page (a page has one): for the tests and
  * anything else that reads a composed page from outside.
- * @param {string} html
- * @returns {string[]}
  */
-export const compositionBlocks = (html) =>
+export const compositionBlocks = (html: string): string[] =>
   [...html.matchAll(new RegExp(`<script type="application/json" id="${COMPOSITION_ID}">(.*?)</script>`, 'gs'))].map(
     (m) => m[1] ?? '',
   );
@@ -29,8 +27,7 @@ export const compositionBlocks = (html) =>
 export const INCLUDES = {
   config: '/runtime-config.json',
   discovery: '/platform/discovery.json',
-  /** @param {string} remote */
-  manifest: (remote) => `/platform/manifests/${remote}.json`,
+  manifest: (remote: string) => `/platform/manifests/${remote}.json`,
 };
 
 /**
@@ -44,10 +41,9 @@ export const BOOT_SCRIPT_MARKER = '<!-- boot script -->';
  * shell) gets everything, and its boot script after it (which hints its remotes' files from it,
  * and starts a rendered page's script once it has painted); a page without remotes (the single
  * bundle, a remote running alone) only its runtime config.
- * @param {boolean} host
  */
-export function compositionTemplate(host) {
-  const include = (/** @type {string} */ path) => `<!--# include virtual="${path}" -->`;
+export function compositionTemplate(host: boolean): string {
+  const include = (path: string) => `<!--# include virtual="${path}" -->`;
   const manifests = Object.keys(PLATFORM.remotes).map((name) => `"${name}":${include(INCLUDES.manifest(name))}`);
   const parts = host
     ? `"config":${include(INCLUDES.config)},"discovery":${include(INCLUDES.discovery)},"manifests":{${manifests.join(',')}}`
@@ -56,14 +52,11 @@ export function compositionTemplate(host) {
   return host ? `${block}\n    ${BOOT_SCRIPT_MARKER}` : block;
 }
 
-/** JSON text that can sit inside a <script> element (`<` escaped: the same JSON). @param {string} text */
-export const inScript = (text) => text.replaceAll('<', '\\u003c');
+/** JSON text that can sit inside a <script> element (`<` escaped: the same JSON). */
+export const inScript = (text: string): string => text.replaceAll('<', '\\u003c');
 
-/**
- * A JSON document from another server, or null (down, slow, not 2xx, not JSON).
- * @param {string} url
- */
-async function fetchJson(url) {
+/** A JSON document from another server, or null (down, slow, not 2xx, not JSON). */
+async function fetchJson(url: string): Promise<string | null> {
   try {
     const response = await fetch(url, {
       signal: AbortSignal.timeout(COMPOSE_TIMEOUT_MS),
@@ -78,12 +71,8 @@ async function fetchJson(url) {
   }
 }
 
-/**
- * Resolves the page's includes from the environment.
- * @param {NodeJS.ProcessEnv} env
- * @returns {(path: string) => Promise<string | null>}
- */
-export function platformIncludes(env) {
+/** Resolves the page's includes from the environment. */
+export function platformIncludes(env: NodeJS.ProcessEnv): (path: string) => Promise<string | null> {
   const config = runtimeConfigFromEnv(env);
   // Node loads its fetch implementation on first use: not while the first page waits.
   fetch('data:,').catch(() => undefined);
@@ -100,16 +89,15 @@ const DIRECTIVE = /<!--#\s*(config|include)\s+(errmsg|virtual)="([^"]*)"\s*-->/g
 /**
  * The template's `config errmsg` and `include virtual` (server-side includes' syntax), all
  * includes fetched at once.
- * @param {string} html
- * @param {(path: string) => Promise<string | null>} include
  */
-export async function processIncludes(html, include) {
+export async function processIncludes(
+  html: string,
+  include: (path: string) => Promise<string | null>,
+): Promise<string> {
   const wanted = [...html.matchAll(DIRECTIVE)].filter((m) => m[1] === 'include').map((m) => m[3] ?? '');
-  const results = new Map(
-    await Promise.all(wanted.map(async (path) => /** @type {const} */ ([path, await include(path)]))),
-  );
+  const results = new Map(await Promise.all(wanted.map(async (path) => [path, await include(path)] as const)));
   let errmsg = '[an error occurred while processing the directive]';
-  return html.replace(DIRECTIVE, (_all, command, _attribute, value) => {
+  return html.replace(DIRECTIVE, (_all, command: string, _attribute: string, value: string) => {
     if (command === 'config') {
       errmsg = value;
       return '';

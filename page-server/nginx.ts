@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +13,8 @@ import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platfor
 import { builtPage, contentSecurityPolicy } from './csp.mjs';
 import { runNginx } from '@marketplace/shared/node/nginx';
 import { freePort, stopOnSignal } from '@marketplace/shared/node/ports';
-import { COHORT_COOKIE, pageVersions } from './rum-token.mjs';
-import { serveApp, stopServer } from './serve.mjs';
+import { COHORT_COOKIE, pageVersions, type PageConfig } from './rum-token.ts';
+import { serveApp, stopServer } from './serve.ts';
 
 export const NGINX_TEMPLATE = join(dirname(fileURLToPath(import.meta.url)), 'nginx', 'app.conf.template');
 
@@ -21,19 +22,34 @@ export const NGINX_TEMPLATE = join(dirname(fileURLToPath(import.meta.url)), 'ngi
 export const SHELL_FALLBACK = '@page';
 export const REMOTE_FALLBACK = '=404';
 
+/** One app under nginx: where it listens and what it serves. */
+export interface NginxApp {
+  dist: string;
+  port: number;
+  /** What a path without a file gets: the shell's page server renders it, a remote answers 404. */
+  fallback: typeof SHELL_FALLBACK | typeof REMOTE_FALLBACK;
+  env?: NodeJS.ProcessEnv;
+  /** The shell's page server, when one runs elsewhere (else startNginx starts one). */
+  pageUpstream?: string;
+  pageCacheDir?: string;
+}
+
 /** A page server for nobody: a remote's nginx has no pages, yet its template names an upstream. */
 const NO_PAGES = 'http://127.0.0.1:9';
 
 /**
  * The template's variables for an app: where it listens and what it serves, its fallback, its
  * page server (the shell's), and the runtime config with its policy (from `env`, with the same
- * defaults serve.mjs uses).
- *
- * @param {{ dist: string, port: number, fallback: '@page' | '=404', env?: NodeJS.ProcessEnv,
- *   pageUpstream?: string, pageCacheDir?: string }} app
- * @returns {Record<string, string>}
+ * defaults serve.ts uses).
  */
-export function templateVariables({ dist, port, fallback, env = process.env, pageUpstream, pageCacheDir }) {
+export function templateVariables({
+  dist,
+  port,
+  fallback,
+  env = process.env,
+  pageUpstream,
+  pageCacheDir,
+}: NginxApp): Record<string, string> {
   const config = runtimeConfigFromEnv(env);
   return {
     APP_PORT: `127.0.0.1:${port}`,
@@ -56,7 +72,7 @@ export function templateVariables({ dist, port, fallback, env = process.env, pag
 }
 
 /** The template filled like the image's entrypoint: `envsubst "${A} ${B} ..."` over the defined names. */
-export function renderTemplate(variables) {
+export function renderTemplate(variables: Record<string, string>): string {
   const env = { ...process.env, ...variables };
   const names = Object.keys(env)
     .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
@@ -67,8 +83,8 @@ export function renderTemplate(variables) {
   return result.stdout;
 }
 
-/** Where the template looks for the table of versions (`include <PAGE_CACHE_DIR>-versions/*.map`). @param {string} pageCacheDir */
-export const versionsTableDir = (pageCacheDir) => `${pageCacheDir}-versions`;
+/** Where the template looks for the table of versions (`include <PAGE_CACHE_DIR>-versions/*.map`). */
+export const versionsTableDir = (pageCacheDir: string): string => `${pageCacheDir}-versions`;
 /** How often the runner reads the release store's discovery document for its table. */
 export const VERSIONS_POLL_MS = 1000;
 
@@ -80,13 +96,10 @@ export const VERSIONS_POLL_MS = 1000;
  * versions get the same label, so they share a kept page: with no canary, every cohort and none.
  * The label is the versions' own digest, so it only ever names one set of versions. Null when
  * the document says nothing usable.
- *
- * @param {import('./rum-token.mjs').PageConfig} config @param {unknown} discovery
- * @returns {string | null}
  */
-export function versionsTable(config, discovery) {
+export function versionsTable(config: PageConfig, discovery: unknown): string | null {
   const cohorts = [...Array.from({ length: 100 }, (_, cohort) => String(cohort)), 'none'];
-  const lines = [];
+  const lines: string[] = [];
   for (const cohort of cohorts) {
     const cookie = cohort === 'none' ? '' : `${COHORT_COOKIE}=${cohort}`;
     const versions = pageVersions({ config, discovery, composes: true, cookie, search: '' });
@@ -94,7 +107,7 @@ export function versionsTable(config, discovery) {
     const label = `v${createHash('sha256').update(JSON.stringify(versions)).digest('hex').slice(0, 16)}`;
     lines.push(`"yes:${cohort}" ${label};`);
   }
-  return `# Written by page-server/nginx.mjs from ${config.discoveryUrl}\n${lines.join('\n')}\n`;
+  return `# Written by page-server/nginx.ts from ${config.discoveryUrl}\n${lines.join('\n')}\n`;
 }
 
 /**
@@ -102,10 +115,16 @@ export function versionsTable(config, discovery) {
  * reads it and writes the table when it changed; once `start`ed, every VERSIONS_POLL_MS, nginx
  * reloaded (`reload`) after each change. A document that cannot be read leaves the table as it
  * is; none at start leaves nginx without one (each cohort its own page) until it can be read.
- *
- * @param {{ config: import('./rum-token.mjs').PageConfig & { discoveryUrl: string }, dir: string, reload(): void }} options
  */
-function versionsKeeper({ config, dir, reload }) {
+function versionsKeeper({
+  config,
+  dir,
+  reload,
+}: {
+  config: PageConfig & { discoveryUrl: string };
+  dir: string;
+  reload(): void;
+}) {
   const file = join(dir, 'versions.map');
   // A table from an earlier run may name versions that are no longer served.
   rmSync(dir, { recursive: true, force: true });
@@ -114,7 +133,7 @@ function versionsKeeper({ config, dir, reload }) {
   let reading = false;
   let started = false;
   /** Reads the document now; true when the table changed (and nginx was told). */
-  async function refresh() {
+  async function refresh(): Promise<boolean> {
     if (reading) return false;
     reading = true;
     try {
@@ -134,8 +153,7 @@ function versionsKeeper({ config, dir, reload }) {
       reading = false;
     }
   }
-  /** @type {NodeJS.Timeout | undefined} */
-  let timer;
+  let timer: NodeJS.Timeout | undefined;
   return {
     refresh,
     start() {
@@ -149,24 +167,24 @@ function versionsKeeper({ config, dir, reload }) {
 
 /**
  * Starts nginx for one app in the foreground of a child process. The shell's pages come from its
- * page server (serve.mjs, rendering them): `pageUpstream` when one runs elsewhere, else one
+ * page server (serve.ts, rendering them): `pageUpstream` when one runs elsewhere, else one
  * started here on a free loopback port, stopped with nginx.
  *
  * The shell's nginx keeps its table of versions (versionsKeeper) while it runs, when the runtime
  * config names a release store; `refreshVersions` reads the store's document now (tests).
- *
- * @param {{ dist: string, port: number, fallback: '@page' | '=404', env?: NodeJS.ProcessEnv, workDir: string,
- *   pageUpstream?: string }} app
- * @returns {Promise<{ url: string, refreshVersions(): Promise<boolean>, stop(): Promise<void> }>}
  */
-export async function startNginx({ workDir, pageUpstream, ...app }) {
+export async function startNginx({ workDir, pageUpstream, ...app }: NginxApp & { workDir: string }): Promise<{
+  url: string;
+  /** Reads the release store's document now; true when the table of versions changed and nginx was reloaded. */
+  refreshVersions(): Promise<boolean>;
+  stop(): Promise<void>;
+}> {
   const env = { ...process.env, ...app.env };
-  /** @type {import('node:http').Server | null} */
-  let pages = null;
+  let pages: Server | null = null;
   if (app.fallback === SHELL_FALLBACK && !pageUpstream) {
     const port = await freePort();
     // Its pages' origin is nginx's address on this machine unless configured; in production it
-    // must be configured (serve.mjs refuses to render pages without it).
+    // must be configured (serve.ts refuses to render pages without it).
     const pageEnv = { ...env };
     if (!pageEnv.PUBLIC_ORIGIN && env.NODE_ENV !== 'production') pageEnv.PUBLIC_ORIGIN = `http://localhost:${app.port}`;
     pages = await serveApp({ dir: app.dist, port, env: pageEnv, log: false });
@@ -206,7 +224,7 @@ export async function startNginx({ workDir, pageUpstream, ...app }) {
   };
 }
 
-// `node page-server/nginx.mjs`: one app under nginx in the foreground, for `npm run start:prod`
+// `node page-server/nginx.ts`: one app under nginx in the foreground, for `npm run start:prod`
 // and the e2e production project (APP_DIST, APP_LOCAL_PORT, APP_FALLBACK, NGINX_WORK_DIR, and the
 // runtime config variables).
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -218,7 +236,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     !NGINX_WORK_DIR
   ) {
     console.error(
-      `nginx.mjs: set APP_DIST, APP_LOCAL_PORT, APP_FALLBACK (${SHELL_FALLBACK} or ${REMOTE_FALLBACK}) and NGINX_WORK_DIR`,
+      `nginx.ts: set APP_DIST, APP_LOCAL_PORT, APP_FALLBACK (${SHELL_FALLBACK} or ${REMOTE_FALLBACK}) and NGINX_WORK_DIR`,
     );
     process.exit(2);
   }
