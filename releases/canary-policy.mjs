@@ -82,3 +82,14 @@ export function keepingRule(first, next) {
  * @param {Pick<Policy, 'margin' | 'relativeMargin'>} policy @param {number} liveRate
  */
 export const harmAt = (policy, liveRate) => Math.max((policy.relativeMargin ?? 0) * liveRate, policy.margin);
+
+/**
+ * That harm in words, as decisions and the watcher's banner give it.
+ * @param {Pick<Policy, 'margin' | 'relativeMargin'>} policy
+ */
+export function harmText(policy) {
+  const floor = `${(policy.margin * 100).toFixed(1)} pt`;
+  return policy.relativeMargin
+    ? `${Math.round(policy.relativeMargin * 100)} % of live's rate (at least ${floor})`
+    : `+${floor}`;
+}

@@ -86,8 +86,7 @@ export function canaryState(doc, history, remote) {
   const startIndex = history.findLastIndex((e) => isStart(e, remote, version));
   const started = history[startIndex];
   const mine = history.slice(startIndex + 1).filter((e) => e.remote === remote && e.to === version);
-  /** @type {Policy | null} */
-  let policy = started?.policy ?? null;
+  const policy = givenPolicy(started ? [started, ...mine] : mine);
   let watchedSince = started?.policy ? started.time : '';
   let policyAt = -1;
   let lastAt = -1;
@@ -95,7 +94,6 @@ export function canaryState(doc, history, remote) {
   let attempts = 0;
   mine.forEach((e, i) => {
     if (e.action === 'policy' && e.policy) {
-      policy = policy ? keepingRule(policy, e.policy) : e.policy;
       watchedSince = e.time;
       policyAt = i;
     }

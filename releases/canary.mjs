@@ -11,7 +11,7 @@
 //
 // This file is the judge's public surface too: the policy and the tests are imported from here.
 import { blocksOf } from './blocks.mjs';
-import { ALPHA_SHARE, DEFAULT_POLICY } from './canary-policy.mjs';
+import { ALPHA_SHARE, DEFAULT_POLICY, harmText } from './canary-policy.mjs';
 import { errorEvidence, promotionLoads } from './error-evidence.mjs';
 import { ratioEvidence } from './ratio-evidence.mjs';
 import { judgeVital } from './vital-evidence.mjs';
@@ -41,11 +41,6 @@ const pts = (/** @type {number} */ x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixe
 const ev = (/** @type {number} */ e) => (e >= 1e6 ? e.toExponential(1) : e >= 100 ? e.toFixed(0) : e.toFixed(1));
 const change = (/** @type {number} */ r) => `${r >= 1 ? '+' : ''}${Math.round((r - 1) * 100)} %`;
 const ms = (/** @type {number} */ v) => `${Math.round(v)} ms`;
-/** The harm a policy tolerates, in words. @param {Policy} policy */
-const harmText = (policy) =>
-  policy.relativeMargin
-    ? `${Math.round(policy.relativeMargin * 100)} % of live's rate (at least ${pts(policy.margin).slice(1)})`
-    : pts(policy.margin);
 
 /** @param {VitalJudgement} v */
 const vitalLine = (v) =>

@@ -2,6 +2,7 @@
 // decided and exits with the decision's code.
 import { announceRollback } from './announce.mjs';
 import { promotionLoads } from './canary.mjs';
+import { harmText } from './canary-policy.mjs';
 import { apiAccess, fetchFigures } from './figures.mjs';
 import { followCanary, serviceRuns } from './watch.mjs';
 import { createPager } from './webhook.mjs';
@@ -17,7 +18,7 @@ export async function follow({ store, root }, remote, policy) {
   const last = policy.steps.at(-1) ?? 50;
   const needed = promotionLoads({ canaryRate: 0.01, liveRate: 0.01, share: last / 100, policy });
   console.log(
-    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures (${api.url} when judged here): rolled back on evidence that its error rate is higher than live's, that its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse, or that its share of page loads is far below its share (sequential tests: at most ${policy.alpha * 100} % of canaries as good as live are rolled back, however long it watches); stepped up through ${policy.steps.join(', ')} % after ${policy.holdIntervals} evaluations each, and promoted on evidence that its error rate is not higher by ${policy.relativeMargin ? `${Math.round(policy.relativeMargin * 100)} % of live's rate (at least ${policy.margin * 100} points)` : `${policy.margin * 100} points`} or more and its vitals not worse by their margins (at 1 % failed loads on both sides that takes at least ${needed} canary loads); each side needs ${policy.minLoads} page loads; ${policy.atDeadline === 'rollback' ? 'rolled back' : 'held at its share'} when undecided after ${policy.deadlineIntervals} evaluations`,
+    `watching ${remote}'s canary every ${policy.intervalSeconds} s on the real-user figures (${api.url} when judged here): rolled back on evidence that its error rate is higher than live's, that its p75 LCP or INP is more than ${Math.round(policy.lcpMargin * 100)} / ${Math.round(policy.inpMargin * 100)} % worse, or that its share of page loads is far below its share (sequential tests: at most ${policy.alpha * 100} % of canaries as good as live are rolled back, however long it watches); stepped up through ${policy.steps.join(', ')} % after ${policy.holdIntervals} evaluations each, and promoted on evidence that its error rate is not higher by ${harmText(policy)} or more and its vitals not worse by their margins (at 1 % failed loads on both sides that takes at least ${needed} canary loads); each side needs ${policy.minLoads} page loads; ${policy.atDeadline === 'rollback' ? 'rolled back' : 'held at its share'} when undecided after ${policy.deadlineIntervals} evaluations`,
   );
   process.on('SIGINT', () => {
     console.log(
