@@ -110,6 +110,8 @@ describe('an address per photo in the viewer', () => {
   it('moving to another photo names it in the same history entry, so Back still closes the viewer', async () => {
     renderEventPage('/event/summer-jazz-night-2026');
     await userEvent.click(await screen.findByRole('button', { name: 'Open Stage' }));
+    // The entry is added once the viewer has painted, a frame after the press.
+    await waitFor(() => expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-stage'));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Next' }));
     expect(screen.getByRole('dialog', { name: 'Crowd' })).toBeInTheDocument();
     expect(where()).toBe('/event/summer-jazz-night-2026?photo=ci-crowd');
