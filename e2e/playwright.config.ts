@@ -31,6 +31,8 @@ export const apiServer = (extra: Record<string, string> = {}) => ({
     // Every browser of the suite sends its beacons from 127.0.0.1: one client, as far as the limits know.
     RUM_BEACONS_PER_MINUTE: '100000',
     RUM_LOADS_PER_HOUR: '100000',
+    RUM_BROWSERS_PER_VERSION_PER_DAY: '100000',
+    RUM_LOADS_PER_BROWSER_PER_HOUR: '100000',
     // The beacons count under the tokens the suite's page servers sign (runtimeEnv).
     RUM_TOKEN_KEY,
     ...extra,

@@ -136,6 +136,34 @@ describe("the page server's beacon token", () => {
     }
   });
 
+  it('gives a new browser an id in an HttpOnly cookie and signs it; a browser with one keeps it; a malformed one is replaced', async () => {
+    const first = await fetch(`${shell}${RUM_TOKEN_PATH}`);
+    const setCookie = first.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(
+      /^platform-browser=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/,
+    );
+    const id = /^platform-browser=([^;]+)/.exec(setCookie)?.[1];
+    const signed = verifyRumToken(KEY, ((await first.json()) as Answer).token);
+    expect(signed).toMatchObject({ claims: { browser: id } });
+
+    // The same browser again: the same id, and no cookie to set.
+    const again = await fetch(`${shell}${RUM_TOKEN_PATH}`, {
+      headers: { cookie: `platform-cohort=3; platform-browser=${id}` },
+    });
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(verifyRumToken(KEY, ((await again.json()) as Answer).token)).toMatchObject({ claims: { browser: id } });
+
+    // Two browsers without one get two ids; an id not drawn here is not signed.
+    const [a, b] = await Promise.all([tokenFor(shell), tokenFor(shell)]);
+    expect(a.browser).not.toBe(b.browser);
+    const forged = await tokenFor(shell, { cookie: 'platform-browser=attacker-chosen' });
+    expect(forged.browser).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    // Over HTTPS (as nginx says it was asked) the cookie is Secure.
+    const https = await fetch(`${shell}${RUM_TOKEN_PATH}`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(https.headers.get('set-cookie')).toMatch(/; Secure$/);
+  });
+
   it('answers 404, never the page, where no key is set', async () => {
     const res = await fetch(`${unsigned}${RUM_TOKEN_PATH}`);
     expect(res.status).toBe(404);

@@ -2,7 +2,8 @@
 // origin for it (RUM_TOKEN_PATH) once it starts its beacon; the page server draws the load's id,
 // resolves the version of each remote this request's page may use, the way the shell does
 // (shell/src/remotes/discovery.ts: the release store's live or canary by the cohort cookie, a
-// tester's ?version=), and signs both (shared/node/rum-token.mjs) for the API to check.
+// tester's ?version=), and signs them with the browser's id (drawn here at its first token and
+// kept in an HttpOnly cookie) for the API to check (shared/node/rum-token.mjs).
 //
 // Asked for apart from the page, not written into it: nginx keeps a visitor's page 5 s for every
 // visitor of that address and cohort (nginx/app.conf.template), so an id in the page would be
@@ -11,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import {
   chooseVersions,
   cohortIn,
+  cookieIn,
   isDiscoveryDocument,
   localManifestAt,
   overridesIn,
@@ -18,13 +20,29 @@ import {
   storedVersionOf,
 } from '@marketplace/shared/node/choice';
 import { PLATFORM, runtimeConfigFromEnv } from '@marketplace/shared/node/platform';
-import { checkRumTokenKey, signRumToken } from '@marketplace/shared/node/rum-token';
+import { BROWSER_ID_PATTERN, checkRumTokenKey, newBrowserId, signRumToken } from '@marketplace/shared/node/rum-token';
 import { INCLUDES } from './page-composition.ts';
 
 /** The version a remote reports when it did not come from the release store (UNRELEASED_VERSION in shared). */
 export const UNRELEASED = 'unreleased';
 /** The browser's cohort cookie, from the platform's cookie table. */
 export const COHORT_COOKIE = PLATFORM_COOKIES.cohort;
+/** The browser's id for release evidence, from the platform's cookie table. */
+export const BROWSER_COOKIE = PLATFORM_COOKIES.browser;
+/** As long as the cohort: a browser keeps one id while it stays on one side of canaries. */
+const BROWSER_MAX_AGE_S = 365 * 24 * 3600;
+
+/**
+ * The browser id a Cookie header carries, or a new one with the Set-Cookie that keeps it
+ * (HttpOnly: no script of the page needs it; Secure over HTTPS). A malformed id is replaced.
+ */
+export function browserIdFor(cookie: string, https: boolean): { browser: string; setCookie?: string } {
+  const kept = cookieIn(cookie, BROWSER_COOKIE);
+  if (kept !== null && BROWSER_ID_PATTERN.test(kept)) return { browser: kept };
+  const browser = newBrowserId();
+  const attributes = `Path=/; Max-Age=${BROWSER_MAX_AGE_S}; HttpOnly; SameSite=Lax${https ? '; Secure' : ''}`;
+  return { browser, setCookie: `${BROWSER_COOKIE}=${browser}; ${attributes}` };
+}
 /**
  * The release store version a manifest's URL names (`base` resolving a relative one), or
  * UNRELEASED: the shell reports that version for a remote from anywhere else.
@@ -85,7 +103,16 @@ export interface TokenRequest {
   cookie: string;
   search: string;
   composes: boolean;
+  /** Whether the page was asked for over HTTPS (its browser id cookie is then Secure). */
+  https?: boolean;
   now?: number;
+}
+
+/** The answer at RUM_TOKEN_PATH: a status, its JSON body, and the browser id cookie when one was drawn. */
+export interface TokenAnswer {
+  status: number;
+  body: object;
+  setCookie?: string;
 }
 
 /**
@@ -99,11 +126,11 @@ export function rumTokens({
 }: {
   env: NodeJS.ProcessEnv;
   include: (path: string) => Promise<string | null>;
-}): ((request: TokenRequest) => Promise<{ status: number; body: object }>) | null {
+}): ((request: TokenRequest) => Promise<TokenAnswer>) | null {
   if (!env.RUM_TOKEN_KEY) return null;
   const key = checkRumTokenKey(env.RUM_TOKEN_KEY);
   const config = runtimeConfigFromEnv(env);
-  return async ({ cookie, search, composes, now }) => {
+  return async ({ cookie, search, composes, https = false, now }) => {
     let discovery: unknown = null;
     if (composes && config.discoveryUrl)
       try {
@@ -115,6 +142,8 @@ export function rumTokens({
     if (!versions) return { status: 503, body: { error: "The release store's document could not be read" } };
     const load = randomUUID();
     const cohort = composes ? cohortIn(cookie) : null;
-    return { status: 200, body: { load, token: signRumToken(key, { load, versions, cohort }, { now }), versions } };
+    const { browser, setCookie } = browserIdFor(cookie, https);
+    const token = signRumToken(key, { load, versions, cohort, browser }, { now });
+    return { status: 200, body: { load, token, versions }, ...(setCookie && { setCookie }) };
   };
 }

@@ -116,12 +116,17 @@ export function serveApp({
   /** This page load's beacon token, never kept (each load its own id). */
   async function sendToken(req: IncomingMessage, res: ServerResponse, sign: NonNullable<typeof tokens>) {
     const composes = composesRemotes();
-    const { status, body } = await sign({
+    const { status, body, setCookie } = await sign({
       cookie: req.headers.cookie ?? '',
       search: new URL(req.url ?? '/', 'http://x').search,
       composes,
+      https: req.headers['x-forwarded-proto'] === 'https',
     });
-    res.writeHead(status, { 'Content-Type': TYPES['.json'], 'Cache-Control': 'no-store' });
+    res.writeHead(status, {
+      'Content-Type': TYPES['.json'],
+      'Cache-Control': 'no-store',
+      ...(setCookie && { 'Set-Cookie': setCookie }),
+    });
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
   }
 

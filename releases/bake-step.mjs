@@ -6,7 +6,7 @@ import { messageOf } from '../shared/node/errors.mjs';
 import { baselineOver, bakeState, decideBake } from './bake.mjs';
 import { rollback } from './changes.mjs';
 import { readDiscovery } from './discovery.mjs';
-import { figuresOf } from './figures.mjs';
+import { figuresOf, judgedSample } from './figures.mjs';
 import { appendHistory, keptEvidence, readHistory } from './history.mjs';
 import { withStoreLock } from './lock.mjs';
 import { tell } from './tell.mjs';
@@ -82,9 +82,8 @@ export async function bakeStep({ store, remote, readFigures, now, log, figuresTi
   return withStoreLock(store, async () => {
     const state = current();
     if (!state || !unchanged(before, state, now())) return { state: 'raced' };
-    const { loads, errorLoads, p75 } = figuresOf(all, remote, state.version);
-    const canary = { loads, errorLoads, p75 };
-    const live = baselineOver(state.baseline, loads);
+    const canary = judgedSample(figuresOf(all, remote, state.version));
+    const live = baselineOver(state.baseline, canary.loads);
     const decision = decideBake([...state.looks, { percent: 100, canary, live }], state.policy);
     /** @type {HistoryEntry} */
     const entry = {

@@ -58,12 +58,15 @@ export const topErrorText = (e) =>
  * What to do with a canary, given both sides' figures at every evaluation since it started (the
  * last one now):
  *
- * - rollback: its share of page loads is far below its share of browsers (sample-ratio
+ * Its units (a Sample's `loads`) are browsers, each by its first page load of the version, as the
+ * watcher reads them (judgedSample): independent draws, which the tests below assume.
+ *
+ * - rollback: its share of the browsers reporting is far below its share of browsers (sample-ratio
  *   e-process, judged from the start); or its error rate is above live's (harm e-process, judged
  *   from the start too: a canary failing every load is rolled back within a few evaluations); or,
  *   once each side has `minLoads` loads, its p75 LCP or INP is worse than live's by more than the
  *   margin (mSPRT on the log ratio); each at its part of `alpha`;
- * - wait: a side has fewer than `minLoads` page loads;
+ * - wait: a side has fewer than `minLoads` browsers;
  * - promote: at the last share for `holdIntervals` evaluations, with evidence that its error
  *   rate is not higher than live's by the policy's harm (`harmAt`) or more and that each reported p75 is not worse
  *   by its margin or more (at parts of `promoteAlpha`);
@@ -103,7 +106,7 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
   if (live.loads >= policy.minLoads && ratio >= 1 / (policy.alpha * ra.ratio)) {
     const share = canary.loads / (canary.loads + live.loads || 1);
     return rollback(
-      `the canary has ${pct(share)} of the page loads at a ${percent} % share: its pages do not report, or do not load it (sample-ratio evidence ${ev(ratio)} ≥ ${ev(1 / (policy.alpha * ra.ratio))})`,
+      `the canary has ${pct(share)} of the browsers at a ${percent} % share: its pages do not report, or do not load it (sample-ratio evidence ${ev(ratio)} ≥ ${ev(1 / (policy.alpha * ra.ratio))})`,
     );
   }
   // Harm beyond doubt rolls back at once, however few the loads: the e-process is valid at every
@@ -116,7 +119,7 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
   if (canary.loads < policy.minLoads || live.loads < policy.minLoads)
     return {
       action: 'wait',
-      reason: `too few page loads yet: canary ${canary.loads}, live ${live.loads}, each needs ${policy.minLoads}`,
+      reason: `too few browsers yet: canary ${canary.loads}, live ${live.loads}, each needs ${policy.minLoads}`,
       evidence,
     };
 
@@ -183,7 +186,7 @@ export function decideCanary({ looks, policy = DEFAULT_POLICY, topError = null }
       parts.push(
         `no evidence yet that the error rate is not worse by ${harmText(policy)} (${ev(errors.noHarm)} of ${ev(noHarmBar)}; ${
           Number.isFinite(needed)
-            ? `at these rates at least ${needed} canary loads in all, ${canary.loads} so far`
+            ? `at these rates at least ${needed} canary browsers in all, ${canary.loads} so far`
             : 'at these rates it never will be'
         })`,
       );

@@ -10,7 +10,7 @@ import {
   type Look,
   type Policy,
 } from './canary.mjs';
-import { binomialInterval, runScenario, SCENARIOS, zTestJudge } from './simulate.mjs';
+import { binomialInterval, FLAKY_FEW, runScenario, SCENARIOS, zTestJudge } from './simulate.mjs';
 
 // The canary's judge over crafted figures (issue 39, item 2): every test is given the cumulative
 // figures of every evaluation since the canary started, as the watcher keeps them in the history.
@@ -109,10 +109,10 @@ describe('decideCanary: the review’s examples', () => {
 });
 
 describe('decideCanary', () => {
-  it('waits while either side has too few page loads and its errors are not yet beyond doubt', () => {
+  it('waits while either side has too few browsers and its errors are not yet beyond doubt', () => {
     const decision = decideCanary({ looks: looks([{ canary: [40, 40], live: [500, 0] }]) });
     expect(decision.action).toBe('wait');
-    expect(decision.reason).toBe('too few page loads yet: canary 40, live 500, each needs 100');
+    expect(decision.reason).toBe('too few browsers yet: canary 40, live 500, each needs 100');
     const few = decideCanary({ looks: looks(repeat(3, { canary: [10, 1], live: [90, 1] })) });
     expect(few.action).toBe('wait');
   });
@@ -188,8 +188,8 @@ describe('decideCanary', () => {
 
   it('holds a clean canary at the last share until the evidence bounds the harm, saying what that takes', () => {
     const decisions = watchLike((percent) => ({ canary: [percent, 0], live: [100 - percent, 0] }));
-    const holding = decisions.find((d) => d.action === 'hold' && /at least \d+ canary loads/.test(d.reason));
-    expect(holding?.reason).toMatch(/at these rates at least \d+ canary loads in all, \d+ so far/);
+    const holding = decisions.find((d) => d.action === 'hold' && /at least \d+ canary browsers/.test(d.reason));
+    expect(holding?.reason).toMatch(/at these rates at least \d+ canary browsers in all, \d+ so far/);
   });
 
   // 100 page loads an interval, none failing: 10 evaluations to 100 canary loads, 3 at 10 %, 3 at
@@ -218,7 +218,7 @@ describe('decideCanary', () => {
   it('rolls back a canary whose share of page loads is far below its share (its pages do not report)', () => {
     const decision = decideCanary({ looks: looks(repeat(6, { canary: [40, 0], live: [960, 10] })) });
     expect(decision.action).toBe('rollback');
-    expect(decision.reason).toMatch(/^the canary has 4\.0 % of the page loads at a 10 % share/);
+    expect(decision.reason).toMatch(/^the canary has 4\.0 % of the browsers at a 10 % share/);
     // With no loads at all (too few to judge errors), it is rolled back all the same.
     expect(decideCanary({ looks: looks(repeat(6, { canary: [0, 0], live: [900, 9] })) }).action).toBe('rollback');
   });
@@ -406,6 +406,45 @@ describe('the simulation, briefly (pnpm --filter releases simulate runs thousand
     const old = runScenario(aa, { runs: 100, seed: 1, judge: zTestJudge });
     expect(old.rollback / old.runs).toBeGreaterThan(DEFAULT_POLICY.alpha * 2);
   }, 30_000);
+
+  it('judges browsers, not page loads: a few browsers failing often roll back a canary equal to live within alpha only so', () => {
+    const clustered = SCENARIOS.find((s) => s.browsers?.count === FLAKY_FEW.count)!;
+    const runs = 150;
+    const perBrowser = runScenario(clustered, { runs, seed: 3 });
+    const [, high] = binomialInterval(perBrowser.rollback, runs);
+    expect(high).toBeLessThan(DEFAULT_POLICY.alpha);
+    // The same browsers judged per page load: each failing browser weighs as all its loads.
+    const perLoad = runScenario({ ...clustered, browsers: { ...FLAKY_FEW, unit: 'load' } }, { runs, seed: 3 });
+    expect(perLoad.rollback / runs).toBeGreaterThan(DEFAULT_POLICY.alpha);
+  }, 60_000);
+
+  it('among 50 000 such browsers, promotes a canary equal to live and rolls back one going from 1 % to 3 %', () => {
+    const [aa, worse] = SCENARIOS.filter((s) => s.browsers?.count === 50_000);
+    expect(runScenario(aa!, { runs: 40, seed: 4 })).toMatchObject({ rollback: 0, promote: 40 });
+    expect(runScenario(worse!, { runs: 40, seed: 4 })).toMatchObject({ rollback: 40, promote: 0 });
+  }, 60_000);
+
+  it('holds against scripts: 3 cannot roll back a canary equal to live, 5 cannot promote one 3 times worse', () => {
+    const attacked = SCENARIOS.filter((s) => s.attack);
+    expect(attacked.map((s) => [s.attack?.clients, s.attack?.side, s.traffic])).toEqual([
+      [3, 'canary', 1000],
+      [3, 'canary', 100],
+      [5, 'live', 1000],
+      [5, 'live', 100],
+    ]);
+    const runs = 100;
+    const results = attacked.map((scenario, i) => runScenario(scenario, { runs, seed: 20 + i }));
+    for (const result of results.slice(0, 2)) expect(result.rollback / runs).toBeLessThan(DEFAULT_POLICY.alpha);
+    for (const result of results.slice(2)) expect(result.promote).toBe(0);
+    // What a cap on page loads per hour let the same scripts do when every load counted: one
+    // failed load a minute each, all the canary's.
+    const [aa] = attacked;
+    const perLoad = runScenario(
+      { ...aa!, browsers: { ...aa!.browsers!, unit: 'load' }, attack: { ...aa!.attack!, everyInterval: true } },
+      { runs: 20, seed: 20 },
+    );
+    expect(perLoad.rollback / perLoad.runs).toBeGreaterThan(0.5);
+  }, 60_000);
 
   it('rolls back at least 90 % of canaries going from 1 % to 3 % failed loads at 1 000 loads an interval', () => {
     const result = runScenario(regression, { runs: 100, seed: 2 });

@@ -11,9 +11,27 @@ import { join } from 'node:path';
  * @typedef {import('@marketplace/shared/platform').TopError} TopError
  * @typedef {import('@marketplace/shared/platform').SeriesPoint} SeriesPoint
  * @typedef {import('@marketplace/shared/platform').FiguresAnswer} FiguresAnswer
- * What the canary's judge reads of a version's figures, and what the history keeps of each evaluation.
+ * What the canary's judge reads of a version's figures, and what the history keeps of each
+ * evaluation. `loads` and `errorLoads` are the judge's units and their failures: the watcher
+ * gives it browsers, each by its first page load of the version (judgedSample), so they are
+ * independent draws however often a browser loads or fails; the simulation gives it loads it
+ * draws independently.
  * @typedef {Pick<VersionFigures, 'loads' | 'errorLoads'> & { p75: Pick<VersionFigures['p75'], 'lcp' | 'inp'> & Partial<VersionFigures['p75']> }} Sample
  */
+
+/**
+ * A version's figures as the canary's judge takes them: one unit per browser (VersionFigures'
+ * `browsers` and `errorBrowsers`), not per page load. A browser that fails often, or loads a
+ * cached failed page again and again, is one failed browser, as it would be one failed draw in
+ * the test's model; page loads would count it as many. An API that does not count browsers yet
+ * (an older instance during its deploy) is read by its loads.
+ * @param {VersionFigures} f @returns {Sample}
+ */
+export const judgedSample = (f) => ({
+  loads: f.browsers ?? f.loads,
+  errorLoads: f.errorBrowsers ?? f.errorLoads,
+  p75: f.p75,
+});
 
 /**
  * Where the API's operator routes are and its token: API_INTERNAL_URL, an instance's internal
@@ -73,6 +91,8 @@ export function figuresOf(figures, remote, version) {
       loads: 0,
       errorLoads: 0,
       errorRate: 0,
+      browsers: 0,
+      errorBrowsers: 0,
       p75: { lcp: null, inp: null, cls: null, ttfb: null },
       lcpOwnedShare: 0,
       topError: null,

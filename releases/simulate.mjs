@@ -18,11 +18,11 @@ import { pathToFileURL } from 'node:url';
 import { binomialInterval } from './binomial-interval.mjs';
 import { DEFAULT_POLICY } from './canary-policy.mjs';
 import { runScenario } from './run-scenario.mjs';
-import { SCENARIOS, TRAFFIC } from './scenarios.mjs';
+import { FLAKY_FEW, SCENARIOS, TRAFFIC } from './scenarios.mjs';
 import { chart } from './simulation-chart.mjs';
 import { zTestJudge } from './z-test-judge.mjs';
 
-export { binomialInterval, chart, runScenario, SCENARIOS, TRAFFIC, zTestJudge };
+export { binomialInterval, chart, FLAKY_FEW, runScenario, SCENARIOS, TRAFFIC, zTestJudge };
 export { generator } from './seeded-random.mjs';
 export { simulateCanary } from './simulated-canary.mjs';
 

@@ -3,6 +3,12 @@
 // vitals, and reporting at the end of its interval or a few intervals later; the judge fed both
 // sides' cumulative figures at every interval, as the watcher would be, the share stepping up as
 // it decides.
+//
+// With a population of browsers (Scenario.browsers), each load is a browser's: drawn from the
+// population, on the canary when the browser's cohort is below the share (it sticks, as the
+// cohort cookie does), failing at its browser's own rate (a few fail often). The judge is then
+// fed its units either per page load or per browser, each by its first load of the version, as
+// the API counts them (firstLoadPerBrowser in api/src/repositories/rum.ts).
 import { decideCanary } from './canary.mjs';
 import { BIN_OF, quantileTracker } from './p75-histogram.mjs';
 import { poisson } from './seeded-random.mjs';
@@ -18,6 +24,29 @@ import { poisson } from './seeded-random.mjs';
  * @property {number} [canaryLcp] the canary's median LCP as a multiple of live's (1)
  * @property {number} [reporting] the share of the canary's page loads that report at all (1)
  * @property {number} [startPercent] the canary's first share (10)
+ * @property {Browsers} [browsers] loads come from this population of browsers, not each from a browser of its own
+ * @property {Attack} [attack] scripts adding failed browsers of their own to one side
+ */
+
+/**
+ * A population of browsers: `count` of them, each load from one drawn at random; a share of them
+ * (`flakyShare`) fails at `flakyRate` on either side (a browser's own trouble, not the version's),
+ * the rest at their side's rate. `unit`: what the judge counts, page loads or browsers (each by
+ * its first load of the version).
+ * @typedef {{ count: number, flakyShare: number, flakyRate: number, unit: 'load' | 'browser' }} Browsers
+ */
+
+/**
+ * Scripts that ask for tokens and send failing beacons, each from an address (an IPv6 /64) of its
+ * own, choosing their side with the cohort cookie: `clients` of them, each bringing as many
+ * browsers to a version's figures as the API lets one client (`browsers`,
+ * RUM_BROWSERS_PER_VERSION_PER_DAY; a browser is one unit, by its first load of the version,
+ * however often it loads), every one failed, all at evaluation `at` (default the second, where
+ * they weigh most: the first stakes nothing), to `side`: the canary's to have it rolled back,
+ * live's to have a worse canary promoted. `everyInterval`: as many again at every evaluation
+ * from `at` on, which is what a cap per hour on page loads let a client add when every load
+ * counted (60 an hour: one a minute).
+ * @typedef {{ clients: number, browsers: number, side: 'canary' | 'live', at?: number, everyInterval?: boolean }} Attack
  */
 
 /** Vitals: LCP log-normal around 1500 ms (spread 0.6) on every load, INP around 150 ms (spread 0.8) on one load in two. */
@@ -43,9 +72,10 @@ const DELAYS = [
  */
 export function simulateCanary(scenario, policy, random, judge = decideCanary) {
   const { traffic, liveRate, canaryRate, drift = 0, canaryLcp = 1, reporting = 1, startPercent = 10 } = scenario;
+  const population = scenario.browsers ? browserPopulation(scenario.browsers, random) : null;
   let percent = startPercent;
-  /** Loads started, waiting to report: per interval ahead, [canary, live]. */
-  const queued = Array.from({ length: policy.deadlineIntervals + 8 }, () => [0, 0]);
+  /** Loads started, waiting to report: per interval ahead, per side, its units and failed units and its loads. */
+  const queued = Array.from({ length: policy.deadlineIntervals + 8 }, () => [unitsOf(), unitsOf()]);
   const side = () => ({
     loads: 0,
     errorLoads: 0,
@@ -56,25 +86,51 @@ export function simulateCanary(scenario, policy, random, judge = decideCanary) {
   /** @type {import('./canary.mjs').Look[]} */
   const looks = [];
   for (let t = 0; t < policy.deadlineIntervals; t++) {
-    const share = percent / 100;
+    const swing = 1 + drift * Math.sin((2 * Math.PI * t) / 40);
     for (let i = poisson(random, traffic); i > 0; i--) {
-      const isCanary = random() < share;
+      const browser = population?.draw() ?? null;
+      const isCanary = browser ? browser.cohort < percent : random() < percent / 100;
       if (isCanary && random() >= reporting) continue;
+      // A browser's load fails as it loads (its browser's rate); one of its own, as it reports.
+      const failed = browser ? random() < (browser.rate ?? (isCanary ? canaryRate : liveRate) * swing) : null;
       const u = random();
       const delay = DELAYS.find(([p]) => u < p)?.[1] ?? 0;
-      const slot = queued[t + delay];
-      if (slot) slot[isCanary ? 0 : 1] = (slot[isCanary ? 0 : 1] ?? 0) + 1;
+      const slot = queued[t + delay]?.[isCanary ? 0 : 1];
+      if (!slot) continue;
+      slot.loads += 1;
+      if (!browser || failed === null) continue;
+      // Per browser, only its first load of a version is a unit; per load, every one is.
+      const seen = isCanary ? browser.seenOnCanary : browser.seenOnLive;
+      if (isCanary) browser.seenOnCanary = true;
+      else browser.seenOnLive = true;
+      if (scenario.browsers?.unit === 'browser' && seen) continue;
+      slot.units += 1;
+      if (failed) slot.failed += 1;
     }
-    const swing = 1 + drift * Math.sin((2 * Math.PI * t) / 40);
+    const attack = scenario.attack;
+    const at = attack?.at ?? 1;
+    if (attack && (t === at || (attack.everyInterval && t > at))) {
+      const { clients, browsers, side } = attack;
+      const slot = queued[t]?.[side === 'canary' ? 0 : 1];
+      if (slot) {
+        slot.units += clients * browsers;
+        slot.failed += clients * browsers;
+      }
+    }
     for (const [index, name] of /** @type {const} */ ([
       [0, 'canary'],
       [1, 'live'],
     ])) {
       const s = sides[name];
       const rate = (name === 'canary' ? canaryRate : liveRate) * swing;
-      for (let i = queued[t]?.[index] ?? 0; i > 0; i--) {
-        s.loads += 1;
-        if (random() < rate) s.errorLoads += 1;
+      const reported = queued[t]?.[index] ?? unitsOf();
+      s.loads += reported.units;
+      s.errorLoads += reported.failed;
+      for (let i = reported.loads; i > 0; i--) {
+        if (!population) {
+          s.loads += 1;
+          if (random() < rate) s.errorLoads += 1;
+        }
         s.lcp.add(BIN_OF[(random() * 65536) | 0] ?? 0);
         if (random() < VITALS.inp.share) s.inp.add(BIN_OF[(random() * 65536) | 0] ?? 0);
       }
@@ -105,4 +161,25 @@ export function simulateCanary(scenario, policy, random, judge = decideCanary) {
       return { action: decision.action, intervals: t + 1, canaryLoads: sides.canary.loads };
   }
   return { action: 'inconclusive', intervals: policy.deadlineIntervals, canaryLoads: sides.canary.loads };
+}
+
+/**
+ * What one interval of one side reports: its page loads, and, from a population of browsers, the
+ * units judged and the failed ones among them (decided as the loads were drawn).
+ */
+const unitsOf = () => ({ units: 0, failed: 0, loads: 0 });
+
+/**
+ * A population of browsers, each with a cohort (0-99) and, for the flaky share, its own failure
+ * rate; `draw` picks one at random for a page load.
+ * @param {Browsers} browsers @param {() => number} random
+ */
+function browserPopulation({ count, flakyShare, flakyRate }, random) {
+  const all = Array.from({ length: count }, () => ({
+    cohort: Math.floor(random() * 100),
+    rate: /** @type {number | null} */ (random() < flakyShare ? flakyRate : null),
+    seenOnCanary: false,
+    seenOnLive: false,
+  }));
+  return { draw: () => all[Math.floor(random() * count)] ?? null };
 }

@@ -11,7 +11,7 @@ import { DEFAULT_POLICY } from './canary-policy.mjs';
  * @param {ScenarioResult[]} results @param {ScenarioResult[]} old the z test's A/A runs
  */
 export function chart(results, old, deadline = DEFAULT_POLICY.deadlineIntervals, alpha = DEFAULT_POLICY.alpha) {
-  const [width, left, plotW, legendX] = [860, 50, 460, 540];
+  const [width, left, plotW, legendX, legendStep] = [960, 50, 460, 540, 16];
   const colours = [
     '#1b6ac9',
     '#6a3d9a',
@@ -23,6 +23,16 @@ export function chart(results, old, deadline = DEFAULT_POLICY.deadlineIntervals,
     '#2ca02c',
     '#e377c2',
     '#17becf',
+    '#0b3d91',
+    '#b15928',
+    '#33a02c',
+    '#fb9a99',
+    '#cab2d6',
+    '#666600',
+    '#00a087',
+    '#e7298a',
+    '#a6761d',
+    '#1f78b4',
   ];
   const x = (/** @type {number} */ t) => (left + (t / deadline) * plotW).toFixed(1);
   /** @type {string[]} */
@@ -64,7 +74,7 @@ export function chart(results, old, deadline = DEFAULT_POLICY.deadlineIntervals,
       if ((series.at(-1) ?? 0) > 0) top.push({ series, colour, dash: action === 'promote' });
     }
     out.push(
-      `<rect x="${legendX}" y="${20 + i * 20 - 8}" width="14" height="3" fill="${colour}"/><text x="${legendX + 20}" y="${20 + i * 20 - 3}">${label(result.scenario.name)}</text>`,
+      `<rect x="${legendX}" y="${20 + i * legendStep - 8}" width="14" height="3" fill="${colour}"/><text x="${legendX + 20}" y="${20 + i * legendStep - 3}">${label(result.scenario.name)}</text>`,
     );
   });
   panel(20, 300, 1, top, 'evaluations since the canary started: share rolled back (solid) or promoted (dashed)');
@@ -77,8 +87,11 @@ export function chart(results, old, deadline = DEFAULT_POLICY.deadlineIntervals,
   const zTest = old
     .filter((result) => result.scenario.name.startsWith('A/A'))
     .map((result) => ({ series: result.byInterval('rollback'), colour: '#000', dash: true }));
+  // The lower panel starts below the upper one's legend, however many scenarios it names.
+  const lowerTop = Math.max(390, 20 + results.length * legendStep + 30);
+  const height = lowerTop + 250;
   const y = panel(
-    390,
+    lowerTop,
     200,
     0.3,
     [...aa, ...zTest],
@@ -86,11 +99,11 @@ export function chart(results, old, deadline = DEFAULT_POLICY.deadlineIntervals,
   );
   out.push(
     `<line x1="${left}" x2="${left + plotW}" y1="${y(alpha)}" y2="${y(alpha)}" stroke="#d62728" stroke-dasharray="2 2"/><text x="${left + plotW - 4}" y="${Number(y(alpha)) - 4}" text-anchor="end" fill="#d62728">alpha ${alpha * 100} %</text>`,
-    `<rect x="${legendX}" y="${398}" width="14" height="3" fill="#000"/><text x="${legendX + 20}" y="${403}">the z test it replaced, A/A (dashed)</text>`,
-    `<text x="${legendX}" y="${425}">solid: this judge's A/A scenarios (colours above)</text>`,
+    `<rect x="${legendX}" y="${lowerTop + 8}" width="14" height="3" fill="#000"/><text x="${legendX + 20}" y="${lowerTop + 13}">the z test it replaced, A/A (dashed)</text>`,
+    `<text x="${legendX}" y="${lowerTop + 35}">solid: this judge's A/A scenarios (colours above)</text>`,
   );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="640" viewBox="0 0 ${width} 640" font-family="sans-serif" font-size="11">
-<rect width="${width}" height="640" fill="#fff"/>
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">
+<rect width="${width}" height="${height}" fill="#fff"/>
 ${out.join('\n')}
 </svg>
 `;

@@ -24,13 +24,18 @@ export const testPolicy = {
   bakeIntervals: 0,
 };
 
-/** The header's figures for one version: `loads` page loads, `errorLoads` of them failed. */
+/**
+ * The header's figures for one version: `loads` page loads, `errorLoads` of them failed, each
+ * from a browser of its own (so as many browsers, as many failed).
+ */
 export const headerFigures = (version: string, loads: number, errorLoads: number, lcp = 1500): VersionFigures => ({
   remote: 'header',
   version,
   loads,
   errorLoads,
   errorRate: errorLoads / loads,
+  browsers: loads,
+  errorBrowsers: errorLoads,
   p75: { lcp, inp: 100, cls: 0, ttfb: 200 },
   lcpOwnedShare: 1,
   topError: null,

@@ -9,7 +9,7 @@ import { decideCanary } from './canary.mjs';
 import { canaryState, isStart, unfinished } from './canary-state.mjs';
 import { promote, rollback, setCanaryShare } from './changes.mjs';
 import { readDiscovery } from './discovery.mjs';
-import { figuresOf } from './figures.mjs';
+import { figuresOf, judgedSample } from './figures.mjs';
 import { appendHistory, keptEvidence, readHistory } from './history.mjs';
 import { withStoreLock } from './lock.mjs';
 import { tell } from './tell.mjs';
@@ -39,9 +39,6 @@ async function finish(store, left) {
   if (entry.decision === 'step')
     appendHistory(store, { ...line, action: 'step', from: live, to: entry.to, result: 'canary', percent: stepTo });
 }
-
-/** @param {import('./figures.mjs').VersionFigures} f @returns {import('./figures.mjs').Sample} */
-const sample = (f) => ({ loads: f.loads, errorLoads: f.errorLoads, p75: f.p75 });
 
 /** An evaluation as people read it (the service's log, `--watch`'s output). @param {HistoryEntry} e */
 export const describe = (e) =>
@@ -175,8 +172,8 @@ export async function watchStep({
     if (!unchanged(before, state, busy, now())) return { state: 'raced' };
     const policy = state.policy;
     const canaryFigures = figuresOf(all, remote, state.version);
-    const canary = sample(canaryFigures);
-    const live = sample(figuresOf(all, remote, state.live));
+    const canary = judgedSample(canaryFigures);
+    const live = judgedSample(figuresOf(all, remote, state.live));
     // The canary's commonest error since it started: a rollback's reason names it (not kept with
     // the figures of every evaluation; the reason keeps it where it matters).
     const decision = decideCanary({

@@ -123,6 +123,30 @@ describe('the watcher (followCanary, watchStep)', () => {
     expect(lines[1]?.evidence?.harm).toBeGreaterThan(1 / (policy.alpha * 0.7));
   });
 
+  it('judges browsers, not page loads: a few browsers failing over and over do not roll a canary back', async () => {
+    /** Two evaluations of a canary whose 100 loads a round come from 20 browsers, `failing` of whose first loads failed. */
+    const watched = async (failing: number) => {
+      const { store, live, canary } = await canaryStore();
+      // Two of the canary's browsers fail every load of theirs (30 failed loads a round).
+      const round = (n: number) => [
+        { ...figures(live, 100 * n, n), browsers: 20 * n, errorBrowsers: 0 },
+        { ...figures(canary, 100 * n, 30 * n), browsers: 20 * n, errorBrowsers: failing * n },
+      ];
+      for (const n of [1, 2]) await watchStep({ store, remote: 'header', readFigures: async () => round(n), ...quiet });
+      return readHistory(store).filter((e) => e.action === 'watch');
+    };
+    // Their first loads were clean: two clean browsers among 20, as live's.
+    const clean = await watched(0);
+    expect(clean.map((e) => e.decision)).toEqual(['hold', 'step']);
+    // What it judged, and keeps, is browsers.
+    expect(clean[1]?.figures).toMatchObject({
+      canary: { loads: 40, errorLoads: 0 },
+      live: { loads: 40, errorLoads: 0 },
+    });
+    // The same loads where most browsers' first load failed: rolled back.
+    expect((await watched(15)).map((e) => e.decision)).toContain('rollback');
+  });
+
   it("names the canary's top error, message and frame, in the rollback's reason it writes and prints", async () => {
     const { store, live, canary } = await canaryStore();
     const topError = {

@@ -94,6 +94,9 @@ export async function startTestApi(
       // The tests log in as the demo accounts; the demo's pictures are made only where a test asks.
       SEED_DEMO: '1',
       SEED_DEMO_MEDIA: '0',
+      // Every test sends its beacons from 127.0.0.1, as one client: the per-version share of one
+      // client is rum.test.ts's subject, which sets it.
+      RUM_BROWSERS_PER_VERSION_PER_DAY: '100000',
       ...database?.env,
       ...env,
     });
@@ -151,17 +154,24 @@ export async function startTestApi(
 
 /**
  * A page load's beacon token as the page server signs it (page-server/rum-token.ts): for `load`,
- * each remote at the versions given (one each by default: those the beacon names).
+ * each remote at the versions given (one each by default: those the beacon names), and the
+ * browser's id when given.
  */
 export function rumToken(
   load: string,
   versions: Partial<Record<string, string | string[]>>,
-  { key = RUM_TOKEN_KEY, cohort = null as number | null, now = Date.now(), ttlS = 24 * 3600 } = {},
+  {
+    key = RUM_TOKEN_KEY,
+    cohort = null as number | null,
+    browser = undefined as string | undefined,
+    now = Date.now(),
+    ttlS = 24 * 3600,
+  } = {},
 ): string {
   const signed = Object.fromEntries(
     Object.entries(versions).map(([remote, v]) => [remote, Array.isArray(v) ? v : v === undefined ? [] : [v]]),
   );
-  return signRumToken(key, { load, versions: signed, cohort }, { now, ttlS });
+  return signRumToken(key, { load, versions: signed, cohort, browser }, { now, ttlS });
 }
 
 /** A new page load's beacon body, signed as its page server would: for tests of limits rather than of the beacon. */

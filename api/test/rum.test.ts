@@ -48,6 +48,8 @@ interface Figures {
     loads: number;
     errorLoads: number;
     errorRate: number;
+    browsers: number;
+    errorBrowsers: number;
     p75: { lcp: number | null; inp: number | null; cls: number | null };
     lcpOwnedShare: number;
     topError: { message: string; frame: string | null; count: number; total: number } | null;
@@ -117,6 +119,7 @@ describe('the beacon endpoint', () => {
       'errors',
       'beacons',
       'closed',
+      'browser',
     ]);
   });
 
@@ -134,6 +137,77 @@ describe('the beacon endpoint', () => {
     const f = of(await figures(t().url), remote, V1);
     // Nearest rank: the 6th of 8 sorted values.
     expect(f).toMatchObject({ loads: 8, errorLoads: 2, errorRate: 0.25, p75: { lcp: 600 } });
+  });
+
+  it('counts each browser once per version, by its first page load: a browser failing often is one failed browser', async () => {
+    const remote = 'account' as const;
+    // A version of its own: the other tests' loads share this API.
+    const BROWSERS_V = '0123456789ab';
+    const failing = [{ owner: remote, kind: 'render' as const, message: 'TypeError: flaky' }];
+    /** A page load of `browser` (none: a token signed before browsers were), failed or not. */
+    const load = async (browser: string | undefined, failed: boolean) => {
+      const id = randomUUID();
+      const versions = { [remote]: BROWSERS_V };
+      const token = rumToken(id, versions, { browser });
+      const body = beacon({ load: id, token, versions, errors: failed ? failing : [] });
+      expect((await send(t().url, body)).status).toBe(204);
+    };
+    // A browser whose first load was clean, then failed four of five: one browser, not failed.
+    const often = 'AAAAAAAAAAAAAAAAAAAAAA';
+    await load(often, false);
+    for (let i = 0; i < 5; i++) await load(often, i > 0);
+    // A browser whose first load failed: one failed browser, however clean its later loads.
+    const once = 'BBBBBBBBBBBBBBBBBBBBBB';
+    await load(once, true);
+    await load(once, false);
+    // Two loads whose tokens name no browser: each its own.
+    await load(undefined, true);
+    await load(undefined, false);
+    expect(of(await figures(t().url), remote, BROWSERS_V)).toMatchObject({
+      loads: 10,
+      errorLoads: 6,
+      browsers: 4,
+      errorBrowsers: 2,
+    });
+  });
+
+  it("lets one client bring one browser to a version's figures a day, however many browser ids it holds, and caps a browser's loads", async () => {
+    const api = await startTestApi({ RUM_BROWSERS_PER_VERSION_PER_DAY: '1', RUM_LOADS_PER_BROWSER_PER_HOUR: '3' });
+    try {
+      // Day windows start at hours too: a minute from the next one, all hits fall in one of each.
+      await awayFromWindowEnd(3_600_000, 60_000);
+      const signed = { header: [V1, V2], account: [V2], media: [V1] };
+      /** A beacon of `browser`'s page load `id` using `versions`: the API's answer. */
+      const post = (browser: string, id: string, versions: Beacon['versions']) =>
+        send(api.url, beacon({ load: id, token: rumToken(id, signed, { browser }), versions }));
+      const status = async (browser: string, versions: Beacon['versions']) =>
+        (await post(browser, randomUUID(), versions)).status;
+      const [a, b] = ['a'.repeat(22), 'b'.repeat(22)] as const;
+      // The first browser is counted; the same browser again brings no new one, so it still loads.
+      expect(await status(a, { header: V1 })).toBe(204);
+      expect(await status(a, { header: V1 })).toBe(204);
+      // Another browser id of the same client is refused for that version, not for another.
+      const refused = await post(b, randomUUID(), { header: V1 });
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ error: `Too many browsers from this client for header@${V1}` });
+      expect(await status(b, { header: V2, account: V2 })).toBe(204);
+      // A later beacon of a counted load, naming a remote the page loaded since, is held to it too.
+      const later = randomUUID();
+      expect((await post(a, later, { header: V1 })).status).toBe(204);
+      const more = await post(a, later, { header: V1, account: V2 });
+      expect(more.status).toBe(429);
+      expect(await more.json()).toMatchObject({ error: `Too many browsers from this client for account@${V2}` });
+      // The browser's fourth new load in the hour is refused.
+      const fourth = await post(a, randomUUID(), { header: V1 });
+      expect(fourth.status).toBe(429);
+      expect(await fourth.json()).toMatchObject({ error: 'Too many page loads from this browser' });
+      const f = await figures(api.url);
+      expect(of(f, 'header', V1)).toMatchObject({ loads: 3, browsers: 1 });
+      expect(of(f, 'header', V2)).toMatchObject({ loads: 1, browsers: 1 });
+      expect(of(f, 'account', V2)).toMatchObject({ loads: 1, browsers: 1 });
+    } finally {
+      await api.close();
+    }
   });
 
   it('refuses malformed and oversized beacons with a reason, and stores nothing of them', async () => {

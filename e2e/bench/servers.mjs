@@ -26,6 +26,8 @@ export function startApi({ port, dataDir, allowedOrigins }) {
       // Pages report as in production: a token from their page server, beacons the API counts.
       RUM_TOKEN_KEY: BENCH_RUM_TOKEN_KEY,
       RUM_LOADS_PER_HOUR: '100000',
+      RUM_BROWSERS_PER_VERSION_PER_DAY: '100000',
+      RUM_LOADS_PER_BROWSER_PER_HOUR: '100000',
       SEED_DEMO: '1',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

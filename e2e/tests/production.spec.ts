@@ -93,3 +93,26 @@ test('production: nginx answers a missing remote file with 404, never the page, 
   // The live connection's origin (the gateway's, whose /mqtt reaches the broker).
   expect(page.headers()['content-security-policy']).toContain(new URL(LIVE_URL ?? '').origin);
 });
+
+test("production: a page's beacon token through nginx gives a new browser its id in an HttpOnly cookie, keeps it for that browser, and is never kept for another", async () => {
+  // No cookie jar: each request is the browser its Cookie header says.
+  const ask = async (cookie = '') => {
+    const answer = await fetch(`${SHELL}/platform/rum-token`, { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const { token } = (await answer.json()) as { token: string };
+    const claims = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as { browser?: string };
+    return { setCookie: answer.headers.get('set-cookie'), browser: claims.browser };
+  };
+  const first = await ask('platform-cohort=50');
+  expect(first.setCookie).toMatch(
+    /^platform-browser=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Lax$/,
+  );
+  expect(first.setCookie).toContain(`platform-browser=${first.browser};`);
+  const again = await ask(`platform-cohort=50; platform-browser=${first.browser}`);
+  expect(again).toEqual({ setCookie: null, browser: first.browser });
+  // Another new browser of the same cohort, a moment later: its own id, not the first one's answer.
+  const other = await ask('platform-cohort=50');
+  expect(other.browser).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  expect(other.browser).not.toBe(first.browser);
+});

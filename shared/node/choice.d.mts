@@ -5,6 +5,7 @@ export const PLATFORM_COOKIES: {
   readonly cohort: 'platform-cohort';
   readonly session: 'session';
   readonly guestCart: 'guestCart';
+  readonly browser: 'platform-browser';
 };
 export function cookieIn(header: string | null | undefined, name: string): string | null;
 export function cohortValue(value: string | null | undefined): number | null;

@@ -17,6 +17,11 @@ export const PLATFORM_COOKIES = {
   session: 'session',
   /** A visitor's cart until they log in (HttpOnly, base64url), the API's. */
   guestCart: 'guestCart',
+  /**
+   * The browser's random id for release evidence (HttpOnly, kept a year): the page server draws
+   * it at the browser's first beacon token, and each token signs it (shared/node/rum-token.mjs).
+   */
+  browser: 'platform-browser',
 };
 
 /** One cookie's value in a Cookie header (or `document.cookie`): the first of that name, or null. */

@@ -6,12 +6,16 @@ export interface RumTokenClaims {
   versions: Record<string, string[]>;
   /** The cohort the request carried, or null when it had none yet. */
   cohort: number | null;
+  /** The browser's id (BROWSER_ID_PATTERN); absent from tokens signed before there was one. */
+  browser?: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
 }
 export type RumTokenProblem = 'malformed' | 'signature' | 'expired';
 
 export const RUM_TOKEN_PATH: string;
+export const BROWSER_ID_PATTERN: RegExp;
+export function newBrowserId(): string;
 export const RUM_TOKEN_TTL_S: number;
 export const RUM_TOKEN_KEY_MIN_CHARS: number;
 export const RUM_TOKEN_KEY_FILE: string;

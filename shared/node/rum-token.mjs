@@ -26,10 +26,18 @@ export const RUM_TOKEN_KEY_MIN_CHARS = 32;
 export const RUM_TOKEN_KEY_FILE = 'rum-token-key';
 
 /**
- * @typedef {{ load: string, versions: Record<string, string[]>, cohort: number | null, exp: number }} RumTokenClaims
+ * @typedef {{ load: string, versions: Record<string, string[]>, cohort: number | null, browser?: string, exp: number }} RumTokenClaims
  * `versions`: per remote, the versions the page may report (one; two, live and canary, when the
- * request had no cohort yet and the browser draws it). `exp`: seconds since the epoch.
+ * request had no cohort yet and the browser draws it). `browser`: the random id the page server
+ * keeps in the browser (BROWSER_ID_PATTERN), the unit a canary is judged on; absent from tokens
+ * signed before it was, whose load then stands for a browser of its own. `exp`: seconds since the epoch.
  */
+
+/** A browser's id as the page server draws it: 128 random bits, base64url. */
+export const BROWSER_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** A new browser id (BROWSER_ID_PATTERN). */
+export const newBrowserId = () => randomBytes(16).toString('base64url');
 
 /** @param {string} key */
 export function checkRumTokenKey(key) {
@@ -44,12 +52,16 @@ const signatureOf = (key, payload) => createHmac('sha256', key).update(payload).
 /**
  * A token for one page load, valid `ttlS` seconds from `now`.
  * @param {string} key
- * @param {{ load: string, versions: Record<string, string[]>, cohort: number | null }} claims
+ * @param {{ load: string, versions: Record<string, string[]>, cohort: number | null, browser?: string }} claims
  * @param {{ now?: number, ttlS?: number }} [options]
  */
-export function signRumToken(key, { load, versions, cohort }, { now = Date.now(), ttlS = RUM_TOKEN_TTL_S } = {}) {
+export function signRumToken(
+  key,
+  { load, versions, cohort, browser },
+  { now = Date.now(), ttlS = RUM_TOKEN_TTL_S } = {},
+) {
   /** @type {RumTokenClaims} */
-  const claims = { load, versions, cohort, exp: Math.floor(now / 1000) + ttlS };
+  const claims = { load, versions, cohort, ...(browser && { browser }), exp: Math.floor(now / 1000) + ttlS };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${payload}.${signatureOf(key, payload).toString('base64url')}`;
 }
@@ -59,9 +71,10 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** @param {unknown} value @returns {value is RumTokenClaims} */
 function isClaims(value) {
   if (typeof value !== 'object' || value === null) return false;
-  const { load, versions, cohort, exp } = /** @type {Record<string, unknown>} */ (value);
+  const { load, versions, cohort, browser, exp } = /** @type {Record<string, unknown>} */ (value);
   return (
     typeof load === 'string' &&
+    (browser === undefined || (typeof browser === 'string' && BROWSER_ID_PATTERN.test(browser))) &&
     typeof exp === 'number' &&
     (cohort === null || typeof cohort === 'number') &&
     typeof versions === 'object' &&

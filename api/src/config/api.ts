@@ -120,6 +120,14 @@ function apiConfigOf(env: Env) {
      * them its new loads are refused (429), so no one address weighs more than this in a decision.
      */
     rumLoadsPerHour: env.RUM_LOADS_PER_HOUR,
+    /**
+     * Browsers one client may bring to a remote version's figures per day
+     * (RUM_BROWSERS_PER_VERSION_PER_DAY): a canary is judged per browser, so this caps the
+     * evidence an address can buy, however many browser ids it collected.
+     */
+    rumBrowsersPerVersionPerDay: env.RUM_BROWSERS_PER_VERSION_PER_DAY,
+    /** Page loads one browser may add to the figures per hour (RUM_LOADS_PER_BROWSER_PER_HOUR). */
+    rumLoadsPerBrowserPerHour: env.RUM_LOADS_PER_BROWSER_PER_HOUR,
     /** Real-user page loads older than this many days are removed by the periodic sweep. */
     rumKeepDays: env.RUM_KEEP_DAYS,
     /** Who takes payments (payments/provider.ts). */

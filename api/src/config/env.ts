@@ -124,6 +124,8 @@ export const envSchema = z.object({
     `must be at least ${RUM_TOKEN_KEY_MIN_CHARS} characters`,
   ),
   RUM_LOADS_PER_HOUR: count(60, 'new page loads one client may add to the figures per hour'),
+  RUM_BROWSERS_PER_VERSION_PER_DAY: count(1, "browsers one client may bring to a remote version's figures per day"),
+  RUM_LOADS_PER_BROWSER_PER_HOUR: count(60, 'new page loads one browser may add to the figures per hour'),
   RUM_KEEP_DAYS: count(30, 'real-user page loads older than this many days are removed'),
 
   // Payments

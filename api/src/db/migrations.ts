@@ -666,6 +666,16 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await sql`delete from idempotency_keys`.execute(db);
     },
   ],
+  // Release evidence by browser (routes/rum.ts): the random id its page server gave the browser
+  // (platform-browser cookie), as the load's token signs it. A canary is judged per browser, each
+  // by its first load of a version, so that a few browsers loading often weigh as few.
+  [
+    '0020_rum_browsers',
+    async (db) => {
+      await db.schema.alterTable('rum_loads').addColumn('browser', 'text').execute();
+      await db.schema.createIndex('rum_loads_browser').on('rum_loads').column('browser').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

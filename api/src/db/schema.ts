@@ -242,6 +242,8 @@ export interface Schema {
     beacons: Generated<number>;
     /** 1 once the load is closed: later beacons of it are refused (0006). */
     closed: Generated<number>;
+    /** The browser's id its token signs; null for loads recorded before it was (0020). */
+    browser: string | null;
   };
   rum_load_remotes: { load_id: string; remote: string; version: string; errors: Generated<number> };
   rum_errors: {

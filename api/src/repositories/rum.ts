@@ -12,6 +12,8 @@ import { inTransaction, nowIso } from './sql.js';
 const ERRORS_KEPT_PER_LOAD = 50;
 
 interface FigureRow {
+  load_id: string;
+  browser: string | null;
   remote: string;
   version: string;
   remote_errors: number;
@@ -32,14 +34,37 @@ export function p75(values: number[]): number | null {
 
 const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
 
+/**
+ * Each browser's first page load among `rows` (oldest by arrival, then by id): what a browser
+ * weighs in a canary's judgement, one outcome each, however often it loads or fails. A load
+ * recorded without a browser stands for a browser of its own.
+ */
+export function firstLoadPerBrowser(rows: FigureRow[]): FigureRow[] {
+  const first = new Map<string, FigureRow>();
+  for (const row of rows) {
+    const browser = row.browser ?? `load:${row.load_id}`;
+    const kept = first.get(browser);
+    if (
+      !kept ||
+      row.received_at < kept.received_at ||
+      (row.received_at === kept.received_at && row.load_id < kept.load_id)
+    )
+      first.set(browser, row);
+  }
+  return [...first.values()];
+}
+
 function figuresOf(remote: string, version: string, rows: FigureRow[]): Omit<VersionFigures, 'topError'> {
   const errorLoads = rows.filter((r) => r.remote_errors > 0).length;
+  const browsers = firstLoadPerBrowser(rows);
   return {
     remote,
     version,
     loads: rows.length,
     errorLoads,
     errorRate: rows.length ? errorLoads / rows.length : 0,
+    browsers: browsers.length,
+    errorBrowsers: browsers.filter((r) => r.remote_errors > 0).length,
     p75: {
       lcp: p75(present(rows.map((r) => r.lcp))),
       inp: p75(present(rows.map((r) => r.inp))),
@@ -71,6 +96,8 @@ export function rumRepository(db: Db) {
       .selectFrom('rum_load_remotes as r')
       .innerJoin('rum_loads as l', 'l.load_id', 'r.load_id')
       .select([
+        'l.load_id',
+        'l.browser',
         'r.remote',
         'r.version',
         'r.errors as remote_errors',
@@ -83,6 +110,7 @@ export function rumRepository(db: Db) {
       ])
       .where('l.received_at', '>=', since)
       .orderBy('l.received_at')
+      .orderBy('l.load_id')
       .execute();
 
   /**
@@ -129,20 +157,44 @@ export function rumRepository(db: Db) {
     },
 
     /**
+     * The `remote@version`s that this beacon of `load` would add to the figures as units: those the
+     * load has not reported yet and that `browser` has no other page load of (null: a load of its
+     * own, each of its remotes new to it).
+     */
+    async newUnits(load: string, browser: string | null, versions: Beacon['versions']): Promise<string[]> {
+      const named = Object.entries(versions);
+      if (named.length === 0) return [];
+      const reported = await db.selectFrom('rum_load_remotes').select('remote').where('load_id', '=', load).execute();
+      const fresh = named.filter(([remote]) => !reported.some((r) => r.remote === remote));
+      if (browser === null || fresh.length === 0) return fresh.map(([remote, version]) => `${remote}@${version}`);
+      const seen = await db
+        .selectFrom('rum_load_remotes as r')
+        .innerJoin('rum_loads as l', 'l.load_id', 'r.load_id')
+        .select(['r.remote', 'r.version'])
+        .where('l.browser', '=', browser)
+        .where('l.load_id', '!=', load)
+        .execute();
+      return fresh
+        .filter(([remote, version]) => !seen.some((r) => r.remote === remote && r.version === version))
+        .map(([remote, version]) => `${remote}@${version}`);
+    },
+
+    /**
      * Merges one beacon into its page load, in one transaction: the load is created on its first
      * beacon; each vital is replaced by the latest value (the page sends them as they stand); each
      * rendered remote keeps the version it was first reported with; errors are added. A final
      * beacon, or the load's BEACON_MAX_PER_LOAD-th, closes the load; a beacon of a closed load
      * changes nothing and answers 'closed'. The count and the close are one conditional update,
-     * so two beacons at once on two instances cannot both pass a load's last one.
+     * so two beacons at once on two instances cannot both pass a load's last one. `browser`, the
+     * id its token signs, is kept from the load's first beacon.
      */
-    async record(beacon: Beacon): Promise<'recorded' | 'closed'> {
+    async record(beacon: Beacon, browser: string | null = null): Promise<'recorded' | 'closed'> {
       const at = nowIso();
       const load = beacon.load;
       return inTransaction(db, async (trx) => {
         await trx
           .insertInto('rum_loads')
-          .values({ load_id: load, received_at: at })
+          .values({ load_id: load, received_at: at, browser })
           .onConflict((oc) => oc.column('load_id').doNothing())
           .execute();
         const open = await trx

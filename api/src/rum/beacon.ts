@@ -31,7 +31,7 @@ const frame = z
 export const beaconSchema: z.ZodType<Beacon> = z
   .object({
     load: z.uuid(),
-    // Checked against the key after parsing (tokenProblem), so that a missing one is a 403 with its reason.
+    // Checked against the key after parsing (checkToken), so that a missing one is a 403 with its reason.
     token: z.string().max(4096).optional(),
     final: z.boolean().optional(),
     versions: z.partialRecord(remote, version),
@@ -73,22 +73,28 @@ export function parseBeacon(text: string): { beacon: Beacon } | { problem: strin
 }
 
 /**
- * Why a beacon's token does not let it count, or null when it does: the token must be one the
- * page server signed under `key` (shared/node/rum-token.mjs) and not expired, for this beacon's
- * page load, and sign every version the beacon names for its remote. What the beacon may not
- * claim is refused whole, not trimmed: an honest page leaves out what its token does not sign
- * (shell/src/telemetry/collector.ts), so a beacon that does not is not the page's.
+ * What a beacon's token vouches for, or why it does not let the beacon count: the token must be
+ * one the page server signed under `key` (shared/node/rum-token.mjs) and not expired, for this
+ * beacon's page load, and sign every version the beacon names for its remote. What the beacon
+ * may not claim is refused whole, not trimmed: an honest page leaves out what its token does not
+ * sign (shell/src/telemetry/collector.ts), so a beacon that does not is not the page's.
  */
-export function tokenProblem(beacon: Beacon, key: string, now = Date.now()): string | null {
-  if (!beacon.token) return "A beacon needs its page load's token (from the page server)";
+export function checkToken(
+  beacon: Beacon,
+  key: string,
+  now = Date.now(),
+): { problem: string } | { claims: RumTokenClaims } {
+  if (!beacon.token) return { problem: "A beacon needs its page load's token (from the page server)" };
   const verified = verifyRumToken(key, beacon.token, now);
   if ('problem' in verified)
-    return verified.problem === 'expired' ? "The beacon's token has expired" : "The beacon's token is not valid";
+    return {
+      problem: verified.problem === 'expired' ? "The beacon's token has expired" : "The beacon's token is not valid",
+    };
   const { claims } = verified;
-  if (claims.load !== beacon.load) return 'The beacon names another page load than its token';
+  if (claims.load !== beacon.load) return { problem: 'The beacon names another page load than its token' };
   const unsigned = unsignedVersions(beacon, claims);
-  if (unsigned.length > 0) return `The beacon's token does not sign ${unsigned.join(', ')}`;
-  return null;
+  if (unsigned.length > 0) return { problem: `The beacon's token does not sign ${unsigned.join(', ')}` };
+  return { claims };
 }
 
 /** `remote@version` for each version the beacon names and its token does not sign. */

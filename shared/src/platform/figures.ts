@@ -13,6 +13,14 @@ export interface VersionFigures {
   /** Of those, the loads in which this remote had at least one error. */
   errorLoads: number;
   errorRate: number;
+  /**
+   * Browsers that used this version, each counted once, by its first page load of it in the
+   * window: the unit a canary is judged on (cohorts stick to a browser, and a browser that fails
+   * often would otherwise weigh as many browsers).
+   */
+  browsers: number;
+  /** Of those, the browsers whose first page load of this version had an error of this remote. */
+  errorBrowsers: number;
   /** 75th percentiles of those loads' page vitals (null when none reported it). */
   p75: { lcp: number | null; inp: number | null; cls: number | null; ttfb: number | null };
   /** Share of those loads whose LCP element was this remote's. */
