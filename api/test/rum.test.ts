@@ -171,6 +171,37 @@ describe('the beacon endpoint', () => {
     });
   });
 
+  it('counts a failed server render once, for the first load that reports it, however many visitors were served its kept page', async () => {
+    const remote = 'eventOrder' as const;
+    // A version of its own: the other tests' loads share this API.
+    const version = '1234567890ab';
+    const failedRender = randomUUID();
+    const failure = (render?: string) => ({
+      owner: remote,
+      kind: 'render' as const,
+      message: 'Error: flaky on the server',
+      ...(render && { render }),
+    });
+    const load = async (errors: Beacon['errors']) => {
+      const status = (await send(t().url, beacon({ versions: { [remote]: version }, errors }))).status;
+      expect(status).toBe(204);
+    };
+    // Three visitors given the kept page of one failed render, two of them also failing in the
+    // browser (counted), then a page of another failed render, and a clean one.
+    await load([failure(failedRender)]);
+    await load([failure(failedRender)]);
+    await load([failure(failedRender), { owner: remote, kind: 'uncaught', message: 'TypeError: in the browser' }]);
+    await load([failure(randomUUID())]);
+    await load([]);
+    expect(of(await figures(t().url), remote, version)).toMatchObject({ loads: 5, errorLoads: 3 });
+    const kept = await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM rum_renders WHERE render_id = ${failedRender}`;
+    expect(Number(kept[0]?.n)).toBe(1);
+    // A render id that is not one is refused with the reason.
+    const res = await send(t().url, beacon({ versions: { [remote]: version }, errors: [failure('not-a-render')] }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: expect.stringMatching(/^Invalid beacon: errors\.0\.render/) });
+  });
+
   it("lets one client bring one browser to a version's figures a day, however many browser ids it holds, and caps a browser's loads", async () => {
     const api = await startTestApi({ RUM_BROWSERS_PER_VERSION_PER_DAY: '1', RUM_LOADS_PER_BROWSER_PER_HOUR: '3' });
     try {

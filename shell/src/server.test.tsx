@@ -45,17 +45,22 @@ describe("the page's server", () => {
       'module.exports = { default: function LoginPage() { return "log in here"; } };',
     );
     const load: LoadServerModule = async ({ remote }) => (remote === 'header' ? header : account);
-    const page = await renderPage({
-      url: '/user/login',
-      cookie: '',
-      composition: { config: TEST_CONFIG, discovery: null, manifests: {} },
-      load,
-      sourceOf: (manifestUrl) => join(folder, manifestUrl.includes('header') ? 'header' : 'account'),
-      budgets: { dataMs: 50 },
-    });
+    const renderLogin = () =>
+      renderPage({
+        url: '/user/login',
+        cookie: '',
+        composition: { config: TEST_CONFIG, discovery: null, manifests: {} },
+        load,
+        sourceOf: (manifestUrl) => join(folder, manifestUrl.includes('header') ? 'header' : 'account'),
+        budgets: { dataMs: 50 },
+      });
+    const page = await renderLogin();
     expect(page.html).toContain('log in here');
     expect(page.failures).toEqual([{ remote: 'header', message: 'Error: flaky header' }]);
     expect(page.state.failures).toEqual(page.failures);
+    // Each render with failures names itself, so that kept copies of its page count them once.
+    expect(page.state.render).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect((await renderLogin()).state.render).not.toBe(page.state.render);
     // Told by where the code runs from: without it, no remote is named.
     const unknown = await renderPage({
       url: '/user/login',
@@ -67,6 +72,7 @@ describe("the page's server", () => {
     expect(unknown.problems.join()).toContain('flaky header');
     expect(unknown.failures).toEqual([]);
     expect(unknown.state.failures).toBeUndefined();
+    expect(unknown.state.render).toBeUndefined();
   });
 
   it("keeps a large remote's HTML in place: no part is left to an inline script, which the page's CSP refuses", async () => {

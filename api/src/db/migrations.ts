@@ -676,6 +676,19 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.createIndex('rum_loads_browser').on('rum_loads').column('browser').execute();
     },
   ],
+  // A failed server render, counted once (repositories/rum.ts): nginx serves a kept page to every
+  // visitor of its address for a few seconds, and each reports that render's failures.
+  [
+    '0021_rum_renders',
+    async (db) => {
+      await db.schema
+        .createTable('rum_renders')
+        .addColumn('render_id', 'text', (col) => col.primaryKey())
+        .addColumn('load_id', 'text', (col) => col.notNull().references('rum_loads.load_id').onDelete('cascade'))
+        .execute();
+      await db.schema.createIndex('rum_renders_load').on('rum_renders').column('load_id').execute();
+    },
+  ],
 ];
 
 /** The migrations for Kysely's Migrator, from the list above rather than from files. */

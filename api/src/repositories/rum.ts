@@ -182,7 +182,8 @@ export function rumRepository(db: Db) {
     /**
      * Merges one beacon into its page load, in one transaction: the load is created on its first
      * beacon; each vital is replaced by the latest value (the page sends them as they stand); each
-     * rendered remote keeps the version it was first reported with; errors are added. A final
+     * rendered remote keeps the version it was first reported with; errors are added (a failed
+     * server render's only for the first load that reports that render). A final
      * beacon, or the load's BEACON_MAX_PER_LOAD-th, closes the load; a beacon of a closed load
      * changes nothing and answers 'closed'. The count and the close are one conditional update,
      * so two beacons at once on two instances cannot both pass a load's last one. `browser`, the
@@ -232,6 +233,21 @@ export function rumRepository(db: Db) {
         if (Object.keys(vitals).length > 0)
           await trx.updateTable('rum_loads').set(vitals).where('load_id', '=', load).execute();
         for (const error of beacon.errors) {
+          // A failed server render counts for the first load that reports it: every visitor served
+          // a kept copy of that page reports it too.
+          if (error.render !== undefined) {
+            await trx
+              .insertInto('rum_renders')
+              .values({ render_id: error.render, load_id: load })
+              .onConflict((oc) => oc.column('render_id').doNothing())
+              .execute();
+            const counted = await trx
+              .selectFrom('rum_renders')
+              .select('load_id')
+              .where('render_id', '=', error.render)
+              .executeTakeFirstOrThrow();
+            if (counted.load_id !== load) continue;
+          }
           const remote = await trx
             .updateTable('rum_load_remotes')
             .set((eb) => ({ errors: eb('errors', '+', 1) }))

@@ -51,6 +51,7 @@ export const beaconSchema: z.ZodType<Beacon> = z
             kind: z.enum(BEACON_ERROR_KINDS as [string, ...string[]]),
             message: z.string().max(BEACON_MESSAGE_CHARS),
             frame: frame.optional(),
+            render: z.uuid().optional(),
           })
           .strict(),
       )

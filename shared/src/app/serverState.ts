@@ -1,6 +1,7 @@
 import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient } from '@tanstack/react-query';
 import { ApiError, statusOf } from '../api/client.js';
 import type { CartItem, UserInfo } from '../contract/entities.js';
+import type { PageErrorReport } from '../platform/pageErrors.js';
 import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
 
 /** The id of the data-only block a server-rendered page carries its state in. */
@@ -20,6 +21,12 @@ export interface ServerState {
    * renders those parts afresh and reports these as the page's own (mountApp, issue 39, item 1).
    */
   failures?: ServerFailure[];
+  /**
+   * A random id of this render, sent with its failures: every copy of the page nginx keeps and
+   * serves carries the same one, and the API counts the render's failures once, not once per
+   * visitor served a copy (BeaconError['render']).
+   */
+  render?: string;
   /**
    * A logged-in visitor's session as the server rendered the page with it (their header, their
    * cart): the browser's session store starts from it, so the page hydrates as sent, then checks
@@ -51,6 +58,9 @@ const isServerSession = (value: unknown): value is ServerSession => {
   );
 };
 
+/** A render's id as the server draws it (crypto.randomUUID). */
+const RENDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** A remote that threw while the page's server rendered it, in the error's words. */
 export interface ServerFailure {
   remote: RemoteName;
@@ -62,6 +72,18 @@ const isServerFailure = (value: unknown): value is ServerFailure =>
   value !== null &&
   REMOTE_NAMES.includes((value as { remote?: unknown }).remote as RemoteName) &&
   typeof (value as { message?: unknown }).message === 'string';
+
+/**
+ * The page errors the server's failures are for this page (mountApp reports them): one per
+ * failure, each with the render's id, so the API counts a kept page's failures once.
+ */
+export function serverFailureReports(server: ServerState | null): PageErrorReport[] {
+  return (server?.failures ?? []).map((failure) => ({
+    kind: 'server',
+    ...failure,
+    ...(server?.render && { render: server.render }),
+  }));
+}
 
 /** An API failure as it crosses into the page (an Error's message is not serialised by JSON). */
 interface SentError {
@@ -151,10 +173,12 @@ export function serverStateInPage(
     // One that is not a session is left out: the browser loads its own.
     const session = isServerSession(value.session) ? value.session : undefined;
     const loggedIn = typeof value.loggedIn === 'boolean' ? value.loggedIn : undefined;
+    const render = typeof value.render === 'string' && RENDER_ID.test(value.render) ? value.render : undefined;
     return {
       queries,
       slots,
       ...(failures.length > 0 && { failures }),
+      ...(failures.length > 0 && render && { render }),
       ...(session && { session }),
       ...(loggedIn !== undefined && { loggedIn }),
     };

@@ -74,6 +74,13 @@ export interface BeaconError {
    * shell's (its files have no folder of their own to tell them from the page's address).
    */
   frame?: string;
+  /**
+   * For a failure of the page's server: the id of the render it happened in (a random UUID the
+   * server drew). A page nginx keeps is served to every visitor of its address for a few seconds,
+   * each reporting that render's failures; the API counts each render's failure once, for the
+   * first load that reports it, so one failed render is one failure, not one per copy.
+   */
+  render?: string;
 }
 
 /** The Web Vitals the page reports, each with the part of the page that owns it. */

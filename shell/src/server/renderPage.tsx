@@ -123,7 +123,7 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
       state: {
         queries: dehydrateForPage(queryClient),
         slots,
-        ...(failures.list().length > 0 && { failures: failures.list() }),
+        ...(failures.list().length > 0 && { failures: failures.list(), render: globalThis.crypto.randomUUID() }),
         ...(serverSession && { session: serverSession }),
         loggedIn: isLoggedIn,
       },

@@ -4,7 +4,6 @@ import {
   BEACON_MESSAGE_CHARS,
   type Beacon,
   type BeaconError,
-  type BeaconErrorKind,
   type Owner,
   type PageToken,
   type RemoteName,
@@ -53,10 +52,14 @@ export class Collector {
     this.changed = true;
   }
 
-  /** An error of `owner`, with the frame it was thrown at in its files when it has one (attribution.ts). */
-  error(owner: Owner, kind: BeaconErrorKind, message: string, frame?: string): void {
+  /**
+   * An error as the beacon says it (attribution.ts): its owner, kind and words, the frame it was
+   * thrown at in its owner's files when it has one, the server render it happened in for a
+   * failure of the page's server.
+   */
+  error(error: BeaconError): void {
     if (this.errors.length >= MAX_PENDING_ERRORS) return;
-    this.errors.push({ owner, kind, message: message.slice(0, BEACON_MESSAGE_CHARS), ...(frame && { frame }) });
+    this.errors.push({ ...error, message: error.message.slice(0, BEACON_MESSAGE_CHARS) });
     this.changed = true;
   }
 

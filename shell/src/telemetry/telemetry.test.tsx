@@ -198,8 +198,9 @@ describe("the page's real-user beacon", () => {
   });
 
   it("sends what failed before it started, the page's server's failures with it, against the versions in use", async () => {
+    const RENDER = '0f8fad5b-d9cb-469f-a165-70867728950e';
     reportPageError({ kind: 'error', error: headerError('while loading') });
-    reportPageError({ kind: 'server', remote: 'header', message: 'Error: threw on the server' });
+    reportPageError({ kind: 'server', remote: 'header', message: 'Error: threw on the server', render: RENDER });
     // A part the server could not finish, rendered afresh here: the server's own report counts it.
     reportPageError({
       kind: 'recoverable',
@@ -210,8 +211,8 @@ describe("the page's real-user beacon", () => {
     expect(beacons[0]?.beacon.versions).toEqual({ header: '0123456789ab' });
     expect(beacons[0]?.beacon.errors).toEqual([
       { owner: 'header', kind: 'uncaught', message: 'Error: while loading', frame: HEADER_FRAME },
-      // The server's report has no stack: no frame.
-      { owner: 'header', kind: 'render', message: 'Error: threw on the server' },
+      // The server's report has no stack: no frame. Its render's id goes with it.
+      { owner: 'header', kind: 'render', message: 'Error: threw on the server', render: RENDER },
     ]);
   });
 
@@ -453,7 +454,7 @@ describe('the collector', () => {
     c.used('header', 'bbbbbbbbbbbb');
     c.vital('LCP', 900, 'media');
     c.vital('LCP', 1500, 'header');
-    for (let i = 0; i < 25; i++) c.error('media', 'uncaught', `e${i} ${'x'.repeat(400)}`);
+    for (let i = 0; i < 25; i++) c.error({ owner: 'media', kind: 'uncaught', message: `e${i} ${'x'.repeat(400)}` });
     const first = c.take();
     expect(first?.versions).toEqual({ header: 'aaaaaaaaaaaa' });
     expect(first?.vitals.LCP).toEqual({ value: 1500, owner: 'header' });

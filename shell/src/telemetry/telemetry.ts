@@ -164,7 +164,7 @@ function recordPageError(collector: Collector, report: PageErrorReport): void {
   const error = beaconErrorOf(report, bases());
   if (!error) return;
   if (error.owner !== 'shell') collector.used(error.owner, versionInUse(error.owner));
-  collector.error(error.owner, error.kind, error.message, error.frame);
+  collector.error(error);
 }
 
 /** Runs `work` when the browser is idle (at most a few seconds from now), or soon where it cannot say. */
@@ -189,7 +189,8 @@ export function reportSlotFailure(
   error: unknown,
 ): void {
   reportRemoteUse(remote);
-  page?.error(remote, kind, describeError(error), kind === 'render' ? frameOfError(error, remote, bases()) : undefined);
+  const frame = kind === 'render' ? frameOfError(error, remote, bases()) : undefined;
+  page?.error({ owner: remote, kind, message: describeError(error), ...(frame && { frame }) });
 }
 
 /** Forgets this page's collector and errors (tests start each with a fresh page). */
