@@ -424,6 +424,22 @@ describe('the simulation, briefly (pnpm --filter releases simulate runs thousand
     expect(runScenario(worse!, { runs: 40, seed: 4 })).toMatchObject({ rollback: 40, promote: 0 });
   }, 60_000);
 
+  it('judges one load per kept render of a hot page: its copies, each failing with it, would roll back a canary equal to live', () => {
+    const [hot, worse] = SCENARIOS.filter((s) => s.keptRenders);
+    const runs = 150;
+    const perRender = runScenario(hot!, { runs, seed: 5 });
+    expect(binomialInterval(perRender.rollback, runs)[1]).toBeLessThan(DEFAULT_POLICY.alpha);
+    const perLoad = runScenario({ ...hot!, keptRenders: { copies: 20, unit: 'load' } }, { runs: 60, seed: 5 });
+    expect(perLoad.rollback / perLoad.runs).toBeGreaterThan(DEFAULT_POLICY.alpha * 4);
+    expect(runScenario(worse!, { runs: 40, seed: 5 }).rollback).toBeGreaterThanOrEqual(36);
+  }, 60_000);
+
+  it('at a 5 % share: a canary equal to live is kept within alpha, one going from 1 % to 3 % rolled back', () => {
+    const [aa, worse] = SCENARIOS.filter((s) => s.startPercent === 5);
+    expect(runScenario(aa!, { runs: 100, seed: 6 }).rollback / 100).toBeLessThan(DEFAULT_POLICY.alpha);
+    expect(runScenario(worse!, { runs: 40, seed: 6 }).rollback).toBe(40);
+  }, 60_000);
+
   it('holds against scripts: 3 cannot roll back a canary equal to live, 5 cannot promote one 3 times worse', () => {
     const attacked = SCENARIOS.filter((s) => s.attack);
     expect(attacked.map((s) => [s.attack?.clients, s.attack?.side, s.traffic])).toEqual([

@@ -1,6 +1,7 @@
 // The scenarios the simulation states its figures for: canaries equal to live (A/A), worse by
 // more or less than the margin, slower, with pages that never report, among browsers that load
-// again and again, a few of them failing often, or with scripts sending failing beacons.
+// again and again, a few of them failing often, on a hot page whose renders nginx keeps, at a
+// 5 % share, or with scripts sending failing beacons.
 
 /** @typedef {import('./simulated-canary.mjs').Scenario} Scenario */
 
@@ -58,6 +59,22 @@ export const SCENARIOS = [
     canaryRate: 0.03,
     browsers: MANY,
   },
+  {
+    name: 'A/A, a hot page: each render kept for 20 visitors',
+    traffic: TRAFFIC,
+    liveRate: 0.01,
+    canaryRate: 0.01,
+    keptRenders: { copies: 20, unit: 'render' },
+  },
+  {
+    name: '1 % -> 3 %, the hot page',
+    traffic: TRAFFIC,
+    liveRate: 0.01,
+    canaryRate: 0.03,
+    keptRenders: { copies: 20, unit: 'render' },
+  },
+  { name: 'A/A at a 5 % share', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.01, startPercent: 5 },
+  { name: '1 % -> 3 % at a 5 % share', traffic: TRAFFIC, liveRate: 0.01, canaryRate: 0.03, startPercent: 5 },
   {
     name: 'A/A, 3 scripts failing the canary (a browser each)',
     traffic: TRAFFIC,

@@ -26,6 +26,15 @@ import { poisson } from './seeded-random.mjs';
  * @property {number} [startPercent] the canary's first share (10)
  * @property {Browsers} [browsers] loads come from this population of browsers, not each from a browser of its own
  * @property {Attack} [attack] scripts adding failed browsers of their own to one side
+ * @property {KeptRenders} [keptRenders] loads come in copies of kept server renders, not each rendered afresh
+ */
+
+/**
+ * A hot page: each server render is kept by nginx and served to the next `copies` visitors of its
+ * side (its address is asked for that often while it is kept), each a load of its own, every
+ * copy carrying the render's failure; a render fails at its side's rate. `unit`: what the judge
+ * counts, every load, or one load per render (Beacon['render'], as the API counts them).
+ * @typedef {{ copies: number, unit: 'load' | 'render' }} KeptRenders
  */
 
 /**
@@ -87,7 +96,29 @@ export function simulateCanary(scenario, policy, random, judge = decideCanary) {
   const looks = [];
   for (let t = 0; t < policy.deadlineIntervals; t++) {
     const swing = 1 + drift * Math.sin((2 * Math.PI * t) / 40);
-    for (let i = poisson(random, traffic); i > 0; i--) {
+    const kept = scenario.keptRenders;
+    if (kept) {
+      // Each visitor's side is its cohort's; on each side, a render serves the next `copies`
+      // visitors, failed or not.
+      let canaryVisitors = 0;
+      const all = poisson(random, traffic);
+      for (let i = all; i > 0; i--) if (random() < percent / 100) canaryVisitors += 1;
+      for (const index of /** @type {const} */ ([0, 1])) {
+        const rate = (index === 0 ? canaryRate : liveRate) * swing;
+        for (let left = index === 0 ? canaryVisitors : all - canaryVisitors; left > 0; left -= kept.copies) {
+          const served = Math.min(left, kept.copies);
+          const failed = random() < rate;
+          const u = random();
+          const slot = queued[t + (DELAYS.find(([p]) => u < p)?.[1] ?? 0)]?.[index];
+          if (!slot) continue;
+          const units = kept.unit === 'load' ? served : 1;
+          slot.loads += served;
+          slot.units += units;
+          if (failed) slot.failed += units;
+        }
+      }
+    }
+    for (let i = kept ? 0 : poisson(random, traffic); i > 0; i--) {
       const browser = population?.draw() ?? null;
       const isCanary = browser ? browser.cohort < percent : random() < percent / 100;
       if (isCanary && random() >= reporting) continue;
@@ -127,7 +158,7 @@ export function simulateCanary(scenario, policy, random, judge = decideCanary) {
       s.loads += reported.units;
       s.errorLoads += reported.failed;
       for (let i = reported.loads; i > 0; i--) {
-        if (!population) {
+        if (!population && !kept) {
           s.loads += 1;
           if (random() < rate) s.errorLoads += 1;
         }

@@ -120,6 +120,7 @@ describe('the beacon endpoint', () => {
       'beacons',
       'closed',
       'browser',
+      'render',
     ]);
   });
 
@@ -171,35 +172,36 @@ describe('the beacon endpoint', () => {
     });
   });
 
-  it('counts a failed server render once, for the first load that reports it, however many visitors were served its kept page', async () => {
+  it('judges one load per server render: the visitors served its kept copy add no outcome, failed or not', async () => {
     const remote = 'eventOrder' as const;
     // A version of its own: the other tests' loads share this API.
     const version = '1234567890ab';
     const failedRender = randomUUID();
-    const failure = (render?: string) => ({
-      owner: remote,
-      kind: 'render' as const,
-      message: 'Error: flaky on the server',
-      ...(render && { render }),
-    });
-    const load = async (errors: Beacon['errors']) => {
-      const status = (await send(t().url, beacon({ versions: { [remote]: version }, errors }))).status;
-      expect(status).toBe(204);
+    const cleanRender = randomUUID();
+    const onServer = { owner: remote, kind: 'render' as const, message: 'Error: flaky on the server' };
+    const load = async (render: string | undefined, errors: Beacon['errors']) => {
+      const body = beacon({ versions: { [remote]: version }, errors, ...(render && { render }) });
+      expect((await send(t().url, body)).status).toBe(204);
     };
-    // Three visitors given the kept page of one failed render, two of them also failing in the
-    // browser (counted), then a page of another failed render, and a clean one.
-    await load([failure(failedRender)]);
-    await load([failure(failedRender)]);
-    await load([failure(failedRender), { owner: remote, kind: 'uncaught', message: 'TypeError: in the browser' }]);
-    await load([failure(randomUUID())]);
-    await load([]);
-    expect(of(await figures(t().url), remote, version)).toMatchObject({ loads: 5, errorLoads: 3 });
-    const kept = await t().rows<{ n: number }>`SELECT COUNT(*) AS n FROM rum_renders WHERE render_id = ${failedRender}`;
-    expect(Number(kept[0]?.n)).toBe(1);
+    // Three visitors given the kept page of one failed render (the third also failing in the
+    // browser), two given another render's clean page, and a page rendered in the browser.
+    await load(failedRender, [onServer]);
+    await load(failedRender, [onServer]);
+    await load(failedRender, [onServer, { owner: remote, kind: 'uncaught', message: 'TypeError: in the browser' }]);
+    await load(cleanRender, []);
+    await load(cleanRender, []);
+    await load(undefined, []);
+    // Every load as it was seen; one outcome per render (and per load rendered in the browser).
+    expect(of(await figures(t().url), remote, version)).toMatchObject({
+      loads: 6,
+      errorLoads: 3,
+      browsers: 3,
+      errorBrowsers: 1,
+    });
     // A render id that is not one is refused with the reason.
-    const res = await send(t().url, beacon({ versions: { [remote]: version }, errors: [failure('not-a-render')] }));
+    const res = await send(t().url, beacon({ versions: { [remote]: version }, render: 'not-a-render' }));
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: expect.stringMatching(/^Invalid beacon: errors\.0\.render/) });
+    expect(await res.json()).toMatchObject({ error: expect.stringMatching(/^Invalid beacon: render/) });
   });
 
   it("lets one client bring one browser to a version's figures a day, however many browser ids it holds, and caps a browser's loads", async () => {

@@ -676,17 +676,13 @@ export const MIGRATIONS: readonly (readonly [name: string, up: Step])[] = [
       await db.schema.createIndex('rum_loads_browser').on('rum_loads').column('browser').execute();
     },
   ],
-  // A failed server render, counted once (repositories/rum.ts): nginx serves a kept page to every
-  // visitor of its address for a few seconds, and each reports that render's failures.
+  // The page server's render a load's page came from (repositories/rum.ts): nginx serves a kept
+  // page to every visitor of its address for a few seconds, and a canary is judged on one load
+  // per render, so that the copies of one failed render are not a burst of failures.
   [
-    '0021_rum_renders',
+    '0021_rum_load_renders',
     async (db) => {
-      await db.schema
-        .createTable('rum_renders')
-        .addColumn('render_id', 'text', (col) => col.primaryKey())
-        .addColumn('load_id', 'text', (col) => col.notNull().references('rum_loads.load_id').onDelete('cascade'))
-        .execute();
-      await db.schema.createIndex('rum_renders_load').on('rum_renders').column('load_id').execute();
+      await db.schema.alterTable('rum_loads').addColumn('render', 'text').execute();
     },
   ],
 ];

@@ -244,9 +244,9 @@ export interface Schema {
     closed: Generated<number>;
     /** The browser's id its token signs; null for loads recorded before it was (0020). */
     browser: string | null;
+    /** The page server's render the page came from; null for a page rendered in the browser (0021). */
+    render: string | null;
   };
-  /** The server renders whose failures a load reported, each counted for its first load only (0021). */
-  rum_renders: { render_id: string; load_id: string };
   rum_load_remotes: { load_id: string; remote: string; version: string; errors: Generated<number> };
   rum_errors: {
     id: Generated<number>;

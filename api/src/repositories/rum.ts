@@ -14,6 +14,7 @@ const ERRORS_KEPT_PER_LOAD = 50;
 interface FigureRow {
   load_id: string;
   browser: string | null;
+  render: string | null;
   remote: string;
   version: string;
   remote_errors: number;
@@ -34,24 +35,33 @@ export function p75(values: number[]): number | null {
 
 const present = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
 
-/**
- * Each browser's first page load among `rows` (oldest by arrival, then by id): what a browser
- * weighs in a canary's judgement, one outcome each, however often it loads or fails. A load
- * recorded without a browser stands for a browser of its own.
- */
-export function firstLoadPerBrowser(rows: FigureRow[]): FigureRow[] {
+/** Whether `a` came before `b`: by arrival, then by id. */
+const earlier = (a: FigureRow, b: FigureRow) =>
+  a.received_at < b.received_at || (a.received_at === b.received_at && a.load_id < b.load_id);
+
+/** The first row of each group `key` puts `rows` in. */
+function firstOf(rows: FigureRow[], key: (row: FigureRow) => string): FigureRow[] {
   const first = new Map<string, FigureRow>();
   for (const row of rows) {
-    const browser = row.browser ?? `load:${row.load_id}`;
-    const kept = first.get(browser);
-    if (
-      !kept ||
-      row.received_at < kept.received_at ||
-      (row.received_at === kept.received_at && row.load_id < kept.load_id)
-    )
-      first.set(browser, row);
+    const k = key(row);
+    const kept = first.get(k);
+    if (!kept || earlier(row, kept)) first.set(k, row);
   }
   return [...first.values()];
+}
+
+/**
+ * The page loads a canary is judged on, among `rows`: one per server render, its first (nginx
+ * serves a kept page to every visitor of its address for a few seconds: their loads share the
+ * render and its failures, which would otherwise count as many), then each browser's first of
+ * those: one outcome per browser, however often it loads or fails. Which loads count depends on
+ * the order they came in, never on how they fared. A load without a render (rendered in the
+ * browser) is its own; one without a browser (a token signed before there were) stands for a
+ * browser of its own.
+ */
+export function firstLoadPerBrowser(rows: FigureRow[]): FigureRow[] {
+  const perRender = firstOf(rows, (row) => row.render ?? `load:${row.load_id}`);
+  return firstOf(perRender, (row) => row.browser ?? `load:${row.load_id}`);
 }
 
 function figuresOf(remote: string, version: string, rows: FigureRow[]): Omit<VersionFigures, 'topError'> {
@@ -98,6 +108,7 @@ export function rumRepository(db: Db) {
       .select([
         'l.load_id',
         'l.browser',
+        'l.render',
         'r.remote',
         'r.version',
         'r.errors as remote_errors',
@@ -182,12 +193,11 @@ export function rumRepository(db: Db) {
     /**
      * Merges one beacon into its page load, in one transaction: the load is created on its first
      * beacon; each vital is replaced by the latest value (the page sends them as they stand); each
-     * rendered remote keeps the version it was first reported with; errors are added (a failed
-     * server render's only for the first load that reports that render). A final
+     * rendered remote keeps the version it was first reported with; errors are added. A final
      * beacon, or the load's BEACON_MAX_PER_LOAD-th, closes the load; a beacon of a closed load
      * changes nothing and answers 'closed'. The count and the close are one conditional update,
      * so two beacons at once on two instances cannot both pass a load's last one. `browser`, the
-     * id its token signs, is kept from the load's first beacon.
+     * id its token signs, and the page's server render are kept from the load's first beacon.
      */
     async record(beacon: Beacon, browser: string | null = null): Promise<'recorded' | 'closed'> {
       const at = nowIso();
@@ -195,7 +205,7 @@ export function rumRepository(db: Db) {
       return inTransaction(db, async (trx) => {
         await trx
           .insertInto('rum_loads')
-          .values({ load_id: load, received_at: at, browser })
+          .values({ load_id: load, received_at: at, browser, render: beacon.render ?? null })
           .onConflict((oc) => oc.column('load_id').doNothing())
           .execute();
         const open = await trx
@@ -233,21 +243,6 @@ export function rumRepository(db: Db) {
         if (Object.keys(vitals).length > 0)
           await trx.updateTable('rum_loads').set(vitals).where('load_id', '=', load).execute();
         for (const error of beacon.errors) {
-          // A failed server render counts for the first load that reports it: every visitor served
-          // a kept copy of that page reports it too.
-          if (error.render !== undefined) {
-            await trx
-              .insertInto('rum_renders')
-              .values({ render_id: error.render, load_id: load })
-              .onConflict((oc) => oc.column('render_id').doNothing())
-              .execute();
-            const counted = await trx
-              .selectFrom('rum_renders')
-              .select('load_id')
-              .where('render_id', '=', error.render)
-              .executeTakeFirstOrThrow();
-            if (counted.load_id !== load) continue;
-          }
           const remote = await trx
             .updateTable('rum_load_remotes')
             .set((eb) => ({ errors: eb('errors', '+', 1) }))

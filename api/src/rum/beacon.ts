@@ -35,6 +35,7 @@ export const beaconSchema: z.ZodType<Beacon> = z
     token: z.string().max(4096).optional(),
     final: z.boolean().optional(),
     versions: z.partialRecord(remote, version),
+    render: z.uuid().optional(),
     vitals: z
       .object({
         LCP: vital(millis).optional(),
@@ -51,7 +52,6 @@ export const beaconSchema: z.ZodType<Beacon> = z
             kind: z.enum(BEACON_ERROR_KINDS as [string, ...string[]]),
             message: z.string().max(BEACON_MESSAGE_CHARS),
             frame: frame.optional(),
-            render: z.uuid().optional(),
           })
           .strict(),
       )

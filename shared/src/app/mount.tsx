@@ -8,7 +8,7 @@ import { DATA_CACHE_TIME_MS } from '../constants.js';
 import { sessionStore } from '../session/store.js';
 import { reportPageError } from '../platform/pageErrors.js';
 import { rootErrorHandlers } from './rootErrors.js';
-import { hydrateFromPage, serverFailureReports, serverStateInPage, type ServerState } from './serverState.js';
+import { hydrateFromPage, serverStateInPage, type ServerState } from './serverState.js';
 import { theme } from '../ui/theme.js';
 
 export const GlobalStyle = createGlobalStyle`
@@ -62,7 +62,7 @@ export async function mountApp(
   void sessionStore.getState().load();
   // The server's answers serve the page either way: the browser does not ask for them again.
   if (server) hydrateFromPage(queryClient, server.queries);
-  for (const report of serverFailureReports(server)) reportPageError(report);
+  for (const failure of server?.failures ?? []) reportPageError({ kind: 'server', ...failure });
   const hydrate = server !== null && (await (options.hydrateWith?.(config, server) ?? true));
   const tree = (
     <StrictMode>

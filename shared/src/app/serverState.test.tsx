@@ -13,7 +13,6 @@ import {
   hydrateFromPage,
   keepNotFoundAnswers,
   SERVER_STATE_ELEMENT_ID,
-  serverFailureReports,
   serverStateInPage,
   stateScript,
 } from './serverState.js';
@@ -114,26 +113,20 @@ describe("a server's state in the page", () => {
     expect(serverStateInPage()).toEqual({ queries, slots: {} });
   });
 
-  it("carries its render's id with its failures; an id that is not one the server draws is left out", () => {
+  it("carries its render's id, with failures or without; an id that is not one the server draws is left out", () => {
     const queries = dehydrateForPage(new QueryClient());
     const failures = [{ remote: 'header' as const, message: 'Error: flaky header' }];
     const render = '0f8fad5b-d9cb-469f-a165-70867728950e';
     document.body.innerHTML = stateScript({ queries, slots: {}, failures, render });
     expect(serverStateInPage()).toEqual({ queries, slots: {}, failures, render });
+    document.body.innerHTML = stateScript({ queries, slots: {}, render });
+    expect(serverStateInPage()).toEqual({ queries, slots: {}, render });
     const page = (value: unknown) =>
       `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${JSON.stringify({ queries, slots: {}, failures, render: value })}</script>`;
     for (const value of ['x', 42, `${render} `, render.toUpperCase()]) {
       document.body.innerHTML = page(value);
       expect(serverStateInPage()).toEqual({ queries, slots: {}, failures });
     }
-    // What the page reports of them: each failure, with its render's id.
-    expect(serverFailureReports({ queries, slots: {}, failures, render })).toEqual([
-      { kind: 'server', remote: 'header', message: 'Error: flaky header', render },
-    ]);
-    expect(serverFailureReports({ queries, slots: {}, failures })).toEqual([
-      { kind: 'server', remote: 'header', message: 'Error: flaky header' },
-    ]);
-    expect(serverFailureReports(null)).toEqual([]);
   });
 });
 

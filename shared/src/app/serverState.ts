@@ -1,7 +1,6 @@
 import { dehydrate, hydrate, type DehydratedState, type Query, type QueryClient } from '@tanstack/react-query';
 import { ApiError, statusOf } from '../api/client.js';
 import type { CartItem, UserInfo } from '../contract/entities.js';
-import type { PageErrorReport } from '../platform/pageErrors.js';
 import { REMOTE_NAMES, type RemoteName } from '../platform/remotes.js';
 
 /** The id of the data-only block a server-rendered page carries its state in. */
@@ -22,9 +21,9 @@ export interface ServerState {
    */
   failures?: ServerFailure[];
   /**
-   * A random id of this render, sent with its failures: every copy of the page nginx keeps and
-   * serves carries the same one, and the API counts the render's failures once, not once per
-   * visitor served a copy (BeaconError['render']).
+   * A random id of this render: every copy of the page nginx keeps and serves carries the same
+   * one, and the page's beacons name it (Beacon['render']), so a canary is judged on one load
+   * per render rather than on every visitor served a copy of it.
    */
   render?: string;
   /**
@@ -72,18 +71,6 @@ const isServerFailure = (value: unknown): value is ServerFailure =>
   value !== null &&
   REMOTE_NAMES.includes((value as { remote?: unknown }).remote as RemoteName) &&
   typeof (value as { message?: unknown }).message === 'string';
-
-/**
- * The page errors the server's failures are for this page (mountApp reports them): one per
- * failure, each with the render's id, so the API counts a kept page's failures once.
- */
-export function serverFailureReports(server: ServerState | null): PageErrorReport[] {
-  return (server?.failures ?? []).map((failure) => ({
-    kind: 'server',
-    ...failure,
-    ...(server?.render && { render: server.render }),
-  }));
-}
 
 /** An API failure as it crosses into the page (an Error's message is not serialised by JSON). */
 interface SentError {
@@ -178,7 +165,7 @@ export function serverStateInPage(
       queries,
       slots,
       ...(failures.length > 0 && { failures }),
-      ...(failures.length > 0 && render && { render }),
+      ...(render && { render }),
       ...(session && { session }),
       ...(loggedIn !== undefined && { loggedIn }),
     };

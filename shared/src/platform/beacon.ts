@@ -74,13 +74,6 @@ export interface BeaconError {
    * shell's (its files have no folder of their own to tell them from the page's address).
    */
   frame?: string;
-  /**
-   * For a failure of the page's server: the id of the render it happened in (a random UUID the
-   * server drew). A page nginx keeps is served to every visitor of its address for a few seconds,
-   * each reporting that render's failures; the API counts each render's failure once, for the
-   * first load that reports it, so one failed render is one failure, not one per copy.
-   */
-  render?: string;
 }
 
 /** The Web Vitals the page reports, each with the part of the page that owns it. */
@@ -114,6 +107,14 @@ export interface Beacon {
    * store version, or UNRELEASED_VERSION). A failed load counts against the version it tried.
    */
   versions: Partial<Record<RemoteName, string>>;
+  /**
+   * The page server's render this page came from (ServerState['render'], a random UUID), absent
+   * for a page rendered in the browser. nginx keeps a visitor's page a few seconds and serves it
+   * to every visitor of that address: their loads share the render, its failures and all. A
+   * canary is judged on one load per render, its first (api/src/repositories/rum.ts), so one
+   * failed render of a hot page is one failure, not a burst of them.
+   */
+  render?: string;
   vitals: Partial<Record<VitalName, BeaconVital>>;
   errors: BeaconError[];
 }

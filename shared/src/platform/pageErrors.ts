@@ -25,11 +25,8 @@ export type PageErrorReport =
    * first attempt threw and the retry did not; hydration switched to rendering a part afresh).
    */
   | { kind: 'caught' | 'uncaught' | 'recoverable'; error: unknown; componentStack?: string; boundary?: unknown }
-  /**
-   * The page's server: `remote` threw while the server rendered this page (page-server,
-   * server.tsx); `render`, that render's id (ServerState['render']).
-   */
-  | { kind: 'server'; remote: RemoteName; message: string; render?: string };
+  /** The page's server: `remote` threw while the server rendered this page (page-server, server.tsx). */
+  | { kind: 'server'; remote: RemoteName; message: string };
 
 /** The page global the queue lives on. */
 export const PAGE_ERRORS_GLOBAL = '__platformPageErrors';

@@ -123,7 +123,9 @@ export async function renderPage(request: RenderRequest): Promise<RenderedPage> 
       state: {
         queries: dehydrateForPage(queryClient),
         slots,
-        ...(failures.list().length > 0 && { failures: failures.list(), render: globalThis.crypto.randomUUID() }),
+        ...(failures.list().length > 0 && { failures: failures.list() }),
+        // Kept copies of this page share it: the canary judges one load per render.
+        render: globalThis.crypto.randomUUID(),
         ...(serverSession && { session: serverSession }),
         loggedIn: isLoggedIn,
       },

@@ -163,12 +163,8 @@ const SERVER_COULD_NOT_FINISH = /server could not finish this Suspense boundary|
 export function beaconErrorOf(report: PageErrorReport, bases: RemoteBases): BeaconError | null {
   switch (report.kind) {
     case 'server':
-      // The server's report carries its message only: no stack, so no frame. Its render's id lets
-      // the API count it once for every visitor served a kept copy of that page.
-      return {
-        ...beaconError(report.remote, 'render', report.message),
-        ...(report.render && { render: report.render }),
-      };
+      // The server's report carries its message only: no stack, so no frame.
+      return beaconError(report.remote, 'render', report.message);
     case 'error': {
       // A script served without CORS or loaded without crossorigin: "Script error.", no error, no file.
       const words = report.error == null ? report.message || 'Script error.' : describeError(report.error);

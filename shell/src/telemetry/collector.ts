@@ -30,7 +30,14 @@ export class Collector {
   private closed = false;
   private page: PageToken | null;
 
-  constructor(page: PageToken | null = null) {
+  /**
+   * `render`: the page server's render this page came from (Beacon['render']); every beacon of
+   * the load names it, so the API has it whichever arrives first.
+   */
+  constructor(
+    page: PageToken | null = null,
+    private readonly render?: string,
+  ) {
     this.page = page;
   }
 
@@ -53,9 +60,8 @@ export class Collector {
   }
 
   /**
-   * An error as the beacon says it (attribution.ts): its owner, kind and words, the frame it was
-   * thrown at in its owner's files when it has one, the server render it happened in for a
-   * failure of the page's server.
+   * An error as the beacon says it (attribution.ts): its owner, kind and words, and the frame it
+   * was thrown at in its owner's files when it has one.
    */
   error(error: BeaconError): void {
     if (this.errors.length >= MAX_PENDING_ERRORS) return;
@@ -84,6 +90,7 @@ export class Collector {
       load: page.load,
       token: page.token,
       versions,
+      ...(this.render && { render: this.render }),
       vitals: { ...this.vitals },
       errors,
       ...(final && { final: true }),

@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import { MemoryRouter, rootErrorHandlers } from '@marketplace/shared';
+import { MemoryRouter, rootErrorHandlers, stateScript } from '@marketplace/shared';
 import { TEST_CONFIG } from '@marketplace/shared/testing';
 import { BEACON_FRAME_CHARS, reportPageError, type Beacon, type PageToken } from '@marketplace/shared/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,7 @@ import {
   ownerOfStack,
 } from './attribution.js';
 import { Collector, MAX_BEACONS_PER_LOAD } from './collector.js';
-import { requestPageToken, resetTelemetry, startTelemetry } from './telemetry.js';
+import { reportRemoteUse, requestPageToken, resetTelemetry, startTelemetry } from './telemetry.js';
 
 const HEADER_BASE = 'http://releases.test/header/0123456789ab/';
 vi.mock('../remotes/federation.js', () => ({
@@ -197,10 +197,29 @@ describe("the page's real-user beacon", () => {
     ]);
   });
 
+  it("names the page server's render the page came from in each beacon, and none for a page rendered in the browser", async () => {
+    const render = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    document.body.innerHTML = stateScript({ queries: { mutations: [], queries: [] }, slots: {}, render });
+    try {
+      await started({ ...TEST_CONFIG, rumSample: 1 });
+      reportRemoteUse('header');
+      hide();
+      reportPageError({ kind: 'error', error: headerError('later') });
+      hide();
+      expect(beacons.map(({ beacon }) => beacon.render)).toEqual([render, render]);
+    } finally {
+      document.body.innerHTML = '';
+    }
+    resetTelemetry();
+    await started({ ...TEST_CONFIG, rumSample: 1 });
+    reportRemoteUse('header');
+    hide();
+    expect(beacons.at(-1)?.beacon).not.toHaveProperty('render');
+  });
+
   it("sends what failed before it started, the page's server's failures with it, against the versions in use", async () => {
-    const RENDER = '0f8fad5b-d9cb-469f-a165-70867728950e';
     reportPageError({ kind: 'error', error: headerError('while loading') });
-    reportPageError({ kind: 'server', remote: 'header', message: 'Error: threw on the server', render: RENDER });
+    reportPageError({ kind: 'server', remote: 'header', message: 'Error: threw on the server' });
     // A part the server could not finish, rendered afresh here: the server's own report counts it.
     reportPageError({
       kind: 'recoverable',
@@ -211,8 +230,8 @@ describe("the page's real-user beacon", () => {
     expect(beacons[0]?.beacon.versions).toEqual({ header: '0123456789ab' });
     expect(beacons[0]?.beacon.errors).toEqual([
       { owner: 'header', kind: 'uncaught', message: 'Error: while loading', frame: HEADER_FRAME },
-      // The server's report has no stack: no frame. Its render's id goes with it.
-      { owner: 'header', kind: 'render', message: 'Error: threw on the server', render: RENDER },
+      // The server's report has no stack: no frame.
+      { owner: 'header', kind: 'render', message: 'Error: threw on the server' },
     ]);
   });
 

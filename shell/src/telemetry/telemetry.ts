@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '@marketplace/shared';
+import { serverStateInPage, type RuntimeConfig } from '@marketplace/shared';
 import {
   BEACON_PATH,
   BEACON_TOKEN_PATH,
@@ -90,7 +90,7 @@ export function startTelemetry(
   token: () => Promise<PageToken | null> = requestPageToken,
 ): void {
   if (page || !config.rumSample || random() >= config.rumSample || typeof navigator.sendBeacon !== 'function') return;
-  const collector = new Collector();
+  const collector = new Collector(null, serverStateInPage()?.render);
   page = collector;
   const controller = new AbortController();
   listening = controller;
